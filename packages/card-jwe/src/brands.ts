@@ -1,0 +1,144 @@
+/**
+ * The card brands card-jwe recognises, as one frozen data table.
+ *
+ * Prefix patterns follow the shape of braintree/credit-card-type: a pattern is a prefix ("4") or an
+ * inclusive range of prefixes of equal length ("51-55"). When several brands match, the longest
+ * matching pattern wins (a Bancontact "6703" beats Maestro's "6"); when the number is still too
+ * short to tell, no brand is chosen yet. Sources: the networks' published IIN ranges as collected
+ * by credit-card-type (MIT), and the processor's card documentation for Bancontact.
+ */
+
+/** Identifier of a supported brand. */
+export type CardBrandType =
+  | 'visa'
+  | 'mastercard'
+  | 'american-express'
+  | 'discover'
+  | 'diners-club'
+  | 'jcb'
+  | 'unionpay'
+  | 'maestro'
+  | 'bancontact'
+
+/** What the brand calls its security code and how many digits it has. */
+export interface SecurityCodeSpec {
+  readonly name: string
+  readonly size: 3 | 4
+}
+
+export interface CardBrand {
+  readonly type: CardBrandType
+  /** Name to show to a shopper. */
+  readonly niceType: string
+  /** Prefixes ("4") or equal-length prefix ranges ("51-55"). */
+  readonly patterns: readonly string[]
+  /** Positions after which a display inserts a space: [4, 8, 12] gives "4111 1111 1111 1111". */
+  readonly gaps: readonly number[]
+  /** Allowed numbers of digits. */
+  readonly lengths: readonly number[]
+  /** Whether numbers of this brand must pass the Luhn check (UnionPay issues some that do not). */
+  readonly luhn: boolean
+  /** The security code, or null for brands whose cards carry none. */
+  readonly code: SecurityCodeSpec | null
+}
+
+const GAPS_4_8_12 = [4, 8, 12] as const
+
+function brand(entry: CardBrand): CardBrand {
+  return Object.freeze({
+    ...entry,
+    patterns: Object.freeze([...entry.patterns]),
+    gaps: Object.freeze([...entry.gaps]),
+    lengths: Object.freeze([...entry.lengths]),
+    code: entry.code && Object.freeze({ ...entry.code }),
+  })
+}
+
+export const CARD_BRANDS: readonly CardBrand[] = Object.freeze([
+  brand({
+    type: 'visa',
+    niceType: 'Visa',
+    patterns: ['4'],
+    gaps: GAPS_4_8_12,
+    lengths: [16, 18, 19],
+    luhn: true,
+    code: { name: 'CVV', size: 3 },
+  }),
+  brand({
+    type: 'mastercard',
+    niceType: 'Mastercard',
+    // 2-series (2221-2720) alongside the classic 51-55.
+    patterns: ['51-55', '2221-2229', '223-229', '23-26', '270-271', '2720'],
+    gaps: GAPS_4_8_12,
+    lengths: [16],
+    luhn: true,
+    code: { name: 'CVC', size: 3 },
+  }),
+  brand({
+    type: 'american-express',
+    niceType: 'American Express',
+    patterns: ['34', '37'],
+    gaps: [4, 10],
+    lengths: [15],
+    luhn: true,
+    code: { name: 'CID', size: 4 },
+  }),
+  brand({
+    type: 'discover',
+    niceType: 'Discover',
+    patterns: ['6011', '644-649', '65'],
+    gaps: GAPS_4_8_12,
+    lengths: [16, 19],
+    luhn: true,
+    code: { name: 'CID', size: 3 },
+  }),
+  brand({
+    type: 'diners-club',
+    niceType: 'Diners Club',
+    patterns: ['300-305', '36', '38', '39'],
+    gaps: [4, 10],
+    lengths: [14, 16, 19],
+    luhn: true,
+    code: { name: 'CVV', size: 3 },
+  }),
+  brand({
+    type: 'jcb',
+    niceType: 'JCB',
+    patterns: ['2131', '1800', '3528-3589'],
+    gaps: GAPS_4_8_12,
+    lengths: [16, 17, 18, 19],
+    luhn: true,
+    code: { name: 'CVV', size: 3 },
+  }),
+  brand({
+    type: 'unionpay',
+    niceType: 'UnionPay',
+    patterns: ['62', '81'],
+    gaps: GAPS_4_8_12,
+    lengths: [14, 15, 16, 17, 18, 19],
+    luhn: false,
+    code: { name: 'CVN', size: 3 },
+  }),
+  brand({
+    type: 'maestro',
+    niceType: 'Maestro',
+    // "6" is the catch-all for 6-prefixes no other brand claims, as credit-card-type does.
+    patterns: ['493698', '500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67', '6'],
+    gaps: GAPS_4_8_12,
+    lengths: [12, 13, 14, 15, 16, 17, 18, 19],
+    luhn: true,
+    code: { name: 'CVC', size: 3 },
+  }),
+  brand({
+    type: 'bancontact',
+    niceType: 'Bancontact',
+    patterns: ['6703'],
+    gaps: GAPS_4_8_12,
+    lengths: [16, 17, 18, 19],
+    luhn: true,
+    code: null,
+  }),
+])
+
+/** The longest number any brand allows; input beyond it can never become valid. */
+export const MAX_CARD_NUMBER_LENGTH = 19

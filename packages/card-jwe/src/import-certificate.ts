@@ -1,0 +1,84 @@
+import { CardJweError } from './errors.js'
+import { certificateBytes, type CertificateInput } from './lib/certificate-bytes.js'
+import { readClock, type Clock } from './lib/clock.js'
+import { DerError } from './lib/der.js'
+import { normalizeFingerprint, sha256Fingerprint } from './lib/fingerprint.js'
+import { parseCertificate } from './lib/parse-certificate.js'
+import { getSubtle } from './lib/subtle.js'
+
+export type { CertificateInput }
+
+/** RFC 7518 section 4.3 requires RSA keys of 2048 bits or more for RSA-OAEP. */
+export const MIN_RSA_KEY_BITS = 2048
+
+/** A processor certificate, imported once and reused for every card. */
+export interface EncryptionCertificate {
+  /** RSA-OAEP (SHA-256) public key, usable only to encrypt. */
+  readonly key: CryptoKey
+  /** SHA-256 over the certificate's DER, "AB:CD:..." as openssl prints it. */
+  readonly fingerprint: string
+  readonly notBefore: Date
+  readonly notAfter: Date
+  readonly keyBits: number
+}
+
+export interface ImportCertificateOptions {
+  /** Expected SHA-256 fingerprint (colons and case do not matter). Catches a live/test certificate mix-up. */
+  readonly fingerprint?: string
+  /** Clock for the validity check; defaults to the real time. */
+  readonly now?: Clock
+}
+
+/** Throws unless `now` lies within the certificate's validity period (RFC 5280 4.1.2.5). */
+export function assertCertificateCurrent(certificate: Pick<EncryptionCertificate, 'notBefore' | 'notAfter'>, now: Date): void {
+  if (now < certificate.notBefore) {
+    throw new CardJweError('ERR_CERTIFICATE_NOT_YET_VALID', `certificate: not valid before ${certificate.notBefore.toISOString()}`)
+  }
+  if (now > certificate.notAfter) {
+    throw new CardJweError('ERR_CERTIFICATE_EXPIRED', `certificate: expired at ${certificate.notAfter.toISOString()}`)
+  }
+}
+
+/**
+ * Reads the processor's X.509 certificate (PEM text, bare base64 or DER bytes) and imports its
+ * public key for RSA-OAEP-256. Refuses non-RSA keys, keys under 2048 bits, certificates outside
+ * their validity dates and, when a pin is given, any other certificate.
+ */
+export async function importCertificate(
+  input: CertificateInput,
+  options: ImportCertificateOptions = {},
+): Promise<EncryptionCertificate> {
+  const subtle = getSubtle()
+  const pin = options.fingerprint === undefined ? undefined : normalizeFingerprint(options.fingerprint)
+  const der = certificateBytes(input)
+  let fields
+  try {
+    fields = parseCertificate(der)
+  } catch (error) {
+    if (!(error instanceof DerError)) throw error
+    throw new CardJweError('ERR_CERTIFICATE_MALFORMED', `certificate: not an X.509 certificate (${error.message})`, { cause: error })
+  }
+
+  const fingerprint = await sha256Fingerprint(subtle, der)
+  if (pin !== undefined && fingerprint.replace(/:/g, '').toLowerCase() !== pin) {
+    throw new CardJweError('ERR_CERTIFICATE_FINGERPRINT', 'certificate: SHA-256 fingerprint does not match the pinned one')
+  }
+  if (!fields.isRsaEncryptionKey) {
+    throw new CardJweError('ERR_CERTIFICATE_KEY_TYPE', 'certificate: public key is not an RSA (rsaEncryption) key')
+  }
+
+  let key: CryptoKey
+  try {
+    key = await subtle.importKey('spki', fields.spki as Uint8Array<ArrayBuffer>, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
+  } catch (error) {
+    throw new CardJweError('ERR_CERTIFICATE_MALFORMED', 'certificate: RSA public key could not be imported', { cause: error })
+  }
+  const keyBits = (key.algorithm as RsaHashedKeyAlgorithm).modulusLength
+  if (keyBits < MIN_RSA_KEY_BITS) {
+    throw new CardJweError('ERR_CERTIFICATE_KEY_SIZE', `certificate: RSA key has ${keyBits} bits, at least ${MIN_RSA_KEY_BITS} required`)
+  }
+
+  const certificate = { key, fingerprint, notBefore: fields.notBefore, notAfter: fields.notAfter, keyBits }
+  assertCertificateCurrent(certificate, readClock(options.now))
+  return Object.freeze(certificate)
+}

@@ -1,0 +1,89 @@
+import { CardJweError, type CardIssue } from './errors.js'
+import { expiryVerdict, type ExpiryInput } from './expiry-verdict.js'
+import { holderNameVerdict } from './holder-name-verdict.js'
+import { numberVerdict } from './number-verdict.js'
+import { securityCodeVerdict } from './security-code-verdict.js'
+import { stripSeparators, textOf } from './lib/text.js'
+import type { Clock } from './lib/clock.js'
+import type { FieldVerdict } from './verdict.js'
+
+/** A card as typed: "4111 1111-1111 1111", month "3", year "30" are all fine. */
+export interface CardInput {
+  readonly number: string
+  /** Month as typed ("3" or "03"); give it with `expiryYear`, or give `expiry` instead. */
+  readonly expiryMonth?: string | number
+  /** Year as typed ("30" or "2030"). */
+  readonly expiryYear?: string | number
+  /** Month and year typed in one field ("03/30", "0330"), used when `expiryMonth` and `expiryYear` are absent. */
+  readonly expiry?: string
+  /** Security code; leave empty for brands that have none. */
+  readonly cvc?: string
+  readonly holderName?: string
+}
+
+/** The strict payload fields of the spec's "Card payload for JWE" (without `generationtime`). */
+export interface NormalizedCard {
+  /** Digits only. */
+  readonly number: string
+  /** "01"-"12". */
+  readonly expiryMonth: string
+  /** Four digits. */
+  readonly expiryYear: string
+  /** Present unless the brand has no code: 3 digits, 4 for American Express. */
+  readonly cvc?: string
+  /** Present when given, trimmed. */
+  readonly holderName?: string
+}
+
+export type CardCheck =
+  | { readonly ok: true; readonly card: NormalizedCard }
+  | { readonly ok: false; readonly issues: readonly CardIssue[] }
+
+export interface NormalizeOptions {
+  /** Clock for the expiry check. */
+  readonly now?: Clock
+}
+
+function expiryInputOf(input: CardInput): ExpiryInput {
+  if (input.expiryMonth !== undefined || input.expiryYear !== undefined) {
+    return { month: input.expiryMonth ?? '', year: input.expiryYear ?? '' }
+  }
+  return textOf(input.expiry)
+}
+
+/** Checks every field and, when all pass, returns the strict payload. Never throws on card values. */
+export function checkCard(input: CardInput, options: NormalizeOptions = {}): CardCheck {
+  if (typeof input !== 'object' || input === null) {
+    throw new CardJweError('ERR_INVALID_ARGUMENT', 'card: expected an object with number, expiry and cvc fields')
+  }
+  const number = numberVerdict(input.number)
+  const expiry = expiryVerdict(expiryInputOf(input), options)
+  // Without a brand (invalid number) the code is judged on its own: three or four digits.
+  const cvc = securityCodeVerdict(textOf(input.cvc), number.brand)
+  const holderName = holderNameVerdict(textOf(input.holderName))
+
+  const issues: CardIssue[] = []
+  for (const verdict of [number, expiry, cvc, holderName] as FieldVerdict[]) {
+    if (!verdict.isValid) issues.push({ field: verdict.field!, rule: verdict.rule! })
+  }
+  if (issues.length > 0) return { ok: false, issues }
+
+  const code = textOf(input.cvc).trim()
+  const name = textOf(input.holderName).trim()
+  const card: NormalizedCard = {
+    number: stripSeparators(input.number),
+    expiryMonth: expiry.month!,
+    expiryYear: expiry.year!,
+    ...(code === '' ? {} : { cvc: code }),
+    ...(name === '' ? {} : { holderName: name }),
+  }
+  return { ok: true, card }
+}
+
+/** The strict payload, or a CardJweError `ERR_CARD_INVALID` whose `issues` name each field and rule. */
+export function normalizeCard(input: CardInput, options: NormalizeOptions = {}): NormalizedCard {
+  const result = checkCard(input, options)
+  if (result.ok) return result.card
+  const list = result.issues.map((i) => `${i.field} (${i.rule})`).join(', ')
+  throw new CardJweError('ERR_CARD_INVALID', `invalid card: ${list}`, { issues: result.issues })
+}

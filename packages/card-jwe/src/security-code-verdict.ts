@@ -1,0 +1,17 @@
+import { isDigits, textOf } from './lib/text.js'
+import { verdictOf, type FieldVerdict } from './verdict.js'
+import type { CardBrand } from './brands.js'
+
+/**
+ * Verdict on a security code for the brand the number shows. Without a known brand, three or four
+ * digits pass; for a brand whose cards carry no code, only an empty field passes. Never throws.
+ */
+export function securityCodeVerdict(value: string, brand: CardBrand | null = null): FieldVerdict {
+  const code = textOf(value).trim()
+  if (brand && brand.code === null) return verdictOf('cvc', code === '', code === '', 'length')
+  if (code === '') return verdictOf('cvc', false, true, 'required')
+  if (!isDigits(code)) return verdictOf('cvc', false, false, 'characters')
+  const sizes: readonly number[] = brand?.code ? [brand.code.size] : [3, 4]
+  const longest = Math.max(...sizes)
+  return verdictOf('cvc', sizes.includes(code.length), code.length < longest || sizes.includes(code.length), 'length')
+}

@@ -1,0 +1,19 @@
+import type { CardField, FieldRule } from './errors.js'
+
+/**
+ * The answer for one field as the shopper types, in braintree card-validator's terms:
+ * `isValid` the value is complete and acceptable; `isPotentiallyValid` it is, or typing more could
+ * make it so (show an error only when this is false, or on blur when `isValid` is false).
+ */
+export interface FieldVerdict {
+  readonly isValid: boolean
+  readonly isPotentiallyValid: boolean
+  /** Present when not valid: which rule the value breaks now. */
+  readonly rule?: FieldRule
+  /** Present when not valid: which card field the rule is about. */
+  readonly field?: CardField
+}
+
+export function verdictOf(field: CardField, isValid: boolean, isPotentiallyValid: boolean, rule: FieldRule): FieldVerdict {
+  return isValid ? { isValid, isPotentiallyValid } : { isValid, isPotentiallyValid, rule, field }
+}

@@ -1,0 +1,41 @@
+import { createTestCertificate, type TestCertificate } from './create-test-certificate.js'
+
+/** Public halves only: for tests that expect a certificate to be refused. */
+export type PublicCertificate = Pick<TestCertificate, 'certificatePem' | 'fingerprint'>
+
+/** Everything a card-jwe test run needs: a good certificate with its key, and each kind of bad one. */
+export interface TestCertificateSet {
+  readonly valid: TestCertificate
+  /** A second good certificate: encrypting with it stands for a live/test mix-up. */
+  readonly otherValid: TestCertificate
+  readonly expired: PublicCertificate
+  readonly notYetValid: PublicCertificate
+  readonly ecKey: PublicCertificate
+  readonly rsa1024: PublicCertificate
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000
+
+function publicHalf(c: TestCertificate): PublicCertificate {
+  return { certificatePem: c.certificatePem, fingerprint: c.fingerprint }
+}
+
+export async function createTestCertificateSet(): Promise<TestCertificateSet> {
+  const now = Date.now()
+  const [valid, otherValid, expired, notYetValid, ecKey, rsa1024] = await Promise.all([
+    createTestCertificate(),
+    createTestCertificate({ subject: 'CN=card-jwe other environment' }),
+    createTestCertificate({ notBefore: new Date(now - 30 * DAY_MS), notAfter: new Date(now - DAY_MS) }),
+    createTestCertificate({ notBefore: new Date(now + DAY_MS), days: 30 }),
+    createTestCertificate({ keyType: 'ec' }),
+    createTestCertificate({ keyBits: 1024 }),
+  ])
+  return {
+    valid,
+    otherValid,
+    expired: publicHalf(expired),
+    notYetValid: publicHalf(notYetValid),
+    ecKey: publicHalf(ecKey),
+    rsa1024: publicHalf(rsa1024),
+  }
+}

@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util'
+import { certCommand, CERT_USAGE } from './commands/cert.js'
+import { decryptCommand, DECRYPT_USAGE } from './commands/decrypt.js'
+import { encryptCommand, ENCRYPT_USAGE } from './commands/encrypt.js'
+import { inspectCommand, INSPECT_USAGE } from './commands/inspect.js'
+import { CliError, type Io } from './io.js'
+
+const USAGE = ['usage:', CERT_USAGE, ENCRYPT_USAGE, DECRYPT_USAGE, INSPECT_USAGE].join('\n  ')
+
+const OPTIONS = {
+  out: { type: 'string' },
+  days: { type: 'string' },
+  cert: { type: 'string' },
+  fingerprint: { type: 'string' },
+  key: { type: 'string' },
+  'max-age': { type: 'string' },
+  explain: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+const COMMANDS = {
+  cert: certCommand,
+  encrypt: encryptCommand,
+  decrypt: decryptCommand,
+  inspect: inspectCommand,
+} as const
+
+/** Runs one CLI invocation and returns its exit code: 0 done, 1 refused or failed, 2 usage. */
+export async function main(args: readonly string[], io: Io = process): Promise<number> {
+  try {
+    let parsed
+    try {
+      parsed = parseArgs({ args: [...args], options: OPTIONS, allowPositionals: true, strict: true })
+    } catch (error) {
+      throw new CliError(`${(error as Error).message}\n${USAGE}`, 2)
+    }
+    const [name, ...extra] = parsed.positionals
+    if (parsed.values.help || name === 'help') {
+      io.stdout.write(`${USAGE}\n`)
+      return 0
+    }
+    if (!name || !(name in COMMANDS) || extra.length > 0) throw new CliError(USAGE, 2)
+    await COMMANDS[name as keyof typeof COMMANDS](parsed.values, io)
+    return 0
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(error.bare ? `${error.message}\n` : `card-jwe: ${error.message}\n`)
+      return error.exitCode
+    }
+    // Unexpected: report the kind only; a stack could quote input.
+    io.stderr.write(`card-jwe: internal error (${(error as Error)?.name ?? 'unknown'})\n`)
+    return 1
+  }
+}

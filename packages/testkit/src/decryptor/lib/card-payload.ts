@@ -1,0 +1,49 @@
+import { DecryptionError } from '../errors.js'
+
+/** The decrypted card as the spec's "Card payload for JWE" defines it. */
+export interface DecryptedCard {
+  readonly number: string
+  readonly expiryMonth: string
+  readonly expiryYear: string
+  readonly cvc?: string
+  readonly holderName?: string
+  readonly generationtime: string
+  readonly [extra: string]: unknown
+}
+
+// The spec's formats, checked as the service checks them (and independently of card-jwe's code).
+const NUMBER = /^[0-9]{12,19}$/
+const MONTH = /^(0[1-9]|1[0-2])$/
+const YEAR = /^[0-9]{4}$/
+// "three digits, or four for one card network": American Express, whose numbers start 34 or 37.
+const AMEX = /^3[47]/
+/** ISO 8601 in UTC, as `Date.prototype.toISOString()` writes it (milliseconds optional). */
+export const GENERATION_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
+
+function invalid(detail: string): DecryptionError {
+  return new DecryptionError('INVALID_CARD_DETAILS', detail)
+}
+
+/** Parses the plaintext and checks each field's format; throws `Invalid card details` on any break. */
+export function parseCardPayload(plaintext: Uint8Array): DecryptedCard {
+  let payload: unknown
+  try {
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext))
+  } catch {
+    throw invalid('payload: not UTF-8 JSON')
+  }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid('payload: not a JSON object')
+  const card = payload as Record<string, unknown>
+  const text = (name: string, rule: RegExp, what: string) => {
+    if (typeof card[name] !== 'string' || !rule.test(card[name])) throw invalid(`${name}: ${what}`)
+  }
+  text('number', NUMBER, 'must be 12 to 19 digits, nothing else')
+  text('expiryMonth', MONTH, 'must be "01" to "12"')
+  text('expiryYear', YEAR, 'must be four digits')
+  if (card.cvc !== undefined) {
+    text('cvc', AMEX.test(card.number as string) ? /^[0-9]{4}$/ : /^[0-9]{3}$/, 'must be 3 digits, 4 for American Express')
+  }
+  if (card.holderName !== undefined && typeof card.holderName !== 'string') throw invalid('holderName: must be a string')
+  text('generationtime', GENERATION_TIME, 'must be an ISO 8601 UTC timestamp')
+  return card as DecryptedCard
+}

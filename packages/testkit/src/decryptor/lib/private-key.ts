@@ -1,0 +1,32 @@
+import { buf, subtle } from './subtle.js'
+
+/** A PKCS#8 private key: PEM text ("BEGIN PRIVATE KEY") or DER bytes. */
+export type PrivateKeyInput = string | Uint8Array
+
+function pkcs8Bytes(input: PrivateKeyInput): Uint8Array {
+  if (typeof input !== 'string') return input
+  const match = /-----BEGIN PRIVATE KEY-----([\s\S]*?)-----END PRIVATE KEY-----/.exec(input)
+  if (!match) throw new TypeError('private key: expected PKCS#8 PEM ("BEGIN PRIVATE KEY") or DER bytes')
+  const binary = atob(match[1]!.replace(/\s+/g, ''))
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
+}
+
+/** The key imported once per OAEP hash: WebCrypto binds the hash to the key. */
+export interface OaepKeys {
+  readonly sha256: CryptoKey
+  readonly sha1: CryptoKey
+  readonly modulusBits: number
+}
+
+export async function importOaepKeys(input: PrivateKeyInput): Promise<OaepKeys> {
+  const der = buf(pkcs8Bytes(input))
+  const load = (hash: string) => subtle().importKey('pkcs8', der, { name: 'RSA-OAEP', hash }, false, ['decrypt'])
+  let sha256: CryptoKey
+  let sha1: CryptoKey
+  try {
+    ;[sha256, sha1] = await Promise.all([load('SHA-256'), load('SHA-1')])
+  } catch (error) {
+    throw new TypeError('private key: not an RSA PKCS#8 key', { cause: error })
+  }
+  return { sha256, sha1, modulusBits: (sha256.algorithm as RsaHashedKeyAlgorithm).modulusLength }
+}

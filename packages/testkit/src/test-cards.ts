@@ -1,0 +1,92 @@
+/**
+ * The processor's public test cards, one or more per brand, as its test-card documentation lists
+ * them, plus two decline cards that are this toolkit's sandbox convention (marked `source`).
+ * In test mode any future expiry and any code of the right length works (spec: "Front-end
+ * contract" 8); the documented pair 03/2030 is used throughout. Numbers are stored without
+ * separators; a test checks every one against the brand table and the Luhn rule.
+ */
+import type { CardBrandType } from 'card-jwe'
+
+/** What the test platform does with the card: pay straight away, or ask for 3-D Secure 2 first. */
+export type ThreeDSecureFlow = 'none' | 'frictionless' | 'challenge'
+
+export interface TestCard {
+  readonly brand: CardBrandType
+  readonly number: string
+  readonly expiryMonth: string
+  readonly expiryYear: string
+  /** Absent for brands without a security code. */
+  readonly cvc?: string
+  readonly threeDSecure: ThreeDSecureFlow
+  /** `refused` cards are declined after any 3-D Secure step, with `refusalReason`. */
+  readonly outcome: 'authorised' | 'refused'
+  readonly refusalReason?: string
+  readonly label: string
+  /** Where the card's behaviour is defined. */
+  readonly source: 'processor' | 'sandbox'
+}
+
+export const TEST_EXPIRY = Object.freeze({ month: '03', year: '2030' })
+/** The documented test codes: four digits for American Express, none for Bancontact, else three. */
+function codeFor(brand: CardBrandType): { cvc?: string } {
+  if (brand === 'bancontact') return {}
+  return { cvc: brand === 'american-express' ? '7373' : '737' }
+}
+
+function card(brand: CardBrandType, number: string, label: string, extra: Partial<TestCard> = {}): TestCard {
+  return Object.freeze({
+    brand,
+    number,
+    expiryMonth: TEST_EXPIRY.month,
+    expiryYear: TEST_EXPIRY.year,
+    ...codeFor(brand),
+    threeDSecure: 'none',
+    outcome: 'authorised',
+    label,
+    source: 'processor',
+    ...extra,
+  } satisfies TestCard)
+}
+
+export const TEST_CARDS: readonly TestCard[] = Object.freeze([
+  card('visa', '4111111145551142', 'Visa classic'),
+  card('visa', '4988438843884305', 'Visa consumer'),
+  card('visa', '4166676667666746', 'Visa debit'),
+  card('visa', '4646464646464644', 'Visa corporate'),
+  card('visa', '4212345678910006', 'Visa 3-D Secure 2, frictionless', { threeDSecure: 'frictionless' }),
+  card('visa', '4917610000000000', 'Visa 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('mastercard', '5555341244441115', 'Mastercard credit'),
+  card('mastercard', '5577000055770004', 'Mastercard debit'),
+  card('mastercard', '2222400070000005', 'Mastercard 2-series'),
+  card('mastercard', '5454545454545454', 'Mastercard 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('american-express', '370000000000002', 'American Express'),
+  card('american-express', '370000000100018', 'American Express corporate'),
+  card('american-express', '371449635398431', 'American Express 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('discover', '6011601160116611', 'Discover'),
+  card('discover', '6445644564456445', 'Discover 644'),
+  card('discover', '6011111111111117', 'Discover 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('diners-club', '36006666333344', 'Diners Club'),
+  card('diners-club', '36070500001020', 'Diners Club international'),
+  card('diners-club', '30569309025904', 'Diners Club 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('jcb', '3569990010095841', 'JCB'),
+  card('jcb', '3566111111111113', 'JCB 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('unionpay', '6250946000000016', 'UnionPay credit'),
+  card('unionpay', '6243030000000001', 'UnionPay debit'),
+  card('maestro', '5000550000000029', 'Maestro'),
+  // Maestro and Bancontact payments are always authenticated by the schemes' rules.
+  card('maestro', '6771798021000008', 'Maestro 3-D Secure 2, challenge', { threeDSecure: 'challenge' }),
+  card('bancontact', '6703444444444449', 'Bancontact (no security code)', { threeDSecure: 'challenge' }),
+  card('visa', '4000000000000002', 'Visa refused', { outcome: 'refused', refusalReason: 'Refused', source: 'sandbox' }),
+  card('mastercard', '5105105105105100', 'Mastercard refused, not enough balance', {
+    outcome: 'refused',
+    refusalReason: 'Not enough balance',
+    source: 'sandbox',
+  }),
+])
+
+/** The first card matching the filter, for tests that need "a Visa with a challenge". */
+export function findTestCard(filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome'>>): TestCard {
+  const found = TEST_CARDS.find((c) => Object.entries(filter).every(([k, v]) => c[k as keyof TestCard] === v))
+  if (!found) throw new Error(`no test card matches ${JSON.stringify(filter)}`)
+  return found
+}
