@@ -1,9 +1,9 @@
 import { fingerprintOf, x509 } from './x509.js'
 
 export interface TestCertificateOptions {
-  /** Validity in days from `notBefore`. Default 365. */
+  /** Validity in days from now. Default 365. */
   readonly days?: number
-  /** Start of validity. Default: one minute ago, so a just-made certificate is already valid. */
+  /** Start of validity. Default: one day ago, so clocks that run behind (and tests that set one back) see it valid. */
   readonly notBefore?: Date
   /** End of validity; overrides `days`. */
   readonly notAfter?: Date
@@ -36,8 +36,9 @@ function randomSerial(): string {
 
 /** A fresh key pair and a self-signed certificate standing in for the processor's. */
 export async function createTestCertificate(options: TestCertificateOptions = {}): Promise<TestCertificate> {
-  const notBefore = options.notBefore ?? new Date(Date.now() - 60_000)
-  const notAfter = options.notAfter ?? new Date(notBefore.getTime() + (options.days ?? 365) * DAY_MS)
+  const now = Date.now()
+  const notBefore = options.notBefore ?? new Date(now - DAY_MS)
+  const notAfter = options.notAfter ?? new Date(now + (options.days ?? 365) * DAY_MS)
   const algorithm =
     options.keyType === 'ec'
       ? { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' }

@@ -1,0 +1,47 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+import { browserInstances } from './test/support/browsers.ts'
+
+const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
+
+/** Tests run against the packages' sources, so a change is tested without a build. */
+const sourceAliases = [
+  { find: /^card-jwe$/, replacement: here('./packages/card-jwe/src/index.ts') },
+  { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
+  { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
+  { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
+]
+
+/** Makes the test certificates once per run and hands them to Node and browser tests alike. */
+const testCertificates = here('./packages/testkit/src/vitest/global-setup.ts')
+
+const cardJweSuite = ['packages/card-jwe/test/**/*.test.ts']
+
+export default defineConfig({
+  resolve: { alias: sourceAliases },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: { name: 'card-jwe:node', include: cardJweSuite, environment: 'node', globalSetup: [testCertificates] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'card-jwe:browser',
+          include: cardJweSuite,
+          globalSetup: [testCertificates],
+          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates] },
+      },
+      {
+        extends: true,
+        test: { name: 'cross-package', include: ['test/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates], testTimeout: 30_000 },
+      },
+    ],
+  },
+})
