@@ -35,9 +35,16 @@ export interface DecryptedCardJwe {
   readonly card: DecryptedCard
 }
 
+export interface OpenedJwe {
+  readonly header: CardJweHeader
+  readonly plaintext: Uint8Array
+}
+
 export interface CardDecryptor {
-  /** Decrypts and checks one compact JWE; throws DecryptionError with one of the service's messages. */
+  /** Decrypts and checks one compact card JWE; throws DecryptionError with one of the service's messages. */
   decrypt(jwe: string): Promise<DecryptedCardJwe>
+  /** The JOSE layer alone: every check up to the plaintext, none of the card or time checks. */
+  open(jwe: string): Promise<OpenedJwe>
   readonly keyBits: number
 }
 
@@ -53,7 +60,7 @@ export async function createCardDecryptor(privateKey: PrivateKeyInput, options: 
   const maxSkewMs = (options.maxClockSkewSeconds ?? DEFAULT_MAX_CLOCK_SKEW_SECONDS) * 1000
   const now = options.now ?? (() => new Date())
 
-  async function decrypt(jwe: string): Promise<DecryptedCardJwe> {
+  async function open(jwe: string): Promise<OpenedJwe> {
     if (typeof jwe !== 'string') throw undecryptable('jwe: not a string')
     if (jwe.length > MAX_JWE_LENGTH) throw undecryptable(`jwe: longer than ${MAX_JWE_LENGTH} characters`)
     if (keys.modulusBits < MIN_RSA_KEY_BITS) throw undecryptable(`key: under ${MIN_RSA_KEY_BITS} bits`)
@@ -75,7 +82,11 @@ export async function createCardDecryptor(privateKey: PrivateKeyInput, options: 
       header.enc === 'A256GCM'
         ? await aesGcmDecrypt(cek, iv, ciphertext, tag, aad)
         : await aesCbcHmacSha256Decrypt(cek, iv, ciphertext, tag, aad)
+    return { header, plaintext }
+  }
 
+  async function decrypt(jwe: string): Promise<DecryptedCardJwe> {
+    const { header, plaintext } = await open(jwe)
     const card = parseCardPayload(plaintext)
     const generated = Date.parse(card.generationtime)
     const age = now().getTime() - generated
@@ -85,5 +96,5 @@ export async function createCardDecryptor(privateKey: PrivateKeyInput, options: 
     return { header, card }
   }
 
-  return { decrypt, keyBits: keys.modulusBits }
+  return { decrypt, open, keyBits: keys.modulusBits }
 }
