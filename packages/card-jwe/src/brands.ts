@@ -27,9 +27,8 @@ export interface SecurityCodeSpec {
 }
 
 export interface CardBrand {
+  /** Stable identifier; a shop maps it to the name and logo it shows, in its own language. */
   readonly type: CardBrandType
-  /** Name to show to a shopper. */
-  readonly niceType: string
   /** Prefixes ("4") or equal-length prefix ranges ("51-55"). */
   readonly patterns: readonly string[]
   /** Positions after which a display inserts a space: [4, 8, 12] gives "4111 1111 1111 1111". */
@@ -44,100 +43,87 @@ export interface CardBrand {
 
 const GAPS_4_8_12 = [4, 8, 12] as const
 
-function brand(entry: CardBrand): CardBrand {
-  return Object.freeze({
-    ...entry,
-    patterns: Object.freeze([...entry.patterns]),
-    gaps: Object.freeze([...entry.gaps]),
-    lengths: Object.freeze([...entry.lengths]),
-    code: entry.code && Object.freeze({ ...entry.code }),
-  })
+/** Freezes the table and everything in it, so no page script can alter a brand. */
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') Object.values(value).forEach(deepFreeze)
+  return Object.freeze(value)
 }
 
-export const CARD_BRANDS: readonly CardBrand[] = Object.freeze([
-  brand({
+export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
+  {
     type: 'visa',
-    niceType: 'Visa',
     patterns: ['4'],
     gaps: GAPS_4_8_12,
     lengths: [16, 18, 19],
     luhn: true,
     code: { name: 'CVV', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'mastercard',
-    niceType: 'Mastercard',
     // 2-series (2221-2720) alongside the classic 51-55.
     patterns: ['51-55', '2221-2229', '223-229', '23-26', '270-271', '2720'],
     gaps: GAPS_4_8_12,
     lengths: [16],
     luhn: true,
     code: { name: 'CVC', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'american-express',
-    niceType: 'American Express',
     patterns: ['34', '37'],
     gaps: [4, 10],
     lengths: [15],
     luhn: true,
     code: { name: 'CID', size: 4 },
-  }),
-  brand({
+  },
+  {
     type: 'discover',
-    niceType: 'Discover',
     patterns: ['6011', '644-649', '65'],
     gaps: GAPS_4_8_12,
     lengths: [16, 19],
     luhn: true,
     code: { name: 'CID', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'diners-club',
-    niceType: 'Diners Club',
     patterns: ['300-305', '36', '38', '39'],
     gaps: [4, 10],
     lengths: [14, 16, 19],
     luhn: true,
     code: { name: 'CVV', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'jcb',
-    niceType: 'JCB',
     patterns: ['2131', '1800', '3528-3589'],
     gaps: GAPS_4_8_12,
     lengths: [16, 17, 18, 19],
     luhn: true,
     code: { name: 'CVV', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'unionpay',
-    niceType: 'UnionPay',
     patterns: ['62', '81'],
     gaps: GAPS_4_8_12,
     lengths: [14, 15, 16, 17, 18, 19],
     luhn: false,
     code: { name: 'CVN', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'maestro',
-    niceType: 'Maestro',
     // "6" is the catch-all for 6-prefixes no other brand claims, as credit-card-type does.
     patterns: ['493698', '500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67', '6'],
     gaps: GAPS_4_8_12,
     lengths: [12, 13, 14, 15, 16, 17, 18, 19],
     luhn: true,
     code: { name: 'CVC', size: 3 },
-  }),
-  brand({
+  },
+  {
     type: 'bancontact',
-    niceType: 'Bancontact',
     patterns: ['6703'],
     gaps: GAPS_4_8_12,
     lengths: [16, 17, 18, 19],
     luhn: true,
     code: null,
-  }),
+  },
 ])
 
 /** The longest number any brand allows; input beyond it can never become valid. */

@@ -24,7 +24,7 @@ const encoder = new TextEncoder()
  */
 export async function encryptCard(card: CardInput, certificate: EncryptionCertificate, options: EncryptCardOptions = {}): Promise<string> {
   if (!(certificate?.key instanceof CryptoKey)) {
-    throw new CardJweError('ERR_INVALID_ARGUMENT', 'certificate: expected the result of importCertificate()')
+    throw new CardJweError('ERR_INVALID_ARGUMENT', 'certificate: use importCertificate()')
   }
   const now = readClock(options.now)
   const payload = { ...normalizeCard(card, { now: () => now }), generationtime: now.toISOString() }

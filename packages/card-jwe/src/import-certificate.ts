@@ -1,7 +1,6 @@
-import { CardJweError } from './errors.js'
+import { CardJweError, type CardJweErrorCode } from './errors.js'
 import { certificateBytes, type CertificateInput } from './lib/certificate-bytes.js'
 import { readClock, type Clock } from './lib/clock.js'
-import { DerError } from './lib/der.js'
 import { normalizeFingerprint, sha256Fingerprint } from './lib/fingerprint.js'
 import { parseCertificate } from './lib/parse-certificate.js'
 import { getSubtle } from './lib/subtle.js'
@@ -29,14 +28,14 @@ export interface ImportCertificateOptions {
   readonly now?: Clock
 }
 
+function refuse(code: CardJweErrorCode, why: string, cause?: unknown): never {
+  throw new CardJweError(code, `certificate: ${why}`, { cause })
+}
+
 /** Throws unless `now` lies within the certificate's validity period (RFC 5280 4.1.2.5). */
 export function assertCertificateCurrent(certificate: Pick<EncryptionCertificate, 'notBefore' | 'notAfter'>, now: Date): void {
-  if (now < certificate.notBefore) {
-    throw new CardJweError('ERR_CERTIFICATE_NOT_YET_VALID', `certificate: not valid before ${certificate.notBefore.toISOString()}`)
-  }
-  if (now > certificate.notAfter) {
-    throw new CardJweError('ERR_CERTIFICATE_EXPIRED', `certificate: expired at ${certificate.notAfter.toISOString()}`)
-  }
+  if (now < certificate.notBefore) refuse('ERR_CERTIFICATE_NOT_YET_VALID', `valid from ${certificate.notBefore.toISOString()}`)
+  if (now > certificate.notAfter) refuse('ERR_CERTIFICATE_EXPIRED', `expired ${certificate.notAfter.toISOString()}`)
 }
 
 /**
@@ -44,10 +43,7 @@ export function assertCertificateCurrent(certificate: Pick<EncryptionCertificate
  * public key for RSA-OAEP-256. Refuses non-RSA keys, keys under 2048 bits, certificates outside
  * their validity dates and, when a pin is given, any other certificate.
  */
-export async function importCertificate(
-  input: CertificateInput,
-  options: ImportCertificateOptions = {},
-): Promise<EncryptionCertificate> {
+export async function importCertificate(input: CertificateInput, options: ImportCertificateOptions = {}): Promise<EncryptionCertificate> {
   const subtle = getSubtle()
   const pin = options.fingerprint === undefined ? undefined : normalizeFingerprint(options.fingerprint)
   const der = certificateBytes(input)
@@ -55,29 +51,16 @@ export async function importCertificate(
   try {
     fields = parseCertificate(der)
   } catch (error) {
-    if (!(error instanceof DerError)) throw error
-    throw new CardJweError('ERR_CERTIFICATE_MALFORMED', `certificate: not an X.509 certificate (${error.message})`, { cause: error })
+    refuse('ERR_CERTIFICATE_MALFORMED', `not X.509 (${(error as Error).message})`, error)
   }
-
   const fingerprint = await sha256Fingerprint(subtle, der)
-  if (pin !== undefined && fingerprint.replace(/:/g, '').toLowerCase() !== pin) {
-    throw new CardJweError('ERR_CERTIFICATE_FINGERPRINT', 'certificate: SHA-256 fingerprint does not match the pinned one')
-  }
-  if (!fields.isRsaEncryptionKey) {
-    throw new CardJweError('ERR_CERTIFICATE_KEY_TYPE', 'certificate: public key is not an RSA (rsaEncryption) key')
-  }
-
-  let key: CryptoKey
-  try {
-    key = await subtle.importKey('spki', fields.spki as Uint8Array<ArrayBuffer>, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
-  } catch (error) {
-    throw new CardJweError('ERR_CERTIFICATE_MALFORMED', 'certificate: RSA public key could not be imported', { cause: error })
-  }
+  if (pin !== undefined && normalizeFingerprint(fingerprint) !== pin) refuse('ERR_CERTIFICATE_FINGERPRINT', 'fingerprint does not match the pin')
+  if (!fields.isRsaEncryptionKey) refuse('ERR_CERTIFICATE_KEY_TYPE', 'key is not RSA')
+  const key = await subtle
+    .importKey('spki', fields.spki as Uint8Array<ArrayBuffer>, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
+    .catch((error: unknown) => refuse('ERR_CERTIFICATE_MALFORMED', 'RSA key import failed', error))
   const keyBits = (key.algorithm as RsaHashedKeyAlgorithm).modulusLength
-  if (keyBits < MIN_RSA_KEY_BITS) {
-    throw new CardJweError('ERR_CERTIFICATE_KEY_SIZE', `certificate: RSA key has ${keyBits} bits, at least ${MIN_RSA_KEY_BITS} required`)
-  }
-
+  if (keyBits < MIN_RSA_KEY_BITS) refuse('ERR_CERTIFICATE_KEY_SIZE', `RSA key has ${keyBits} bits, under ${MIN_RSA_KEY_BITS}`)
   const certificate = { key, fingerprint, notBefore: fields.notBefore, notAfter: fields.notAfter, keyBits }
   assertCertificateCurrent(certificate, readClock(options.now))
   return Object.freeze(certificate)

@@ -54,7 +54,7 @@ function expiryInputOf(input: CardInput): ExpiryInput {
 /** Checks every field and, when all pass, returns the strict payload. Never throws on card values. */
 export function checkCard(input: CardInput, options: NormalizeOptions = {}): CardCheck {
   if (typeof input !== 'object' || input === null) {
-    throw new CardJweError('ERR_INVALID_ARGUMENT', 'card: expected an object with number, expiry and cvc fields')
+    throw new CardJweError('ERR_INVALID_ARGUMENT', 'card: expected an object')
   }
   const number = numberVerdict(input.number)
   const expiry = expiryVerdict(expiryInputOf(input), options)

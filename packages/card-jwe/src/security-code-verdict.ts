@@ -8,10 +8,10 @@ import type { CardBrand } from './brands.js'
  */
 export function securityCodeVerdict(value: string, brand: CardBrand | null = null): FieldVerdict {
   const code = textOf(value).trim()
-  if (brand && brand.code === null) return verdictOf('cvc', code === '', code === '', 'length')
-  if (code === '') return verdictOf('cvc', false, true, 'required')
+  if (brand?.code === null) return verdictOf('cvc', !code, !code, 'length')
+  if (!code) return verdictOf('cvc', false, true, 'required')
   if (!isDigits(code)) return verdictOf('cvc', false, false, 'characters')
-  const sizes: readonly number[] = brand?.code ? [brand.code.size] : [3, 4]
-  const longest = Math.max(...sizes)
-  return verdictOf('cvc', sizes.includes(code.length), code.length < longest || sizes.includes(code.length), 'length')
+  const sizes: readonly number[] = brand ? [brand.code!.size] : [3, 4]
+  const fits = sizes.includes(code.length)
+  return verdictOf('cvc', fits, fits || code.length < Math.max(...sizes), 'length')
 }

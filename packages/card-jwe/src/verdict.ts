@@ -14,6 +14,13 @@ export interface FieldVerdict {
   readonly field?: CardField
 }
 
-export function verdictOf(field: CardField, isValid: boolean, isPotentiallyValid: boolean, rule: FieldRule): FieldVerdict {
-  return isValid ? { isValid, isPotentiallyValid } : { isValid, isPotentiallyValid, rule, field }
+/** Builds a verdict; `rule` and `field` are kept only when the value is not valid. */
+export function verdictOf<T extends object>(
+  field: CardField,
+  isValid: boolean,
+  isPotentiallyValid: boolean,
+  rule: FieldRule,
+  extra?: T,
+): FieldVerdict & T {
+  return { isValid, isPotentiallyValid, ...(isValid ? {} : { rule, field }), ...extra } as FieldVerdict & T
 }

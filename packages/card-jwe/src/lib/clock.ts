@@ -6,7 +6,7 @@ export type Clock = () => Date
 export function readClock(now: Clock | undefined): Date {
   const date = now ? now() : new Date()
   if (!(date instanceof Date) || Number.isNaN(date.getTime())) {
-    throw new CardJweError('ERR_INVALID_ARGUMENT', 'now: the clock must return a valid Date')
+    throw new CardJweError('ERR_INVALID_ARGUMENT', 'now: must return a valid Date')
   }
   return date
 }

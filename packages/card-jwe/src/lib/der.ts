@@ -14,25 +14,31 @@ export interface Tlv {
 
 export class DerError extends Error {}
 
+/** The universal tags a certificate's outline uses (a TypeScript enum, so bundlers inline it). */
+export enum Tag {
+  Integer = 0x02,
+  BitString = 0x03,
+  Oid = 0x06,
+  UtcTime = 0x17,
+  GeneralizedTime = 0x18,
+  Sequence = 0x30,
+  Context0 = 0xa0,
+}
+
 export function readTlv(bytes: Uint8Array, start: number, limit = bytes.length): Tlv {
-  if (start + 2 > limit) throw new DerError('truncated')
-  const tag = bytes[start]!
-  // Multi-byte tags (low five bits all set) never occur in the certificate fields we read.
-  if ((tag & 0x1f) === 0x1f) throw new DerError('unsupported tag')
-  let length = bytes[start + 1]!
+  let length = bytes[start + 1] ?? -1
   let contentStart = start + 2
-  if (length & 0x80) {
-    const count = length & 0x7f
-    // 0x80 is BER's indefinite form; four length bytes are far beyond any certificate.
-    if (count === 0 || count > 3) throw new DerError('unsupported length')
-    if (contentStart + count > limit) throw new DerError('truncated')
+  // Long form: 0x81-0x83 length bytes. 0x80 is BER's indefinite form; more than three is not a certificate.
+  if (length > 0x80 && length < 0x84) {
+    const count = length - 0x80
     length = 0
-    for (let i = 0; i < count; i++) length = length * 256 + bytes[contentStart + i]!
-    contentStart += count
+    for (let i = 0; i < count; i++) length = length * 256 + (bytes[contentStart++] ?? NaN)
+  } else if (length >= 0x80) {
+    length = NaN
   }
   const end = contentStart + length
-  if (end > limit) throw new DerError('truncated')
-  return { tag, start, contentStart, end }
+  if (!(end <= limit)) throw new DerError('truncated or bad length')
+  return { tag: bytes[start]!, start, contentStart, end }
 }
 
 /** The TLVs directly inside a constructed one. */
@@ -45,13 +51,3 @@ export function childrenOf(bytes: Uint8Array, parent: Tlv): Tlv[] {
   }
   return children
 }
-
-export const TAG = Object.freeze({
-  INTEGER: 0x02,
-  BIT_STRING: 0x03,
-  OID: 0x06,
-  UTC_TIME: 0x17,
-  GENERALIZED_TIME: 0x18,
-  SEQUENCE: 0x30,
-  CONTEXT_0: 0xa0,
-})

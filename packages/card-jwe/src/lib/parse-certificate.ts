@@ -1,4 +1,4 @@
-import { childrenOf, DerError, readTlv, TAG, type Tlv } from './der.js'
+import { childrenOf, DerError, readTlv, Tag, type Tlv } from './der.js'
 
 /** What card-jwe needs from an X.509 certificate (RFC 5280 section 4.1). */
 export interface CertificateFields {
@@ -10,63 +10,50 @@ export interface CertificateFields {
   readonly notAfter: Date
 }
 
-// DER of OID 1.2.840.113549.1.1.1 (rsaEncryption), RFC 8017 appendix A.1.
-const RSA_ENCRYPTION_OID = '2a864886f70d010101'
+/** Content bytes of OID 1.2.840.113549.1.1.1 (rsaEncryption, RFC 8017 appendix A.1), comma-joined. */
+const RSA_ENCRYPTION_OID = '42,134,72,134,247,13,1,1,1'
 
-function expect(tlv: Tlv | undefined, tag: number): Tlv {
-  if (!tlv || tlv.tag !== tag) throw new DerError('unexpected structure')
+function expect(tlv: Tlv | undefined, tag: Tag): Tlv {
+  if (tlv?.tag !== tag) throw new DerError('unexpected structure')
   return tlv
-}
-
-function hex(bytes: Uint8Array): string {
-  let out = ''
-  for (const b of bytes) out += b.toString(16).padStart(2, '0')
-  return out
 }
 
 /**
  * RFC 5280 4.1.2.5: UTCTime is YYMMDDHHMMSSZ (YY >= 50 means 19YY), GeneralizedTime is
- * YYYYMMDDHHMMSSZ; both in UTC with seconds and no fractions.
+ * YYYYMMDDHHMMSSZ; both UTC, with seconds, without fractions.
  */
-function parseTime(bytes: Uint8Array, tlv: Tlv): Date {
-  const text = String.fromCharCode(...bytes.subarray(tlv.contentStart, tlv.end))
-  const pattern = tlv.tag === TAG.UTC_TIME ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
-  const m = pattern.exec(text)
-  if (!m || (tlv.tag !== TAG.UTC_TIME && tlv.tag !== TAG.GENERALIZED_TIME)) throw new DerError('bad time')
-  let year = Number(m[1])
-  if (tlv.tag === TAG.UTC_TIME) year += year >= 50 ? 1900 : 2000
-  const [month, day, hour, minute, second] = m.slice(2).map(Number) as [number, number, number, number, number]
-  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second))
-  // Date.UTC rolls 31 February into March; a real certificate never says that.
-  if (date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day || hour > 23 || minute > 59 || second > 59) {
-    throw new DerError('bad time')
-  }
+function parseTime(bytes: Uint8Array, tlv: Tlv | undefined): Date {
+  if (tlv?.tag !== Tag.UtcTime && tlv?.tag !== Tag.GeneralizedTime) throw new DerError('bad time')
+  let text = String.fromCharCode(...bytes.subarray(tlv.contentStart, tlv.end))
+  if (tlv.tag === Tag.UtcTime) text = (text < '5' ? '20' : '19') + text
+  const m = /^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)Z$/.exec(text)
+  const iso = m && `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}.000Z`
+  const date = new Date(iso ?? NaN)
+  // An engine may roll 31 February into March; a real certificate never says that.
+  if (!iso || Number.isNaN(date.getTime()) || date.toISOString() !== iso) throw new DerError('bad time')
   return date
 }
 
 /** Reads the fields card-jwe needs; throws DerError on anything that is not a certificate. */
 export function parseCertificate(der: Uint8Array): CertificateFields {
-  const certificate = expect(readTlv(der, 0), TAG.SEQUENCE)
+  const certificate = expect(readTlv(der, 0), Tag.Sequence)
   if (certificate.end !== der.length) throw new DerError('trailing bytes')
-  const [tbs] = childrenOf(der, certificate)
-  const fields = childrenOf(der, expect(tbs, TAG.SEQUENCE))
+  const fields = childrenOf(der, expect(childrenOf(der, certificate)[0], Tag.Sequence))
   // version is an optional explicit [0]; absent means v1.
-  if (fields[0]?.tag === TAG.CONTEXT_0) fields.shift()
+  if (fields[0]?.tag === Tag.Context0) fields.shift()
   const [serial, signature, issuer, validity, subject, spki] = fields
-  expect(serial, TAG.INTEGER)
-  expect(signature, TAG.SEQUENCE)
-  expect(issuer, TAG.SEQUENCE)
-  expect(subject, TAG.SEQUENCE)
-  const [notBefore, notAfter] = childrenOf(der, expect(validity, TAG.SEQUENCE))
-  if (!notBefore || !notAfter) throw new DerError('bad validity')
-  const keyInfo = expect(spki, TAG.SEQUENCE)
+  expect(serial, Tag.Integer)
+  expect(signature, Tag.Sequence)
+  expect(issuer, Tag.Sequence)
+  expect(subject, Tag.Sequence)
+  const [notBefore, notAfter] = childrenOf(der, expect(validity, Tag.Sequence))
+  const keyInfo = expect(spki, Tag.Sequence)
   const [algorithm, publicKey] = childrenOf(der, keyInfo)
-  expect(publicKey, TAG.BIT_STRING)
-  const [oid] = childrenOf(der, expect(algorithm, TAG.SEQUENCE))
-  const oidTlv = expect(oid, TAG.OID)
+  expect(publicKey, Tag.BitString)
+  const oid = expect(childrenOf(der, expect(algorithm, Tag.Sequence))[0], Tag.Oid)
   return {
     spki: der.slice(keyInfo.start, keyInfo.end),
-    isRsaEncryptionKey: hex(der.subarray(oidTlv.contentStart, oidTlv.end)) === RSA_ENCRYPTION_OID,
+    isRsaEncryptionKey: der.subarray(oid.contentStart, oid.end).join() === RSA_ENCRYPTION_OID,
     notBefore: parseTime(der, notBefore),
     notAfter: parseTime(der, notAfter),
   }

@@ -4,10 +4,7 @@ import { CardJweError } from '../errors.js'
 export function getSubtle(): SubtleCrypto {
   const subtle = globalThis.crypto?.subtle
   if (!subtle) {
-    throw new CardJweError(
-      'ERR_WEBCRYPTO_UNAVAILABLE',
-      'crypto.subtle is unavailable: serve the page over HTTPS (or from localhost)',
-    )
+    throw new CardJweError('ERR_WEBCRYPTO_UNAVAILABLE', 'crypto.subtle is unavailable: use HTTPS or localhost')
   }
   return subtle
 }

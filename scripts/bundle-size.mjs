@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * Bundle weight of the browser entries, minified and gzip-compressed, as a shop's bundler would
+ * ship them. Deterministic (same sources, same bytes), so the budgets are also tests
+ * (test/bundle-size.test.ts). Run: `pnpm size`.
+ */
+import { gzipSync } from 'node:zlib'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const here = (path) => fileURLToPath(new URL(path, import.meta.url))
+
+/**
+ * Browser entries and their gzip budgets in bytes (1 kB = 1000 bytes). card-jwe's target is
+ * 10 kB, but jose 6's CompactEncrypt alone is 7,020 B and the required verdicts, normalisation and
+ * certificate checks add 3.85 kB (see docs/decisions.md, "Bundle budget"); the budget holds the
+ * measured size with a small margin, so any growth fails the test.
+ */
+export const BROWSER_ENTRIES = Object.freeze({
+  'card-jwe': { entry: here('../packages/card-jwe/src/index.ts'), gzipBudget: 11_000 },
+})
+
+/** The JWE engine alone, bundled the same way: the floor card-jwe is measured against. */
+export const JOSE_FLOOR_ENTRY = here('./bundle-floor-jose.js')
+
+/** Packages that must never reach a browser entry: server-only or far too heavy. */
+export const FORBIDDEN_IN_BROWSER = Object.freeze(['@peculiar/x509', 'reflect-metadata', 'tsyringe', 'zod', 'node:'])
+
+export async function measure(entry) {
+  const result = await build({
+    entryPoints: [entry],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  })
+  const code = result.outputFiles[0].contents
+  return {
+    minified: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    inputs: Object.keys(result.metafile.inputs),
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rows = []
+  for (const [name, { entry, gzipBudget }] of Object.entries(BROWSER_ENTRIES)) {
+    const { minified, gzip } = await measure(entry)
+    rows.push({ entry: name, 'minified (B)': minified, 'gzip (B)': gzip, 'budget (B)': gzipBudget, within: gzip <= gzipBudget })
+  }
+  const floor = await measure(JOSE_FLOOR_ENTRY)
+  rows.push({ entry: 'jose CompactEncrypt (floor)', 'minified (B)': floor.minified, 'gzip (B)': floor.gzip, 'budget (B)': '-', within: '-' })
+  console.table(rows)
+}
