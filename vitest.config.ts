@@ -20,6 +20,7 @@ const cardJweSuite = ['packages/card-jwe/test/**/*.test.ts']
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
+    reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
       {
         extends: true,

@@ -16,23 +16,24 @@ export interface BuildJweOptions {
   readonly tagBytes?: number
 }
 
-const bytes = (n: number) => crypto.getRandomValues(new Uint8Array(n))
+type Bytes = Uint8Array<ArrayBuffer>
+const bytes = (n: number): Bytes => crypto.getRandomValues(new Uint8Array(n))
 
-async function wrapKey(certificatePem: string, alg: string, cek: Uint8Array): Promise<Uint8Array> {
-  const spki = createPublicKey(certificatePem).export({ type: 'spki', format: 'der' })
+async function wrapKey(certificatePem: string, alg: string, cek: Bytes): Promise<Uint8Array> {
+  const spki = new Uint8Array(createPublicKey(certificatePem).export({ type: 'spki', format: 'der' }))
   const hash = alg === 'RSA-OAEP' ? 'SHA-1' : 'SHA-256'
   const key = await crypto.subtle.importKey('spki', spki, { name: 'RSA-OAEP', hash }, false, ['encrypt'])
   return new Uint8Array(await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, key, cek))
 }
 
-async function sealGcm(cek: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad: Uint8Array): Promise<[Uint8Array, Uint8Array]> {
+async function sealGcm(cek: Bytes, iv: Bytes, plaintext: Bytes, aad: Bytes): Promise<[Uint8Array, Uint8Array]> {
   const key = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['encrypt'])
   const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: aad, tagLength: 128 }, key, plaintext))
   return [sealed.slice(0, -16), sealed.slice(-16)]
 }
 
 /** RFC 7518 5.2.2.1, the sender's side of AES_128_CBC_HMAC_SHA_256. */
-async function sealCbcHmac(cek: Uint8Array, iv: Uint8Array, plaintext: Uint8Array, aad: Uint8Array): Promise<[Uint8Array, Uint8Array]> {
+async function sealCbcHmac(cek: Bytes, iv: Bytes, plaintext: Bytes, aad: Bytes): Promise<[Uint8Array, Uint8Array]> {
   const encKey = await crypto.subtle.importKey('raw', cek.slice(16), 'AES-CBC', false, ['encrypt'])
   const ciphertext = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CBC', iv }, encKey, plaintext))
   const macInput = new Uint8Array([...aad, ...iv, ...ciphertext, ...new Uint8Array(8)])
@@ -48,7 +49,7 @@ export async function buildJwe(certificatePem: string, plaintext: string | Uint8
   const headerB64 = encodeBase64url(new TextEncoder().encode(header))
   const cek = bytes(options.cekBytes ?? 32)
   const iv = bytes(options.ivBytes ?? (enc === 'A256GCM' ? 12 : 16))
-  const data = typeof plaintext === 'string' ? new TextEncoder().encode(plaintext) : plaintext
+  const data: Bytes = typeof plaintext === 'string' ? new TextEncoder().encode(plaintext) : new Uint8Array(plaintext)
   const aad = new TextEncoder().encode(headerB64)
   const [ciphertext, tag] = enc === 'A256GCM' ? await sealGcm(cek, iv, data, aad) : await sealCbcHmac(cek, iv, data, aad)
   const encryptedKey = await wrapKey(certificatePem, alg, cek)

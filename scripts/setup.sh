@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine of this kind (Node >= 20.19 and npm on Debian, as root):
+#   bash scripts/setup.sh          pnpm and the workspace: enough for the CLI and the demo
+#   bash scripts/setup.sh --tests  also Debian's Chromium and the independent JOSE peers the tests use
+# Safe to run again: it installs only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v pnpm >/dev/null 2>&1; then
+  echo "setup: installing pnpm 12 with npm"
+  npm install --global --no-fund --no-audit pnpm@12 >/dev/null
+fi
+
+if [ "${1:-}" = "--tests" ]; then
+  missing=()
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  # Debian's interpreter, which is where the python3-* packages live.
+  /usr/bin/python3 -c 'import jwcrypto' 2>/dev/null || missing+=(python3-jwcrypto)
+  /usr/bin/python3 -c 'import authlib' 2>/dev/null || missing+=(python3-authlib)
+  /usr/bin/perl -MCrypt::JWT -e 1 2>/dev/null || missing+=(libcrypt-jwt-perl)
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing Debian packages: ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then
+      echo "setup: need root (or sudo) to run: apt-get install -y ${missing[*]}" >&2
+      exit 1
+    fi
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
+fi
+
+pnpm install --frozen-lockfile
+# The CLI (pnpm exec card-jwe) runs from the built packages.
+pnpm build

@@ -1,0 +1,29 @@
+/**
+ * Prints, after vitest's own report, the count per project and runtime, then one plain line
+ * "tests: N passed, N failed, N skipped" that CI and people can read without knowing vitest.
+ */
+import type { Reporter, TestModule } from 'vitest/node'
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+    const perProject = new Map<string, Record<'passed' | 'failed' | 'skipped', number>>()
+    for (const module of testModules) {
+      const name = module.project.name || 'root'
+      const counts = perProject.get(name) ?? { passed: 0, failed: 0, skipped: 0 }
+      for (const test of module.children.allTests()) {
+        const state = test.result().state
+        if (state === 'passed' || state === 'failed') counts[state]++
+        else counts.skipped++
+      }
+      perProject.set(name, counts)
+    }
+    const total = { passed: 0, failed: 0, skipped: 0 }
+    const lines = [...perProject.entries()].sort().map(([name, c]) => {
+      total.passed += c.passed
+      total.failed += c.failed
+      total.skipped += c.skipped
+      return `  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`
+    })
+    process.stdout.write(`\nper project and runtime:\n${lines.join('\n')}\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`)
+  }
+}
