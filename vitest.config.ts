@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import { setScreenSize } from './test/support/browser-commands.ts'
 import { browserInstances } from './test/support/browsers.ts'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
@@ -10,6 +11,8 @@ const sourceAliases = [
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
   { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
+  { find: /^@card-jwe\/browser-info$/, replacement: here('./packages/browser-info/src/index.ts') },
+  { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
 ]
 
 /** Makes the test certificates once per run and hands them to Node and browser tests alike. */
@@ -34,6 +37,22 @@ export default defineConfig({
           globalSetup: [testCertificates],
           browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
         },
+      },
+      {
+        extends: true,
+        test: { name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser-info:browser',
+          include: ['packages/browser-info/test/**/*.browser.test.ts'],
+          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances(), commands: { setScreenSize } },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'], environment: 'node' },
       },
       {
         extends: true,

@@ -1,0 +1,64 @@
+import { ValidationError } from './errors.js'
+import { describeIssues, issuesOf } from './lib/issues.js'
+import { PaymentDetailsRequestSchema, type PaymentDetailsRequest } from './schemas/other-bodies.js'
+import { PaymentRequestSchema, type PaymentRequest } from './schemas/payment-request.js'
+import type { OrderRecord } from './check-submission.js'
+import type { BrowserInfoBody } from './schemas/browser-info.js'
+import type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
+
+/** The shop's configuration: where shoppers come back to, and how the shop pays. */
+export interface ShopPaymentConfig {
+  /** Where the shopper returns after a redirect; a function gets the order (to put its id in the URL). */
+  readonly returnUrl: string | ((order: OrderRecord) => string)
+  readonly channel?: 'web' | 'iOS' | 'Android'
+  readonly merchantAccount?: string
+}
+
+export interface PaymentRequestParts {
+  /** The shop's own record of the order. */
+  readonly order: OrderRecord
+  /** A submission that passed `checkSubmission`. */
+  readonly submission: PaymentSubmission
+  readonly config: ShopPaymentConfig
+  /** The page's browser data completed on the server (`completeBrowserInfo`); else the page's own. */
+  readonly browserInfo?: BrowserInfoBody
+  readonly shopperIP?: string
+}
+
+/** The key under which the shop's order id travels in `metadata` (spec: rule 7 names it). */
+export const SHOP_ORDER_ID_KEY = 'shop_order_id'
+
+function strict<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof issuesOf>[0] } }, body: unknown, what: string): T {
+  const result = schema.safeParse(body)
+  if (result.success) return result.data
+  const issues = issuesOf(result.error)
+  throw new ValidationError('ERR_INVALID_BODY', `${what}: ${describeIssues(issues)}`, issues)
+}
+
+/**
+ * The body to forward to `POST .../payments`. `amount`, `reference`, `metadata`, `channel` and
+ * `returnUrl` come from the order record and the shop's configuration, never from the page;
+ * `paymentMethod` and `browserInfo` come from the page after `checkSubmission` validated them.
+ */
+export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest {
+  const { order, submission, config } = parts
+  const browserInfo = parts.browserInfo ?? submission.browserInfo
+  const body = {
+    channel: config.channel ?? 'web',
+    returnUrl: typeof config.returnUrl === 'function' ? config.returnUrl(order) : config.returnUrl,
+    amount: { currency: order.amount.currency, value: order.amount.value },
+    reference: order.reference,
+    metadata: { [SHOP_ORDER_ID_KEY]: order.id },
+    paymentMethod: submission.paymentMethod,
+    ...(browserInfo ? { browserInfo } : {}),
+    ...(parts.shopperIP ? { shopperIP: parts.shopperIP } : {}),
+    ...(config.merchantAccount ? { merchantAccount: config.merchantAccount } : {}),
+    ...(submission.storePaymentMethod === undefined ? {} : { storePaymentMethod: submission.storePaymentMethod }),
+  }
+  return strict<PaymentRequest>(PaymentRequestSchema, body, 'payment request')
+}
+
+/** The body to forward to `POST .../payment-details`: the page's details, the order's metadata. */
+export function buildPaymentDetailsRequest(order: OrderRecord, submission: DetailsSubmission): PaymentDetailsRequest {
+  return strict<PaymentDetailsRequest>(PaymentDetailsRequestSchema, { details: submission.details, metadata: { [SHOP_ORDER_ID_KEY]: order.id } }, 'payment details')
+}

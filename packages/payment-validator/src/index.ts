@@ -1,0 +1,47 @@
+export { CURRENCY_TABLE_SOURCE, ISO_4217_MINOR_UNITS, minorUnitsOf } from './currencies.js'
+export type { MinorUnitOverrides } from './currencies.js'
+export { fromMinorUnits, toMinorUnits } from './minor-units.js'
+export { ValidationError } from './errors.js'
+export type { ValidationErrorCode, ValidationIssue } from './errors.js'
+export { AmountSchema, CurrencyCodeSchema } from './schemas/amount.js'
+export type { Amount } from './schemas/amount.js'
+export { BrowserInfoSchema } from './schemas/browser-info.js'
+export type { BrowserInfoBody } from './schemas/browser-info.js'
+export {
+  CardJwePaymentMethodSchema,
+  CompactJweSchema,
+  EncryptedFieldsPaymentMethodSchema,
+  OtherPaymentMethodSchema,
+  PaymentMethodSchema,
+} from './schemas/payment-method.js'
+export type { PaymentMethod } from './schemas/payment-method.js'
+export { AddressSchema, LineItemSchema, MetadataSchema, PaymentRequestSchema } from './schemas/payment-request.js'
+export type { PaymentRequest } from './schemas/payment-request.js'
+export {
+  ActionSchema,
+  BrowserPaymentResultSchema,
+  KNOWN_RESULT_CODES,
+  PaymentResponseSchema,
+  toBrowserPaymentResult,
+} from './schemas/payment-response.js'
+export type { BrowserPaymentResult, PaymentResponse } from './schemas/payment-response.js'
+export {
+  CaptureRequestSchema,
+  OnboardingLinkSchema,
+  OnboardingStatusSchema,
+  PaymentDetailsRequestSchema,
+  PaymentMethodsResponseSchema,
+  RefundRequestSchema,
+  ShopSettingSchema,
+  ShopSettingsBatchSchema,
+  ShopSettingsSchema,
+} from './schemas/other-bodies.js'
+export type { CaptureRequest, OnboardingStatus, PaymentDetailsRequest, ShopSetting } from './schemas/other-bodies.js'
+export { DetailsSubmissionSchema, PaymentSubmissionSchema } from './schemas/submission.js'
+export type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
+export { checkSubmission } from './check-submission.js'
+export type { ComparedField, OrderRecord, SubmissionCheck, SubmissionProblem } from './check-submission.js'
+export { buildPaymentDetailsRequest, buildPaymentRequest, SHOP_ORDER_ID_KEY } from './build-payment-request.js'
+export type { PaymentRequestParts, ShopPaymentConfig } from './build-payment-request.js'
+export { DEFAULT_MAX_BODY_BYTES, parseJsonBody } from './parse-body.js'
+export type { BodyResult } from './parse-body.js'

@@ -1,0 +1,18 @@
+import { z } from 'zod'
+import { ISO_4217_MINOR_UNITS } from '../currencies.js'
+
+/** An ISO 4217 code in use (see currencies.ts); "EURO", "eur" and withdrawn codes are refused. */
+export const CurrencyCodeSchema = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .refine((code) => Object.hasOwn(ISO_4217_MINOR_UNITS, code), { message: 'not an ISO 4217 code in use' })
+
+/**
+ * `{currency, value}` with `value` a whole number of minor units (spec: Endpoints rule 2; 28.00 EUR
+ * is 2800). zod's int() also refuses anything beyond 2^53 - 1, where JSON numbers stop being exact.
+ */
+export const AmountSchema = z.strictObject({
+  currency: CurrencyCodeSchema,
+  value: z.int().min(0),
+})
+export type Amount = z.infer<typeof AmountSchema>

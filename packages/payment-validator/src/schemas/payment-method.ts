@@ -1,0 +1,38 @@
+import { z } from 'zod'
+
+/** A compact JWE: five base64url segments, no padding; far shorter than 16 KiB for a card. */
+export const CompactJweSchema = z
+  .string()
+  .max(16 * 1024)
+  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/)
+
+/** Raw card fields with JWE (spec: Front-end contract 7). Strict: a raw card number never passes. */
+export const CardJwePaymentMethodSchema = z.strictObject({
+  type: z.literal('scheme'),
+  jwe: CompactJweSchema,
+})
+
+/** Card fields encrypted one by one by the processor's front-end library (spec: Payment request, paymentMethod). */
+export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
+  type: z.literal('scheme'),
+  encryptedCardNumber: z.string().min(1).max(16 * 1024),
+  encryptedExpiryMonth: z.string().min(1).max(16 * 1024),
+  encryptedExpiryYear: z.string().min(1).max(16 * 1024),
+  encryptedSecurityCode: z.string().min(1).max(16 * 1024).optional(),
+  holderName: z.string().max(255).optional(),
+  brand: z.string().max(64).optional(),
+})
+
+/**
+ * Any other method, such as `{type: "ideal"}`: its data is passed through for the service to
+ * judge, but `type: "scheme"` is never accepted here, so card data always takes a card shape above.
+ */
+export const OtherPaymentMethodSchema = z.looseObject({
+  type: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+    .refine((type) => type !== 'scheme', { message: 'scheme takes only jwe or the encrypted fields, never raw card data' }),
+})
+
+export const PaymentMethodSchema = z.union([CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema])
+export type PaymentMethod = z.infer<typeof PaymentMethodSchema>

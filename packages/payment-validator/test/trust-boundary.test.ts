@@ -1,0 +1,155 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import {
+  buildPaymentDetailsRequest,
+  buildPaymentRequest,
+  checkSubmission,
+  DEFAULT_MAX_BODY_BYTES,
+  parseJsonBody,
+  PaymentSubmissionSchema,
+  type OrderRecord,
+  type PaymentSubmission,
+  type SubmissionProblem,
+} from '@card-jwe/payment-validator'
+
+const JWE = 'eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIiwidmVyc2lvbiI6IjEifQ.a2V5.aXY.Y2lwaGVy.dGFn'
+const order: OrderRecord = { id: 123, reference: 'order-123', amount: { currency: 'EUR', value: 2800 } }
+const honest = { orderId: 123, reference: 'order-123', amount: { currency: 'EUR', value: 2800 }, paymentMethod: { type: 'scheme', jwe: JWE } }
+const config = { returnUrl: (o: OrderRecord) => `https://shop.example/return?orderId=${o.id}` }
+
+const problemsOf = (submission: unknown): readonly SubmissionProblem[] => {
+  const result = checkSubmission(submission, order)
+  return result.ok ? [] : result.problems
+}
+
+/** Every tamper case and what it must return; the closing note lists these. */
+const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
+  ['amount raised', { ...honest, amount: { currency: 'EUR', value: 2801 } }, [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 2801 }]],
+  ['amount lowered', { ...honest, amount: { currency: 'EUR', value: 1 } }, [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 1 }]],
+  ['currency switched', { ...honest, amount: { currency: 'JPY', value: 2800 } }, [{ kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: 'JPY' }]],
+  ['reference swapped', { ...honest, reference: 'order-124' }, [{ kind: 'mismatch', field: 'reference', expected: 'order-123', received: 'order-124' }]],
+  [
+    'amount sent as a float',
+    { ...honest, amount: { currency: 'EUR', value: 28.0001 } },
+    [{ kind: 'invalid', path: 'amount.value', rule: 'type:int' }, { kind: 'mismatch', field: 'amount.value', expected: 2800, received: 28.0001 }],
+  ],
+  [
+    'amount negative',
+    { ...honest, amount: { currency: 'EUR', value: -2800 } },
+    [{ kind: 'invalid', path: 'amount.value', rule: 'too_small' }, { kind: 'mismatch', field: 'amount.value', expected: 2800, received: -2800 }],
+  ],
+  [
+    'amount above 2^53',
+    { ...honest, amount: { currency: 'EUR', value: 2 ** 53 + 2 } },
+    [{ kind: 'invalid', path: 'amount.value', rule: 'too_big' }, { kind: 'mismatch', field: 'amount.value', expected: 2800, received: 2 ** 53 + 2 }],
+  ],
+  [
+    'currency that does not exist',
+    { ...honest, amount: { currency: 'XEU', value: 2800 } },
+    [{ kind: 'invalid', path: 'amount.currency', rule: 'not an ISO 4217 code in use' }, { kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: 'XEU' }],
+  ],
+  ['extra fields', { ...honest, returnUrl: 'https://evil.example', metadata: { shop_order_id: 1 } }, [
+    { kind: 'invalid', path: 'returnUrl', rule: 'unknown_key' },
+    { kind: 'invalid', path: 'metadata', rule: 'unknown_key' },
+  ]],
+  ['amount missing', { ...honest, amount: undefined }, [
+    { kind: 'invalid', path: 'amount', rule: 'type:object' },
+    { kind: 'mismatch', field: 'amount.value', expected: 2800, received: null },
+    { kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: null },
+  ]],
+  ['raw card fields instead of a JWE', { ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142', cvc: '737' } }, [{ kind: 'invalid', path: 'paymentMethod.type', rule: 'scheme takes only jwe or the encrypted fields, never raw card data' }]],
+]
+
+describe('checkSubmission: the trust boundary', () => {
+  it('lets an honest submission through', () => {
+    expect(checkSubmission(honest, order)).toEqual({ ok: true, submission: honest })
+  })
+
+  it.each(TAMPER_CASES)('catches %s', (name, submission, expected) => {
+    const problems = problemsOf(submission)
+    console.info(`tamper: ${name} -> ${JSON.stringify(problems)}`)
+    expect(problems).toEqual(expected)
+  })
+
+  it('reports amount, currency and reference together when all are off', () => {
+    const problems = problemsOf({ ...honest, reference: 'x', amount: { currency: 'USD', value: 1 } })
+    expect(problems.map((p) => (p.kind === 'mismatch' ? p.field : p.path))).toEqual(['amount.value', 'amount.currency', 'reference'])
+  })
+
+  it('never lets any change to amount, currency or reference through', () => {
+    const change = fc.record({
+      value: fc.oneof(fc.integer(), fc.double(), fc.constant(undefined)),
+      currency: fc.oneof(fc.constantFrom('EUR', 'USD', 'JPY', 'eur', ''), fc.string()),
+      reference: fc.oneof(fc.constant('order-123'), fc.string()),
+    })
+    fc.assert(
+      fc.property(change, ({ value, currency, reference }) => {
+        const submission = { ...honest, reference, amount: { currency, value } }
+        const same = value === 2800 && currency === 'EUR' && reference === 'order-123'
+        expect(checkSubmission(submission, order).ok).toBe(same)
+      }),
+      { numRuns: 500, seed: 20261121 },
+    )
+  })
+})
+
+describe('buildPaymentRequest: amounts from the record, card data from the page', () => {
+  const submission = PaymentSubmissionSchema.parse({ ...honest, storePaymentMethod: false }) as PaymentSubmission
+
+  it('takes amount, reference, metadata, channel and returnUrl from the record and configuration', () => {
+    const body = buildPaymentRequest({ order, submission, config, shopperIP: '203.0.113.7' })
+    expect(body).toEqual({
+      channel: 'web',
+      returnUrl: 'https://shop.example/return?orderId=123',
+      amount: { currency: 'EUR', value: 2800 },
+      reference: 'order-123',
+      metadata: { shop_order_id: 123 },
+      paymentMethod: { type: 'scheme', jwe: JWE },
+      shopperIP: '203.0.113.7',
+      storePaymentMethod: false,
+    })
+  })
+
+  it('uses the record even when handed a submission that disagrees with it', () => {
+    const lying = { ...submission, amount: { currency: 'EUR', value: 1 }, reference: 'other' }
+    const body = buildPaymentRequest({ order, submission: lying, config })
+    expect(body.amount).toEqual(order.amount)
+    expect(body.reference).toBe(order.reference)
+  })
+
+  it('refuses to build an invalid body, naming the field', () => {
+    expect(() => buildPaymentRequest({ order, submission, config: { returnUrl: 'ftp://shop.example' } })).toThrow(/returnUrl \(format:url\)/)
+  })
+
+  it('builds payment details with the order’s metadata', () => {
+    expect(buildPaymentDetailsRequest(order, { orderId: 123, details: { redirectResult: 'abc' } })).toEqual({ details: { redirectResult: 'abc' }, metadata: { shop_order_id: 123 } })
+  })
+})
+
+describe('parseJsonBody', () => {
+  it('parses a body against a schema', () => {
+    expect(parseJsonBody(JSON.stringify(honest), PaymentSubmissionSchema)).toEqual({ ok: true, value: honest })
+  })
+
+  it(`refuses bodies over ${DEFAULT_MAX_BODY_BYTES} bytes before parsing`, () => {
+    const result = parseJsonBody(`"${'x'.repeat(DEFAULT_MAX_BODY_BYTES)}"`, PaymentSubmissionSchema)
+    expect(result.ok || result.error.code).toBe('ERR_BODY_TOO_LARGE')
+  })
+
+  it('says "not valid JSON" without quoting the body, card digits included', () => {
+    const result = parseJsonBody('{"number": 4111111145551142, ', PaymentSubmissionSchema)
+    expect(result.ok).toBe(false)
+    if (!result.ok) {
+      expect(result.error.message).toBe('body: not valid JSON')
+      expect(result.error.message).not.toMatch(/4111/)
+    }
+  })
+
+  it('survives deep nesting and names fields, never values, in its errors', () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000)
+    expect(parseJsonBody(deep, PaymentSubmissionSchema, { maxBytes: 1_000_000 }).ok).toBe(false)
+    const result = parseJsonBody(JSON.stringify({ ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142' } }), PaymentSubmissionSchema)
+    expect(result.ok).toBe(false)
+    if (!result.ok) expect(result.error.message).not.toMatch(/411111|551142/)
+  })
+})
