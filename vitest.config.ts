@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { setScreenSize } from './test/support/browser-commands.ts'
 import { browserInstances } from './test/support/browsers.ts'
 
@@ -11,6 +11,7 @@ const sourceAliases = [
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
   { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
+  { find: /^@card-jwe\/browser-info\/server$/, replacement: here('./packages/browser-info/src/server.ts') },
   { find: /^@card-jwe\/browser-info$/, replacement: here('./packages/browser-info/src/index.ts') },
   { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
 ]
@@ -60,7 +61,23 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'cross-package', include: ['test/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates], testTimeout: 30_000 },
+        test: {
+          name: 'cross-package:node',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts'],
+          environment: 'node',
+          globalSetup: [testCertificates],
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'cross-package:browser',
+          include: ['test/**/*.browser.test.ts'],
+          globalSetup: [testCertificates],
+          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
+        },
       },
     ],
   },

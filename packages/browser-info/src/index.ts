@@ -1,7 +1,5 @@
 export { ACCEPT_HEADER_PLACEHOLDER, collectBrowserInfo } from './collect-browser-info.js'
 export type { BrowserInfo, BrowserWindow } from './collect-browser-info.js'
-export { completeBrowserInfo, normalizeShopperIp } from './complete-browser-info.js'
-export type { CompletedBrowserData, ShopperRequest } from './complete-browser-info.js'
 export { CHALLENGE_WINDOW_SIZES, chooseChallengeWindowSize } from './challenge-window.js'
 export type { ChallengeWindowDimensions, ChallengeWindowSize } from './challenge-window.js'
 export { EMV_COLOR_DEPTHS, MAX_HEADER_LENGTH, MAX_IP_LENGTH, MAX_LANGUAGE_LENGTH, MAX_SCREEN_SIZE, TIME_ZONE_OFFSET_RANGE } from './emv-limits.js'

@@ -4,13 +4,12 @@ import {
   BrowserInfoError,
   chooseChallengeWindowSize,
   collectBrowserInfo,
-  completeBrowserInfo,
   EMV_COLOR_DEPTHS,
-  normalizeShopperIp,
   toEmvColorDepth,
   toEmvLanguage,
   type BrowserInfo,
 } from '@card-jwe/browser-info'
+import { completeBrowserInfo, normalizeShopperIp } from '@card-jwe/browser-info/server'
 
 const clientInfo: BrowserInfo = {
   userAgent: 'Mozilla/5.0 (page)',
