@@ -29,6 +29,17 @@ if [ "${1:-}" = "--tests" ]; then
   fi
 fi
 
+# better-sqlite3 (the sandbox's database) builds from source: no prebuilt binary can be fetched
+# here. node-gyp must use the machine's Node headers instead of downloading them.
+if [ -z "${npm_config_nodedir:-}" ]; then
+  nodedir=$(npm config get nodedir 2>/dev/null || true)
+  if [ -n "$nodedir" ] && [ "$nodedir" != "undefined" ] && [ -d "$nodedir/include/node" ]; then
+    export npm_config_nodedir="$nodedir"
+  elif [ -d /usr/include/node ]; then
+    export npm_config_nodedir=/usr
+  fi
+fi
+
 pnpm install --frozen-lockfile
 # The CLI (pnpm exec card-jwe) runs from the built packages.
 pnpm build

@@ -1,0 +1,47 @@
+import { timingSafeEqual } from 'node:crypto'
+import { MAX_SIGNATURE_SKEW_SECONDS, NONCE_PATTERN, SIGNATURE_HEADERS, signatureOf } from '@card-jwe/service-client/signing'
+import { SandboxError } from './errors.js'
+import type { SandboxContext, ShopRow } from './context.js'
+import type { SandboxRequest } from './http/types.js'
+
+const refuse = (errorCode: string, message: string) => new SandboxError(401, errorCode, message, 'security')
+
+function headerOf(request: SandboxRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+/**
+ * Checks a signed request (docs/service-signing.md) and returns the shop that signed it: all four
+ * headers present, the timestamp within five minutes of our clock, the HMAC right (compared in
+ * constant time), and the nonce never seen before from that shop.
+ */
+export async function authenticate(request: SandboxRequest, context: SandboxContext): Promise<ShopRow> {
+  const shopId = headerOf(request, SIGNATURE_HEADERS.shop)
+  const timestamp = headerOf(request, SIGNATURE_HEADERS.timestamp)
+  const nonce = headerOf(request, SIGNATURE_HEADERS.nonce)
+  const signature = headerOf(request, SIGNATURE_HEADERS.signature)
+  if (!shopId || !timestamp || !nonce || !signature) throw refuse('SIGNATURE_MISSING', 'request is not signed: x-shop-id, x-signature-timestamp, x-signature-nonce and x-signature are required')
+  if (!/^\d{1,12}$/.test(timestamp) || !NONCE_PATTERN.test(nonce)) throw refuse('SIGNATURE_MALFORMED', 'signature headers: timestamp must be Unix seconds, nonce 16-64 of [A-Za-z0-9_-]')
+  const nowSeconds = Math.floor(context.now().getTime() / 1000)
+  if (Math.abs(nowSeconds - Number(timestamp)) > MAX_SIGNATURE_SKEW_SECONDS) throw refuse('SIGNATURE_STALE', `signature timestamp more than ${MAX_SIGNATURE_SKEW_SECONDS} seconds from the service clock`)
+
+  const shop = context.db.prepare('SELECT * FROM shops WHERE shop_id = ?').get(shopId) as ShopRow | undefined
+  // An unknown shop gets the same answer as a wrong signature: no hint which part was wrong.
+  const expected = await signatureOf(shop?.service_secret ?? 'unknown-shop', {
+    timestamp: Number(timestamp),
+    nonce,
+    method: request.method,
+    pathWithQuery: request.pathWithQuery,
+    body: request.body,
+  })
+  const given = Buffer.from(signature)
+  const wanted = Buffer.from(expected)
+  if (!shop || given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw refuse('SIGNATURE_INVALID', 'signature does not match')
+
+  const db = context.db
+  db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(nowSeconds)
+  const fresh = db.prepare('INSERT OR IGNORE INTO nonces (shop_id, nonce, expires_at) VALUES (?, ?, ?)').run(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS)
+  if (fresh.changes === 0) throw refuse('SIGNATURE_REPLAYED', 'this nonce was already used')
+  return shop
+}

@@ -1,0 +1,31 @@
+import { existsSync } from 'node:fs'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { createTestCertificate, inspectCertificate } from '@card-jwe/testkit'
+
+export interface SandboxCertificate {
+  readonly certificatePath: string
+  readonly certificatePem: string
+  readonly privateKeyPem: string
+  readonly fingerprint: string
+}
+
+/** A certificate is renewed when less than this is left of it. */
+const RENEW_BEFORE_MS = 24 * 60 * 60 * 1000
+
+/** The sandbox's test certificate and key in its data folder: reused while valid, made when missing. */
+export async function loadOrCreateCertificate(dataDir: string, now: Date): Promise<SandboxCertificate> {
+  const certificatePath = join(dataDir, 'certificate.pem')
+  const keyPath = join(dataDir, 'private-key.pem')
+  if (existsSync(certificatePath) && existsSync(keyPath)) {
+    const certificatePem = await readFile(certificatePath, 'utf8')
+    const summary = await inspectCertificate(certificatePem)
+    if (Date.parse(summary.notAfter) - now.getTime() > RENEW_BEFORE_MS) {
+      return { certificatePath, certificatePem, privateKeyPem: await readFile(keyPath, 'utf8'), fingerprint: summary.fingerprint }
+    }
+  }
+  const made = await createTestCertificate({ days: 365, subject: 'CN=card-jwe sandbox (test only), O=card-jwe' })
+  await writeFile(keyPath, made.privateKeyPem, { mode: 0o600 })
+  await writeFile(certificatePath, made.certificatePem)
+  return { certificatePath, certificatePem: made.certificatePem, privateKeyPem: made.privateKeyPem, fingerprint: made.fingerprint }
+}

@@ -1,0 +1,23 @@
+import type { CardDecryptor } from '@card-jwe/testkit/decryptor'
+import type { Db } from './db.js'
+
+/** What every handler may use. */
+export interface SandboxContext {
+  readonly db: Db
+  readonly decryptor: CardDecryptor
+  /** The sandbox's own origin, for the URLs it hands out (3-D Secure pages, bank page). */
+  readonly baseUrl: string
+  readonly now: () => Date
+  /** One line per request and per refusal: method, path, status, error code. Never a body. */
+  readonly log: (line: string) => void
+}
+
+export interface ShopRow {
+  readonly shop_id: string
+  readonly base_url: string
+  readonly basic_key: string
+  readonly basic_secret: string
+  readonly service_secret: string
+  readonly store_id: string
+  readonly client_key: string
+}

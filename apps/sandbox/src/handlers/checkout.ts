@@ -1,0 +1,84 @@
+import { z } from 'zod'
+import { authenticate } from '../authenticate.js'
+import { notFound, SandboxError } from '../errors.js'
+import { jsonOf } from '../http/body.js'
+import { json } from '../http/respond.js'
+import { findPayment } from '../payment-store.js'
+import type { SandboxContext } from '../context.js'
+import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+
+const CARD_BRANDS = ['visa', 'mc', 'amex', 'discover', 'diners', 'jcb', 'cup', 'maestro', 'bcmc']
+
+/**
+ * GET .../checkout-payment-methods?country=NL&currency=EUR&shopper=REF: card and iDEAL, and the
+ * shopper's stored cards (brand and last four only), in the shape the front-end library takes.
+ */
+export async function checkoutPaymentMethods(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  if (params.store_id !== shop.store_id) throw notFound('store')
+  const query = request.url.searchParams
+  const country = query.get('country')
+  const currency = query.get('currency')
+  const shopper = query.get('shopper')
+  if ((country && !/^[A-Z]{2}$/.test(country)) || (currency && !/^[A-Z]{3}$/.test(currency)) || (shopper && !/^.{3,256}$/.test(shopper))) {
+    throw new SandboxError(422, 'INVALID_REQUEST', 'query: country is two capital letters, currency three, shopper 3-256 characters')
+  }
+  const stored = shopper
+    ? (context.db
+        .prepare('SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at')
+        .all(shop.shop_id, shopper) as Array<{ id: string; brand: string; last_four: string; expiry_month: string; expiry_year: string }>)
+    : []
+  return json({
+    paymentMethods: [
+      { type: 'scheme', name: 'Cards', brands: CARD_BRANDS },
+      ...(country === null || country === 'NL' ? [{ type: 'ideal', name: 'iDEAL' }] : []),
+    ],
+    ...(shopper
+      ? {
+          storedPaymentMethods: stored.map((m) => ({
+            id: m.id,
+            type: 'scheme',
+            brand: m.brand,
+            lastFour: m.last_four,
+            expiryMonth: m.expiry_month,
+            expiryYear: m.expiry_year,
+            supportedShopperInteractions: ['Ecommerce'],
+          })),
+        }
+      : {}),
+  })
+}
+
+/** GET .../stores/{store_id}/client-key and GET .../web-component-client-key (shape not shown: `{clientKey}`). */
+export async function clientKey(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  if (params.store_id !== undefined && params.store_id !== shop.store_id) throw notFound('store')
+  return json({ clientKey: shop.client_key })
+}
+
+const UnsubscribeSchema = z.strictObject({ shopperReference: z.string().min(3).max(256), storedPaymentMethodId: z.string().min(1).max(64) })
+
+/** POST .../unsubscribe-requests: disables one stored method of one shopper (body not shown in the spec). */
+export async function unsubscribe(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  if (params.store_id !== shop.store_id) throw notFound('store')
+  const parsed = UnsubscribeSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'unsubscribe needs shopperReference and storedPaymentMethodId')
+  const changed = context.db
+    .prepare('UPDATE stored_methods SET disabled = 1 WHERE id = ? AND shop_id = ? AND shopper_reference = ? AND disabled = 0')
+    .run(parsed.data.storedPaymentMethodId, shop.shop_id, parsed.data.shopperReference).changes
+  if (changed === 0) throw notFound('stored payment method')
+  return json({ status: 'disabled', storedPaymentMethodId: parsed.data.storedPaymentMethodId })
+}
+
+/** POST /shopplatform/processor/payments/{psp_reference}/subject-erasure-requests: forgets the shopper of one payment. */
+export async function subjectErasure(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  const row = findPayment(context, 'psp_reference', params.psp_reference!)
+  if (!row || row.shop_id !== shop.shop_id) throw notFound('payment')
+  context.db.transaction(() => {
+    context.db.prepare('UPDATE payments SET shopper_reference = NULL, card_last_four = NULL WHERE psp_reference = ?').run(row.psp_reference)
+    context.db.prepare('INSERT OR IGNORE INTO erasures (psp_reference, requested_at) VALUES (?, ?)').run(row.psp_reference, context.now().toISOString())
+  })()
+  return json({ pspReference: row.psp_reference, status: 'received' }, 201)
+}

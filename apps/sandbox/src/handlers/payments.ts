@@ -1,0 +1,152 @@
+import { describeIssues, issuesOf, PaymentDetailsRequestSchema, PaymentRequestSchema } from '@card-jwe/payment-validator'
+import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
+import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
+import { numberVerdict } from 'card-jwe'
+import { authenticate } from '../authenticate.js'
+import { notFound, SandboxError } from '../errors.js'
+import { jsonOf } from '../http/body.js'
+import { json } from '../http/respond.js'
+import { fromBase64Json } from '../lib/base64-json.js'
+import { newId, newPspReference, newTransactionId } from '../lib/ids.js'
+import { challengeToken, fingerprintToken } from '../lib/threeds-tokens.js'
+import { findPayment, insertPayment, paymentAnswer, updatePayment, type PaymentRow, type PaymentStatus } from '../payment-store.js'
+import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { SandboxContext, ShopRow } from '../context.js'
+
+/** Redirect methods the sandbox offers (one is enough to exercise the flow). */
+export const REDIRECT_METHODS = Object.freeze(['ideal'])
+
+/** The service's three card messages, as error codes of the envelope; status 422 for each. */
+const CARD_ERROR_CODES: Record<DecryptionError['code'], string> = {
+  UNDECRYPTABLE: 'CARD_DATA_UNDECRYPTABLE',
+  NO_LONGER_VALID: 'CARD_DATA_NO_LONGER_VALID',
+  INVALID_CARD_DETAILS: 'CARD_DETAILS_INVALID',
+}
+
+function storeOf(shop: ShopRow, storeId: string): void {
+  if (storeId !== shop.store_id) throw notFound('store')
+}
+
+/** What the test platform does with a card: its catalogue entry, or the rules for other numbers. */
+function cardOutcome(card: DecryptedCard, now: Date): { flow: string; refusal: string | null } {
+  const expired = Number(card.expiryYear) * 12 + Number(card.expiryMonth) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
+  if (expired) return { flow: 'none', refusal: 'Expired Card' }
+  const known = TEST_CARDS.find((c) => c.number === card.number)
+  if (known) return { flow: known.threeDSecure, refusal: known.outcome === 'refused' ? (known.refusalReason ?? 'Refused') : null }
+  return numberVerdict(card.number).isValid ? { flow: 'none', refusal: null } : { flow: 'none', refusal: 'Invalid Card Number' }
+}
+
+function finalAnswer(row: PaymentRow): SandboxResponse {
+  return json(paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } }))
+}
+
+function remember(context: SandboxContext, row: PaymentRow, card: DecryptedCard): void {
+  if (!row.store_method || !row.shopper_reference || row.status !== 'authorised') return
+  context.db
+    .prepare('INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(newId('pm'), row.shop_id, row.store_id, row.shopper_reference, row.card_brand, row.card_last_four, card.expiryMonth, card.expiryYear, context.now().toISOString())
+}
+
+/** POST /shopplatform/processor/stores/{store_id}/payments */
+export async function createPayment(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  storeOf(shop, params.store_id!)
+  const parsed = PaymentRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment request: ${describeIssues(issuesOf(parsed.error))}`)
+  const body = parsed.data
+  const method = body.paymentMethod as { type: string; jwe?: string }
+
+  const base = {
+    psp_reference: newPspReference(),
+    shop_id: shop.shop_id,
+    store_id: shop.store_id,
+    currency: body.amount.currency,
+    value: body.amount.value,
+    captured: 0,
+    refunded: 0,
+    reference: body.reference ?? null,
+    metadata: JSON.stringify(body.metadata ?? {}),
+    method_type: method.type,
+    return_origin: new URL(body.returnUrl).origin,
+    return_url: body.returnUrl,
+    shopper_reference: body.shopperReference ?? null,
+    store_method: body.storePaymentMethod ? 1 : 0,
+    acs_result: null,
+  }
+
+  if (REDIRECT_METHODS.includes(method.type)) {
+    const row: PaymentRow = { ...base, status: 'redirect_shopper', result_code: 'RedirectShopper', card_brand: null, card_last_four: null, flow: 'redirect', transaction_id: newTransactionId(), refusal_reason: null }
+    insertPayment(context, row)
+    const action = { type: 'redirect', paymentMethodType: method.type, method: 'GET', url: `${context.baseUrl}/redirect/${row.transaction_id}` }
+    return json(paymentAnswer(row, { action }))
+  }
+  if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
+    throw new SandboxError(422, 'UNSUPPORTED_PAYMENT_METHOD', 'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"')
+  }
+
+  let card: DecryptedCard
+  try {
+    card = (await context.decryptor.decrypt(method.jwe)).card
+  } catch (error) {
+    if (!(error instanceof DecryptionError)) throw error
+    throw new SandboxError(422, CARD_ERROR_CODES[error.code], error.message)
+  }
+  const outcome = cardOutcome(card, context.now())
+  const cardFields = { card_brand: numberVerdict(card.number).brand?.type ?? 'unknown', card_last_four: card.number.slice(-4) }
+
+  if (outcome.flow === 'frictionless' || outcome.flow === 'challenge') {
+    const row: PaymentRow = { ...base, ...cardFields, status: 'identify_shopper', result_code: 'IdentifyShopper', flow: outcome.flow, transaction_id: newTransactionId(), refusal_reason: outcome.refusal }
+    insertPayment(context, row)
+    const action = { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme', token: fingerprintToken(context.baseUrl, row.transaction_id!) }
+    // The refusal of a 3-D Secure card is only told after authentication, as a real issuer would.
+    return json(paymentAnswer({ ...row, refusal_reason: null }, { action }))
+  }
+  const status: PaymentStatus = outcome.refusal ? 'refused' : 'authorised'
+  const row: PaymentRow = { ...base, ...cardFields, status, result_code: outcome.refusal ? 'Refused' : 'Authorised', flow: 'none', transaction_id: null, refusal_reason: outcome.refusal }
+  insertPayment(context, row)
+  remember(context, row, card)
+  return finalAnswer(row)
+}
+
+/** Which payment a details request is about, from what the front end returned. */
+function paymentForDetails(details: Record<string, string>, context: SandboxContext, shop: ShopRow): PaymentRow {
+  const result = fromBase64Json(details.threeDSResult ?? details.redirectResult)
+  const transactionId = typeof result?.threeDSServerTransID === 'string' ? result.threeDSServerTransID : typeof result?.transactionId === 'string' ? result.transactionId : undefined
+  const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
+  if (!row || row.shop_id !== shop.shop_id) throw new SandboxError(422, 'DETAILS_UNKNOWN', 'details: threeDSResult or redirectResult does not belong to a payment of this shop')
+  return row
+}
+
+/** POST /shopplatform/processor/stores/{store_id}/payment-details */
+export async function paymentDetails(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  storeOf(shop, params.store_id!)
+  const parsed = PaymentDetailsRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment details: ${describeIssues(issuesOf(parsed.error))}`)
+  const row = paymentForDetails(parsed.data.details, context, shop)
+
+  if (row.status === 'identify_shopper') {
+    if (row.flow === 'challenge') {
+      const next = updatePayment(context, row, { status: 'challenge_shopper', result_code: 'ChallengeShopper' })
+      const action = { type: 'threeDS2', subtype: 'challenge', paymentMethodType: 'scheme', token: challengeToken(context.baseUrl, row.transaction_id!) }
+      return json(paymentAnswer({ ...next, refusal_reason: null }, { action }))
+    }
+    return finalAnswer(settle(context, row, true, '3D Not Authenticated'))
+  }
+  if (row.status === 'challenge_shopper') {
+    // The ACS page recorded the shopper's answer; what the front end claims is not trusted.
+    if (row.acs_result === null) throw new SandboxError(422, 'CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
+    return finalAnswer(settle(context, row, row.acs_result === 'Y', '3D Not Authenticated'))
+  }
+  if (row.status === 'redirect_shopper') {
+    if (row.acs_result === null) throw new SandboxError(422, 'REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
+    return finalAnswer(settle(context, row, row.acs_result === 'approved', 'Cancelled by shopper'))
+  }
+  throw new SandboxError(422, 'PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
+}
+
+function settle(context: SandboxContext, row: PaymentRow, authenticated: boolean, failure: string): PaymentRow {
+  const refusal = authenticated ? row.refusal_reason : failure
+  return updatePayment(context, row, refusal ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal } : { status: 'authorised', result_code: 'Authorised' })
+}
+

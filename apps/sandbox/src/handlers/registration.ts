@@ -1,0 +1,69 @@
+import { ShopSettingsSchema } from '@card-jwe/payment-validator'
+import { z } from 'zod'
+import { SandboxError } from '../errors.js'
+import { jsonOf } from '../http/body.js'
+import { json } from '../http/respond.js'
+import { newId, newSecret } from '../lib/ids.js'
+import type { SandboxContext } from '../context.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+
+/** Registration path and body are not in the spec: ours, documented in docs/decisions.md. */
+export const REGISTRATION_PATH = '/shopplatform/processor/shop-registrations'
+export const SETTINGS_PATH = '/shop-json/shop/v3/settings/general'
+export const SETTINGS_BATCH_PATH = '/shop-json/shop/v3/settings/general/batch'
+/** How long the sandbox waits for each of the shop's settings endpoints. */
+export const SHOP_CALL_TIMEOUT_MS = 10_000
+
+const RegistrationSchema = z.strictObject({
+  shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
+  key: z.string().min(16).max(256),
+  secret: z.string().min(16).max(256),
+})
+
+async function callShop(url: string, key: string, secret: string, init: RequestInit = {}): Promise<Response> {
+  try {
+    return await fetch(url, {
+      ...init,
+      headers: { ...init.headers, authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(SHOP_CALL_TIMEOUT_MS),
+      redirect: 'error',
+    })
+  } catch {
+    throw new SandboxError(502, 'SHOP_UNREACHABLE', `could not reach the shop at ${new URL(url).pathname}`, 'configuration')
+  }
+}
+
+/**
+ * Spec, "Shop registration": the sandbox reads the shop's settings with the Basic pair; if the shop
+ * accepts, it generates `service_secret`, pushes it with the batch endpoint and registers the shop
+ * (with a ready-made store). A 401 from the shop leaves it unregistered.
+ */
+export async function register(request: SandboxRequest, _params: unknown, context: SandboxContext): Promise<SandboxResponse> {
+  const parsed = RegistrationSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'registration needs shopUrl (http or https), key and secret (16-256 characters each)')
+  const { shopUrl, key, secret } = parsed.data
+  const base = shopUrl.replace(/\/+$/, '')
+
+  const read = await callShop(base + SETTINGS_PATH, key, secret)
+  if (read.status === 401) throw new SandboxError(422, 'SHOP_REJECTED_CREDENTIALS', `the shop answered 401 to GET ${SETTINGS_PATH}: key and secret not accepted; shop not registered`, 'configuration')
+  const settings = ShopSettingsSchema.safeParse(read.ok ? await read.json().catch(() => null) : null)
+  if (!settings.success || !settings.data.some((s) => s.id === 'service_secret')) {
+    throw new SandboxError(502, 'SHOP_SETTINGS_INVALID', `GET ${SETTINGS_PATH} must answer 200 with a JSON array of {id, value} including service_secret`, 'configuration')
+  }
+
+  const serviceSecret = newSecret()
+  const pushed = await callShop(base + SETTINGS_BATCH_PATH, key, secret, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ update: [{ id: 'service_secret', value: serviceSecret }] }),
+  })
+  if (pushed.status === 401) throw new SandboxError(422, 'SHOP_REJECTED_CREDENTIALS', `the shop answered 401 to POST ${SETTINGS_BATCH_PATH}; shop not registered`, 'configuration')
+  if (!pushed.ok) throw new SandboxError(502, 'SHOP_SETTINGS_INVALID', `POST ${SETTINGS_BATCH_PATH} answered ${pushed.status}; shop not registered`, 'configuration')
+
+  const shop = { shopId: newId('shop'), storeId: newId('store'), clientKey: `test_${newSecret().slice(0, 32)}` }
+  context.db
+    .prepare('INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, store_id, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(shop.shopId, base, key, secret, serviceSecret, shop.storeId, shop.clientKey, context.now().toISOString())
+  context.log(`registered ${shop.shopId} with store ${shop.storeId}`)
+  return json({ shopId: shop.shopId, storeId: shop.storeId, status: 'registered' }, 201)
+}

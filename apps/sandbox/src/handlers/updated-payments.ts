@@ -1,0 +1,60 @@
+import { authenticate } from '../authenticate.js'
+import { SandboxError } from '../errors.js'
+import { json } from '../http/respond.js'
+import type { SandboxContext } from '../context.js'
+import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+
+export const DEFAULT_PAGE_SIZE = 100
+export const MAX_PAGE_SIZE = 500
+
+interface EventRow {
+  sequence: number
+  psp_reference: string
+  status: string
+  captured: number
+  refunded: number
+  changed_at: string
+  result_code: string
+  currency: string
+  value: number
+  reference: string | null
+  metadata: string
+}
+
+/**
+ * GET /shopplatform/processor/updated-payments?after=CURSOR&limit=N (query and shape not shown in
+ * the spec). Every change of a payment is one entry, with the state it had then; `cursor` is the
+ * last entry's sequence. Asking again with `after=cursor` neither misses nor repeats an entry,
+ * across restarts too, because sequences live in the database.
+ */
+export async function updatedPayments(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  const after = request.url.searchParams.get('after') ?? '0'
+  const limit = request.url.searchParams.get('limit') ?? String(DEFAULT_PAGE_SIZE)
+  if (!/^\d{1,15}$/.test(after) || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_PAGE_SIZE) {
+    throw new SandboxError(422, 'INVALID_REQUEST', `query: after must be a cursor (whole number), limit 1-${MAX_PAGE_SIZE}`)
+  }
+  const rows = context.db
+    .prepare(
+      `SELECT e.sequence, e.psp_reference, e.status, e.captured, e.refunded, e.changed_at, p.result_code, p.currency, p.value, p.reference, p.metadata
+       FROM events e JOIN payments p ON p.psp_reference = e.psp_reference
+       WHERE e.shop_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?`,
+    )
+    .all(shop.shop_id, Number(after), Number(limit) + 1) as EventRow[]
+  const page = rows.slice(0, Number(limit))
+  return json({
+    payments: page.map((r) => ({
+      sequence: r.sequence,
+      pspReference: r.psp_reference,
+      status: r.status,
+      amount: { currency: r.currency, value: r.value },
+      capturedAmount: { currency: r.currency, value: r.captured },
+      refundedAmount: { currency: r.currency, value: r.refunded },
+      ...(r.reference ? { merchantReference: r.reference } : {}),
+      metadata: JSON.parse(r.metadata) as unknown,
+      changedAt: r.changed_at,
+    })),
+    cursor: page.at(-1)?.sequence ?? Number(after),
+    hasMore: rows.length > page.length,
+  })
+}

@@ -1,0 +1,34 @@
+import { SandboxError } from '../errors.js'
+import { escapeHtml } from '../http/respond.js'
+import { toBase64Json } from '../lib/base64-json.js'
+import { findPayment, updatePayment, type PaymentRow } from '../payment-store.js'
+import { page } from './page.js'
+import type { SandboxContext } from '../context.js'
+import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+
+function pendingRedirect(context: SandboxContext, transactionId: string | undefined): PaymentRow {
+  const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
+  if (!row || row.status !== 'redirect_shopper') throw new SandboxError(404, 'NOT_FOUND', 'no redirect payment here')
+  return row
+}
+
+/** GET /redirect/{transaction}: the bank's page for a redirect method such as iDEAL. */
+export function bankPage(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
+  const row = pendingRedirect(context, params.transaction)
+  const action = (decision: string, label: string) =>
+    `<form method="post" action="/redirect/${escapeHtml(row.transaction_id!)}/${decision}" style="display:inline"><button type="submit">${label}</button></form>`
+  return page({
+    title: 'Sandbox bank',
+    body: `<h1>Sandbox bank (${escapeHtml(row.method_type)})</h1><p>Pay ${escapeHtml(String(row.value))} minor units of ${escapeHtml(row.currency)}?</p>${action('approve', 'Approve')} ${action('cancel', 'Cancel')}`,
+  })
+}
+
+/** POST /redirect/{transaction}/{decision}: records the shopper's decision once, back to the shop's returnUrl. */
+export function bankDecision(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
+  if (params.decision !== 'approve' && params.decision !== 'cancel') throw new SandboxError(404, 'NOT_FOUND', 'no such decision')
+  let row = pendingRedirect(context, params.transaction)
+  if (row.acs_result === null) row = updatePayment(context, row, { acs_result: params.decision === 'approve' ? 'approved' : 'cancelled' })
+  const back = new URL(row.return_url)
+  back.searchParams.set('redirectResult', toBase64Json({ transactionId: row.transaction_id }, true))
+  return { status: 303, location: back.toString() }
+}

@@ -1,0 +1,81 @@
+import { mkdir } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
+import { loadOrCreateCertificate } from './certificate.js'
+import { openDatabase } from './db.js'
+import { SandboxError } from './errors.js'
+import { readBody } from './http/body.js'
+import { send } from './http/respond.js'
+import { sandboxRoutes } from './routes.js'
+import type { SandboxContext } from './context.js'
+
+export interface SandboxOptions {
+  /** Folder for the database and the certificate; kept across restarts. */
+  readonly dataDir: string
+  /** 0 (default) takes a free port. */
+  readonly port?: number
+  /** Loopback only by default: the sandbox is for this machine. */
+  readonly host?: string
+  readonly now?: () => Date
+  readonly log?: (line: string) => void
+}
+
+export interface RunningSandbox {
+  readonly baseUrl: string
+  readonly certificatePath: string
+  readonly certificatePem: string
+  readonly fingerprint: string
+  readonly databasePath: string
+  close(): Promise<void>
+}
+
+/** Starts the sandbox: certificate (made or reused), database (opened or created), HTTP on loopback. */
+export async function startSandbox(options: SandboxOptions): Promise<RunningSandbox> {
+  const now = options.now ?? (() => new Date())
+  const log = options.log ?? ((line: string) => process.stdout.write(`[sandbox] ${line}\n`))
+  await mkdir(options.dataDir, { recursive: true })
+  const certificate = await loadOrCreateCertificate(options.dataDir, now())
+  const databasePath = join(options.dataDir, 'sandbox.sqlite')
+  const db = openDatabase(databasePath)
+  const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
+  const routes = sandboxRoutes()
+  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = { db, decryptor, baseUrl: '', now, log }
+
+  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+    const method = incoming.method ?? 'GET'
+    const pathWithQuery = incoming.url ?? '/'
+    const url = new URL(pathWithQuery, context.baseUrl)
+    try {
+      const { handler, params } = routes.find(method, url.pathname)
+      const body = await readBody(incoming)
+      const result = await handler({ method, url, pathWithQuery, headers: incoming.headers, body }, params, context)
+      send(outgoing, result)
+      log(`${method} ${url.pathname} ${result.status}`)
+    } catch (error) {
+      const refusal = error instanceof SandboxError ? error : new SandboxError(500, 'INTERNAL', 'internal error', 'internal')
+      send(outgoing, { status: refusal.status, json: refusal.toBody() })
+      // The error's kind only: a stack or message of a foreign error could quote request data.
+      log(`${method} ${url.pathname} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`)
+    }
+  }
+
+  const server = createServer((incoming, outgoing) => void handle(incoming, outgoing))
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
+  const { address, port } = server.address() as AddressInfo
+  context.baseUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`
+
+  return {
+    baseUrl: context.baseUrl,
+    certificatePath: certificate.certificatePath,
+    certificatePem: certificate.certificatePem,
+    fingerprint: certificate.fingerprint,
+    databasePath,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      db.close()
+    },
+  }
+}

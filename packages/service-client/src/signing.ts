@@ -1,0 +1,71 @@
+/**
+ * Request signing with `service_secret` (spec: Authentication 1; the scheme itself is ours and is
+ * documented in docs/service-signing.md). WebCrypto only, so it runs in Node and anywhere else.
+ *
+ *   message = "v1" LF timestamp LF nonce LF METHOD LF path-with-query LF hex(SHA-256(body))
+ *   X-Signature: v1=hex(HMAC-SHA256(UTF-8(service_secret), UTF-8(message)))
+ */
+
+export const SIGNATURE_VERSION = 'v1'
+/** Requests more than this far from the receiver's clock are refused, either way. */
+export const MAX_SIGNATURE_SKEW_SECONDS = 300
+
+export const SIGNATURE_HEADERS = Object.freeze({
+  shop: 'x-shop-id',
+  timestamp: 'x-signature-timestamp',
+  nonce: 'x-signature-nonce',
+  signature: 'x-signature',
+})
+
+/** 16 to 64 characters of [A-Za-z0-9_-]; unique per request within the skew window. */
+export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/
+
+const encoder = new TextEncoder()
+
+function hex(bytes: ArrayBuffer): string {
+  return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+export async function sha256Hex(body: string | Uint8Array): Promise<string> {
+  const bytes = typeof body === 'string' ? encoder.encode(body) : body
+  return hex(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
+}
+
+export interface SignedParts {
+  readonly timestamp: number
+  readonly nonce: string
+  readonly method: string
+  /** Path with query exactly as sent, e.g. "/shopplatform/processor/updated-payments?after=5". */
+  readonly pathWithQuery: string
+  /** The raw body bytes as sent; empty for none. */
+  readonly body: string | Uint8Array
+}
+
+/** The exact text that is signed. */
+export async function canonicalMessage(parts: SignedParts): Promise<string> {
+  return [SIGNATURE_VERSION, String(parts.timestamp), parts.nonce, parts.method.toUpperCase(), parts.pathWithQuery, await sha256Hex(parts.body)].join('\n')
+}
+
+export async function signatureOf(secret: string, parts: SignedParts): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
+  return `${SIGNATURE_VERSION}=${hex(await crypto.subtle.sign('HMAC', key, encoder.encode(await canonicalMessage(parts))))}`
+}
+
+export function newNonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** The four headers for one request. */
+export async function signRequest(
+  credentials: { readonly shopId: string; readonly serviceSecret: string },
+  request: { readonly method: string; readonly pathWithQuery: string; readonly body: string | Uint8Array },
+  now: Date = new Date(),
+): Promise<Record<string, string>> {
+  const parts = { ...request, timestamp: Math.floor(now.getTime() / 1000), nonce: newNonce() }
+  return {
+    [SIGNATURE_HEADERS.shop]: credentials.shopId,
+    [SIGNATURE_HEADERS.timestamp]: String(parts.timestamp),
+    [SIGNATURE_HEADERS.nonce]: parts.nonce,
+    [SIGNATURE_HEADERS.signature]: await signatureOf(credentials.serviceSecret, parts),
+  }
+}
