@@ -13,6 +13,9 @@ const sourceAliases = [
   { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
   { find: /^@card-jwe\/browser-info\/server$/, replacement: here('./packages/browser-info/src/server.ts') },
   { find: /^@card-jwe\/browser-info$/, replacement: here('./packages/browser-info/src/index.ts') },
+  { find: /^@card-jwe\/service-client\/signing$/, replacement: here('./packages/service-client/src/signing.ts') },
+  { find: /^@card-jwe\/service-client$/, replacement: here('./packages/service-client/src/index.ts') },
+  { find: /^@card-jwe\/sandbox$/, replacement: here('./apps/sandbox/src/index.ts') },
   { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
 ]
 
@@ -54,6 +57,10 @@ export default defineConfig({
       {
         extends: true,
         test: { name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: { name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates], testTimeout: 30_000 },
       },
       {
         extends: true,

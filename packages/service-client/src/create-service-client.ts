@@ -1,0 +1,122 @@
+import { PaymentMethodsResponseSchema, PaymentResponseSchema, type Amount, type PaymentDetailsRequest, type PaymentRequest, type PaymentResponse } from '@card-jwe/payment-validator'
+import { ServiceError } from './errors.js'
+import {
+  ClientKeySchema,
+  ErasureResultSchema,
+  ModificationResultSchema,
+  RegistrationResultSchema,
+  UnsubscribeResultSchema,
+  UpdatedPaymentsPageSchema,
+  type ModificationResult,
+  type RegistrationResult,
+  type UpdatedPaymentsPage,
+} from './responses.js'
+import { signRequest } from './signing.js'
+import type { z } from 'zod'
+
+/** Where the client talks by default: the local sandbox (`pnpm sandbox`). */
+export const SANDBOX_BASE_URL = 'http://127.0.0.1:8790'
+/** Registration path and body are ours (the spec does not show them); see docs/decisions.md. */
+export const REGISTRATION_PATH = '/shopplatform/processor/shop-registrations'
+/** How long one call may take before the client gives up. */
+export const DEFAULT_TIMEOUT_MS = 30_000
+
+const P = '/shopplatform/processor'
+
+export interface ServiceCredentials {
+  readonly shopId: string
+  /** Pushed by the service to the shop's batch-settings endpoint at registration. */
+  readonly serviceSecret: string
+}
+
+export interface ServiceClientOptions {
+  /** The sandbox by default; the service's `{base_url_dev}` or `{base_url}` otherwise. */
+  readonly baseUrl?: string
+  readonly credentials?: ServiceCredentials
+  readonly timeoutMs?: number
+  readonly now?: () => Date
+}
+
+type Schema<T> = z.ZodType<T>
+
+export interface ServiceClient {
+  readonly baseUrl: string
+  /** The same client, signing as this shop. */
+  withCredentials(credentials: ServiceCredentials): ServiceClient
+  /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
+  register(shop: { shopUrl: string; key: string; secret: string }): Promise<RegistrationResult>
+  createPayment(storeId: string, request: PaymentRequest): Promise<PaymentResponse>
+  paymentDetails(storeId: string, request: PaymentDetailsRequest): Promise<PaymentResponse>
+  capture(pspReference: string, amount: Amount): Promise<ModificationResult>
+  refund(pspReference: string, amount: Amount): Promise<ModificationResult>
+  cancel(pspReference: string): Promise<ModificationResult>
+  updatedPayments(query?: { after?: number; limit?: number }): Promise<UpdatedPaymentsPage>
+  checkoutPaymentMethods(storeId: string, query?: { country?: string; currency?: string; shopper?: string }): Promise<z.infer<typeof PaymentMethodsResponseSchema>>
+  clientKey(storeId: string): Promise<string>
+  webComponentClientKey(): Promise<string>
+  unsubscribe(storeId: string, body: { shopperReference: string; storedPaymentMethodId: string }): Promise<z.infer<typeof UnsubscribeResultSchema>>
+  subjectErasure(pspReference: string): Promise<z.infer<typeof ErasureResultSchema>>
+}
+
+const segment = (value: string) => {
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new TypeError('path parameter: expected 1-64 of [A-Za-z0-9_-]')
+  return value
+}
+
+function query(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, String(value))
+  const text = params.toString()
+  return text ? `?${text}` : ''
+}
+
+/**
+ * A typed client for every service endpoint: signs each request (docs/service-signing.md),
+ * validates each response with the schemas, and throws ServiceError with the service's status,
+ * code and message.
+ */
+export function createServiceClient(options: ServiceClientOptions = {}): ServiceClient {
+  const baseUrl = (options.baseUrl ?? SANDBOX_BASE_URL).replace(/\/+$/, '')
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+
+  async function call<T>(method: string, pathWithQuery: string, schema: Schema<T>, body?: unknown, signed = true): Promise<T> {
+    const text = body === undefined ? '' : JSON.stringify(body)
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (signed) {
+      if (!options.credentials) throw new TypeError('this call is signed: create the client with credentials (shopId, serviceSecret)')
+      Object.assign(headers, await signRequest(options.credentials, { method, pathWithQuery, body: text }, options.now?.()))
+    }
+    const response = await fetch(baseUrl + pathWithQuery, { method, headers, ...(body === undefined ? {} : { body: text }), signal: AbortSignal.timeout(timeoutMs) })
+    const payload: unknown = await response.json().catch(() => undefined)
+    if (!response.ok) {
+      const envelope = payload as Partial<{ status: number; errorCode: string; message: string; errorType: string }> | undefined
+      throw new ServiceError({
+        status: response.status,
+        errorCode: typeof envelope?.errorCode === 'string' ? envelope.errorCode : 'HTTP_ERROR',
+        message: typeof envelope?.message === 'string' ? envelope.message : `HTTP ${response.status}`,
+        errorType: typeof envelope?.errorType === 'string' ? envelope.errorType : 'unknown',
+      })
+    }
+    const parsed = schema.safeParse(payload)
+    if (!parsed.success) throw new ServiceError({ status: response.status, errorCode: 'INVALID_RESPONSE', message: `${method} ${pathWithQuery.split('?')[0]}: response does not match its schema`, errorType: 'client' })
+    return parsed.data
+  }
+
+  return {
+    baseUrl,
+    withCredentials: (credentials) => createServiceClient({ ...options, credentials }),
+    register: (shop) => call('POST', REGISTRATION_PATH, RegistrationResultSchema, shop, false),
+    createPayment: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payments`, PaymentResponseSchema, request),
+    paymentDetails: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payment-details`, PaymentResponseSchema, request),
+    capture: (psp, amount) => call('POST', `${P}/payments/${segment(psp)}/captures`, ModificationResultSchema, { amount }),
+    refund: (psp, amount) => call('POST', `${P}/payments/${segment(psp)}/refunds`, ModificationResultSchema, { amount }),
+    cancel: (psp) => call('POST', `${P}/payments/${segment(psp)}/cancels`, ModificationResultSchema),
+    updatedPayments: (q = {}) => call('GET', `${P}/updated-payments${query({ after: q.after, limit: q.limit })}`, UpdatedPaymentsPageSchema),
+    checkoutPaymentMethods: (storeId, q = {}) => call('GET', `${P}/stores/${segment(storeId)}/checkout-payment-methods${query(q)}`, PaymentMethodsResponseSchema),
+    clientKey: async (storeId) => (await call('GET', `${P}/stores/${segment(storeId)}/client-key`, ClientKeySchema)).clientKey,
+    webComponentClientKey: async () => (await call('GET', `${P}/web-component-client-key`, ClientKeySchema)).clientKey,
+    unsubscribe: (storeId, body) => call('POST', `${P}/stores/${segment(storeId)}/unsubscribe-requests`, UnsubscribeResultSchema, body),
+    subjectErasure: (psp) => call('POST', `${P}/payments/${segment(psp)}/subject-erasure-requests`, ErasureResultSchema),
+  }
+}

@@ -1,0 +1,6 @@
+export { createServiceClient, DEFAULT_TIMEOUT_MS, REGISTRATION_PATH, SANDBOX_BASE_URL } from './create-service-client.js'
+export type { ServiceClient, ServiceClientOptions, ServiceCredentials } from './create-service-client.js'
+export { ServiceError } from './errors.js'
+export type { ServiceErrorBody } from './errors.js'
+export type { ModificationResult, RegistrationResult, UpdatedPaymentsPage } from './responses.js'
+export { MAX_SIGNATURE_SKEW_SECONDS, SIGNATURE_HEADERS, signRequest } from './signing.js'
