@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import type { SandboxResponse } from './types.js'
 
 /** Sandbox pages run their scripts from /static only, and may be framed (3-D Secure iframes). */
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors *; base-uri 'none'"
+const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors http: https:; base-uri 'none'"
 
 export function send(response: ServerResponse, result: SandboxResponse): void {
   response.setHeader('cache-control', 'no-store')

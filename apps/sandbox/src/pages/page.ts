@@ -15,9 +15,17 @@ export interface PageParts {
   readonly message?: { readonly data: unknown; readonly targetOrigin: string }
 }
 
+/**
+ * JSON for a <script type="application/json"> block. Script content is raw text (no character
+ * references), so "<" is written as \u003c: no "</script>" can end the block early.
+ */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c')
+}
+
 export function page(parts: PageParts): SandboxResponse {
   const message = parts.message
-    ? `<script type="application/json" id="result-message" data-target-origin="${escapeHtml(parts.message.targetOrigin)}">${escapeHtml(JSON.stringify(parts.message.data))}</script>`
+    ? `<script type="application/json" id="result-message" data-target-origin="${escapeHtml(parts.message.targetOrigin)}">${scriptSafeJson(parts.message.data)}</script>`
     : ''
   return html(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">

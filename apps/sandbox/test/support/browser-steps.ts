@@ -32,7 +32,7 @@ export async function answerChallenge(challengeToken: string, answer: string): P
   const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())?.[1]
   if (!cres) throw new Error('the ACS gave no CRes')
   const notification = await (await postForm(token.threeDSNotificationURL!, { cres })).text()
-  const transStatus = /&#34;transStatus&#34;:&#34;([A-Z])&#34;/.exec(notification)?.[1]
+  const transStatus = /"transStatus":"([A-Z])"/.exec(notification)?.[1]
   return { threeDSResult: Buffer.from(JSON.stringify({ transStatus, threeDSServerTransID: token.threeDSServerTransID })).toString('base64'), page }
 }
 
