@@ -66,15 +66,19 @@ export function insertPayment(context: SandboxContext, row: PaymentRow): void {
   })()
 }
 
-/** Changes a payment and records the change, in one transaction. */
+/**
+ * Changes a payment in one transaction; a change of status or amounts is also recorded for
+ * updated-payments (an internal note such as the ACS answer is not a change a shop polls for).
+ */
 export function updatePayment(context: SandboxContext, row: PaymentRow, changes: Partial<PaymentRow>): PaymentRow {
   const next = { ...row, ...changes }
+  const visible = next.status !== row.status || next.captured !== row.captured || next.refunded !== row.refunded
   context.db.transaction(() => {
     const columns = Object.keys(changes)
     context.db
       .prepare(`UPDATE payments SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE psp_reference = @psp_reference`)
       .run({ ...changes, psp_reference: row.psp_reference, updated_at: context.now().toISOString() })
-    recordEvent(context, next)
+    if (visible) recordEvent(context, next)
   })()
   return next
 }

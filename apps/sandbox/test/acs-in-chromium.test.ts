@@ -11,7 +11,7 @@ import { findTestCard } from '@card-jwe/testkit'
 import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { chromiumLaunchOptions } from '../../../test/support/browsers.js'
 import { registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
-import { decodeToken, runThreeDSMethod } from './support/browser-steps.js'
+import { actionField, decodeToken, runThreeDSMethod } from './support/browser-steps.js'
 
 /** A checkout page that runs the challenge step in an iframe and keeps what the ACS reports. */
 function checkoutPage(acsUrl: string, creq: string, sandboxOrigin: string): string {
@@ -57,8 +57,8 @@ describe('sandbox ACS challenge page in Chromium', () => {
     const card = findTestCard({ brand: 'american-express', threeDSecure: 'challenge' })
     const request = await fixture.cardPayment(card, { returnUrl: `${shopOrigin}/checkout/return` })
     const first = await fixture.client.createPayment(fixture.storeId, request)
-    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod((first.action as { token: string }).token) } })
-    const token = decodeToken((second.action as { token: string }).token)
+    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
+    const token = decodeToken(actionField(second, 'token'))
     const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: token.threeDSServerTransID, acsTransID: token.acsTransID, messageVersion: token.messageVersion, messageType: 'CReq', challengeWindowSize: '02' })).toString('base64url')
     pageHtml = checkoutPage(token.acsURL!, creq, fixture.sandbox.baseUrl)
 

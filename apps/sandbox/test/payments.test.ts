@@ -5,7 +5,7 @@ import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { ServiceError } from '@card-jwe/service-client'
 import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { registeredShop, RETURN_URL, type RegisteredShop } from './support/sandbox-fixture.js'
-import { answerChallenge, decideOnBankPage, decodeToken, runThreeDSMethod } from './support/browser-steps.js'
+import { actionField, answerChallenge, decideOnBankPage, decodeToken, runThreeDSMethod } from './support/browser-steps.js'
 
 let fixture: RegisteredShop
 beforeAll(async () => {
@@ -75,12 +75,12 @@ describe('3-D Secure 2 over HTTP', () => {
     const card = findTestCard({ threeDSecure: 'frictionless' })
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card))
     expect(first).toMatchObject({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme' } })
-    expect(decodeToken((first.action as { token: string }).token)).toEqual({
+    expect(decodeToken(actionField(first, 'token'))).toEqual({
       threeDSMethodNotificationURL: `${fixture.sandbox.baseUrl}/threeds/method-notification`,
       threeDSMethodUrl: `${fixture.sandbox.baseUrl}/threeds/method`,
       threeDSServerTransID: expect.stringMatching(/^[0-9a-f-]{36}$/),
     })
-    const threeDSResult = await runThreeDSMethod((first.action as { token: string }).token)
+    const threeDSResult = await runThreeDSMethod(actionField(first, 'token'))
     const final = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } })
     expect(final).toMatchObject({ resultCode: 'Authorised', pspReference: first.pspReference, amount: { currency: 'EUR', value: 2800 }, metadata: first.metadata })
   })
@@ -91,16 +91,16 @@ describe('3-D Secure 2 over HTTP', () => {
   ])('challenge answered "%s": %s', async (answer, resultCode) => {
     const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card))
-    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod((first.action as { token: string }).token) } })
+    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
     expect(second).toMatchObject({ resultCode: 'ChallengeShopper', action: { type: 'threeDS2', subtype: 'challenge' } })
-    const token = decodeToken((second.action as { token: string }).token)
+    const token = decodeToken(actionField(second, 'token'))
     expect(token).toMatchObject({ acsURL: `${fixture.sandbox.baseUrl}/threeds/acs`, messageVersion: '2.2.0', acsTransID: expect.any(String), threeDSServerTransID: expect.any(String) })
 
     // Details sent before the shopper answered are refused.
     const early = Buffer.from(JSON.stringify({ transStatus: 'Y', threeDSServerTransID: token.threeDSServerTransID })).toString('base64')
     expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: early } }))).errorCode).toBe('CHALLENGE_NOT_COMPLETED')
 
-    const { threeDSResult, page } = await answerChallenge((second.action as { token: string }).token, answer)
+    const { threeDSResult, page } = await answerChallenge(actionField(second, 'token'), answer)
     expect(page).toContain('Sandbox bank')
     expect(page).not.toContain(card.number.slice(0, 12))
     const final = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } })
@@ -113,8 +113,8 @@ describe('3-D Secure 2 over HTTP', () => {
   it('does not trust a transStatus the page makes up', async () => {
     const card = findTestCard({ brand: 'mastercard', threeDSecure: 'challenge' })
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card))
-    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod((first.action as { token: string }).token) } })
-    const { threeDSResult } = await answerChallenge((second.action as { token: string }).token, 'wrong')
+    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
+    const { threeDSResult } = await answerChallenge(actionField(second, 'token'), 'wrong')
     const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(threeDSResult, 'base64').toString()), transStatus: 'Y' })).toString('base64')
     expect((await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: forged } })).resultCode).toBe('Refused')
   })
@@ -128,7 +128,7 @@ describe('redirect method (iDEAL)', () => {
     const request = { ...(await fixture.cardPayment(plainVisa)), paymentMethod: { type: 'ideal' } }
     const first = await fixture.client.createPayment(fixture.storeId, request)
     expect(first).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect', method: 'GET', paymentMethodType: 'ideal', url: expect.stringContaining('/redirect/') } })
-    const redirectResult = await decideOnBankPage((first.action as { url: string }).url, decision)
+    const redirectResult = await decideOnBankPage(actionField(first, 'url'), decision)
     const final = await fixture.client.paymentDetails(fixture.storeId, { details: { redirectResult } })
     expect(final).toMatchObject({ resultCode, pspReference: first.pspReference })
     expect(RETURN_URL).toContain('shop.example')

@@ -8,7 +8,7 @@ import type { SandboxContext } from '../context.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
 /** Registration path and body are not in the spec: ours, documented in docs/decisions.md. */
-export const REGISTRATION_PATH = '/shopplatform/processor/shop-registrations'
+export { REGISTRATION_PATH } from '@card-jwe/service-client'
 export const SETTINGS_PATH = '/shop-json/shop/v3/settings/general'
 export const SETTINGS_BATCH_PATH = '/shop-json/shop/v3/settings/general/batch'
 /** How long the sandbox waits for each of the shop's settings endpoints. */

@@ -2,6 +2,13 @@
  * What a shopper's browser does in the 3-D Secure and redirect flows, as plain form posts over
  * HTTP (the Chromium test does the same through the real pages).
  */
+/** The `token` of a threeDS2 action, or the `url` of a redirect action; fails loudly when absent. */
+export function actionField(response: { action?: Record<string, unknown> | undefined }, field: 'token' | 'url'): string {
+  const value = response.action?.[field]
+  if (typeof value !== 'string') throw new Error(`expected an action with a ${field}`)
+  return value
+}
+
 export function decodeToken(token: string): Record<string, string> {
   return JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Record<string, string>
 }
