@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CompactEncrypt, importX509 } from 'jose'
 import { createTestCertificate, findTestCard, SERVICE_MESSAGES } from '@card-jwe/testkit'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import { ServiceError } from '@card-jwe/service-client'
+import { serviceError } from './support/service-error.js'
 import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { registeredShop, RETURN_URL, type RegisteredShop } from './support/sandbox-fixture.js'
 import { actionField, answerChallenge, decideOnBankPage, decodeToken, runThreeDSMethod } from './support/browser-steps.js'
@@ -13,15 +13,6 @@ beforeAll(async () => {
 })
 afterAll(() => fixture.close())
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise
-  } catch (error) {
-    if (error instanceof ServiceError) return error
-    throw error
-  }
-  throw new Error('expected a ServiceError')
-}
 
 const plainVisa = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
 

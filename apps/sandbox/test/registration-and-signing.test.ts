@@ -1,20 +1,12 @@
 import { execFileSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createServiceClient, ServiceError, SIGNATURE_HEADERS, signRequest } from '@card-jwe/service-client'
+import { createServiceClient, SIGNATURE_HEADERS, signRequest } from '@card-jwe/service-client'
+import { serviceError } from './support/service-error.js'
 import { canonicalMessage, signatureOf } from '@card-jwe/service-client/signing'
 import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { freshDataDir, registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
 import { startTestShop } from './support/shop-server.js'
 
-async function serviceError(promise: Promise<unknown>): Promise<ServiceError> {
-  try {
-    await promise
-  } catch (error) {
-    expect(error).toBeInstanceOf(ServiceError)
-    return error as ServiceError
-  }
-  throw new Error('expected a ServiceError')
-}
 
 describe('registration (spec: "Shop registration")', () => {
   let sandbox: RunningSandbox
