@@ -5,7 +5,8 @@ export type Db = Database.Database
 /**
  * The sandbox's state. WAL with synchronous=FULL: a transaction that returned has reached the disk,
  * so a payment the sandbox acknowledged survives a crash or a kill, not only a clean restart.
- * Card data is never stored: a stored card method keeps its brand and last four digits only.
+ * Card data is never stored whole: a payment keeps the card's brand, last four digits and expiry
+ * (MM/YYYY, to store the method once authorised), never the number or the security code.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS shops (
@@ -39,6 +40,7 @@ CREATE TABLE IF NOT EXISTS payments (
   method_type TEXT NOT NULL,
   card_brand TEXT,
   card_last_four TEXT,
+  card_expiry TEXT,
   flow TEXT NOT NULL,
   transaction_id TEXT UNIQUE,
   acs_result TEXT,

@@ -27,6 +27,8 @@ export interface PaymentRow {
   readonly method_type: string
   readonly card_brand: string | null
   readonly card_last_four: string | null
+  /** "MM/YYYY", kept to store the card as a method once the payment is authorised. */
+  readonly card_expiry: string | null
   /** 'none', 'frictionless', 'challenge' for cards; 'redirect' for redirect methods. */
   readonly flow: string
   readonly transaction_id: string | null
@@ -55,10 +57,10 @@ export function insertPayment(context: SandboxContext, row: PaymentRow): void {
     context.db
       .prepare(
         `INSERT INTO payments (psp_reference, shop_id, store_id, status, result_code, currency, value, captured, refunded, reference, metadata,
-           method_type, card_brand, card_last_four, flow, transaction_id, acs_result, refusal_reason, return_origin, return_url,
+           method_type, card_brand, card_last_four, card_expiry, flow, transaction_id, acs_result, refusal_reason, return_origin, return_url,
            shopper_reference, store_method, created_at, updated_at)
          VALUES (@psp_reference, @shop_id, @store_id, @status, @result_code, @currency, @value, @captured, @refunded, @reference, @metadata,
-           @method_type, @card_brand, @card_last_four, @flow, @transaction_id, @acs_result, @refusal_reason, @return_origin, @return_url,
+           @method_type, @card_brand, @card_last_four, @card_expiry, @flow, @transaction_id, @acs_result, @refusal_reason, @return_origin, @return_url,
            @shopper_reference, @store_method, @now, @now)`,
       )
       .run({ ...row, now })

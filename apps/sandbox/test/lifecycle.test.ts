@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit'
 import { ServiceError, type ServiceClient } from '@card-jwe/service-client'
+import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { freshDataDir, registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
+import { actionField, answerChallenge, runThreeDSMethod } from './support/browser-steps.js'
 
 const visa = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
 const eur = (value: number) => ({ currency: 'EUR', value })
@@ -40,7 +42,7 @@ describe('captures, refunds and cancels (spec: Payment states)', () => {
     const payment = await client.createPayment(storeId, await fixture.cardPayment(visa))
     const psp = payment.pspReference!
     expect(await refusal(client.refund(psp, eur(1)))).toBe('422 REFUND_NOT_ALLOWED')
-    expect(await client.capture(psp, eur(1000))).toMatchObject({ paymentPspReference: psp, status: 'received', amount: eur(1000) })
+    expect(await client.capture(psp, eur(1000))).toMatchObject({ paymentPspReference: psp, status: 'received', amount: eur(1000), metadata: payment.metadata })
     expect(await refusal(client.capture(psp, eur(1801)))).toBe('422 CAPTURE_EXCEEDS_AUTHORISED')
     expect(await refusal(client.capture(psp, { currency: 'USD', value: 1 }))).toBe('422 CURRENCY_MISMATCH')
     expect(await refusal(client.cancel(psp))).toBe('422 CANCEL_NOT_ALLOWED')
@@ -113,6 +115,18 @@ describe('payment methods, client keys, stored cards, erasure', () => {
     expect(await refusal(client.checkoutPaymentMethods(storeId, { country: 'Netherlands' }))).toBe('422 INVALID_REQUEST')
   })
 
+  it('stores a card after a 3-D Secure authorisation too', async () => {
+    const { client, storeId } = fixture
+    const card = findTestCard({ brand: 'mastercard', threeDSecure: 'challenge' })
+    const first = await client.createPayment(storeId, await fixture.cardPayment(card, { shopperReference: 'shopper-3ds', storePaymentMethod: true }))
+    const second = await client.paymentDetails(storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
+    expect((await client.checkoutPaymentMethods(storeId, { shopper: 'shopper-3ds' })).storedPaymentMethods).toEqual([])
+    const { threeDSResult } = await answerChallenge(actionField(second, 'token'), CHALLENGE_ANSWER)
+    expect((await client.paymentDetails(storeId, { details: { threeDSResult } })).resultCode).toBe('Authorised')
+    const stored = (await client.checkoutPaymentMethods(storeId, { shopper: 'shopper-3ds' })).storedPaymentMethods
+    expect(stored).toEqual([expect.objectContaining({ brand: 'mastercard', lastFour: card.number.slice(-4) })])
+  })
+
   it('gives the store’s client key on both endpoints', async () => {
     const key = await fixture.client.clientKey(fixture.storeId)
     expect(key).toMatch(/^test_/)
@@ -126,13 +140,16 @@ describe('payment methods, client keys, stored cards, erasure', () => {
 })
 
 describe('restart', () => {
-  it('keeps every payment and its state, and the updated-payments cursor resumes', async () => {
+  it('keeps every payment and its state, mid-way through 3-D Secure too, and the cursor resumes', async () => {
     const dataDir = freshDataDir()
     const before = await registeredShop(dataDir)
     const references: string[] = []
     for (let i = 0; i < 5; i++) references.push((await before.client.createPayment(before.storeId, await before.cardPayment(visa))).pspReference!)
     await before.client.capture(references[0]!, eur(2800))
     await before.client.cancel(references[1]!)
+    // A 3-D Secure payment stopped at the challenge: the shopper answers after the restart.
+    const challenged = await before.client.createPayment(before.storeId, await before.cardPayment(findTestCard({ brand: 'visa', threeDSecure: 'challenge' })))
+    const challenge = await before.client.paymentDetails(before.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(challenged, 'token')) } })
     const seen = await drain(before.client, 0, 500)
     const certificate = before.sandbox.certificatePem
     await before.sandbox.close()
@@ -140,7 +157,8 @@ describe('restart', () => {
     // Same data folder, same shop credentials, a new process-level sandbox.
     const { startSandbox } = await import('@card-jwe/sandbox')
     const { createServiceClient } = await import('@card-jwe/service-client')
-    const after = await startSandbox({ dataDir, log: () => {} })
+    // The same address too: the challenge token handed out before the restart points there.
+    const after = await startSandbox({ dataDir, port: Number(new URL(before.sandbox.baseUrl).port), log: () => {} })
     expect(after.certificatePem).toBe(certificate)
     const client = createServiceClient({ baseUrl: after.baseUrl, credentials: before.credentials })
     expect((await drain(client, seen.cursor)).entries).toEqual([])
@@ -149,8 +167,10 @@ describe('restart', () => {
     await client.capture(references[2]!, eur(100))
     const resumed = await drain(client, seen.cursor)
     expect(resumed.entries.map((e) => [e.pspReference, e.status])).toEqual([[references[2], 'partially_captured']])
+    const { threeDSResult } = await answerChallenge(actionField(challenge, 'token'), CHALLENGE_ANSWER)
+    expect(await client.paymentDetails(before.storeId, { details: { threeDSResult } })).toMatchObject({ resultCode: 'Authorised', pspReference: challenged.pspReference })
     const all = await drain(client, 0, 500)
-    expect(new Set(all.entries.map((e) => e.pspReference))).toEqual(new Set(references))
+    expect(new Set(all.entries.map((e) => e.pspReference))).toEqual(new Set([...references, challenged.pspReference]))
     await after.close()
     await before.shop.close()
   })

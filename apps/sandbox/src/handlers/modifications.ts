@@ -31,7 +31,16 @@ function recorded(context: SandboxContext, row: PaymentRow, kind: string, value:
   context.db
     .prepare('INSERT INTO modifications (psp_reference, payment_psp_reference, kind, currency, value, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     .run(reference, row.psp_reference, kind, value === null ? null : row.currency, value, context.now().toISOString())
-  return json({ pspReference: reference, paymentPspReference: row.psp_reference, status: 'received', ...(value === null ? {} : { amount: { currency: row.currency, value } }) }, 201)
+  return json(
+    {
+      pspReference: reference,
+      paymentPspReference: row.psp_reference,
+      status: 'received',
+      ...(value === null ? {} : { amount: { currency: row.currency, value } }),
+      metadata: JSON.parse(row.metadata) as unknown,
+    },
+    201,
+  )
 }
 
 const CAPTURABLE: readonly PaymentStatus[] = ['authorised', 'partially_captured']

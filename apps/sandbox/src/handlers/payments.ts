@@ -40,11 +40,13 @@ function finalAnswer(row: PaymentRow): SandboxResponse {
   return json(paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } }))
 }
 
-function remember(context: SandboxContext, row: PaymentRow, card: DecryptedCard): void {
-  if (!row.store_method || !row.shopper_reference || row.status !== 'authorised') return
+/** Stores the card as the shopper's method when the payment asked for it and is authorised. */
+function remember(context: SandboxContext, row: PaymentRow): void {
+  if (!row.store_method || !row.shopper_reference || row.status !== 'authorised' || !row.card_expiry) return
+  const [month, year] = row.card_expiry.split('/')
   context.db
     .prepare('INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(newId('pm'), row.shop_id, row.store_id, row.shopper_reference, row.card_brand, row.card_last_four, card.expiryMonth, card.expiryYear, context.now().toISOString())
+    .run(newId('pm'), row.shop_id, row.store_id, row.shopper_reference, row.card_brand, row.card_last_four, month, year, context.now().toISOString())
 }
 
 /** POST /shopplatform/processor/stores/{store_id}/payments */
@@ -75,7 +77,7 @@ export async function createPayment(request: SandboxRequest, params: Params, con
   }
 
   if (REDIRECT_METHODS.includes(method.type)) {
-    const row: PaymentRow = { ...base, status: 'redirect_shopper', result_code: 'RedirectShopper', card_brand: null, card_last_four: null, flow: 'redirect', transaction_id: newTransactionId(), refusal_reason: null }
+    const row: PaymentRow = { ...base, status: 'redirect_shopper', result_code: 'RedirectShopper', card_brand: null, card_last_four: null, card_expiry: null, flow: 'redirect', transaction_id: newTransactionId(), refusal_reason: null }
     insertPayment(context, row)
     const action = { type: 'redirect', paymentMethodType: method.type, method: 'GET', url: `${context.baseUrl}/redirect/${row.transaction_id}` }
     return json(paymentAnswer(row, { action }))
@@ -92,7 +94,7 @@ export async function createPayment(request: SandboxRequest, params: Params, con
     throw new SandboxError(422, CARD_ERROR_CODES[error.code], error.message)
   }
   const outcome = cardOutcome(card, context.now())
-  const cardFields = { card_brand: numberVerdict(card.number).brand?.type ?? 'unknown', card_last_four: card.number.slice(-4) }
+  const cardFields = { card_brand: numberVerdict(card.number).brand?.type ?? 'unknown', card_last_four: card.number.slice(-4), card_expiry: `${card.expiryMonth}/${card.expiryYear}` }
 
   if (outcome.flow === 'frictionless' || outcome.flow === 'challenge') {
     const row: PaymentRow = { ...base, ...cardFields, status: 'identify_shopper', result_code: 'IdentifyShopper', flow: outcome.flow, transaction_id: newTransactionId(), refusal_reason: outcome.refusal }
@@ -104,7 +106,7 @@ export async function createPayment(request: SandboxRequest, params: Params, con
   const status: PaymentStatus = outcome.refusal ? 'refused' : 'authorised'
   const row: PaymentRow = { ...base, ...cardFields, status, result_code: outcome.refusal ? 'Refused' : 'Authorised', flow: 'none', transaction_id: null, refusal_reason: outcome.refusal }
   insertPayment(context, row)
-  remember(context, row, card)
+  remember(context, row)
   return finalAnswer(row)
 }
 
@@ -147,6 +149,8 @@ export async function paymentDetails(request: SandboxRequest, params: Params, co
 
 function settle(context: SandboxContext, row: PaymentRow, authenticated: boolean, failure: string): PaymentRow {
   const refusal = authenticated ? row.refusal_reason : failure
-  return updatePayment(context, row, refusal ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal } : { status: 'authorised', result_code: 'Authorised' })
+  const next = updatePayment(context, row, refusal ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal } : { status: 'authorised', result_code: 'Authorised' })
+  remember(context, next)
+  return next
 }
 
