@@ -1,0 +1,33 @@
+/** The shop backend's API, as the page uses it. */
+export interface PublicOrder {
+  readonly id: number
+  readonly reference: string
+  readonly amount: { readonly currency: string; readonly value: number }
+  readonly status: string
+}
+
+export interface PaymentResult {
+  readonly resultCode: string
+  readonly action?: { readonly type: string; readonly subtype?: string; readonly token?: string; readonly url?: string; readonly method?: string; readonly data?: Record<string, string> }
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export async function api<T>(path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const payload = (await response.json().catch(() => ({}))) as { error?: string; message?: string }
+  if (!response.ok) throw new ApiError(response.status, payload.error ?? 'HTTP_ERROR', payload.message ?? `HTTP ${response.status}`)
+  return payload as T
+}
+
+export function formatAmount(amount: { currency: string; value: number }): string {
+  return new Intl.NumberFormat('en', { style: 'currency', currency: amount.currency }).format(amount.value / 100)
+}

@@ -1,0 +1,157 @@
+/**
+ * The checkout page: catalogue and cart, the card form, the payment and every further step
+ * (redirect, 3-D Secure fingerprint and challenge), and the result. Imports card-jwe and
+ * browser-info only; everything else goes through the shop's own backend.
+ */
+import { collectBrowserInfo } from '@card-jwe/browser-info'
+import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
+import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
+import { CardForm } from './card-form.js'
+import { performRedirect } from './redirect.js'
+import { performChallenge, performFingerprint, prepareChallenge, prepareFingerprint } from './three-ds2.js'
+import './styles.css'
+
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
+const status = $('#status')
+const announce = (text: string) => (status.textContent = text)
+
+let certificate: EncryptionCertificate
+let order: PublicOrder | undefined
+
+function showSection(id: 'shop' | 'checkout' | 'result'): void {
+  for (const section of ['shop', 'checkout', 'result']) $(`#${section}`).hidden = section !== id
+}
+
+function showResult(resultCode: string, message?: string): void {
+  const outcome: Record<string, string> = { Authorised: 'Payment authorised. Thank you!', Refused: 'The payment was refused. No money was taken.' }
+  $('#result-title').textContent = outcome[resultCode] ?? 'The payment could not be completed.'
+  $('#result-code').textContent = resultCode
+  $('#result-order').textContent = order ? `${order.reference} (order ${order.id})` : ''
+  $('#result-message').textContent = message ?? ''
+  showSection('result')
+  $<HTMLHeadingElement>('#result-title').focus()
+  announce($('#result-title').textContent ?? '')
+}
+
+/** Runs actions until the payment has its final result. */
+async function follow(result: PaymentResult): Promise<PaymentResult> {
+  let current = result
+  for (;;) {
+    const action = current.action
+    if (!action) return current
+    if (action.type === 'redirect' && action.url) {
+      announce('Taking you to your bank…')
+      performRedirect({ url: action.url, ...(action.method ? { method: action.method } : {}), ...(action.data ? { data: action.data } : {}) })
+      return new Promise<PaymentResult>(() => {}) // the page is leaving
+    }
+    if (action.type !== 'threeDS2' || !action.token) throw new Error(`unsupported action ${action.type}`)
+    const area = $('#threeds')
+    let threeDSResult: string
+    if (action.subtype === 'fingerprint') {
+      announce('Checking your card with your bank…')
+      threeDSResult = await performFingerprint(prepareFingerprint(action.token), area)
+    } else {
+      announce('Your bank asks you to confirm the payment.')
+      area.hidden = false
+      const container = area.parentElement!.getBoundingClientRect()
+      threeDSResult = await performChallenge(prepareChallenge(action.token, { width: container.width, height: window.innerHeight }), area)
+      area.hidden = true
+    }
+    current = await api<PaymentResult>('/api/payment-details', { orderId: order!.id, details: { threeDSResult } })
+  }
+}
+
+async function pay(form: CardForm, button: HTMLButtonElement): Promise<void> {
+  if (!order || !form.validate()) {
+    announce('Please correct the highlighted fields.')
+    return
+  }
+  button.disabled = true
+  form.setDisabled(true)
+  announce('Processing your payment…')
+  try {
+    // Encrypted now, at submit, so generationtime is fresh.
+    const jwe = await encryptCard(form.values(), certificate)
+    const submission = { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(jwe), browserInfo: collectBrowserInfo() }
+    const final = await follow(await api<PaymentResult>('/api/payments', submission))
+    form.clear()
+    showResult(final.resultCode)
+  } catch (error) {
+    if (error instanceof CardJweError && error.code === 'ERR_CARD_INVALID') {
+      form.validate()
+      announce('Please correct the highlighted fields.')
+    } else {
+      form.clear()
+      showResult('Error', error instanceof ApiError || error instanceof Error ? error.message : 'Something went wrong.')
+    }
+  } finally {
+    button.disabled = false
+    form.setDisabled(false)
+  }
+}
+
+async function startCheckout(): Promise<void> {
+  const items = [...document.querySelectorAll<HTMLInputElement>('#products input')]
+    .map((input) => ({ sku: input.name, quantity: Number(input.value) }))
+    .filter((item) => item.quantity > 0)
+  if (items.length === 0) {
+    announce('Choose at least one product.')
+    return
+  }
+  order = await api<PublicOrder>('/api/orders', { items })
+  $('#order-summary').textContent = `Order ${order.reference}: ${formatAmount(order.amount)}`
+  $('#pay').textContent = `Pay ${formatAmount(order.amount)}`
+  showSection('checkout')
+  $<HTMLInputElement>('#card-number').focus()
+}
+
+async function renderCatalogue(): Promise<void> {
+  const products = await api<Array<{ sku: string; name: string; price: number }>>('/api/catalogue')
+  const list = $('#products')
+  for (const product of products) {
+    const row = document.createElement('li')
+    const label = document.createElement('label')
+    label.htmlFor = `qty-${product.sku}`
+    label.textContent = `${product.name} (${formatAmount({ currency: 'EUR', value: product.price })})`
+    const quantity = document.createElement('input')
+    Object.assign(quantity, { id: `qty-${product.sku}`, name: product.sku, type: 'number', min: '0', max: '20', value: product === products[0] ? '1' : '0' })
+    row.append(label, quantity)
+    list.append(row)
+  }
+}
+
+/** Back from a redirect method: finish the payment with the redirectResult the bank sent. */
+async function finishRedirect(params: URLSearchParams): Promise<void> {
+  order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
+  history.replaceState(null, '', '/')
+  announce('Completing your payment…')
+  const final = await follow(await api<PaymentResult>('/api/payment-details', { orderId: order.id, details: { redirectResult: params.get('redirectResult') } }))
+  showResult(final.resultCode)
+}
+
+async function main(): Promise<void> {
+  const config = await api<{ certificatePem: string }>('/api/config')
+  certificate = await importCertificate(config.certificatePem)
+  const form = new CardForm($<HTMLFormElement>('#card-form'))
+  const button = $<HTMLButtonElement>('#pay')
+  $('#card-form').addEventListener('submit', (event) => {
+    event.preventDefault()
+    void pay(form, button)
+  })
+  $('#start-checkout').addEventListener('click', () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)))
+  $('#pay-ideal').addEventListener('click', () => {
+    if (!order) return
+    announce('Taking you to your bank…')
+    void api<PaymentResult>('/api/payments', { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } })
+      .then(follow)
+      .then((final) => showResult(final.resultCode))
+      .catch((e: unknown) => showResult('Error', (e as Error).message))
+  })
+  await renderCatalogue()
+  const params = new URLSearchParams(location.search)
+  if (params.has('redirectResult') && params.has('orderId')) await finishRedirect(params)
+  else showSection('shop')
+  document.body.dataset.ready = 'true'
+}
+
+main().catch((error: unknown) => showResult('Error', (error as Error).message))

@@ -1,0 +1,43 @@
+import { z } from 'zod'
+import { parseJsonBody } from '@card-jwe/payment-validator'
+import { ServiceError, type ServiceClient } from '@card-jwe/service-client'
+import { HttpError } from './http.js'
+import { findOrder, type OrderRow } from './orders.js'
+import type { ShopDb } from './db.js'
+
+const AmountSchema = z.strictObject({ value: z.int().min(1).optional() })
+
+export function listOrders(db: ShopDb) {
+  const rows = db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT 200').all() as OrderRow[]
+  return rows.map((o) => ({
+    id: o.id,
+    reference: o.reference,
+    amount: { currency: o.currency, value: o.value },
+    status: o.status,
+    resultCode: o.result_code,
+    pspReference: o.psp_reference,
+    captured: o.captured,
+    refunded: o.refunded,
+    updatedAt: o.updated_at,
+  }))
+}
+
+/**
+ * Capture (full or partial), refund (full or partial) or cancel an order's payment. The order's
+ * state changes when the poller sees the service's update, not here: the service is the record.
+ */
+export async function modifyOrder(db: ShopDb, client: ServiceClient, orderId: number, action: string, body: Buffer) {
+  const order = findOrder(db, orderId)
+  if (!order?.psp_reference) throw new HttpError(404, 'ORDER_NOT_FOUND', 'no paid order with this id')
+  const parsed = parseJsonBody(body.length ? body : '{}', AmountSchema)
+  if (!parsed.ok) throw new HttpError(400, 'INVALID_BODY', 'value: a whole number of minor units, at least 1')
+  try {
+    if (action === 'capture') return await client.capture(order.psp_reference, { currency: order.currency, value: parsed.value.value ?? order.value - order.captured })
+    if (action === 'refund') return await client.refund(order.psp_reference, { currency: order.currency, value: parsed.value.value ?? order.captured - order.refunded })
+    if (action === 'cancel') return await client.cancel(order.psp_reference)
+  } catch (error) {
+    if (error instanceof ServiceError) throw new HttpError(error.status === 422 ? 409 : 502, error.errorCode, error.message)
+    throw error
+  }
+  throw new HttpError(404, 'NOT_FOUND', 'no such action')
+}

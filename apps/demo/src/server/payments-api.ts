@@ -1,0 +1,90 @@
+import type { IncomingMessage } from 'node:http'
+import { completeBrowserInfo } from '@card-jwe/browser-info/server'
+import {
+  buildPaymentDetailsRequest,
+  buildPaymentRequest,
+  checkSubmission,
+  DetailsSubmissionSchema,
+  parseJsonBody,
+  PaymentSubmissionSchema,
+  toBrowserPaymentResult,
+  type PaymentResponse,
+} from '@card-jwe/payment-validator'
+import { ServiceError, type ServiceClient } from '@card-jwe/service-client'
+import type { BrowserInfo } from '@card-jwe/browser-info'
+import { HttpError } from './http.js'
+import { findOrder, orderRecord, updateOrder, type OrderRow } from './orders.js'
+import type { ShopDb } from './db.js'
+
+export interface PaymentsApiContext {
+  readonly db: ShopDb
+  readonly client: () => { client: ServiceClient; storeId: string }
+  /** The shop's public origin, for returnUrl. */
+  readonly shopUrl: string
+  readonly now: () => Date
+}
+
+/** Orders that may (still) be paid: new ones and ones whose last attempt was refused. */
+const PAYABLE = new Set(['created', 'refused'])
+
+/** The order status the shop keeps for a resultCode. */
+function statusOf(resultCode: string): string {
+  if (resultCode === 'Authorised') return 'authorised'
+  if (resultCode === 'Refused' || resultCode === 'Cancelled' || resultCode === 'Error') return 'refused'
+  return 'pending'
+}
+
+function orderOf(db: ShopDb, orderId: number | string): OrderRow {
+  const order = typeof orderId === 'number' ? findOrder(db, orderId) : undefined
+  if (!order) throw new HttpError(404, 'ORDER_NOT_FOUND', 'orderId: no such order')
+  return order
+}
+
+/** Service refusals the page may show (the service's card messages); everything else is the shop's problem. */
+function fromService(error: unknown): never {
+  if (error instanceof ServiceError && error.status === 422 && error.errorCode.startsWith('CARD_')) throw new HttpError(422, error.errorCode, error.message)
+  if (error instanceof ServiceError) throw new HttpError(502, 'SERVICE_ERROR', `the payment service refused the request (${error.errorCode})`)
+  throw error
+}
+
+function record(context: PaymentsApiContext, order: OrderRow, response: PaymentResponse): void {
+  updateOrder(context.db, order.id, { result_code: response.resultCode, status: statusOf(response.resultCode), ...(response.pspReference ? { psp_reference: response.pspReference } : {}) }, context.now())
+}
+
+/** POST /api/payments (spec: Front-end contract 3, 4, 7). */
+export async function postPayment(body: Buffer, request: IncomingMessage, context: PaymentsApiContext) {
+  const parsed = parseJsonBody(body, PaymentSubmissionSchema)
+  if (!parsed.ok) throw new HttpError(400, 'INVALID_SUBMISSION', parsed.error.message, parsed.error.issues)
+  const order = orderOf(context.db, parsed.value.orderId)
+  const checked = checkSubmission(parsed.value, orderRecord(order))
+  if (!checked.ok) throw new HttpError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
+  if (!PAYABLE.has(order.status)) throw new HttpError(409, 'ORDER_NOT_PAYABLE', `order is ${order.status}`)
+
+  const completed = checked.submission.browserInfo
+    ? completeBrowserInfo(checked.submission.browserInfo as BrowserInfo, { headers: request.headers, ip: request.socket.remoteAddress })
+    : undefined
+  const forward = buildPaymentRequest({
+    order: orderRecord(order),
+    submission: checked.submission,
+    config: { returnUrl: (o) => `${context.shopUrl}/?orderId=${o.id}` },
+    ...(completed ? { browserInfo: completed.browserInfo } : {}),
+    ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
+  })
+  const { client, storeId } = context.client()
+  const response = await client.createPayment(storeId, forward).catch(fromService)
+  // Stored before the browser hears anything (spec: Front-end contract 4).
+  record(context, order, response)
+  return toBrowserPaymentResult(response)
+}
+
+/** POST /api/payment-details: after a redirect or a 3-D Secure step. */
+export async function postPaymentDetails(body: Buffer, context: PaymentsApiContext) {
+  const parsed = parseJsonBody(body, DetailsSubmissionSchema)
+  if (!parsed.ok) throw new HttpError(400, 'INVALID_SUBMISSION', parsed.error.message, parsed.error.issues)
+  const order = orderOf(context.db, parsed.value.orderId)
+  if (order.status !== 'pending') throw new HttpError(409, 'ORDER_NOT_PENDING', `order is ${order.status}`)
+  const { client, storeId } = context.client()
+  const response = await client.paymentDetails(storeId, buildPaymentDetailsRequest(orderRecord(order), parsed.value)).catch(fromService)
+  record(context, order, response)
+  return toBrowserPaymentResult(response)
+}

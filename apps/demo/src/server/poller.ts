@@ -1,0 +1,43 @@
+import type { ServiceClient } from '@card-jwe/service-client'
+import { updateOrder } from './orders.js'
+import type { ShopDb } from './db.js'
+
+/** How often the shop asks the service for changed payments (spec: "Events", polling only). */
+export const DEFAULT_POLL_INTERVAL_MS = 5_000
+
+/** The order status the shop shows for the service's payment status. */
+const ORDER_STATUS: Record<string, string> = {
+  identify_shopper: 'pending',
+  challenge_shopper: 'pending',
+  redirect_shopper: 'pending',
+  authorised: 'authorised',
+  partially_captured: 'partially_captured',
+  captured: 'captured',
+  partially_refunded: 'partially_refunded',
+  refunded: 'refunded',
+  cancelled: 'cancelled',
+  refused: 'refused',
+}
+
+/**
+ * Reads updated-payments from the stored cursor and applies each change to its order, matched by
+ * the echoed metadata.shop_order_id; the cursor moves in the same transaction as the changes, so
+ * a crash neither loses nor repeats one.
+ */
+export async function pollOnce(db: ShopDb, client: ServiceClient, now: () => Date): Promise<number> {
+  const read = () => Number((db.prepare("SELECT value FROM settings WHERE id = 'poll_cursor'").get() as { value: string } | undefined)?.value ?? 0)
+  let applied = 0
+  for (;;) {
+    const page = await client.updatedPayments({ after: read(), limit: 100 })
+    db.transaction(() => {
+      for (const change of page.payments) {
+        const orderId = Number((change.metadata as { shop_order_id?: unknown }).shop_order_id)
+        if (!Number.isInteger(orderId)) continue
+        updateOrder(db, orderId, { status: ORDER_STATUS[change.status] ?? change.status, captured: change.capturedAmount.value, refunded: change.refundedAmount.value }, now())
+        applied++
+      }
+      db.prepare("INSERT INTO settings (id, value) VALUES ('poll_cursor', ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value").run(String(page.cursor))
+    })()
+    if (!page.hasMore) return applied
+  }
+}

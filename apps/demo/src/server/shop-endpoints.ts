@@ -1,0 +1,48 @@
+import { timingSafeEqual } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { parseJsonBody, ShopSettingsBatchSchema } from '@card-jwe/payment-validator'
+import { HttpError, readBody, sendJson } from './http.js'
+import type { Settings } from './settings.js'
+
+/** Settings the service may change through the batch endpoint. */
+const WRITABLE = new Set(['service_secret'])
+
+function basicMatches(request: IncomingMessage, settings: Settings): boolean {
+  const key = settings.get('basic_key')
+  const secret = settings.get('basic_secret')
+  if (!key || !secret) return false
+  const expected = Buffer.from(`Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`)
+  const given = Buffer.from(request.headers.authorization ?? '')
+  // Constant time over equal lengths; a length difference says nothing about which half was wrong.
+  return given.length === expected.length && timingSafeEqual(given, expected)
+}
+
+/**
+ * The spec's shop-side endpoints: read and batch settings behind HTTP Basic (401 on any mismatch,
+ * with no hint which half was wrong), and the onboarding return (302 to the admin page).
+ */
+export async function handleShopEndpoint(request: IncomingMessage, response: ServerResponse, path: string, settings: Settings): Promise<boolean> {
+  if (path === '/shop-json/service-payments/onboarding-redirect' && request.method === 'GET') {
+    response.writeHead(302, { location: '/admin.html' }).end()
+    return true
+  }
+  if (path !== '/shop-json/shop/v3/settings/general' && path !== '/shop-json/shop/v3/settings/general/batch') return false
+  if (!basicMatches(request, settings)) {
+    response.writeHead(401, { 'www-authenticate': 'Basic realm="shop settings"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}')
+    return true
+  }
+  if (path.endsWith('/general') && request.method === 'GET') {
+    sendJson(response, 200, settings.serviceVisible())
+    return true
+  }
+  if (path.endsWith('/batch') && request.method === 'POST') {
+    const body = parseJsonBody(await readBody(request), ShopSettingsBatchSchema)
+    if (!body.ok) throw new HttpError(400, 'INVALID_BODY', body.error.message)
+    const unknown = body.value.update.filter((s) => !WRITABLE.has(s.id))
+    if (unknown.length > 0) throw new HttpError(400, 'UNKNOWN_SETTING', 'update: only service_secret can be set')
+    for (const setting of body.value.update) settings.set(setting.id, setting.value)
+    sendJson(response, 200, settings.serviceVisible())
+    return true
+  }
+  throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed here`)
+}

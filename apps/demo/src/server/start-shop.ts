@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto'
+import { mkdir } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseJsonBody } from '@card-jwe/payment-validator'
+import { createServiceClient, type ServiceClient } from '@card-jwe/service-client'
+import { listOrders, modifyOrder } from './admin-api.js'
+import { CATALOGUE } from './catalogue.js'
+import { openShopDatabase } from './db.js'
+import { HttpError, pagePolicy, readBody, sendJson } from './http.js'
+import { CartSchema, createOrder, findOrder, publicOrder } from './orders.js'
+import { postPayment, postPaymentDetails, type PaymentsApiContext } from './payments-api.js'
+import { DEFAULT_POLL_INTERVAL_MS, pollOnce } from './poller.js'
+import { openSecretBox } from './secret-box.js'
+import { openSettings } from './settings.js'
+import { handleShopEndpoint } from './shop-endpoints.js'
+import { serveStatic } from './static-files.js'
+
+export interface ShopOptions {
+  readonly dataDir: string
+  /** The service: the sandbox's base URL, or the service's dev URL. */
+  readonly serviceBaseUrl: string
+  /** The processor's public certificate (PEM) the pages encrypt with. */
+  readonly certificatePem: string
+  readonly port?: number
+  readonly pollIntervalMs?: number
+  /** The built pages (apps/demo/dist/front). */
+  readonly frontDir?: string
+  readonly log?: (line: string) => void
+  readonly now?: () => Date
+}
+
+export interface RunningShop {
+  readonly url: string
+  readonly storeId: string
+  /** Runs the updated-payments poller once, now. */
+  poll(): Promise<number>
+  close(): Promise<void>
+}
+
+const FRONT_DIR = fileURLToPath(new URL('../front', import.meta.url))
+
+/**
+ * The demo shop: pages, its payment API, the spec's shop-side endpoints, and an admin API. On first
+ * start it generates its Basic pair and registers with the service, which pushes service_secret.
+ */
+export async function startShop(options: ShopOptions): Promise<RunningShop> {
+  const now = options.now ?? (() => new Date())
+  const log = options.log ?? ((line: string) => process.stdout.write(`[shop] ${line}\n`))
+  await mkdir(options.dataDir, { recursive: true })
+  const db = openShopDatabase(join(options.dataDir, 'shop.sqlite'))
+  const settings = openSettings(db, openSecretBox(join(options.dataDir, 'secrets.key')))
+  const serviceOrigin = new URL(options.serviceBaseUrl).origin
+  const policy = pagePolicy(serviceOrigin)
+  const frontDir = options.frontDir ?? FRONT_DIR
+  let shopUrl = ''
+  let service: { client: ServiceClient; storeId: string } | undefined
+
+  const connection = () => {
+    if (!service) throw new HttpError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet')
+    return service
+  }
+  const payments: PaymentsApiContext = { db, client: connection, get shopUrl() { return shopUrl }, now }
+
+  async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
+    const method = request.method ?? 'GET'
+    if (await handleShopEndpoint(request, response, path, settings)) return
+    if (method === 'GET' && (await serveStatic(frontDir, path, response, policy))) return
+    const body = method === 'POST' ? await readBody(request) : Buffer.alloc(0)
+    const orderMatch = /^\/api\/orders\/(\d{1,12})$/.exec(path)
+    const adminMatch = /^\/api\/admin\/orders\/(\d{1,12})\/(capture|refund|cancel)$/.exec(path)
+    if (method === 'GET' && path === '/api/config') return sendJson(response, 200, { certificatePem: options.certificatePem, serviceOrigin })
+    if (method === 'GET' && path === '/api/catalogue') return sendJson(response, 200, CATALOGUE)
+    if (method === 'POST' && path === '/api/orders') {
+      const cart = parseJsonBody(body, CartSchema)
+      if (!cart.ok) throw new HttpError(400, 'INVALID_CART', cart.error.message)
+      return sendJson(response, 201, publicOrder(createOrder(db, cart.value, now())))
+    }
+    if (method === 'GET' && orderMatch) {
+      const order = findOrder(db, Number(orderMatch[1]))
+      if (!order) throw new HttpError(404, 'ORDER_NOT_FOUND', 'no such order')
+      return sendJson(response, 200, publicOrder(order))
+    }
+    if (method === 'POST' && path === '/api/payments') return sendJson(response, 200, await postPayment(body, request, payments))
+    if (method === 'POST' && path === '/api/payment-details') return sendJson(response, 200, await postPaymentDetails(body, payments))
+    if (method === 'POST' && path === '/api/csp-report') {
+      log(`CSP violation reported (${body.length} bytes)`)
+      return sendJson(response, 204, {})
+    }
+    if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
+    if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await pollOnce(db, connection().client, now) })
+    if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, connection().client, Number(adminMatch[1]), adminMatch[2]!, body))
+    throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
+  }
+
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? '/', 'http://shop').pathname
+    route(request, response, path)
+      .catch((error: unknown) => {
+        const known = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL', 'internal error')
+        if (!(error instanceof HttpError)) log(`${request.method} ${path} failed (${(error as Error)?.name})`)
+        if (!response.headersSent) sendJson(response, known.status, { error: known.code, message: known.message, ...(known.details ? { details: known.details } : {}) })
+      })
+      .finally(() => log(`${request.method} ${path} ${response.statusCode}`))
+  })
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
+  shopUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  // First start: a strong Basic pair of our own, then registration; the service pushes service_secret.
+  if (!settings.get('basic_key')) {
+    settings.set('basic_key', randomBytes(24).toString('base64url'))
+    settings.set('basic_secret', randomBytes(32).toString('base64url'))
+  }
+  let shopId = settings.get('shop_id')
+  if (!shopId || !settings.get('service_secret')) {
+    const registration = await createServiceClient({ baseUrl: options.serviceBaseUrl }).register({ shopUrl, key: settings.get('basic_key')!, secret: settings.get('basic_secret')! })
+    settings.set('shop_id', registration.shopId)
+    settings.set('store_id', registration.storeId)
+    shopId = registration.shopId
+    log(`registered with the payment service as ${shopId}`)
+  }
+  service = {
+    client: createServiceClient({ baseUrl: options.serviceBaseUrl, credentials: { shopId, serviceSecret: settings.get('service_secret')! } }),
+    storeId: settings.get('store_id')!,
+  }
+  const timer = setInterval(() => void pollOnce(db, service!.client, now).catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+
+  return {
+    url: shopUrl,
+    storeId: service.storeId,
+    poll: () => pollOnce(db, service!.client, now),
+    async close() {
+      clearInterval(timer)
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      db.close()
+    },
+  }
+}
