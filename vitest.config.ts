@@ -15,6 +15,7 @@ const sourceAliases = [
   { find: /^@card-jwe\/browser-info$/, replacement: here('./packages/browser-info/src/index.ts') },
   { find: /^@card-jwe\/service-client\/signing$/, replacement: here('./packages/service-client/src/signing.ts') },
   { find: /^@card-jwe\/service-client$/, replacement: here('./packages/service-client/src/index.ts') },
+  { find: /^@card-jwe\/demo$/, replacement: here('./apps/demo/src/server/index.ts') },
   { find: /^@card-jwe\/sandbox$/, replacement: here('./apps/sandbox/src/index.ts') },
   { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
 ]
@@ -71,11 +72,15 @@ export default defineConfig({
         test: {
           name: 'cross-package:node',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts'],
+          exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts', 'test/e2e/**'],
           environment: 'node',
           globalSetup: [testCertificates],
           testTimeout: 30_000,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'demo:e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 },
       },
       {
         extends: true,

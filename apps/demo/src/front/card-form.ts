@@ -41,7 +41,11 @@ export class CardForm {
     this.inputs.expiry.addEventListener('input', () => this.onExpiryInput())
     this.inputs.cvc.addEventListener('input', () => this.onTyping('cvc'))
     this.inputs.holderName.addEventListener('input', () => this.onTyping('holderName'))
-    for (const field of Object.keys(this.inputs) as Field[]) this.inputs[field].addEventListener('blur', () => this.show(field, this.verdict(field), true))
+    // On blur only a field the shopper typed into is judged: flagging an untouched one would shift
+    // the layout under the pointer (a click on "pay with iDEAL" would be lost) and scold too early.
+    for (const field of Object.keys(this.inputs) as Field[]) {
+      this.inputs[field].addEventListener('blur', () => this.show(field, this.verdict(field), this.inputs[field].value.trim() !== ''))
+    }
   }
 
   /** The card as typed, for encryptCard (which normalises it). */

@@ -1,0 +1,70 @@
+/**
+ * The whole demo on loopback for a browser test: the sandbox, the shop (serving the built pages),
+ * and real Chromium with console errors, page errors and CSP violations collected.
+ */
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type Page } from 'playwright'
+import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
+import { startShop, type RunningShop } from '@card-jwe/demo'
+import { chromiumLaunchOptions } from '../support/browsers.js'
+
+const FRONT_DIR = fileURLToPath(new URL('../../apps/demo/dist/front', import.meta.url))
+/** Screenshots of every run, kept as test artefacts (not committed). */
+export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/demo', import.meta.url))
+
+export interface DemoStack {
+  readonly sandbox: RunningSandbox
+  readonly shop: RunningShop
+  readonly browser: Browser
+  readonly shopLog: string[]
+  /** A fresh page; every console error, page error and CSP violation lands in `problems`. */
+  page(): Promise<{ page: Page; problems: string[] }>
+  screenshot(page: Page, name: string): Promise<string>
+  close(): Promise<void>
+}
+
+export async function startDemoStack(): Promise<DemoStack> {
+  if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
+  mkdirSync(SCREENSHOT_DIR, { recursive: true })
+  const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-demo-'))
+  const sandbox = await startSandbox({ dataDir: join(dataDir, 'sandbox'), log: () => {} })
+  const shopLog: string[] = []
+  const shop = await startShop({
+    dataDir: join(dataDir, 'shop'),
+    serviceBaseUrl: sandbox.baseUrl,
+    certificatePem: sandbox.certificatePem,
+    frontDir: FRONT_DIR,
+    pollIntervalMs: 3_600_000, // the tests run the poller themselves, from the admin page
+    log: (line) => shopLog.push(line),
+  })
+  const browser = await chromium.launch(chromiumLaunchOptions())
+  return {
+    sandbox,
+    shop,
+    browser,
+    shopLog,
+    async page() {
+      const page = await browser.newPage()
+      const problems: string[] = []
+      page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`))
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))
+      })
+      return { page, problems }
+    },
+    async screenshot(page, name) {
+      const path = join(SCREENSHOT_DIR, `${name}.png`)
+      await page.screenshot({ path, fullPage: true })
+      return path
+    },
+    async close() {
+      await browser.close()
+      await shop.close()
+      await sandbox.close()
+    },
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * The demo shop in real Chromium: the flows a shopper and a shop owner go through, with
+ * screenshots of checkout, challenge and result saved in test-results/demo, and no console error
+ * or CSP violation allowed in any of them.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import type { Page } from 'playwright'
+import { startDemoStack, type DemoStack } from './demo-stack.js'
+
+let stack: DemoStack
+beforeAll(async () => {
+  stack = await startDemoStack()
+}, 60_000)
+afterAll(() => stack?.close())
+
+async function openCheckout(page: Page): Promise<void> {
+  await page.goto(stack.shop.url)
+  await page.waitForSelector('body[data-ready="true"]')
+  await page.getByRole('button', { name: 'Continue to payment' }).click()
+  await page.getByLabel('Card number').waitFor()
+}
+
+async function typeCard(page: Page, card: TestCard): Promise<void> {
+  await page.getByLabel('Card number').pressSequentially(card.number)
+  await page.getByLabel('Expiry date (MM/YY)').pressSequentially(`${card.expiryMonth}${card.expiryYear.slice(2)}`)
+  if (card.cvc) await page.getByLabel(/Security code/).fill(card.cvc)
+  await page.getByLabel('Name on card (optional)').fill('A. Shopper')
+}
+
+async function result(page: Page): Promise<{ title: string; code: string; order: string }> {
+  await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 })
+  return { title: (await page.textContent('#result-title'))!, code: (await page.textContent('#result-code'))!, order: (await page.textContent('#result-order'))! }
+}
+
+describe('checkout in Chromium', () => {
+  it('pays with a standard test card: Authorised, fields cleared', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page)
+    const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
+    await typeCard(page, card)
+    expect(await page.inputValue('#card-number')).toBe(card.number.replace(/(\d{4})(?=\d)/g, '$1 '))
+    expect(await page.textContent('#card-brand')).toBe('Mastercard')
+    await stack.screenshot(page, 'standard-checkout')
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    const shown = await result(page)
+    expect(shown).toMatchObject({ code: 'Authorised', order: expect.stringMatching(/^order-\d{8}-[0-9a-f]{8} \(order \d+\)$/) })
+    await stack.screenshot(page, 'standard-result')
+    expect(await page.inputValue('#card-number')).toBe('')
+    expect(problems).toEqual([])
+  })
+
+  it.each([
+    ['password', 'Authorised'],
+    ['wrong', 'Refused'],
+  ])('3-D Secure challenge answered "%s": %s', async (answer, code) => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page)
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    const bank = page.frameLocator('iframe[title="Card verification by your bank"]')
+    await bank.getByLabel(/Password/).fill(answer)
+    await stack.screenshot(page, `challenge-${code.toLowerCase()}`)
+    await bank.getByRole('button', { name: 'Confirm' }).click()
+    expect((await result(page)).code).toBe(code)
+    await stack.screenshot(page, `challenge-${code.toLowerCase()}-result`)
+    expect(problems).toEqual([])
+  })
+
+  it('follows a redirect method (iDEAL) to the bank and back', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page)
+    await page.getByRole('button', { name: 'pay with iDEAL' }).click()
+    await page.getByRole('heading', { name: /Sandbox bank/ }).waitFor()
+    await stack.screenshot(page, 'redirect-bank')
+    await page.getByRole('button', { name: 'Approve' }).click()
+    expect((await result(page)).code).toBe('Authorised')
+    expect(new URL(page.url()).search).toBe('')
+    expect(problems).toEqual([])
+  })
+
+  it('stops invalid entries in the browser without sending anything', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page)
+    const sent: string[] = []
+    page.on('request', (request) => request.url().includes('/api/payment') && sent.push(request.url()))
+    await page.getByLabel('Card number').pressSequentially('4111 1111 4555 1143')
+    await page.getByLabel('Expiry date (MM/YY)').pressSequentially('1325')
+    await page.getByLabel(/Security code/).fill('73')
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    await expect.poll(() => page.textContent('#card-number-error')).toBe('Check the card number.')
+    expect(await page.textContent('#card-expiry-error')).toBe('The month must be 01 to 12.')
+    expect(await page.textContent('#card-cvc-error')).toBe('The security code is incomplete.')
+    expect(await page.getAttribute('#card-number', 'aria-invalid')).toBe('true')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('card-number')
+    await stack.screenshot(page, 'invalid-entries')
+    expect(sent).toEqual([])
+    expect(problems).toEqual([])
+  })
+
+  it('has the backend refuse an amount tampered with in the browser’s request', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page)
+    await page.route('**/api/payments', async (route) => {
+      const body = JSON.parse(route.request().postData()!) as { amount: { value: number } }
+      body.amount.value = 1
+      await route.continue({ postData: JSON.stringify(body) })
+    })
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    const shown = await result(page)
+    expect(shown.code).toBe('Error')
+    expect(await page.textContent('#result-message')).toBe('the submission does not match the order')
+    expect(stack.shopLog).toContain('POST /api/payments 422')
+    // The browser's console shows the failed request (422); nothing else may appear.
+    expect(problems.filter((p) => !p.includes('422'))).toEqual([])
+  })
+
+  it('captures, refunds and cancels from the admin page, reflected after the poller runs', async () => {
+    const { page, problems } = await stack.page()
+    const paid: string[] = []
+    for (let i = 0; i < 2; i++) {
+      await openCheckout(page)
+      await typeCard(page, findTestCard({ brand: 'american-express', threeDSecure: 'none' }))
+      await page.getByRole('button', { name: /^Pay/ }).click()
+      paid.push((await result(page)).order.split(' ')[0]!)
+    }
+    await page.goto(`${stack.shop.url}/admin.html`)
+    await page.waitForSelector('body[data-ready="true"]')
+    const row = (reference: string) => page.locator('tr', { hasText: reference })
+    await row(paid[0]!).getByRole('textbox').or(row(paid[0]!).locator('input')).fill('5.00')
+    await row(paid[0]!).getByRole('button', { name: 'Capture' }).click()
+    await expect.poll(() => page.textContent('#status')).toContain('capture requested')
+    await row(paid[1]!).getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => page.textContent('#status')).toContain('cancel requested')
+    await page.getByRole('button', { name: 'Refresh from the payment service' }).click()
+    await expect.poll(() => row(paid[0]!).locator('td').nth(2).textContent()).toBe('partially_captured')
+    expect(await row(paid[0]!).locator('td').nth(3).textContent()).toBe('€5.00')
+    expect(await row(paid[1]!).locator('td').nth(2).textContent()).toBe('cancelled')
+
+    await row(paid[0]!).locator('input').fill('2.00')
+    await row(paid[0]!).getByRole('button', { name: 'Refund' }).click()
+    await expect.poll(() => page.textContent('#status')).toContain('refund requested')
+    await page.getByRole('button', { name: 'Refresh from the payment service' }).click()
+    await expect.poll(() => row(paid[0]!).locator('td').nth(2).textContent()).toBe('partially_refunded')
+    expect(await row(paid[0]!).locator('td').nth(4).textContent()).toBe('€2.00')
+    await stack.screenshot(page, 'admin-orders')
+    expect(problems).toEqual([])
+  })
+
+  it('reported no CSP violation to the shop', () => {
+    expect(stack.shopLog.filter((line) => line.includes('CSP violation'))).toEqual([])
+  })
+})
