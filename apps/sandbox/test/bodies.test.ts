@@ -12,7 +12,7 @@ afterAll(() => fixture.close())
 
 const card = findTestCard({ brand: 'visa', threeDSecure: 'none' })
 
-async function send(body: string | Uint8Array, contentType = 'application/json') {
+async function send(body: string | Uint8Array<ArrayBuffer>, contentType = 'application/json') {
   const pathWithQuery = `/shopplatform/processor/stores/${fixture.storeId}/payments`
   const headers = await signRequest(fixture.credentials, { method: 'POST', pathWithQuery, body })
   const response = await fetch(fixture.sandbox.baseUrl + pathWithQuery, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body })
