@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { encryptCard, importCertificate, type EncryptionCertificate } from 'card-jwe'
 import { createCardDecryptor, SERVICE_MESSAGES, type CardDecryptor } from '@card-jwe/testkit/decryptor'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import { encryptCardBatch } from '@card-jwe/testkit'
 import type {} from '@card-jwe/testkit/vitest-global-setup'
 
 /** Debian's interpreter, where the python3-* packages live (the python3 on PATH may be another). */
@@ -71,6 +72,16 @@ describe('our JWE, opened by python3-jwcrypto', () => {
     expect(seen.padding).toBe(false)
     expect(seen.payload).toEqual({ ...strictPayload(card), holderName: 'Zo\u00eb Shopper', generationtime: expect.any(String) })
     expect(seen.checks).toEqual({ number: true, expiryMonth: true, expiryYear: true, cvc: card.cvc !== undefined, generationtime: true })
+  })
+})
+
+describe('the testkit batch JWE (Node crypto), opened by python3-jwcrypto', () => {
+  it('has the service header and the strict payload on their side', async () => {
+    const [jwe] = await encryptCardBatch([cards[2]!], valid.certificatePem, { threads: 1 })
+    const seen = JSON.parse(await run(PYTHON, [peer('jwcrypto_peer.py'), 'decrypt', keyPath], jwe!))
+    expect(seen.protectedRaw).toBe(SERVICE_HEADER)
+    expect(seen.payload).toEqual({ ...strictPayload(cards[2]!), generationtime: expect.any(String) })
+    expect(Object.values(seen.checks).every(Boolean)).toBe(true)
   })
 })
 
