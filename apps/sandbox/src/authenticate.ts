@@ -39,9 +39,11 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
   const wanted = Buffer.from(expected)
   if (!shop || given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw refuse('SIGNATURE_INVALID', 'signature does not match')
 
-  const db = context.db
-  db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(nowSeconds)
-  const fresh = db.prepare('INSERT OR IGNORE INTO nonces (shop_id, nonce, expires_at) VALUES (?, ?, ?)').run(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS)
+  const db = context.nonces
+  const fresh = db.transaction(() => {
+    db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(nowSeconds)
+    return db.prepare('INSERT OR IGNORE INTO nonces (shop_id, nonce, expires_at) VALUES (?, ?, ?)').run(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS)
+  })()
   if (fresh.changes === 0) throw refuse('SIGNATURE_REPLAYED', 'this nonce was already used')
   return shop
 }

@@ -4,6 +4,8 @@ import type { Db } from './db.js'
 /** What every handler may use. */
 export interface SandboxContext {
   readonly db: Db
+  /** The same database, for replay nonces only (see openNonceConnection). */
+  readonly nonces: Db
   readonly decryptor: CardDecryptor
   /** The sandbox's own origin, for the URLs it hands out (3-D Secure pages, bank page). */
   readonly baseUrl: string

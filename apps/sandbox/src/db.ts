@@ -96,3 +96,16 @@ export function openDatabase(path: string): Db {
   db.exec(SCHEMA)
   return db
 }
+
+/**
+ * A second connection to the same database for replay nonces: synchronous=NORMAL, so a nonce
+ * survives the sandbox being killed (WAL) but is not fsynced on every request, which would block
+ * the event loop twice per payment. Losing the last nonces to a power cut reopens, at most, a
+ * ten-minute replay window; payments themselves stay on the FULL connection.
+ */
+export function openNonceConnection(path: string): Db {
+  const db = new Database(path)
+  db.pragma('synchronous = NORMAL')
+  db.pragma('busy_timeout = 5000')
+  return db
+}

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
-import { openDatabase } from './db.js'
+import { openDatabase, openNonceConnection } from './db.js'
 import { SandboxError } from './errors.js'
 import { readBody } from './http/body.js'
 import { send } from './http/respond.js'
@@ -39,9 +39,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const certificate = await loadOrCreateCertificate(options.dataDir, now())
   const databasePath = join(options.dataDir, 'sandbox.sqlite')
   const db = openDatabase(databasePath)
+  const nonces = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
   const routes = sandboxRoutes()
-  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = { db, decryptor, baseUrl: '', now, log }
+  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = { db, nonces, decryptor, baseUrl: '', now, log }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const method = incoming.method ?? 'GET'
@@ -75,6 +76,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
+      nonces.close()
       db.close()
     },
   }

@@ -53,12 +53,15 @@ export async function importCertificate(input: CertificateInput, options: Import
   } catch (error) {
     refuse('ERR_CERTIFICATE_MALFORMED', `not X.509 (${(error as Error).message})`, error)
   }
-  const fingerprint = await sha256Fingerprint(subtle, der)
-  if (pin !== undefined && normalizeFingerprint(fingerprint) !== pin) refuse('ERR_CERTIFICATE_FINGERPRINT', 'fingerprint does not match the pin')
   if (!fields.isRsaEncryptionKey) refuse('ERR_CERTIFICATE_KEY_TYPE', 'key is not RSA')
-  const key = await subtle
-    .importKey('spki', fields.spki as Uint8Array<ArrayBuffer>, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
-    .catch((error: unknown) => refuse('ERR_CERTIFICATE_MALFORMED', 'RSA key import failed', error))
+  // Digest and key import run side by side: the first JWE of a page waits on both.
+  const [fingerprint, key] = await Promise.all([
+    sha256Fingerprint(subtle, der),
+    subtle
+      .importKey('spki', fields.spki as Uint8Array<ArrayBuffer>, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
+      .catch((error: unknown) => refuse('ERR_CERTIFICATE_MALFORMED', 'RSA key import failed', error)),
+  ])
+  if (pin !== undefined && normalizeFingerprint(fingerprint) !== pin) refuse('ERR_CERTIFICATE_FINGERPRINT', 'fingerprint does not match the pin')
   const keyBits = (key.algorithm as RsaHashedKeyAlgorithm).modulusLength
   if (keyBits < MIN_RSA_KEY_BITS) refuse('ERR_CERTIFICATE_KEY_SIZE', `RSA key has ${keyBits} bits, under ${MIN_RSA_KEY_BITS}`)
   const certificate = { key, fingerprint, notBefore: fields.notBefore, notAfter: fields.notAfter, keyBits }

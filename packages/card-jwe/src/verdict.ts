@@ -22,5 +22,11 @@ export function verdictOf<T extends object>(
   rule: FieldRule,
   extra?: T,
 ): FieldVerdict & T {
-  return { isValid, isPotentiallyValid, ...(isValid ? {} : { rule, field }), ...extra } as FieldVerdict & T
+  // Built without object spread: verdicts run on every keystroke and for every card encrypted.
+  const verdict = { isValid, isPotentiallyValid } as { -readonly [K in keyof FieldVerdict]: FieldVerdict[K] }
+  if (!isValid) {
+    verdict.rule = rule
+    verdict.field = field
+  }
+  return (extra ? Object.assign(verdict, extra) : verdict) as FieldVerdict & T
 }
