@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: every benchmark in one bounded run on loopback. Writes
+ * test-results/bench/benchmarks.json and test-results/bench/benchmarks.md, and prints the tables.
+ * BENCH_SECONDS (default 3) sets the length of each timed loop.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { fileURLToPath } from 'node:url'
+import { browserEncryption } from './browser-encryption.mjs'
+import { bundleWeight } from './bundle-weight.mjs'
+import { nodeEncryption } from './node-encryption.mjs'
+import { sandboxLoad } from './sandbox-load.mjs'
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 3)
+const started = Date.now()
+const machine = { node: process.version, cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`, memoryGiB: Math.round(totalmem() / 2 ** 30), date: new Date().toISOString() }
+const log = (text) => process.stdout.write(`[bench] ${text}\n`)
+
+log('1/4 Node encryption')
+const node = await nodeEncryption({ seconds: seconds / 2 })
+log('2/4 browser encryption (Chromium)')
+const browser = await browserEncryption({ seconds, rounds: 3 })
+log('3/4 bundle weight')
+const bundles = await bundleWeight()
+log('4/4 sandbox under load, demo backend overhead (two runs)')
+const load = [await sandboxLoad({ seconds }), await sandboxLoad({ seconds })]
+
+const results = { machine, seconds, node, browser, bundles, load, elapsedSeconds: Math.round((Date.now() - started) / 1000) }
+const dir = fileURLToPath(new URL('../../test-results/bench/', import.meta.url))
+mkdirSync(dir, { recursive: true })
+writeFileSync(`${dir}benchmarks.json`, JSON.stringify(results, null, 2))
+
+const table = (rows, columns) => [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${columns.map((c) => r[c] ?? '').join(' | ')} |`)].join('\n')
+const targets = (t) => Object.entries(t).map(([k, v]) => `- ${v ? 'met' : 'MISSED'}: ${k}`).join('\n')
+const loadRows = load.flatMap((l, i) => [
+  { run: i + 1, path: 'sandbox direct', perSecond: l.sandbox.perSecond, p50Ms: l.sandbox.p50Ms, p99Ms: l.sandbox.p99Ms, errors: l.sandbox.errors + l.sandbox.non2xx, ratio: `${l.sandboxVsFloor} of floor (${l.decryptionFloorPerSecond}/s)`, stored: `${l.paymentRows}/${l.paymentsAcknowledged}` },
+  { run: i + 1, path: 'through demo backend', perSecond: l.demo.perSecond, p50Ms: l.demo.p50Ms, p99Ms: l.demo.p99Ms, errors: l.demo.errors + l.demo.non2xx, ratio: `${l.demoVsDirect} of direct`, stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}` },
+])
+const markdown = `## Measured ${machine.date} (${machine.cpus}, ${machine.memoryGiB} GiB, Node ${machine.node}), ${results.elapsedSeconds} s
+
+### 1. Node encryption (ops/s)
+${table(node.rows, ['name', 'concurrency', 'opsPerSecond', 'vsFloor', 'vsJose'])}
+
+${targets(node.targets)}
+
+### 2. Browser encryption, ${browser.browser} (ops/s, one card at a time)
+${table(browser.rows, ['name', 'opsPerSecond', 'vsFloor', 'vsJose'])}
+
+First JWE from certificate text in a fresh page: ${browser.firstJweMs} ms (certificate import ${browser.firstJweBreakdownMs.importCertificate} ms, first encryption ${browser.firstJweBreakdownMs.firstEncrypt} ms, second ${browser.firstJweBreakdownMs.secondEncrypt} ms); one steady-state operation ${browser.steadyOpMs} ms (${browser.firstVsSteady}x); card-jwe's normalisation ${browser.normalizePerCardUs} µs per card.
+
+${targets(browser.targets)}
+
+### 3. Bundle weight (bytes)
+${table(bundles.rows, ['name', 'minified', 'gzip', 'budget', 'note'])}
+
+${targets(bundles.targets)}
+
+### 4-5. Sandbox under load, demo backend overhead (16 connections, every request used once)
+${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'ratio', 'stored'])}
+
+${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}
+`
+writeFileSync(`${dir}benchmarks.md`, markdown)
+process.stdout.write(`\n${markdown}\nwritten: test-results/bench/benchmarks.json, test-results/bench/benchmarks.md\n`)
