@@ -1,7 +1,7 @@
 import { describeIssues, issuesOf, PaymentDetailsRequestSchema, PaymentRequestSchema } from '@card-jwe/payment-validator'
 import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
-import { numberVerdict } from 'card-jwe'
+import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
 import { notFound, SandboxError } from '../errors.js'
 import { jsonOf } from '../http/body.js'
@@ -28,12 +28,12 @@ function storeOf(shop: ShopRow, storeId: string): void {
 }
 
 /** What the test platform does with a card: its catalogue entry, or the rules for other numbers. */
-function cardOutcome(card: DecryptedCard, now: Date): { flow: string; refusal: string | null } {
+function cardOutcome(card: DecryptedCard, verdict: NumberVerdict, now: Date): { flow: string; refusal: string | null } {
   const expired = Number(card.expiryYear) * 12 + Number(card.expiryMonth) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
   if (expired) return { flow: 'none', refusal: 'Expired Card' }
   const known = TEST_CARDS.find((c) => c.number === card.number)
   if (known) return { flow: known.threeDSecure, refusal: known.outcome === 'refused' ? (known.refusalReason ?? 'Refused') : null }
-  return numberVerdict(card.number).isValid ? { flow: 'none', refusal: null } : { flow: 'none', refusal: 'Invalid Card Number' }
+  return verdict.isValid ? { flow: 'none', refusal: null } : { flow: 'none', refusal: 'Invalid Card Number' }
 }
 
 function finalAnswer(row: PaymentRow): SandboxResponse {
@@ -93,8 +93,9 @@ export async function createPayment(request: SandboxRequest, params: Params, con
     if (!(error instanceof DecryptionError)) throw error
     throw new SandboxError(422, CARD_ERROR_CODES[error.code], error.message)
   }
-  const outcome = cardOutcome(card, context.now())
-  const cardFields = { card_brand: numberVerdict(card.number).brand?.type ?? 'unknown', card_last_four: card.number.slice(-4), card_expiry: `${card.expiryMonth}/${card.expiryYear}` }
+  const verdict = numberVerdict(card.number)
+  const outcome = cardOutcome(card, verdict, context.now())
+  const cardFields = { card_brand: verdict.brand?.type ?? 'unknown', card_last_four: card.number.slice(-4), card_expiry: `${card.expiryMonth}/${card.expiryYear}` }
 
   if (outcome.flow === 'frictionless' || outcome.flow === 'challenge') {
     const row: PaymentRow = { ...base, ...cardFields, status: 'identify_shopper', result_code: 'IdentifyShopper', flow: outcome.flow, transaction_id: newTransactionId(), refusal_reason: outcome.refusal }
