@@ -73,7 +73,7 @@ export async function sandboxLoad({ seconds }) {
 
 /** The same load, one payment per order, through the demo shop's /api/payments. */
 async function demoOverhead({ url, certificatePath, certificatePem, dataDir, count, card }) {
-  const shop = await startProcess('apps/demo/dist/server/main.js', { SERVICE_BASE_URL: url, CERTIFICATE_PATH: certificatePath, DEMO_DATA_DIR: join(dataDir, 'demo'), SHOP_PORT: '0' }, /shop: +\S+/)
+  const shop = await startProcess('apps/demo/dist/server/main.js', { SERVICE_BASE_URL: url, CERTIFICATE_PATH: certificatePath, DEMO_DATA_DIR: join(dataDir, 'demo'), SHOP_PORT: '0', DEMO_READY_MADE_STORE: '1' }, /shop: +\S+/)
   try {
     const shopUrl = /shop: +(\S+)/.exec(shop.output)[1]
     const jwes = await encryptCardBatch(Array.from({ length: count }, () => card), certificatePem)

@@ -40,7 +40,7 @@ export async function registerShop(serviceUrl) {
   const response = await fetch(`${serviceUrl}/shopplatform/processor/shop-registrations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ shopUrl: `http://127.0.0.1:${server.address().port}`, key, secret }),
+    body: JSON.stringify({ shopUrl: `http://127.0.0.1:${server.address().port}`, key, secret, readyMadeStore: true }),
   })
   const { shopId, storeId } = await response.json()
   return { shopId, storeId, serviceSecret, close: () => server.close() }

@@ -26,7 +26,8 @@ export interface DemoStack {
   close(): Promise<void>
 }
 
-export async function startDemoStack(): Promise<DemoStack> {
+/** `readyMadeStore: false` starts from an empty sandbox: the admin wizard must connect the shop first. */
+export async function startDemoStack(options: { readyMadeStore?: boolean } = {}): Promise<DemoStack> {
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-demo-'))
@@ -39,6 +40,8 @@ export async function startDemoStack(): Promise<DemoStack> {
     frontDir: FRONT_DIR,
     pollIntervalMs: 3_600_000, // the tests run the poller themselves, from the admin page
     log: (line) => shopLog.push(line),
+    readyMadeStore: options.readyMadeStore ?? true,
+    sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox`,
   })
   const browser = await chromium.launch(chromiumLaunchOptions())
   return {

@@ -20,6 +20,9 @@ export interface ShopRow {
   readonly basic_key: string
   readonly basic_secret: string
   readonly service_secret: string
-  readonly store_id: string
   readonly client_key: string
+  /** The merchant account (backoffice user) the shop connected with a verification code. */
+  readonly account_id: string | null
+  /** The current contractor (spec: Endpoints rule 3). */
+  readonly contractor_id: string | null
 }

@@ -15,9 +15,60 @@ CREATE TABLE IF NOT EXISTS shops (
   basic_key TEXT NOT NULL,
   basic_secret TEXT NOT NULL,
   service_secret TEXT NOT NULL,
-  store_id TEXT NOT NULL UNIQUE,
   client_key TEXT NOT NULL,
+  -- Set by PUT backoffice-user (the merchant account) and by PUT contractor or store creation.
+  account_id TEXT REFERENCES accounts(account_id),
+  contractor_id TEXT REFERENCES contractors(contractor_id),
   created_at TEXT NOT NULL
+);
+-- A merchant account (backoffice user), known by its verified email; shops connect to it.
+CREATE TABLE IF NOT EXISTS accounts (
+  account_id TEXT PRIMARY KEY,
+  email TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+-- Verification codes sent; also the sandbox's inbox, since no mail leaves the machine.
+CREATE TABLE IF NOT EXISTS verification_codes (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  shop_id TEXT NOT NULL REFERENCES shops(shop_id),
+  email TEXT NOT NULL,
+  code TEXT NOT NULL,
+  expires_at INTEGER NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  used_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS verification_codes_by_email ON verification_codes (email, id);
+CREATE TABLE IF NOT EXISTS contractors (
+  contractor_id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL REFERENCES accounts(account_id),
+  type TEXT NOT NULL,
+  name TEXT NOT NULL,
+  country TEXT NOT NULL,
+  owner_first_name TEXT NOT NULL,
+  owner_last_name TEXT NOT NULL,
+  onboarding_status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (account_id, type, name, country)
+);
+CREATE TABLE IF NOT EXISTS stores (
+  store_id TEXT PRIMARY KEY,
+  contractor_id TEXT NOT NULL REFERENCES contractors(contractor_id),
+  label TEXT NOT NULL,
+  shopper_statement TEXT NOT NULL,
+  industry_code TEXT NOT NULL,
+  phone TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  address TEXT NOT NULL,
+  payment_methods TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS onboarding_links (
+  token TEXT PRIMARY KEY,
+  shop_id TEXT NOT NULL REFERENCES shops(shop_id),
+  contractor_id TEXT NOT NULL REFERENCES contractors(contractor_id),
+  expires_at INTEGER NOT NULL,
+  used_at TEXT
 );
 CREATE TABLE IF NOT EXISTS nonces (
   shop_id TEXT NOT NULL,
@@ -89,13 +140,23 @@ CREATE TABLE IF NOT EXISTS erasures (
 );
 `
 
+/** Bumped when a table changes shape; a folder from an older sandbox is refused, not guessed at. */
+export const SCHEMA_VERSION = 2
+
 export function openDatabase(path: string): Db {
   const db = new Database(path)
+  const version = db.pragma('user_version', { simple: true }) as number
+  const hasTables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'shops'").get() as { n: number }
+  if (hasTables.n > 0 && version !== SCHEMA_VERSION) {
+    db.close()
+    throw new Error(`${path} was written by an older sandbox (schema ${version}, now ${SCHEMA_VERSION}): move its folder away to start afresh`)
+  }
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = FULL')
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
   db.exec(SCHEMA)
+  db.pragma(`user_version = ${SCHEMA_VERSION}`)
   return db
 }
 

@@ -46,3 +46,25 @@ export type { PaymentRequestParts, ShopPaymentConfig } from './build-payment-req
 export { DEFAULT_MAX_BODY_BYTES, parseJsonBody } from './parse-body.js'
 export { describeIssues, issuesOf } from './lib/issues.js'
 export type { BodyResult } from './parse-body.js'
+export {
+  BackofficeUserRequestSchema,
+  ConnectContractorRequestSchema,
+  CONTRACTOR_TYPES,
+  ContractorIdSchema,
+  ContractorSchema,
+  CountryCodeSchema,
+  CreateStoreRequestSchema,
+  EmailSchema,
+  EmailVerificationRequestSchema,
+  IndustryCodeSchema,
+  OnboardingLinkRequestSchema,
+  PhoneNumberSchema,
+  SHOPPER_STATEMENT_MAX,
+  ShopperStatementSchema,
+  STORE_PAYMENT_METHOD_TYPES,
+  StoreAddressSchema,
+  StorePaymentMethodsRequestSchema,
+  UpdateStoreRequestSchema,
+  VerificationCodeSchema,
+} from './schemas/merchant-setup.js'
+export type { BackofficeUserRequest, Contractor, CreateStoreRequest, EmailVerificationRequest, StorePaymentMethodsRequest } from './schemas/merchant-setup.js'

@@ -1,18 +1,43 @@
-import { PaymentMethodsResponseSchema, PaymentResponseSchema, type Amount, type PaymentDetailsRequest, type PaymentRequest, type PaymentResponse } from '@card-jwe/payment-validator'
+import {
+  ContractorSchema,
+  OnboardingLinkSchema,
+  OnboardingStatusSchema,
+  PaymentMethodsResponseSchema,
+  PaymentResponseSchema,
+  type Amount,
+  type Contractor,
+  type CreateStoreRequest,
+  type OnboardingStatus,
+  type PaymentDetailsRequest,
+  type PaymentRequest,
+  type PaymentResponse,
+  type StorePaymentMethodsRequest,
+} from '@card-jwe/payment-validator'
 import { ServiceError } from './errors.js'
 import {
+  BackofficeUserResultSchema,
   ClientKeySchema,
+  ContractorConnectionSchema,
+  CountryListSchema,
+  EmailVerificationResultSchema,
   ErasureResultSchema,
+  IndustryCodeListSchema,
+  StoreListSchema,
+  StorePaymentMethodsResultSchema,
+  StoreSchema,
   ModificationResultSchema,
   RegistrationResultSchema,
   UnsubscribeResultSchema,
   UpdatedPaymentsPageSchema,
+  type CountryList,
+  type IndustryCodeList,
   type ModificationResult,
+  type Store,
   type RegistrationResult,
   type UpdatedPaymentsPage,
 } from './responses.js'
 import { signRequest } from './signing.js'
-import type { z } from 'zod'
+import { z } from 'zod'
 
 /** Where the client talks by default: the local sandbox (`pnpm sandbox`). */
 export const SANDBOX_BASE_URL = 'http://127.0.0.1:8790'
@@ -44,7 +69,21 @@ export interface ServiceClient {
   /** The same client, signing as this shop. */
   withCredentials(credentials: ServiceCredentials): ServiceClient
   /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
-  register(shop: { shopUrl: string; key: string; secret: string }): Promise<RegistrationResult>
+  register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean }): Promise<RegistrationResult>
+  /** Merchant set-up, in the spec's order ("Endpoints" rules 3 and 4). */
+  sendVerificationEmail(email: string): Promise<z.infer<typeof EmailVerificationResultSchema>>
+  connectBackofficeUser(body: { email: string; code: string }): Promise<z.infer<typeof BackofficeUserResultSchema>>
+  listContractors(): Promise<Contractor[]>
+  connectContractor(contractorId: string): Promise<z.infer<typeof ContractorConnectionSchema>>
+  industryCodes(): Promise<IndustryCodeList>
+  countries(): Promise<CountryList>
+  /** The stores of whichever contractor is current: connect the one you mean first (rule 3). */
+  listStores(): Promise<Store[]>
+  createStore(body: CreateStoreRequest): Promise<Store>
+  updateStore(storeId: string, body: { label?: string; phone?: string; address?: CreateStoreRequest['store']['address']; shopperStatement?: string }): Promise<Store>
+  onboardingStatus(): Promise<OnboardingStatus>
+  createOnboardingLink(): Promise<{ uri: string }>
+  setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<z.infer<typeof StorePaymentMethodsResultSchema>>
   createPayment(storeId: string, request: PaymentRequest): Promise<PaymentResponse>
   paymentDetails(storeId: string, request: PaymentDetailsRequest): Promise<PaymentResponse>
   capture(pspReference: string, amount: Amount): Promise<ModificationResult>
@@ -107,6 +146,18 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     baseUrl,
     withCredentials: (credentials) => createServiceClient({ ...options, credentials }),
     register: (shop) => call('POST', REGISTRATION_PATH, RegistrationResultSchema, shop, false),
+    sendVerificationEmail: (email) => call('POST', '/email-verification-messages', EmailVerificationResultSchema, { email }),
+    connectBackofficeUser: (body) => call('PUT', `${P}/backoffice-user`, BackofficeUserResultSchema, body),
+    listContractors: () => call('GET', `${P}/backoffice-user-contractors`, z.array(ContractorSchema)),
+    connectContractor: (contractorId) => call('PUT', `${P}/contractor`, ContractorConnectionSchema, { contractorId }),
+    industryCodes: () => call('GET', `${P}/industry-codes`, IndustryCodeListSchema),
+    countries: () => call('GET', `${P}/countries`, CountryListSchema),
+    listStores: () => call('GET', `${P}/stores`, StoreListSchema),
+    createStore: (body) => call('POST', `${P}/stores`, StoreSchema, body),
+    updateStore: (storeId, body) => call('PATCH', `${P}/stores/${segment(storeId)}`, StoreSchema, body),
+    onboardingStatus: () => call('GET', `${P}/onboarding-status`, OnboardingStatusSchema),
+    createOnboardingLink: async () => ({ uri: (await call('POST', `${P}/onboarding-links`, OnboardingLinkSchema, {})).uri }),
+    setStorePaymentMethods: (storeId, body) => call('PUT', `${P}/stores/${segment(storeId)}/payment-methods`, StorePaymentMethodsResultSchema, body),
     createPayment: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payments`, PaymentResponseSchema, request),
     paymentDetails: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payment-details`, PaymentResponseSchema, request),
     capture: (psp, amount) => call('POST', `${P}/payments/${segment(psp)}/captures`, ModificationResultSchema, { amount }),

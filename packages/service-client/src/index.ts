@@ -2,5 +2,5 @@ export { createServiceClient, DEFAULT_TIMEOUT_MS, REGISTRATION_PATH, SANDBOX_BAS
 export type { ServiceClient, ServiceClientOptions, ServiceCredentials } from './create-service-client.js'
 export { ServiceError } from './errors.js'
 export type { ServiceErrorBody } from './errors.js'
-export type { ModificationResult, RegistrationResult, UpdatedPaymentsPage } from './responses.js'
+export type { CountryList, IndustryCodeList, ModificationResult, RegistrationResult, Store, UpdatedPaymentsPage } from './responses.js'
 export { MAX_SIGNATURE_SKEW_SECONDS, SIGNATURE_HEADERS, signRequest } from './signing.js'

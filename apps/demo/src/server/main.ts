@@ -4,24 +4,31 @@ import { startSandbox } from '@card-jwe/sandbox'
 import { startShop } from './start-shop.js'
 
 /**
- * `pnpm demo`: the embedded sandbox and the shop on loopback, registered, ready to pay.
+ * `pnpm demo`: the embedded sandbox and the shop on loopback, registered; the admin page's wizard
+ * connects the merchant account and onboards a store before the checkout takes payments.
  * SERVICE_BASE_URL and CERTIFICATE_PATH point the same shop at the service's dev environment.
  */
 const dataDir = resolve(process.env.DEMO_DATA_DIR ?? '.demo-data')
 const external = process.env.SERVICE_BASE_URL
-const sandbox = external ? undefined : await startSandbox({ dataDir: resolve(dataDir, 'sandbox'), port: Number(process.env.SANDBOX_PORT ?? 8790), log: () => {} })
+/** `pnpm demo -- --ready-made-store` (or DEMO_READY_MADE_STORE=1): skip the set-up wizard with an onboarded store. */
+const readyMadeStore = process.argv.includes('--ready-made-store') || process.env.DEMO_READY_MADE_STORE === '1'
+// Of the sandbox's log, only its "mail" lines: that is where a verification code arrives.
+const sandboxLog = (line: string) => void (line.startsWith('mail ') && process.stdout.write(`[sandbox] ${line}\n`))
+const sandbox = external ? undefined : await startSandbox({ dataDir: resolve(dataDir, 'sandbox'), port: Number(process.env.SANDBOX_PORT ?? 8790), log: sandboxLog })
 const certificatePem = external ? await readFile(process.env.CERTIFICATE_PATH ?? '', 'utf8') : sandbox!.certificatePem
 const shop = await startShop({
   dataDir: resolve(dataDir, 'shop'),
   serviceBaseUrl: external ?? sandbox!.baseUrl,
   certificatePem,
   port: Number(process.env.SHOP_PORT ?? 8780),
+  readyMadeStore,
+  ...(sandbox ? { sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox` } : {}),
 })
 process.stdout.write(
   [
     '',
     `shop:     ${shop.url}`,
-    `admin:    ${shop.url}/admin.html`,
+    `admin:    ${shop.url}/admin.html${shop.storeId() ? '' : '  <- start here: connect your account, create and onboard a store'}`,
     `service:  ${external ?? `${sandbox!.baseUrl} (embedded sandbox; challenge answer "password")`}`,
     '',
   ].join('\n'),

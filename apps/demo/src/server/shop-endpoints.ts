@@ -19,11 +19,11 @@ function basicMatches(request: IncomingMessage, settings: Settings): boolean {
 
 /**
  * The spec's shop-side endpoints: read and batch settings behind HTTP Basic (401 on any mismatch,
- * with no hint which half was wrong), and the onboarding return (302 to the admin page).
+ * with no hint which half was wrong), and the onboarding return (302 to the admin page, which re-checks the status).
  */
 export async function handleShopEndpoint(request: IncomingMessage, response: ServerResponse, path: string, settings: Settings): Promise<boolean> {
   if (path === '/shop-json/service-payments/onboarding-redirect' && request.method === 'GET') {
-    response.writeHead(302, { location: '/admin.html' }).end()
+    response.writeHead(302, { location: '/admin.html?onboarding=returned' }).end()
     return true
   }
   if (path !== '/shop-json/shop/v3/settings/general' && path !== '/shop-json/shop/v3/settings/general/batch') return false

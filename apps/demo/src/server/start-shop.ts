@@ -15,6 +15,7 @@ import { postPayment, postPaymentDetails, type PaymentsApiContext } from './paym
 import { DEFAULT_POLL_INTERVAL_MS, pollOnce } from './poller.js'
 import { openSecretBox } from './secret-box.js'
 import { openSettings } from './settings.js'
+import { handleMerchantSetup, ONBOARDED_STATUS, setupState, type MerchantSetupContext } from './merchant-setup-api.js'
 import { handleShopEndpoint } from './shop-endpoints.js'
 import { serveStatic } from './static-files.js'
 
@@ -30,11 +31,16 @@ export interface ShopOptions {
   readonly frontDir?: string
   readonly log?: (line: string) => void
   readonly now?: () => Date
+  /** Quick start: register with a ready-made, onboarded store instead of walking the set-up wizard. */
+  readonly readyMadeStore?: boolean
+  /** The embedded sandbox's inbox URL, so the wizard can show the verification code. */
+  readonly sandboxInboxUrl?: string
 }
 
 export interface RunningShop {
   readonly url: string
-  readonly storeId: string
+  /** The store the checkout sells from, once the wizard chose or created one (or the ready-made one). */
+  readonly storeId: () => string | undefined
   /** Runs the updated-payments poller once, now. */
   poll(): Promise<number>
   close(): Promise<void>
@@ -56,13 +62,31 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   const policy = pagePolicy(serviceOrigin)
   const frontDir = options.frontDir ?? FRONT_DIR
   let shopUrl = ''
-  let service: { client: ServiceClient; storeId: string } | undefined
+  let serviceClient: ServiceClient | undefined
 
+  const client = () => {
+    if (!serviceClient) throw new HttpError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet')
+    return serviceClient
+  }
+  const setup: MerchantSetupContext = { settings, client, ...(options.sandboxInboxUrl ? { sandboxInboxUrl: options.sandboxInboxUrl } : {}) }
+  /** The checkout sells only from an onboarded store (spec: "Onboarding"). */
   const connection = () => {
-    if (!service) throw new HttpError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet')
-    return service
+    const state = setupState(setup)
+    if (!state.checkoutReady) throw new HttpError(409, 'CHECKOUT_NOT_READY', 'the shop has no onboarded store yet: connect the account on the admin page')
+    return { client: client(), storeId: state.storeId! }
   }
   const payments: PaymentsApiContext = { db, client: connection, get shopUrl() { return shopUrl }, now }
+
+  /** What the checkout page needs: the certificate, and whether and with which methods it may sell. */
+  async function checkoutConfig() {
+    const state = setupState(setup)
+    let paymentMethods: string[] = []
+    if (state.checkoutReady) {
+      const methods = await client().checkoutPaymentMethods(state.storeId!, { country: 'NL', currency: 'EUR' }).catch(() => undefined)
+      paymentMethods = methods?.paymentMethods?.map((m) => m.type) ?? []
+    }
+    return { certificatePem: options.certificatePem, serviceOrigin, checkoutReady: state.checkoutReady, paymentMethods }
+  }
 
   async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const method = request.method ?? 'GET'
@@ -71,7 +95,12 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     const body = method === 'POST' ? await readBody(request) : Buffer.alloc(0)
     const orderMatch = /^\/api\/orders\/(\d{1,12})$/.exec(path)
     const adminMatch = /^\/api\/admin\/orders\/(\d{1,12})\/(capture|refund|cancel)$/.exec(path)
-    if (method === 'GET' && path === '/api/config') return sendJson(response, 200, { certificatePem: options.certificatePem, serviceOrigin })
+    if (method === 'GET' && path === '/api/config') return sendJson(response, 200, await checkoutConfig())
+    if (path === '/api/admin/setup' || path.startsWith('/api/admin/setup/')) {
+      const answer = await handleMerchantSetup(method, path, body, setup)
+      if (answer === undefined) throw new HttpError(404, 'NOT_FOUND', 'no such set-up step')
+      return sendJson(response, 200, answer)
+    }
     if (method === 'GET' && path === '/api/catalogue') return sendJson(response, 200, CATALOGUE)
     if (method === 'POST' && path === '/api/orders') {
       const cart = parseJsonBody(body, CartSchema)
@@ -90,8 +119,8 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
       return sendJson(response, 204, {})
     }
     if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
-    if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await pollOnce(db, connection().client, now) })
-    if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, connection().client, Number(adminMatch[1]), adminMatch[2]!, body))
+    if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await pollOnce(db, client(), now) })
+    if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body))
     throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
   }
 
@@ -115,22 +144,27 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   }
   let shopId = settings.get('shop_id')
   if (!shopId || !settings.get('service_secret')) {
-    const registration = await createServiceClient({ baseUrl: options.serviceBaseUrl }).register({ shopUrl, key: settings.get('basic_key')!, secret: settings.get('basic_secret')! })
+    const registration = await createServiceClient({ baseUrl: options.serviceBaseUrl }).register({
+      shopUrl,
+      key: settings.get('basic_key')!,
+      secret: settings.get('basic_secret')!,
+      ...(options.readyMadeStore ? { readyMadeStore: true } : {}),
+    })
     settings.set('shop_id', registration.shopId)
-    settings.set('store_id', registration.storeId)
+    if (registration.storeId) {
+      settings.set('store_id', registration.storeId)
+      settings.set('onboarding_status', ONBOARDED_STATUS)
+    }
     shopId = registration.shopId
     log(`registered with the payment service as ${shopId}`)
   }
-  service = {
-    client: createServiceClient({ baseUrl: options.serviceBaseUrl, credentials: { shopId, serviceSecret: settings.get('service_secret')! } }),
-    storeId: settings.get('store_id')!,
-  }
-  const timer = setInterval(() => void pollOnce(db, service!.client, now).catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+  serviceClient = createServiceClient({ baseUrl: options.serviceBaseUrl, credentials: { shopId, serviceSecret: settings.get('service_secret')! } })
+  const timer = setInterval(() => void pollOnce(db, client(), now).catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
 
   return {
     url: shopUrl,
-    storeId: service.storeId,
-    poll: () => pollOnce(db, service!.client, now),
+    storeId: () => setupState(setup).storeId ?? undefined,
+    poll: () => pollOnce(db, client(), now),
     async close() {
       clearInterval(timer)
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -3,6 +3,7 @@ import { authenticate } from '../authenticate.js'
 import { notFound, SandboxError } from '../errors.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
+import { enabledMethods, ownedStore } from '../merchant-store.js'
 import { findPayment } from '../payment-store.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -15,7 +16,7 @@ const CARD_BRANDS = ['visa', 'mc', 'amex', 'discover', 'diners', 'jcb', 'cup', '
  */
 export async function checkoutPaymentMethods(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  if (params.store_id !== shop.store_id) throw notFound('store')
+  const enabled = enabledMethods(ownedStore(context, shop, params.store_id!))
   const query = request.url.searchParams
   const country = query.get('country')
   const currency = query.get('currency')
@@ -29,9 +30,10 @@ export async function checkoutPaymentMethods(request: SandboxRequest, params: Pa
         .all(shop.shop_id, shopper) as Array<{ id: string; brand: string; last_four: string; expiry_month: string; expiry_year: string }>)
     : []
   return json({
+    // Only what the store has turned on (PUT .../payment-methods); iDEAL only for the Netherlands.
     paymentMethods: [
-      { type: 'scheme', name: 'Cards', brands: CARD_BRANDS },
-      ...(country === null || country === 'NL' ? [{ type: 'ideal', name: 'iDEAL' }] : []),
+      ...(enabled.includes('scheme') ? [{ type: 'scheme', name: 'Cards', brands: CARD_BRANDS }] : []),
+      ...(enabled.includes('ideal') && (country === null || country === 'NL') ? [{ type: 'ideal', name: 'iDEAL' }] : []),
     ],
     ...(shopper
       ? {
@@ -52,7 +54,7 @@ export async function checkoutPaymentMethods(request: SandboxRequest, params: Pa
 /** GET .../stores/{store_id}/client-key and GET .../web-component-client-key (shape not shown: `{clientKey}`). */
 export async function clientKey(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  if (params.store_id !== undefined && params.store_id !== shop.store_id) throw notFound('store')
+  if (params.store_id !== undefined) ownedStore(context, shop, params.store_id)
   return json({ clientKey: shop.client_key })
 }
 
@@ -61,7 +63,7 @@ const UnsubscribeSchema = z.strictObject({ shopperReference: z.string().min(3).m
 /** POST .../unsubscribe-requests: disables one stored method of one shopper (body not shown in the spec). */
 export async function unsubscribe(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  if (params.store_id !== shop.store_id) throw notFound('store')
+  ownedStore(context, shop, params.store_id!)
   const parsed = UnsubscribeSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'unsubscribe needs shopperReference and storedPaymentMethodId')
   const changed = context.db

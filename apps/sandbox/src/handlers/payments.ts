@@ -1,9 +1,10 @@
-import { describeIssues, issuesOf, PaymentDetailsRequestSchema, PaymentRequestSchema } from '@card-jwe/payment-validator'
+import { describeIssues, issuesOf, PaymentDetailsRequestSchema, PaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES } from '@card-jwe/payment-validator'
 import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
-import { notFound, SandboxError } from '../errors.js'
+import { SandboxError } from '../errors.js'
+import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { fromBase64Json } from '../lib/base64-json.js'
@@ -23,8 +24,13 @@ const CARD_ERROR_CODES: Record<DecryptionError['code'], string> = {
   INVALID_CARD_DETAILS: 'CARD_DETAILS_INVALID',
 }
 
-function storeOf(shop: ShopRow, storeId: string): void {
-  if (storeId !== shop.store_id) throw notFound('store')
+/** A store that may take payments: the shop's, onboarded (spec: "Onboarding"). */
+function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
+  const store = ownedStore(context, shop, storeId)
+  if (store.onboarding_status !== ONBOARDING_CLEAR) {
+    throw new SandboxError(422, 'STORE_NOT_ONBOARDED', 'store: its contractor has not completed onboarding; see GET /shopplatform/processor/onboarding-status', 'configuration')
+  }
+  return store
 }
 
 /** What the test platform does with a card: its catalogue entry, or the rules for other numbers. */
@@ -52,16 +58,19 @@ function remember(context: SandboxContext, row: PaymentRow): void {
 /** POST /shopplatform/processor/stores/{store_id}/payments */
 export async function createPayment(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  storeOf(shop, params.store_id!)
+  const store = payableStore(context, shop, params.store_id!)
   const parsed = PaymentRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment request: ${describeIssues(issuesOf(parsed.error))}`)
   const body = parsed.data
   const method = body.paymentMethod as { type: string; jwe?: string }
+  if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
+    throw new SandboxError(422, 'PAYMENT_METHOD_NOT_ENABLED', `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`)
+  }
 
   const base = {
     psp_reference: newPspReference(),
     shop_id: shop.shop_id,
-    store_id: shop.store_id,
+    store_id: store.store_id,
     currency: body.amount.currency,
     value: body.amount.value,
     captured: 0,
@@ -123,7 +132,7 @@ function paymentForDetails(details: Record<string, string>, context: SandboxCont
 /** POST /shopplatform/processor/stores/{store_id}/payment-details */
 export async function paymentDetails(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  storeOf(shop, params.store_id!)
+  payableStore(context, shop, params.store_id!)
   const parsed = PaymentDetailsRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment details: ${describeIssues(issuesOf(parsed.error))}`)
   const row = paymentForDetails(parsed.data.details, context, shop)

@@ -4,6 +4,7 @@ import { SandboxError } from '../errors.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { newId, newSecret } from '../lib/ids.js'
+import { DEFAULT_STORE_PAYMENT_METHODS, ONBOARDING_CLEAR } from '../merchant-store.js'
 import type { SandboxContext } from '../context.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
@@ -18,6 +19,8 @@ const RegistrationSchema = z.strictObject({
   shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
   key: z.string().min(16).max(256),
   secret: z.string().min(16).max(256),
+  /** Quick start: a verified contractor and an onboarded store come with the registration. */
+  readyMadeStore: z.boolean().optional(),
 })
 
 async function callShop(url: string, key: string, secret: string, init: RequestInit = {}): Promise<Response> {
@@ -34,14 +37,34 @@ async function callShop(url: string, key: string, secret: string, init: RequestI
 }
 
 /**
+ * For quick starts and tests: an account, a verified contractor and an onboarded store with the
+ * defaults below, as if the merchant had walked the set-up already. Made-up data only.
+ */
+function createReadyMadeStore(context: SandboxContext, shopId: string): string {
+  const now = context.now().toISOString()
+  const accountId = newId('acct')
+  const contractorId = crypto.randomUUID()
+  const storeId = newId('store')
+  const db = context.db
+  db.prepare('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(accountId, `ready-made+${shopId}@sandbox.test`, now)
+  db.prepare('INSERT INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(contractorId, accountId, 'organization', 'Ready-made Test Shop B.V.', 'NL', 'Test', 'Owner', ONBOARDING_CLEAR, now)
+  const address = { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' }
+  db.prepare('INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, payment_methods, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(storeId, contractorId, 'Ready-made store', 'SANDBOX TEA SHOP', '5499', '+31200000000', 'EUR', JSON.stringify(address), JSON.stringify(DEFAULT_STORE_PAYMENT_METHODS), now)
+  db.prepare('UPDATE shops SET account_id = ?, contractor_id = ? WHERE shop_id = ?').run(accountId, contractorId, shopId)
+  return storeId
+}
+
+/**
  * Spec, "Shop registration": the sandbox reads the shop's settings with the Basic pair; if the shop
  * accepts, it generates `service_secret`, pushes it with the batch endpoint and registers the shop
- * (with a ready-made store). A 401 from the shop leaves it unregistered.
+ * (with a ready-made store only when asked). A 401 from the shop leaves it unregistered.
  */
 export async function register(request: SandboxRequest, _params: unknown, context: SandboxContext): Promise<SandboxResponse> {
   const parsed = RegistrationSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'registration needs shopUrl (http or https), key and secret (16-256 characters each)')
-  const { shopUrl, key, secret } = parsed.data
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'registration needs shopUrl (http or https), key and secret (16-256 characters each); readyMadeStore is optional, true or false')
+  const { shopUrl, key, secret, readyMadeStore } = parsed.data
   const base = shopUrl.replace(/\/+$/, '')
 
   const read = await callShop(base + SETTINGS_PATH, key, secret)
@@ -60,10 +83,13 @@ export async function register(request: SandboxRequest, _params: unknown, contex
   if (pushed.status === 401) throw new SandboxError(422, 'SHOP_REJECTED_CREDENTIALS', `the shop answered 401 to POST ${SETTINGS_BATCH_PATH}; shop not registered`, 'configuration')
   if (!pushed.ok) throw new SandboxError(502, 'SHOP_SETTINGS_INVALID', `POST ${SETTINGS_BATCH_PATH} answered ${pushed.status}; shop not registered`, 'configuration')
 
-  const shop = { shopId: newId('shop'), storeId: newId('store'), clientKey: `test_${newSecret().slice(0, 32)}` }
-  context.db
-    .prepare('INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, store_id, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(shop.shopId, base, key, secret, serviceSecret, shop.storeId, shop.clientKey, context.now().toISOString())
-  context.log(`registered ${shop.shopId} with store ${shop.storeId}`)
-  return json({ shopId: shop.shopId, storeId: shop.storeId, status: 'registered' }, 201)
+  const shop = { shopId: newId('shop'), clientKey: `test_${newSecret().slice(0, 32)}` }
+  const storeId = context.db.transaction(() => {
+    context.db
+      .prepare('INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(shop.shopId, base, key, secret, serviceSecret, shop.clientKey, context.now().toISOString())
+    return readyMadeStore ? createReadyMadeStore(context, shop.shopId) : undefined
+  })()
+  context.log(`registered ${shop.shopId}${storeId ? ` with ready-made store ${storeId}` : ''}`)
+  return json({ shopId: shop.shopId, ...(storeId ? { storeId } : {}), status: 'registered' }, 201)
 }

@@ -26,12 +26,12 @@ export function freshDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'card-jwe-sandbox-'))
 }
 
-/** A sandbox on a free port, a shop registered with it, and a client signing as that shop. */
+/** A sandbox on a free port, a shop registered with it (ready-made store), and a client signing as that shop. */
 export async function registeredShop(dataDir = freshDataDir()): Promise<RegisteredShop> {
   const logs: string[] = []
   const sandbox = await startSandbox({ dataDir, log: (line) => logs.push(line) })
   const shop = await startTestShop()
-  const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: shop.secret })
+  const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: shop.secret, readyMadeStore: true })
   const credentials = { shopId: registration.shopId, serviceSecret: shop.settings.get('service_secret')! }
   const client = createServiceClient({ baseUrl: sandbox.baseUrl, credentials })
   const certificate = await importCertificate(sandbox.certificatePem)
@@ -41,7 +41,7 @@ export async function registeredShop(dataDir = freshDataDir()): Promise<Register
     shop,
     client,
     credentials,
-    storeId: registration.storeId,
+    storeId: registration.storeId!,
     logs,
     async cardPayment(card, extra = {}) {
       order++

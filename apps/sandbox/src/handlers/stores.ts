@@ -1,0 +1,127 @@
+import {
+  CreateStoreRequestSchema,
+  describeIssues,
+  issuesOf,
+  StorePaymentMethodsRequestSchema,
+  UpdateStoreRequestSchema,
+  type CreateStoreRequest,
+} from '@card-jwe/payment-validator'
+import { authenticate } from '../authenticate.js'
+import { SandboxError } from '../errors.js'
+import { jsonOf } from '../http/body.js'
+import { json } from '../http/respond.js'
+import { newId } from '../lib/ids.js'
+import {
+  accountOf,
+  currentContractor,
+  DEFAULT_STORE_PAYMENT_METHODS,
+  ONBOARDING_REQUIRED,
+  ownedStore,
+  storeAnswer,
+  type ContractorRow,
+  type StoreRow,
+} from '../merchant-store.js'
+import { isListedCountry, isListedIndustryCode } from '../reference-data/lists.js'
+import type { SandboxContext } from '../context.js'
+import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+
+const bodyOf = (request: SandboxRequest) => jsonOf(request.body, request.headers['content-type'])
+
+/** GET /shopplatform/processor/stores: the stores of the *current* contractor (spec: Endpoints rule 3). */
+export async function listStores(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  // With several contractors this silently answers for whichever was connected last, as the spec warns.
+  const contractor = currentContractor(context, shop)
+  const rows = context.db.prepare('SELECT * FROM stores WHERE contractor_id = ? ORDER BY rowid').all(contractor.contractor_id) as StoreRow[]
+  return json(rows.map(storeAnswer))
+}
+
+/** The lists the service owns; the schema only checks the codes' shape. */
+function checkListed(body: CreateStoreRequest): void {
+  const unlisted = [
+    ['contractor.country', body.contractor.country],
+    ['store.address.country', body.store.address.country],
+  ].filter(([, code]) => !isListedCountry(code!))
+  if (unlisted.length > 0) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `${unlisted.map(([path]) => path).join(', ')}: not a code from GET /shopplatform/processor/countries`)
+  if (!isListedIndustryCode(body.store.industryCode)) throw new SandboxError(422, 'INDUSTRY_CODE_NOT_LISTED', 'store.industryCode: not a code from GET /shopplatform/processor/industry-codes')
+}
+
+const compactPhone = (phone: string) => phone.replace(/ /g, '')
+
+/**
+ * POST /shopplatform/processor/stores with the create-store body: finds the account's contractor with
+ * that type, name and country or creates it (onboarding required), creates the store, and makes the
+ * contractor current (spec: "Create-store request body").
+ */
+export async function createStore(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  const account = accountOf(shop)
+  const parsed = CreateStoreRequestSchema.safeParse(bodyOf(request))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `create store: ${describeIssues(issuesOf(parsed.error))}`)
+  const body = parsed.data
+  checkListed(body)
+  const db = context.db
+  const now = context.now().toISOString()
+
+  const store = db.transaction(() => {
+    const { type, name, country, owner } = body.contractor
+    db.prepare(
+      'INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(crypto.randomUUID(), account, type, name, country, owner.firstName, owner.lastName, ONBOARDING_REQUIRED, now)
+    const contractor = db.prepare('SELECT * FROM contractors WHERE account_id = ? AND type = ? AND name = ? AND country = ?').get(account, type, name, country) as ContractorRow
+    const row: StoreRow = {
+      store_id: newId('store'),
+      contractor_id: contractor.contractor_id,
+      label: body.store.label,
+      shopper_statement: body.store.shopperStatement,
+      industry_code: body.store.industryCode,
+      phone: compactPhone(body.store.phone),
+      currency: body.store.currency,
+      address: JSON.stringify(body.store.address),
+      payment_methods: JSON.stringify(DEFAULT_STORE_PAYMENT_METHODS),
+      created_at: now,
+    }
+    db.prepare(
+      'INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, payment_methods, created_at) VALUES (@store_id, @contractor_id, @label, @shopper_statement, @industry_code, @phone, @currency, @address, @payment_methods, @created_at)',
+    ).run(row)
+    db.prepare('UPDATE shops SET contractor_id = ? WHERE shop_id = ?').run(contractor.contractor_id, shop.shop_id)
+    return row
+  })()
+  context.log(`store ${store.store_id} created for contractor ${store.contractor_id}`)
+  return json(storeAnswer(store), 201)
+}
+
+/**
+ * PATCH /shopplatform/processor/stores/{store_id} (our addition): label, phone and address may change;
+ * `shopperStatement` may not (spec: Limits 3), so a different one is refused.
+ */
+export async function updateStore(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  const store = ownedStore(context, shop, params.store_id!)
+  const parsed = UpdateStoreRequestSchema.safeParse(bodyOf(request))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `update store: ${describeIssues(issuesOf(parsed.error))}`)
+  const body = parsed.data
+  if (body.shopperStatement !== undefined && body.shopperStatement !== store.shopper_statement) {
+    throw new SandboxError(422, 'SHOPPER_STATEMENT_IMMUTABLE', 'shopperStatement: cannot be changed after the store is created; create a new store for a new statement')
+  }
+  if (body.address && !isListedCountry(body.address.country)) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', 'address.country: not a code from GET /shopplatform/processor/countries')
+  context.db
+    .prepare('UPDATE stores SET label = ?, phone = ?, address = ? WHERE store_id = ?')
+    .run(body.label ?? store.label, body.phone ? compactPhone(body.phone) : store.phone, body.address ? JSON.stringify(body.address) : store.address, store.store_id)
+  return json(storeAnswer(ownedStore(context, shop, store.store_id)))
+}
+
+/**
+ * PUT .../stores/{store_id}/payment-methods (body not shown): `{paymentMethods: [{type, enabled}]}`.
+ * Listed methods change; others keep their state. checkout-payment-methods follows at once.
+ */
+export async function setStorePaymentMethods(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
+  const shop = await authenticate(request, context)
+  const store = ownedStore(context, shop, params.store_id!)
+  const parsed = StorePaymentMethodsRequestSchema.safeParse(bodyOf(request))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment methods: ${describeIssues(issuesOf(parsed.error))}`)
+  const current = JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>
+  const next = current.map((method) => parsed.data.paymentMethods.find((m) => m.type === method.type) ?? method)
+  context.db.prepare('UPDATE stores SET payment_methods = ? WHERE store_id = ?').run(JSON.stringify(next), store.store_id)
+  return json({ storeId: store.store_id, paymentMethods: next })
+}

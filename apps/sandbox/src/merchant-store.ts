@@ -1,0 +1,100 @@
+import { notFound, SandboxError } from './errors.js'
+import type { SandboxContext, ShopRow } from './context.js'
+
+/** Onboarding status values: the spec shows `verification-required`; the cleared value is ours. */
+export const ONBOARDING_REQUIRED = 'verification-required'
+export const ONBOARDING_CLEAR = 'verified'
+
+/** Methods a new store offers until PUT payment-methods changes them. */
+export const DEFAULT_STORE_PAYMENT_METHODS = Object.freeze([
+  { type: 'scheme', enabled: true },
+  { type: 'ideal', enabled: true },
+])
+
+export interface ContractorRow {
+  readonly contractor_id: string
+  readonly account_id: string
+  readonly type: string
+  readonly name: string
+  readonly country: string
+  readonly owner_first_name: string
+  readonly owner_last_name: string
+  readonly onboarding_status: string
+  readonly created_at: string
+}
+
+export interface StoreRow {
+  readonly store_id: string
+  readonly contractor_id: string
+  readonly label: string
+  readonly shopper_statement: string
+  readonly industry_code: string
+  readonly phone: string
+  readonly currency: string
+  /** JSON of the store address. */
+  readonly address: string
+  /** JSON array of `{type, enabled}`. */
+  readonly payment_methods: string
+  readonly created_at: string
+}
+
+/** A store with what handlers need to decide: its contractor's onboarding and its methods. */
+export interface OwnedStore extends StoreRow {
+  readonly onboarding_status: string
+}
+
+/** The merchant account behind the shop, or the refusal that says which step comes first. */
+export function accountOf(shop: ShopRow): string {
+  if (!shop.account_id) {
+    throw new SandboxError(422, 'BACKOFFICE_USER_REQUIRED', 'no backoffice user is connected: POST /email-verification-messages, then PUT /shopplatform/processor/backoffice-user with the code', 'configuration')
+  }
+  return shop.account_id
+}
+
+/** The current contractor (spec: Endpoints rule 3), or the refusal that says how to set one. */
+export function currentContractor(context: SandboxContext, shop: ShopRow): ContractorRow {
+  accountOf(shop)
+  const row = shop.contractor_id ? (context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(shop.contractor_id) as ContractorRow | undefined) : undefined
+  if (!row) {
+    throw new SandboxError(422, 'CONTRACTOR_NOT_CONNECTED', 'no contractor is connected: PUT /shopplatform/processor/contractor with a contractorId from backoffice-user-contractors, or create a store', 'configuration')
+  }
+  return row
+}
+
+/**
+ * A store the shop may use: any store of any contractor of its merchant account. Stores of other
+ * accounts are "not found", as are unknown ids, so ids of others cannot be probed.
+ */
+export function ownedStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
+  const row = shop.account_id
+    ? (context.db
+        .prepare('SELECT s.*, c.onboarding_status FROM stores s JOIN contractors c ON c.contractor_id = s.contractor_id WHERE s.store_id = ? AND c.account_id = ?')
+        .get(storeId, shop.account_id) as OwnedStore | undefined)
+    : undefined
+  if (!row) throw notFound('store')
+  return row
+}
+
+export function enabledMethods(store: StoreRow): string[] {
+  return (JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>).filter((m) => m.enabled).map((m) => m.type)
+}
+
+/** A store as the service shows it (item fields: not shown in the spec; ours). */
+export function storeAnswer(store: StoreRow) {
+  return {
+    id: store.store_id,
+    contractorId: store.contractor_id,
+    label: store.label,
+    shopperStatement: store.shopper_statement,
+    industryCode: store.industry_code,
+    phone: store.phone,
+    currency: store.currency,
+    address: JSON.parse(store.address) as Record<string, string>,
+    paymentMethods: JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>,
+    createdAt: store.created_at,
+  }
+}
+
+export function contractorAnswer(contractor: ContractorRow) {
+  return { id: contractor.contractor_id, name: contractor.name, country: contractor.country, type: contractor.type }
+}

@@ -1,0 +1,96 @@
+import { formOf } from '../http/body.js'
+import { escapeHtml } from '../http/respond.js'
+import { ONBOARDING_RETURN_PATH } from '../handlers/onboarding.js'
+import { ONBOARDING_CLEAR, type ContractorRow } from '../merchant-store.js'
+import { page } from './page.js'
+import type { SandboxContext } from '../context.js'
+import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+
+interface LinkRow {
+  readonly token: string
+  readonly shop_id: string
+  readonly contractor_id: string
+  readonly expires_at: number
+  readonly used_at: string | null
+}
+
+/** Test values the page offers: real company or personal data must not be used in development (spec). */
+const TEST_VALUES = Object.freeze({ birthDate: '1980-01-01', documentNumber: 'SPECI2014', registrationNumber: '12345678', iban: 'NL91ABNA0417164300' })
+
+/** ISO 13616: move the first four characters to the end, letters to numbers, the remainder mod 97 is 1. */
+function validIban(iban: string): boolean {
+  const compact = iban.replace(/ /g, '').toUpperCase()
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/.test(compact)) return false
+  const digits = (compact.slice(4) + compact.slice(0, 4)).replace(/[A-Z]/g, (c) => String(c.charCodeAt(0) - 55))
+  let remainder = 0
+  for (const digit of digits) remainder = (remainder * 10 + Number(digit)) % 97
+  return remainder === 1
+}
+
+/** Field problems of the identity form: named fields and rules, never the values. */
+function problemsOf(form: URLSearchParams, contractor: ContractorRow, today: Date): string[] {
+  const problems: string[] = []
+  const birth = form.get('birthDate') ?? ''
+  const born = /^\d{4}-\d{2}-\d{2}$/.test(birth) ? new Date(`${birth}T00:00:00Z`) : undefined
+  const adultBefore = new Date(Date.UTC(today.getUTCFullYear() - 18, today.getUTCMonth(), today.getUTCDate()))
+  if (!born || Number.isNaN(born.getTime()) || born > adultBefore) problems.push('Date of birth: a date (YYYY-MM-DD) at least 18 years ago.')
+  if (!/^[A-Z0-9]{6,20}$/i.test(form.get('documentNumber') ?? '')) problems.push('Identity document number: 6 to 20 letters or digits.')
+  if (contractor.type === 'organization' && !/^[A-Z0-9]{4,20}$/i.test(form.get('registrationNumber') ?? '')) problems.push('Company registration number: 4 to 20 letters or digits.')
+  if (!validIban(form.get('iban') ?? '')) problems.push('IBAN: not a valid IBAN (ISO 13616 check digits).')
+  return problems
+}
+
+function linkOf(context: SandboxContext, token: string | undefined): { link: LinkRow; contractor: ContractorRow } | string {
+  const link = token ? (context.db.prepare('SELECT * FROM onboarding_links WHERE token = ?').get(token) as LinkRow | undefined) : undefined
+  if (!link) return 'This onboarding link does not exist.'
+  if (link.used_at) return 'This onboarding link was already used. Ask the shop for a new one.'
+  if (link.expires_at < Math.floor(context.now().getTime() / 1000)) return 'This onboarding link has expired. Ask the shop for a new one.'
+  const contractor = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(link.contractor_id) as ContractorRow
+  return { link, contractor }
+}
+
+function deadLink(reason: string): SandboxResponse {
+  return { ...page({ title: 'Sandbox onboarding', body: `<h1>Sandbox onboarding</h1><p id="onboarding-error">${escapeHtml(reason)}</p>` }), status: 410 }
+}
+
+function identityForm(token: string, contractor: ContractorRow, problems: string[] = []): SandboxResponse {
+  const field = (name: keyof typeof TEST_VALUES, label: string) =>
+    `<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${escapeHtml(TEST_VALUES[name])}" required>`
+  const errors = problems.length ? `<ul id="onboarding-problems" role="alert">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''
+  const response = page({
+    title: 'Sandbox onboarding',
+    body: `<h1>Sandbox onboarding</h1>
+<p>Verify <strong>${escapeHtml(contractor.name)}</strong> (${escapeHtml(contractor.country)}, ${escapeHtml(contractor.type)}). This is the sandbox: the fields hold test values; do not enter real data.</p>
+${errors}<form method="post" action="/onboarding/${escapeHtml(token)}">
+${field('birthDate', `Date of birth of ${escapeHtml(contractor.owner_first_name)} ${escapeHtml(contractor.owner_last_name)}`)}
+${field('documentNumber', 'Identity document number')}
+${contractor.type === 'organization' ? field('registrationNumber', 'Company registration number') : ''}
+${field('iban', 'IBAN of the payout account')}
+<p><button type="submit">Submit for verification</button></p></form>`,
+  })
+  return problems.length ? { ...response, status: 422 } : response
+}
+
+/** GET /onboarding/{token}: the processor's identity page, as the sandbox plays it. */
+export function onboardingPage(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
+  const found = linkOf(context, params.token)
+  return typeof found === 'string' ? deadLink(found) : identityForm(found.link.token, found.contractor)
+}
+
+/**
+ * POST /onboarding/{token}: checks the form, marks the contractor verified and the link used, and
+ * sends the merchant back to the shop's onboarding-return endpoint (spec: "Onboarding").
+ */
+export function onboardingSubmit(request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
+  const found = linkOf(context, params.token)
+  if (typeof found === 'string') return deadLink(found)
+  const problems = problemsOf(formOf(request.body), found.contractor, context.now())
+  if (problems.length > 0) return identityForm(found.link.token, found.contractor, problems)
+  const shop = context.db.prepare('SELECT base_url FROM shops WHERE shop_id = ?').get(found.link.shop_id) as { base_url: string }
+  context.db.transaction(() => {
+    context.db.prepare('UPDATE onboarding_links SET used_at = ? WHERE token = ?').run(context.now().toISOString(), found.link.token)
+    context.db.prepare('UPDATE contractors SET onboarding_status = ? WHERE contractor_id = ?').run(ONBOARDING_CLEAR, found.contractor.contractor_id)
+  })()
+  context.log(`contractor ${found.contractor.contractor_id} verified`)
+  return { status: 303, location: shop.base_url + ONBOARDING_RETURN_PATH }
+}
