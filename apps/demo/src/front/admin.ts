@@ -1,5 +1,6 @@
-/** The shop's admin page: orders and their states, capture (full or partial), refund, cancel. */
+/** The shop's admin page: the account set-up wizard; orders and their states, capture (full or partial), refund, cancel. */
 import { api, formatAmount } from './api.js'
+import { startSetupWizard } from './setup-wizard.js'
 import './styles.css'
 
 interface AdminOrder {
@@ -67,4 +68,6 @@ document.querySelector('#refresh')!.addEventListener('click', () => {
     })
     .catch((error: unknown) => (status.textContent = (error as Error).message))
 })
-void render().then(() => (document.body.dataset.ready = 'true'))
+void Promise.all([startSetupWizard(), render()])
+  .catch((error: unknown) => (status.textContent = (error as Error).message))
+  .finally(() => (document.body.dataset.ready = 'true'))

@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Field problems `{path, rule}` when the shop refused a body. */
+    readonly details?: ReadonlyArray<{ path: string; rule: string }>,
   ) {
     super(message)
   }
@@ -23,8 +25,11 @@ export class ApiError extends Error {
 
 export async function api<T>(path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  const payload = (await response.json().catch(() => ({}))) as { error?: string; message?: string }
-  if (!response.ok) throw new ApiError(response.status, payload.error ?? 'HTTP_ERROR', payload.message ?? `HTTP ${response.status}`)
+  const payload = (await response.json().catch(() => ({}))) as { error?: string; message?: string; details?: unknown }
+  if (!response.ok) {
+    const details = Array.isArray(payload.details) ? (payload.details as Array<{ path: string; rule: string }>) : undefined
+    throw new ApiError(response.status, payload.error ?? 'HTTP_ERROR', payload.message ?? `HTTP ${response.status}`, details)
+  }
   return payload as T
 }
 

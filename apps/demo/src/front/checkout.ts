@@ -18,8 +18,8 @@ const announce = (text: string) => (status.textContent = text)
 let certificate: EncryptionCertificate
 let order: PublicOrder | undefined
 
-function showSection(id: 'shop' | 'checkout' | 'result'): void {
-  for (const section of ['shop', 'checkout', 'result']) $(`#${section}`).hidden = section !== id
+function showSection(id: 'shop' | 'checkout' | 'result' | 'not-ready'): void {
+  for (const section of ['shop', 'checkout', 'result', 'not-ready']) $(`#${section}`).hidden = section !== id
 }
 
 function showResult(resultCode: string, message?: string): void {
@@ -130,7 +130,16 @@ async function finishRedirect(params: URLSearchParams): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const config = await api<{ certificatePem: string }>('/api/config')
+  const config = await api<{ certificatePem: string; checkoutReady: boolean; paymentMethods: string[] }>('/api/config')
+  if (!config.checkoutReady) {
+    // No onboarded store yet: nothing can be paid, so nothing is offered.
+    showSection('not-ready')
+    document.body.dataset.ready = 'true'
+    return
+  }
+  // Only the methods the store offers (checkout-payment-methods, through the shop's backend).
+  $('#card-form').hidden = !config.paymentMethods.includes('scheme')
+  $('#ideal-alternative').hidden = !config.paymentMethods.includes('ideal')
   certificate = await importCertificate(config.certificatePem)
   const form = new CardForm($<HTMLFormElement>('#card-form'))
   const button = $<HTMLButtonElement>('#pay')
