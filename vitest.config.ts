@@ -14,6 +14,7 @@ const sourceAliases = [
   { find: /^@card-jwe\/browser-info\/server$/, replacement: here('./packages/browser-info/src/server.ts') },
   { find: /^@card-jwe\/browser-info$/, replacement: here('./packages/browser-info/src/index.ts') },
   { find: /^@card-jwe\/service-client\/signing$/, replacement: here('./packages/service-client/src/signing.ts') },
+  { find: /^@card-jwe\/service-client\/idempotency$/, replacement: here('./packages/service-client/src/idempotency.ts') },
   { find: /^@card-jwe\/service-client$/, replacement: here('./packages/service-client/src/index.ts') },
   { find: /^@card-jwe\/demo$/, replacement: here('./apps/demo/src/server/index.ts') },
   { find: /^@card-jwe\/sandbox$/, replacement: here('./apps/sandbox/src/index.ts') },

@@ -102,6 +102,10 @@ CREATE TABLE IF NOT EXISTS payments (
   return_url TEXT NOT NULL,
   shopper_reference TEXT,
   store_method INTEGER NOT NULL DEFAULT 0,
+  -- "shop_id:key" of the creating request, its fingerprint and the answer given (see idempotency.ts).
+  idempotency_key TEXT UNIQUE,
+  idempotency_fingerprint TEXT,
+  idempotent_answer TEXT,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
@@ -111,6 +115,9 @@ CREATE TABLE IF NOT EXISTS modifications (
   kind TEXT NOT NULL,
   currency TEXT,
   value INTEGER,
+  idempotency_key TEXT UNIQUE,
+  idempotency_fingerprint TEXT,
+  idempotent_answer TEXT,
   created_at TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
@@ -141,7 +148,7 @@ CREATE TABLE IF NOT EXISTS erasures (
 `
 
 /** Bumped when a table changes shape; a folder from an older sandbox is refused, not guessed at. */
-export const SCHEMA_VERSION = 2
+export const SCHEMA_VERSION = 3
 
 export function openDatabase(path: string): Db {
   const db = new Database(path)

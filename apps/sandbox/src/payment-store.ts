@@ -1,3 +1,4 @@
+import type { IdempotencyClaim } from './idempotency.js'
 import type { SandboxContext } from './context.js'
 
 export type PaymentStatus =
@@ -51,19 +52,21 @@ function recordEvent(context: SandboxContext, row: Pick<PaymentRow, 'shop_id' | 
     .run(row.shop_id, row.psp_reference, row.status, row.captured, row.refunded, context.now().toISOString())
 }
 
-export function insertPayment(context: SandboxContext, row: PaymentRow): void {
+/** With a claim, the key, its fingerprint and the answer commit in the same INSERT as the payment. */
+export function insertPayment(context: SandboxContext, row: PaymentRow, idempotency?: IdempotencyClaim & { answer: unknown }): void {
   const now = context.now().toISOString()
+  const claim = { idempotency_key: idempotency?.scope ?? null, idempotency_fingerprint: idempotency?.fingerprint ?? null, idempotent_answer: idempotency ? JSON.stringify(idempotency.answer) : null }
   context.db.transaction(() => {
     context.db
       .prepare(
         `INSERT INTO payments (psp_reference, shop_id, store_id, status, result_code, currency, value, captured, refunded, reference, metadata,
            method_type, card_brand, card_last_four, card_expiry, flow, transaction_id, acs_result, refusal_reason, return_origin, return_url,
-           shopper_reference, store_method, created_at, updated_at)
+           shopper_reference, store_method, idempotency_key, idempotency_fingerprint, idempotent_answer, created_at, updated_at)
          VALUES (@psp_reference, @shop_id, @store_id, @status, @result_code, @currency, @value, @captured, @refunded, @reference, @metadata,
            @method_type, @card_brand, @card_last_four, @card_expiry, @flow, @transaction_id, @acs_result, @refusal_reason, @return_origin, @return_url,
-           @shopper_reference, @store_method, @now, @now)`,
+           @shopper_reference, @store_method, @idempotency_key, @idempotency_fingerprint, @idempotent_answer, @now, @now)`,
       )
-      .run({ ...row, now })
+      .run({ ...row, ...claim, now })
     recordEvent(context, row)
   })()
 }

@@ -36,6 +36,7 @@ import {
   type RegistrationResult,
   type UpdatedPaymentsPage,
 } from './responses.js'
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js'
 import { signRequest } from './signing.js'
 import { z } from 'zod'
 
@@ -45,6 +46,11 @@ export const SANDBOX_BASE_URL = 'http://127.0.0.1:8790'
 export const REGISTRATION_PATH = '/shopplatform/processor/shop-registrations'
 /** How long one call may take before the client gives up. */
 export const DEFAULT_TIMEOUT_MS = 30_000
+/**
+ * Waits before each retry of a call that carries an idempotency key, when the service could not be
+ * reached or answered 502/503/504. Calls without a key are never retried: a second try could pay twice.
+ */
+export const DEFAULT_RETRY_DELAYS_MS = Object.freeze([250, 1000, 2500])
 
 const P = '/shopplatform/processor'
 
@@ -60,6 +66,12 @@ export interface ServiceClientOptions {
   readonly credentials?: ServiceCredentials
   readonly timeoutMs?: number
   readonly now?: () => Date
+  readonly retryDelaysMs?: readonly number[]
+}
+
+/** For calls that create a payment or move money: the same key on a retry gets the first answer. */
+export interface IdempotentCall {
+  readonly idempotencyKey?: string
 }
 
 type Schema<T> = z.ZodType<T>
@@ -84,11 +96,11 @@ export interface ServiceClient {
   onboardingStatus(): Promise<OnboardingStatus>
   createOnboardingLink(): Promise<{ uri: string }>
   setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<z.infer<typeof StorePaymentMethodsResultSchema>>
-  createPayment(storeId: string, request: PaymentRequest): Promise<PaymentResponse>
+  createPayment(storeId: string, request: PaymentRequest, options?: IdempotentCall): Promise<PaymentResponse>
   paymentDetails(storeId: string, request: PaymentDetailsRequest): Promise<PaymentResponse>
-  capture(pspReference: string, amount: Amount): Promise<ModificationResult>
-  refund(pspReference: string, amount: Amount): Promise<ModificationResult>
-  cancel(pspReference: string): Promise<ModificationResult>
+  capture(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
+  refund(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
+  cancel(pspReference: string, options?: IdempotentCall): Promise<ModificationResult>
   updatedPayments(query?: { after?: number; limit?: number }): Promise<UpdatedPaymentsPage>
   checkoutPaymentMethods(storeId: string, query?: { country?: string; currency?: string; shopper?: string }): Promise<z.infer<typeof PaymentMethodsResponseSchema>>
   clientKey(storeId: string): Promise<string>
@@ -118,15 +130,34 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
   const baseUrl = (options.baseUrl ?? SANDBOX_BASE_URL).replace(/\/+$/, '')
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
 
-  async function call<T>(method: string, pathWithQuery: string, schema: Schema<T>, body?: unknown, signed = true): Promise<T> {
-    const text = body === undefined ? '' : JSON.stringify(body)
+  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
+
+  /** One attempt; each is signed afresh (new timestamp and nonce), with the same body and key. */
+  async function attempt(method: string, pathWithQuery: string, text: string | undefined, signed: boolean, idempotencyKey: string | undefined): Promise<Response> {
     const headers: Record<string, string> = { accept: 'application/json' }
-    if (body !== undefined) headers['content-type'] = 'application/json'
+    if (text !== undefined) headers['content-type'] = 'application/json'
+    if (idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey
     if (signed) {
       if (!options.credentials) throw new TypeError('this call is signed: create the client with credentials (shopId, serviceSecret)')
-      Object.assign(headers, await signRequest(options.credentials, { method, pathWithQuery, body: text }, options.now?.()))
+      Object.assign(headers, await signRequest(options.credentials, { method, pathWithQuery, body: text ?? '' }, options.now?.()))
     }
-    const response = await fetch(baseUrl + pathWithQuery, { method, headers, ...(body === undefined ? {} : { body: text }), signal: AbortSignal.timeout(timeoutMs) })
+    return fetch(baseUrl + pathWithQuery, { method, headers, ...(text === undefined ? {} : { body: text }), signal: AbortSignal.timeout(timeoutMs) })
+  }
+
+  async function call<T>(method: string, pathWithQuery: string, schema: Schema<T>, body?: unknown, signed = true, idempotencyKey?: string): Promise<T> {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw new TypeError('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
+    const text = body === undefined ? undefined : JSON.stringify(body)
+    let response: Response | undefined
+    for (let tries = 0; ; tries++) {
+      const retryable = idempotencyKey !== undefined && tries < retryDelays.length
+      try {
+        response = await attempt(method, pathWithQuery, text, signed, idempotencyKey)
+        if (!retryable || ![502, 503, 504].includes(response.status)) break
+      } catch (error) {
+        if (!retryable || error instanceof TypeError && /credentials/.test(error.message)) throw error
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryDelays[tries]))
+    }
     const payload: unknown = await response.json().catch(() => undefined)
     if (!response.ok) {
       const envelope = payload as Partial<{ status: number; errorCode: string; message: string; errorType: string }> | undefined
@@ -158,11 +189,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     onboardingStatus: () => call('GET', `${P}/onboarding-status`, OnboardingStatusSchema),
     createOnboardingLink: async () => ({ uri: (await call('POST', `${P}/onboarding-links`, OnboardingLinkSchema, {})).uri }),
     setStorePaymentMethods: (storeId, body) => call('PUT', `${P}/stores/${segment(storeId)}/payment-methods`, StorePaymentMethodsResultSchema, body),
-    createPayment: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payments`, PaymentResponseSchema, request),
+    createPayment: (storeId, request, o = {}) => call('POST', `${P}/stores/${segment(storeId)}/payments`, PaymentResponseSchema, request, true, o.idempotencyKey),
     paymentDetails: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payment-details`, PaymentResponseSchema, request),
-    capture: (psp, amount) => call('POST', `${P}/payments/${segment(psp)}/captures`, ModificationResultSchema, { amount }),
-    refund: (psp, amount) => call('POST', `${P}/payments/${segment(psp)}/refunds`, ModificationResultSchema, { amount }),
-    cancel: (psp) => call('POST', `${P}/payments/${segment(psp)}/cancels`, ModificationResultSchema),
+    capture: (psp, amount, o = {}) => call('POST', `${P}/payments/${segment(psp)}/captures`, ModificationResultSchema, { amount }, true, o.idempotencyKey),
+    refund: (psp, amount, o = {}) => call('POST', `${P}/payments/${segment(psp)}/refunds`, ModificationResultSchema, { amount }, true, o.idempotencyKey),
+    cancel: (psp, o = {}) => call('POST', `${P}/payments/${segment(psp)}/cancels`, ModificationResultSchema, undefined, true, o.idempotencyKey),
     updatedPayments: (q = {}) => call('GET', `${P}/updated-payments${query({ after: q.after, limit: q.limit })}`, UpdatedPaymentsPageSchema),
     checkoutPaymentMethods: (storeId, q = {}) => call('GET', `${P}/stores/${segment(storeId)}/checkout-payment-methods${query(q)}`, PaymentMethodsResponseSchema),
     clientKey: async (storeId) => (await call('GET', `${P}/stores/${segment(storeId)}/client-key`, ClientKeySchema)).clientKey,

@@ -30,7 +30,8 @@ function button(label: string, onClick: () => Promise<void>): HTMLButtonElement 
 
 async function modify(order: AdminOrder, action: 'capture' | 'refund' | 'cancel', input?: HTMLInputElement): Promise<void> {
   const value = input?.value ? Math.round(Number(input.value) * 100) : undefined
-  await api(`/api/admin/orders/${order.id}/${action}`, value ? { value } : {})
+  // One key per click, so a retried request cannot capture or refund twice.
+  await api(`/api/admin/orders/${order.id}/${action}`, value ? { value } : {}, { 'idempotency-key': crypto.randomUUID() })
   status.textContent = `${action} requested for ${order.reference}; the state follows when the service reports it.`
 }
 

@@ -23,8 +23,8 @@ export class ApiError extends Error {
   }
 }
 
-export async function api<T>(path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+export async function api<T>(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
+  const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
   const payload = (await response.json().catch(() => ({}))) as { error?: string; message?: string; details?: unknown }
   if (!response.ok) {
     const details = Array.isArray(payload.details) ? (payload.details as Array<{ path: string; rule: string }>) : undefined

@@ -13,6 +13,7 @@ export interface OrderRow {
   readonly status: string
   readonly result_code: string | null
   readonly psp_reference: string | null
+  readonly payment_attempt: number
   readonly captured: number
   readonly refunded: number
   readonly created_at: string
@@ -47,7 +48,7 @@ export function publicOrder(order: OrderRow) {
   return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value }, status: order.status }
 }
 
-export function updateOrder(db: ShopDb, id: number, changes: Partial<Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'captured' | 'refunded'>>, now: Date): void {
+export function updateOrder(db: ShopDb, id: number, changes: Partial<Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'payment_attempt' | 'captured' | 'refunded'>>, now: Date): void {
   const columns = Object.keys(changes)
   db.prepare(`UPDATE orders SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...changes, id, updated_at: now.toISOString() })
 }

@@ -48,8 +48,26 @@ function fromService(error: unknown): never {
 }
 
 function record(context: PaymentsApiContext, order: OrderRow, response: PaymentResponse): void {
-  updateOrder(context.db, order.id, { result_code: response.resultCode, status: statusOf(response.resultCode), ...(response.pspReference ? { psp_reference: response.pspReference } : {}) }, context.now())
+  const status = statusOf(response.resultCode)
+  updateOrder(
+    context.db,
+    order.id,
+    {
+      result_code: response.resultCode,
+      status,
+      ...(response.pspReference ? { psp_reference: response.pspReference } : {}),
+      // A refused order may be paid again: the next attempt needs a new idempotency key.
+      ...(status === 'refused' ? { payment_attempt: order.payment_attempt + 1 } : {}),
+    },
+    context.now(),
+  )
 }
+
+/**
+ * One key per payment attempt of an order: a retry (the service unreachable, or the shopper
+ * submitting again after the shop restarted) gets the first payment back instead of a second one.
+ */
+const paymentKey = (order: OrderRow) => `${order.reference}-attempt-${order.payment_attempt}`
 
 /** POST /api/payments (spec: Front-end contract 3, 4, 7). */
 export async function postPayment(body: Buffer, request: IncomingMessage, context: PaymentsApiContext) {
@@ -71,7 +89,7 @@ export async function postPayment(body: Buffer, request: IncomingMessage, contex
     ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
   })
   const { client, storeId } = context.client()
-  const response = await client.createPayment(storeId, forward).catch(fromService)
+  const response = await client.createPayment(storeId, forward, { idempotencyKey: paymentKey(order) }).catch(fromService)
   // Stored before the browser hears anything (spec: Front-end contract 4).
   record(context, order, response)
   return toBrowserPaymentResult(response)

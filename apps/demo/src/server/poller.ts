@@ -22,7 +22,7 @@ const ORDER_STATUS: Record<string, string> = {
 /**
  * Reads updated-payments from the stored cursor and applies each change to its order, matched by
  * the echoed metadata.shop_order_id; the cursor moves in the same transaction as the changes, so
- * a crash neither loses nor repeats one.
+ * a crash neither loses nor repeats one; seen_changes keeps each sequence once, so a repeat fails loudly.
  */
 export async function pollOnce(db: ShopDb, client: ServiceClient, now: () => Date): Promise<number> {
   const read = () => Number((db.prepare("SELECT value FROM settings WHERE id = 'poll_cursor'").get() as { value: string } | undefined)?.value ?? 0)
@@ -31,6 +31,7 @@ export async function pollOnce(db: ShopDb, client: ServiceClient, now: () => Dat
     const page = await client.updatedPayments({ after: read(), limit: 100 })
     db.transaction(() => {
       for (const change of page.payments) {
+        db.prepare('INSERT INTO seen_changes (sequence, psp_reference, status, applied_at) VALUES (?, ?, ?, ?)').run(change.sequence, change.pspReference, change.status, now().toISOString())
         const orderId = Number((change.metadata as { shop_order_id?: unknown }).shop_order_id)
         if (!Number.isInteger(orderId)) continue
         updateOrder(db, orderId, { status: ORDER_STATUS[change.status] ?? change.status, captured: change.capturedAmount.value, refunded: change.refundedAmount.value }, now())

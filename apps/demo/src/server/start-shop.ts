@@ -46,6 +46,8 @@ export interface RunningShop {
   close(): Promise<void>
 }
 
+const headerOf = (request: IncomingMessage, name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined)
+
 const FRONT_DIR = fileURLToPath(new URL('../front', import.meta.url))
 
 /**
@@ -120,7 +122,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     }
     if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
     if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await pollOnce(db, client(), now) })
-    if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body))
+    if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body, headerOf(request, 'idempotency-key')))
     throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
   }
 

@@ -4,6 +4,7 @@ import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
+import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
@@ -42,9 +43,11 @@ function cardOutcome(card: DecryptedCard, verdict: NumberVerdict, now: Date): { 
   return verdict.isValid ? { flow: 'none', refusal: null } : { flow: 'none', refusal: 'Invalid Card Number' }
 }
 
-function finalAnswer(row: PaymentRow): SandboxResponse {
-  return json(paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } }))
+function finalAnswerOf(row: PaymentRow): Record<string, unknown> {
+  return paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } })
 }
+
+const finalAnswer = (row: PaymentRow): SandboxResponse => json(finalAnswerOf(row))
 
 /** Stores the card as the shopper's method when the payment asked for it and is authorised. */
 function remember(context: SandboxContext, row: PaymentRow): void {
@@ -66,6 +69,10 @@ export async function createPayment(request: SandboxRequest, params: Params, con
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
     throw new SandboxError(422, 'PAYMENT_METHOD_NOT_ENABLED', `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`)
   }
+  // A retry names the same payment by path, amount, reference and metadata; the card blob may be new.
+  const claim = claimOf(request, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type])
+  const earlier = replay(context, 'payments', claim, 200)
+  if (earlier) return earlier
 
   const base = {
     psp_reference: newPspReference(),
@@ -85,11 +92,22 @@ export async function createPayment(request: SandboxRequest, params: Params, con
     acs_result: null,
   }
 
+  /** Stores the payment with its answer; a concurrent request under the same key gets the winner's answer. */
+  const created = (row: PaymentRow, answer: Record<string, unknown>): SandboxResponse => {
+    try {
+      insertPayment(context, row, claim && { ...claim, answer })
+    } catch (error) {
+      if (claim && isUniqueViolation(error)) return replay(context, 'payments', claim, 200)!
+      throw error
+    }
+    remember(context, row)
+    return json(answer)
+  }
+
   if (REDIRECT_METHODS.includes(method.type)) {
     const row: PaymentRow = { ...base, status: 'redirect_shopper', result_code: 'RedirectShopper', card_brand: null, card_last_four: null, card_expiry: null, flow: 'redirect', transaction_id: newTransactionId(), refusal_reason: null }
-    insertPayment(context, row)
     const action = { type: 'redirect', paymentMethodType: method.type, method: 'GET', url: `${context.baseUrl}/redirect/${row.transaction_id}` }
-    return json(paymentAnswer(row, { action }))
+    return created(row, paymentAnswer(row, { action }))
   }
   if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
     throw new SandboxError(422, 'UNSUPPORTED_PAYMENT_METHOD', 'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"')
@@ -108,16 +126,13 @@ export async function createPayment(request: SandboxRequest, params: Params, con
 
   if (outcome.flow === 'frictionless' || outcome.flow === 'challenge') {
     const row: PaymentRow = { ...base, ...cardFields, status: 'identify_shopper', result_code: 'IdentifyShopper', flow: outcome.flow, transaction_id: newTransactionId(), refusal_reason: outcome.refusal }
-    insertPayment(context, row)
     const action = { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme', token: fingerprintToken(context.baseUrl, row.transaction_id!) }
     // The refusal of a 3-D Secure card is only told after authentication, as a real issuer would.
-    return json(paymentAnswer({ ...row, refusal_reason: null }, { action }))
+    return created(row, paymentAnswer({ ...row, refusal_reason: null }, { action }))
   }
   const status: PaymentStatus = outcome.refusal ? 'refused' : 'authorised'
   const row: PaymentRow = { ...base, ...cardFields, status, result_code: outcome.refusal ? 'Refused' : 'Authorised', flow: 'none', transaction_id: null, refusal_reason: outcome.refusal }
-  insertPayment(context, row)
-  remember(context, row)
-  return finalAnswer(row)
+  return created(row, finalAnswerOf(row))
 }
 
 /** Which payment a details request is about, from what the front end returned. */

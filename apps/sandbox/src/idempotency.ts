@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto'
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@card-jwe/service-client/idempotency'
+import { SandboxError } from './errors.js'
+import type { SandboxContext, ShopRow } from './context.js'
+import type { SandboxRequest, SandboxResponse } from './http/types.js'
+
+/**
+ * A request's idempotency key, scoped to its shop, and a fingerprint of what the key names. The key
+ * is stored on the row the request creates (payment or modification) in the same INSERT, so the
+ * row and "this key was used" commit together: a crash can lose both or neither.
+ */
+export interface IdempotencyClaim {
+  readonly scope: string
+  readonly fingerprint: string
+}
+
+/**
+ * `parts` are what must be the same on a retry. For a payment that is the path, amount, reference
+ * and metadata, not the card blob or browser data, which a page re-encrypts and re-collects when it
+ * submits again.
+ */
+export function claimOf(request: SandboxRequest, shop: ShopRow, parts: unknown): IdempotencyClaim | undefined {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER]
+  if (header === undefined) return undefined
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
+    throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
+  }
+  const fingerprint = createHash('sha256').update(JSON.stringify([request.method, request.url.pathname, parts])).digest('hex')
+  return { scope: `${shop.shop_id}:${header}`, fingerprint }
+}
+
+/** The first answer given under this key, or undefined if the key is new. */
+export function replay(context: SandboxContext, table: 'payments' | 'modifications', claim: IdempotencyClaim | undefined, status: number): SandboxResponse | undefined {
+  if (!claim) return undefined
+  const row = context.db.prepare(`SELECT idempotency_fingerprint, idempotent_answer FROM ${table} WHERE idempotency_key = ?`).get(claim.scope) as
+    | { idempotency_fingerprint: string; idempotent_answer: string }
+    | undefined
+  if (!row) return undefined
+  if (row.idempotency_fingerprint !== claim.fingerprint) {
+    throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
+  }
+  context.log(`idempotent replay on ${table}`)
+  return { status, json: JSON.parse(row.idempotent_answer) as unknown }
+}
+
+export const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE'
