@@ -73,11 +73,16 @@ export default defineConfig({
         test: {
           name: 'cross-package:node',
           include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts', 'test/e2e/**'],
+          exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts', 'test/e2e/**', 'test/hardening/**'],
           environment: 'node',
           globalSetup: [testCertificates],
           testTimeout: 30_000,
         },
+      },
+      {
+        extends: true,
+        // Fuzzing and crash-under-load runs against the built apps (issue 8); FUZZ_RUNS and CRASH_* lengthen them.
+        test: { name: 'hardening', include: ['test/hardening/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates], testTimeout: 300_000, hookTimeout: 60_000 },
       },
       {
         extends: true,

@@ -35,6 +35,9 @@ export async function pollOnce(db: ShopDb, client: ServiceClient, now: () => Dat
         const orderId = Number((change.metadata as { shop_order_id?: unknown }).shop_order_id)
         if (!Number.isInteger(orderId)) continue
         updateOrder(db, orderId, { status: ORDER_STATUS[change.status] ?? change.status, captured: change.capturedAmount.value, refunded: change.refundedAmount.value }, now())
+        // A payment whose answer never reached the shop (a crash between the service's answer and our
+        // write) is matched here by its metadata, so its pspReference still lands on the order.
+        db.prepare('UPDATE orders SET psp_reference = ? WHERE id = ? AND psp_reference IS NULL').run(change.pspReference, orderId)
         applied++
       }
       db.prepare("INSERT INTO settings (id, value) VALUES ('poll_cursor', ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value").run(String(page.cursor))

@@ -70,6 +70,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     if (!serviceClient) throw new HttpError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet')
     return serviceClient
   }
+  // One poll at a time: the timer and the admin page's button share this chain.
+  let polling: Promise<number> = Promise.resolve(0)
+  const poll = () => (polling = polling.catch(() => 0).then(() => pollOnce(db, client(), now)))
   const setup: MerchantSetupContext = { settings, client, ...(options.sandboxInboxUrl ? { sandboxInboxUrl: options.sandboxInboxUrl } : {}) }
   /** The checkout sells only from an onboarded store (spec: "Onboarding"). */
   const connection = () => {
@@ -121,7 +124,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
       return sendJson(response, 204, {})
     }
     if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
-    if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await pollOnce(db, client(), now) })
+    if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await poll() })
     if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body, headerOf(request, 'idempotency-key')))
     throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
   }
@@ -161,12 +164,12 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     log(`registered with the payment service as ${shopId}`)
   }
   serviceClient = createServiceClient({ baseUrl: options.serviceBaseUrl, credentials: { shopId, serviceSecret: settings.get('service_secret')! } })
-  const timer = setInterval(() => void pollOnce(db, client(), now).catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+  const timer = setInterval(() => void poll().catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
 
   return {
     url: shopUrl,
     storeId: () => setupState(setup).storeId ?? undefined,
-    poll: () => pollOnce(db, client(), now),
+    poll,
     async close() {
       clearInterval(timer)
       await new Promise<void>((resolve) => server.close(() => resolve()))
