@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
+import { redactPathForLog } from '@card-jwe/payment-validator'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
 import { openDatabase, openNonceConnection } from './db.js'
@@ -53,12 +54,12 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const body = await readBody(incoming)
       const result = await handler({ method, url, pathWithQuery, headers: incoming.headers, body }, params, context)
       send(outgoing, result)
-      log(`${method} ${url.pathname} ${result.status}`)
+      log(`${method} ${redactPathForLog(url.pathname)} ${result.status}`)
     } catch (error) {
       const refusal = error instanceof SandboxError ? error : new SandboxError(500, 'INTERNAL', 'internal error', 'internal')
       send(outgoing, { status: refusal.status, json: refusal.toBody() })
       // The error's kind only: a stack or message of a foreign error could quote request data.
-      log(`${method} ${url.pathname} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`)
+      log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`)
     }
   }
 

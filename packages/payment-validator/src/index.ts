@@ -68,3 +68,4 @@ export {
   VerificationCodeSchema,
 } from './schemas/merchant-setup.js'
 export type { BackofficeUserRequest, Contractor, CreateStoreRequest, EmailVerificationRequest, StorePaymentMethodsRequest } from './schemas/merchant-setup.js'
+export { MAX_LOGGED_PATH_LENGTH, redactPathForLog } from './redact-path.js'

@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseJsonBody } from '@card-jwe/payment-validator'
+import { parseJsonBody, redactPathForLog } from '@card-jwe/payment-validator'
 import { createServiceClient, type ServiceClient } from '@card-jwe/service-client'
 import { listOrders, modifyOrder } from './admin-api.js'
 import { CATALOGUE } from './catalogue.js'
@@ -134,10 +134,10 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     route(request, response, path)
       .catch((error: unknown) => {
         const known = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL', 'internal error')
-        if (!(error instanceof HttpError)) log(`${request.method} ${path} failed (${(error as Error)?.name})`)
+        if (!(error instanceof HttpError)) log(`${request.method} ${redactPathForLog(path)} failed (${(error as Error)?.name})`)
         if (!response.headersSent) sendJson(response, known.status, { error: known.code, message: known.message, ...(known.details ? { details: known.details } : {}) })
       })
-      .finally(() => log(`${request.method} ${path} ${response.statusCode}`))
+      .finally(() => log(`${request.method} ${redactPathForLog(path)} ${response.statusCode}`))
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   shopUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { extname, join, normalize } from 'node:path'
+import { extname, join, normalize, sep } from 'node:path'
 import type { ServerResponse } from 'node:http'
 
 const TYPES: Record<string, string> = {
@@ -12,7 +12,8 @@ const TYPES: Record<string, string> = {
 /** Serves the built pages; HTML gets the page policy. Paths outside the folder are never read. */
 export async function serveStatic(root: string, path: string, response: ServerResponse, policy: string): Promise<boolean> {
   const file = normalize(join(root, path === '/' ? '/index.html' : path))
-  if (!file.startsWith(root) || !TYPES[extname(file)]) return false
+  // root + sep: a sibling folder such as front-old/ must not pass as inside front/.
+  if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || !TYPES[extname(file)]) return false
   let body: Buffer
   try {
     body = await readFile(file)
