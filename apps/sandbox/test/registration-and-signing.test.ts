@@ -63,7 +63,7 @@ describe('request signing', () => {
     await expect(fixture.client.updatedPayments()).resolves.toMatchObject({ payments: expect.any(Array) })
   })
 
-  it('refuses unsigned, badly signed, stale, replayed and body-swapped requests with 401', async () => {
+  it('refuses unsigned, badly signed, stale, replayed, re-ordered and body-swapped requests with 401', async () => {
     const credentials = fixture.credentials
     const good = await signRequest(credentials, { method: 'GET', pathWithQuery: path, body: '' })
     expect((await raw(good)).status).toBe(200)
@@ -84,6 +84,12 @@ describe('request signing', () => {
     const headers = await signRequest(credentials, { method: 'POST', pathWithQuery: capturePath, body: signedBody })
     const swapped = await raw(headers, { method: 'POST', body: JSON.stringify({ amount: { currency: 'EUR', value: 999999 } }) }, capturePath)
     expect(swapped.body.errorCode).toBe('SIGNATURE_INVALID')
+
+    // Re-ordered: the query's parameters in another order, or the method changed, are not what was signed.
+    const signedQuery = await signRequest(credentials, { method: 'GET', pathWithQuery: `${path}?after=0&limit=1`, body: '' })
+    expect((await raw(signedQuery, {}, `${path}?limit=1&after=0`)).body.errorCode).toBe('SIGNATURE_INVALID')
+    const signedAsGet = await signRequest(credentials, { method: 'GET', pathWithQuery: capturePath, body: signedBody })
+    expect((await raw(signedAsGet, { method: 'POST', body: signedBody }, capturePath)).body.errorCode).toBe('SIGNATURE_INVALID')
 
     const unknownShop = await signRequest({ ...credentials, shopId: 'shop_unknown' }, { method: 'GET', pathWithQuery: path, body: '' })
     expect((await raw(unknownShop)).body.errorCode).toBe('SIGNATURE_INVALID')

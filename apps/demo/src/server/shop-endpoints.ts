@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseJsonBody, ShopSettingsBatchSchema } from '@card-jwe/payment-validator'
 import { HttpError, readBody, sendJson } from './http.js'
+import type { FailureThrottle } from './failure-throttle.js'
 import type { Settings } from './settings.js'
 
 /** Settings the service may change through the batch endpoint. */
@@ -19,18 +20,24 @@ function basicMatches(request: IncomingMessage, settings: Settings): boolean {
 
 /**
  * The spec's shop-side endpoints: read and batch settings behind HTTP Basic (401 on any mismatch,
- * with no hint which half was wrong), and the onboarding return (302 to the admin page, which re-checks the status).
+ * with no hint which half was wrong, slowed down when repeated), and the onboarding return (302 to the admin page, which re-checks the status).
  */
-export async function handleShopEndpoint(request: IncomingMessage, response: ServerResponse, path: string, settings: Settings): Promise<boolean> {
+export async function handleShopEndpoint(request: IncomingMessage, response: ServerResponse, path: string, settings: Settings, throttle: FailureThrottle): Promise<boolean> {
   if (path === '/shop-json/service-payments/onboarding-redirect' && request.method === 'GET') {
     response.writeHead(302, { location: '/admin.html?onboarding=returned' }).end()
     return true
   }
   if (path !== '/shop-json/shop/v3/settings/general' && path !== '/shop-json/shop/v3/settings/general/batch') return false
+  const address = request.socket.remoteAddress ?? 'unknown'
   if (!basicMatches(request, settings)) {
-    response.writeHead(401, { 'www-authenticate': 'Basic realm="shop settings"', 'content-type': 'application/json' }).end('{"error":"unauthorized"}')
+    const delay = throttle.failed(address)
+    await new Promise((resolve) => setTimeout(resolve, delay))
+    response
+      .writeHead(401, { 'www-authenticate': 'Basic realm="shop settings"', 'content-type': 'application/json', 'retry-after': String(Math.ceil(delay / 1000)), 'x-failure-delay-ms': String(delay) })
+      .end('{"error":"unauthorized","message":"credentials not accepted"}')
     return true
   }
+  throttle.succeeded(address)
   if (path.endsWith('/general') && request.method === 'GET') {
     sendJson(response, 200, settings.serviceVisible())
     return true

@@ -16,6 +16,7 @@ import { DEFAULT_POLL_INTERVAL_MS, pollOnce } from './poller.js'
 import { openSecretBox } from './secret-box.js'
 import { openSettings } from './settings.js'
 import { handleMerchantSetup, ONBOARDED_STATUS, setupState, type MerchantSetupContext } from './merchant-setup-api.js'
+import { createFailureThrottle, type FailureThrottle } from './failure-throttle.js'
 import { handleShopEndpoint } from './shop-endpoints.js'
 import { serveStatic } from './static-files.js'
 
@@ -35,6 +36,8 @@ export interface ShopOptions {
   readonly readyMadeStore?: boolean
   /** The embedded sandbox's inbox URL, so the wizard can show the verification code. */
   readonly sandboxInboxUrl?: string
+  /** How repeated wrong Basic credentials are slowed down (failure-throttle.ts); tests may pass their own. */
+  readonly failureThrottle?: FailureThrottle
 }
 
 export interface RunningShop {
@@ -62,6 +65,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   const settings = openSettings(db, openSecretBox(join(options.dataDir, 'secrets.key')))
   const serviceOrigin = new URL(options.serviceBaseUrl).origin
   const policy = pagePolicy(serviceOrigin)
+  const throttle = options.failureThrottle ?? createFailureThrottle()
   const frontDir = options.frontDir ?? FRONT_DIR
   let shopUrl = ''
   let serviceClient: ServiceClient | undefined
@@ -95,7 +99,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
 
   async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const method = request.method ?? 'GET'
-    if (await handleShopEndpoint(request, response, path, settings)) return
+    if (await handleShopEndpoint(request, response, path, settings, throttle)) return
     if (method === 'GET' && (await serveStatic(frontDir, path, response, policy))) return
     const body = method === 'POST' ? await readBody(request) : Buffer.alloc(0)
     const orderMatch = /^\/api\/orders\/(\d{1,12})$/.exec(path)
