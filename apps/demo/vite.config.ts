@@ -1,11 +1,13 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
+import { subresourceIntegrity } from './build/subresource-integrity.js'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
 /** The shop's pages, built to plain files the shop backend serves under its own CSP. */
 export default defineConfig({
   root: here('./src/front'),
+  plugins: [subresourceIntegrity()],
   publicDir: false,
   build: {
     outDir: here('./dist/front'),
@@ -13,6 +15,16 @@ export default defineConfig({
     // No inline scripts or styles anywhere: the CSP allows 'self' only.
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
-    rollupOptions: { input: { checkout: here('./src/front/index.html'), admin: here('./src/front/admin.html') } },
+    rollupOptions: {
+      input: { checkout: here('./src/front/index.html'), admin: here('./src/front/admin.html') },
+      // card-jwe (with jose) and browser-info as scripts of their own, each with its integrity hash.
+      output: {
+        manualChunks(id: string) {
+          if (/packages\/card-jwe\/|node_modules\/.*\/jose\//.test(id)) return 'card-jwe'
+          if (/packages\/browser-info\//.test(id)) return 'browser-info'
+          return undefined
+        },
+      },
+    },
   },
 })
