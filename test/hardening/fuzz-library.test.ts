@@ -87,7 +87,7 @@ describe('reference decryptor', async () => {
   const certificate = await importCertificate(valid.certificatePem)
   const genuine = await encryptCard(CARD, certificate)
   const segments = genuine.split('.')
-  const header = JSON.parse(new TextDecoder().decode(decodeBase64url(segments[0]!))) as Record<string, unknown>
+  const header = JSON.parse(new TextDecoder().decode(decodeBase64url(segments[0]!, 'protected header'))) as Record<string, unknown>
   const encodeHeader = (text: string) => encodeBase64url(new TextEncoder().encode(text))
   const mutation = fc.oneof(
     // a changed byte or character in any segment
