@@ -1,9 +1,9 @@
 import { randomInt, timingSafeEqual } from 'node:crypto'
-import { BackofficeUserRequestSchema, describeIssues, EmailVerificationRequestSchema, issuesOf } from '@card-jwe/payment-validator'
+import { BackofficeUserRequestSchema, EmailVerificationRequestSchema } from '@card-jwe/payment-validator'
 import { z } from 'zod'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { jsonOf } from '../http/body.js'
+import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { newId } from '../lib/ids.js'
 import type { SandboxContext } from '../context.js'
@@ -27,10 +27,6 @@ interface CodeRow {
 
 const nowSeconds = (context: SandboxContext) => Math.floor(context.now().getTime() / 1000)
 
-function invalid(what: string, error: z.ZodError): SandboxError {
-  return new SandboxError(422, 'INVALID_REQUEST', `${what}: ${describeIssues(issuesOf(error))}`)
-}
-
 /**
  * POST /email-verification-messages (signed; body and answer not shown in the spec): `{email}`.
  * Sends a six-digit one-time code. No mail leaves the machine: the code goes to the sandbox's log
@@ -38,9 +34,7 @@ function invalid(what: string, error: z.ZodError): SandboxError {
  */
 export async function sendVerificationEmail(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  const parsed = EmailVerificationRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw invalid('email verification', parsed.error)
-  const email = parsed.data.email.toLowerCase()
+  const email = validBody(request, EmailVerificationRequestSchema, 'email verification').email.toLowerCase()
   const now = nowSeconds(context)
   const recent = context.db
     .prepare('SELECT count(*) AS n FROM verification_codes WHERE shop_id = ? AND email = ? AND expires_at > ?')
@@ -66,16 +60,15 @@ const sameCode = (a: string, b: string) => a.length === b.length && timingSafeEq
  */
 export async function connectBackofficeUser(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
-  const parsed = BackofficeUserRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw invalid('backoffice user', parsed.error)
-  const email = parsed.data.email.toLowerCase()
+  const body = validBody(request, BackofficeUserRequestSchema, 'backoffice user')
+  const email = body.email.toLowerCase()
   const db = context.db
 
   const outcome = db.transaction((): SandboxError | string => {
     const rows = db.prepare('SELECT * FROM verification_codes WHERE shop_id = ? AND email = ? ORDER BY id DESC').all(shop.shop_id, email) as CodeRow[]
     const latest = rows[0]
     if (!latest) return new SandboxError(422, 'VERIFICATION_NOT_REQUESTED', 'email: no code was sent to this address for this shop; POST /email-verification-messages first')
-    const match = rows.find((row) => sameCode(row.code, parsed.data.code))
+    const match = rows.find((row) => sameCode(row.code, body.code))
     if (match?.used_at) return new SandboxError(422, 'VERIFICATION_CODE_USED', 'code: already used; request a new one')
     if (latest.attempts >= VERIFICATION_MAX_ATTEMPTS) return new SandboxError(422, 'VERIFICATION_ATTEMPTS_EXCEEDED', `code: ${VERIFICATION_MAX_ATTEMPTS} wrong attempts; request a new one`)
     if (match && match !== latest) return new SandboxError(422, 'VERIFICATION_CODE_EXPIRED', 'code: a newer code was sent; use the latest')

@@ -1,7 +1,7 @@
-import { ConnectContractorRequestSchema, describeIssues, issuesOf } from '@card-jwe/payment-validator'
+import { ConnectContractorRequestSchema } from '@card-jwe/payment-validator'
 import { authenticate } from '../authenticate.js'
-import { notFound, SandboxError } from '../errors.js'
-import { jsonOf } from '../http/body.js'
+import { notFound } from '../errors.js'
+import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { accountOf, contractorAnswer, type ContractorRow } from '../merchant-store.js'
 import type { SandboxContext } from '../context.js'
@@ -18,9 +18,8 @@ export async function listContractors(request: SandboxRequest, _params: Params, 
 export async function connectContractor(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const account = accountOf(shop)
-  const parsed = ConnectContractorRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `contractor: ${describeIssues(issuesOf(parsed.error))}`)
-  const row = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ? AND account_id = ?').get(parsed.data.contractorId, account) as ContractorRow | undefined
+  const { contractorId } = validBody(request, ConnectContractorRequestSchema, 'contractor')
+  const row = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ? AND account_id = ?').get(contractorId, account) as ContractorRow | undefined
   if (!row) throw notFound('contractor')
   context.db.prepare('UPDATE shops SET contractor_id = ? WHERE shop_id = ?').run(row.contractor_id, shop.shop_id)
   return json({ contractorId: row.contractor_id, status: 'connected' })

@@ -1,7 +1,7 @@
-import { CaptureRequestSchema, describeIssues, issuesOf } from '@card-jwe/payment-validator'
+import { CaptureRequestSchema } from '@card-jwe/payment-validator'
 import { authenticate } from '../authenticate.js'
 import { notFound, SandboxError } from '../errors.js'
-import { jsonOf } from '../http/body.js'
+import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { newPspReference } from '../lib/ids.js'
 import { claimOf, replay, type IdempotencyClaim } from '../idempotency.js'
@@ -23,11 +23,10 @@ async function paymentOf(request: SandboxRequest, params: Params, context: Sandb
 }
 
 function amountOf(request: SandboxRequest, row: PaymentRow): number {
-  const parsed = CaptureRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `modification: ${describeIssues(issuesOf(parsed.error))}`)
-  if (parsed.data.amount.currency !== row.currency) throw refuse('CURRENCY_MISMATCH', `amount.currency must be the payment's currency`)
-  if (parsed.data.amount.value < 1) throw refuse('AMOUNT_TOO_SMALL', 'amount.value must be at least 1')
-  return parsed.data.amount.value
+  const { amount } = validBody(request, CaptureRequestSchema, 'modification')
+  if (amount.currency !== row.currency) throw refuse('CURRENCY_MISMATCH', `amount.currency must be the payment's currency`)
+  if (amount.value < 1) throw refuse('AMOUNT_TOO_SMALL', 'amount.value must be at least 1')
+  return amount.value
 }
 
 /** Records the modification with its answer and, with a claim, its idempotency key in the same INSERT. */

@@ -1,4 +1,4 @@
-import { describeIssues, issuesOf, PaymentDetailsRequestSchema, PaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES } from '@card-jwe/payment-validator'
+import { PaymentDetailsRequestSchema, PaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES } from '@card-jwe/payment-validator'
 import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
@@ -6,7 +6,7 @@ import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
-import { jsonOf } from '../http/body.js'
+import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { fromBase64Json } from '../lib/base64-json.js'
 import { newId, newPspReference, newTransactionId } from '../lib/ids.js'
@@ -62,9 +62,7 @@ function remember(context: SandboxContext, row: PaymentRow): void {
 export async function createPayment(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const store = payableStore(context, shop, params.store_id!)
-  const parsed = PaymentRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment request: ${describeIssues(issuesOf(parsed.error))}`)
-  const body = parsed.data
+  const body = validBody(request, PaymentRequestSchema, 'payment request')
   const method = body.paymentMethod as { type: string; jwe?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
     throw new SandboxError(422, 'PAYMENT_METHOD_NOT_ENABLED', `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`)
@@ -148,9 +146,8 @@ function paymentForDetails(details: Record<string, string>, context: SandboxCont
 export async function paymentDetails(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   payableStore(context, shop, params.store_id!)
-  const parsed = PaymentDetailsRequestSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment details: ${describeIssues(issuesOf(parsed.error))}`)
-  const row = paymentForDetails(parsed.data.details, context, shop)
+  const body = validBody(request, PaymentDetailsRequestSchema, 'payment details')
+  const row = paymentForDetails(body.details, context, shop)
 
   if (row.status === 'identify_shopper') {
     if (row.flow === 'challenge') {

@@ -1,14 +1,12 @@
 import {
   CreateStoreRequestSchema,
-  describeIssues,
-  issuesOf,
   StorePaymentMethodsRequestSchema,
   UpdateStoreRequestSchema,
   type CreateStoreRequest,
 } from '@card-jwe/payment-validator'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { jsonOf } from '../http/body.js'
+import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { newId } from '../lib/ids.js'
 import {
@@ -24,8 +22,6 @@ import {
 import { isListedCountry, isListedIndustryCode } from '../reference-data/lists.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
-
-const bodyOf = (request: SandboxRequest) => jsonOf(request.body, request.headers['content-type'])
 
 /** GET /shopplatform/processor/stores: the stores of the *current* contractor (spec: Endpoints rule 3). */
 export async function listStores(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
@@ -56,9 +52,7 @@ const compactPhone = (phone: string) => phone.replace(/ /g, '')
 export async function createStore(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const account = accountOf(shop)
-  const parsed = CreateStoreRequestSchema.safeParse(bodyOf(request))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `create store: ${describeIssues(issuesOf(parsed.error))}`)
-  const body = parsed.data
+  const body = validBody(request, CreateStoreRequestSchema, 'create store')
   checkListed(body)
   const db = context.db
   const now = context.now().toISOString()
@@ -98,9 +92,7 @@ export async function createStore(request: SandboxRequest, _params: Params, cont
 export async function updateStore(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const store = ownedStore(context, shop, params.store_id!)
-  const parsed = UpdateStoreRequestSchema.safeParse(bodyOf(request))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `update store: ${describeIssues(issuesOf(parsed.error))}`)
-  const body = parsed.data
+  const body = validBody(request, UpdateStoreRequestSchema, 'update store')
   if (body.shopperStatement !== undefined && body.shopperStatement !== store.shopper_statement) {
     throw new SandboxError(422, 'SHOPPER_STATEMENT_IMMUTABLE', 'shopperStatement: cannot be changed after the store is created; create a new store for a new statement')
   }
@@ -118,10 +110,9 @@ export async function updateStore(request: SandboxRequest, params: Params, conte
 export async function setStorePaymentMethods(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const store = ownedStore(context, shop, params.store_id!)
-  const parsed = StorePaymentMethodsRequestSchema.safeParse(bodyOf(request))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `payment methods: ${describeIssues(issuesOf(parsed.error))}`)
+  const wanted = validBody(request, StorePaymentMethodsRequestSchema, 'payment methods')
   const current = JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>
-  const next = current.map((method) => parsed.data.paymentMethods.find((m) => m.type === method.type) ?? method)
+  const next = current.map((method) => wanted.paymentMethods.find((m) => m.type === method.type) ?? method)
   context.db.prepare('UPDATE stores SET payment_methods = ? WHERE store_id = ?').run(JSON.stringify(next), store.store_id)
   return json({ storeId: store.store_id, paymentMethods: next })
 }

@@ -1,4 +1,6 @@
 import type { IncomingMessage } from 'node:http'
+import { describeIssues, issuesOf } from '@card-jwe/payment-validator'
+import type { z } from 'zod'
 import { SandboxError } from '../errors.js'
 
 /** Every body the service takes is small; anything above this is refused unread. */
@@ -26,6 +28,16 @@ export function jsonOf(body: Buffer, contentType: string | undefined): unknown {
   } catch {
     throw new SandboxError(400, 'INVALID_JSON', 'body: not valid JSON')
   }
+}
+
+/**
+ * The JSON body checked against `schema`; a refusal is 422 INVALID_REQUEST that starts with `what`
+ * and names each field and rule (never a value).
+ */
+export function validBody<T>(request: { readonly body: Buffer; readonly headers: { readonly 'content-type'?: string | undefined } }, schema: z.ZodType<T>, what: string): T {
+  const parsed = schema.safeParse(jsonOf(request.body, request.headers['content-type']))
+  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `${what}: ${describeIssues(issuesOf(parsed.error))}`)
+  return parsed.data
 }
 
 /** A form post (the 3-D Secure and bank pages). */
