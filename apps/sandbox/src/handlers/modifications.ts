@@ -12,14 +12,21 @@ import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 const refuse = (errorCode: string, message: string) => new SandboxError(422, errorCode, message)
 
 /**
- * The shop's own payment from the path (spec: Endpoints rule 1, pspReference in the path), and the
- * request's idempotency claim. Nothing after this awaits, so checks and writes see one state.
+ * Runs a capture, refund or cancel on the shop's own payment from the path (spec: Endpoints rule 1,
+ * pspReference in the path). A repeated idempotency key gets the first answer instead; otherwise
+ * `apply` checks and writes, and nothing after the signature check awaits, so it sees one state.
  */
-async function paymentOf(request: SandboxRequest, params: Params, context: SandboxContext): Promise<{ row: PaymentRow; claim: IdempotencyClaim | undefined }> {
+async function modification(
+  request: SandboxRequest,
+  params: Params,
+  context: SandboxContext,
+  apply: (row: PaymentRow, claim: IdempotencyClaim | undefined) => SandboxResponse,
+): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const row = findPayment(context, 'psp_reference', params.psp_reference!)
   if (!row || row.shop_id !== shop.shop_id) throw notFound('payment')
-  return { row, claim: claimOf(request, shop, request.body.toString('utf8')) }
+  const claim = claimOf(request, shop, request.body.toString('utf8'))
+  return replay(context, 'modifications', claim, 201) ?? apply(row, claim)
 }
 
 function amountOf(request: SandboxRequest, row: PaymentRow): number {
@@ -50,43 +57,40 @@ const REFUNDABLE: readonly PaymentStatus[] = ['partially_captured', 'captured', 
 
 /** Capture: at most what is authorised and not yet captured; partial captures add up. */
 export async function capture(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const { row, claim } = await paymentOf(request, params, context)
-  const earlier = replay(context, 'modifications', claim, 201)
-  if (earlier) return earlier
-  if (!CAPTURABLE.includes(row.status)) throw refuse('CAPTURE_NOT_ALLOWED', `a payment in state ${row.status} cannot be captured`)
-  const value = amountOf(request, row)
-  if (row.captured + value > row.value) throw refuse('CAPTURE_EXCEEDS_AUTHORISED', `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`)
-  const captured = row.captured + value
-  return context.db.transaction(() => {
-    const next = updatePayment(context, row, { captured, status: captured === row.value ? 'captured' : 'partially_captured' })
-    return recorded(context, next, 'capture', value, claim)
-  })()
+  return modification(request, params, context, (row, claim) => {
+    if (!CAPTURABLE.includes(row.status)) throw refuse('CAPTURE_NOT_ALLOWED', `a payment in state ${row.status} cannot be captured`)
+    const value = amountOf(request, row)
+    if (row.captured + value > row.value) throw refuse('CAPTURE_EXCEEDS_AUTHORISED', `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`)
+    const captured = row.captured + value
+    return context.db.transaction(() => {
+      const next = updatePayment(context, row, { captured, status: captured === row.value ? 'captured' : 'partially_captured' })
+      return recorded(context, next, 'capture', value, claim)
+    })()
+  })
 }
 
 /** Refund: at most what is captured and not yet refunded. */
 export async function refund(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const { row, claim } = await paymentOf(request, params, context)
-  const earlier = replay(context, 'modifications', claim, 201)
-  if (earlier) return earlier
-  if (!REFUNDABLE.includes(row.status)) throw refuse('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
-  const value = amountOf(request, row)
-  if (row.refunded + value > row.captured) throw refuse('REFUND_EXCEEDS_CAPTURED', `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`)
-  const refunded = row.refunded + value
-  return context.db.transaction(() => {
-    const next = updatePayment(context, row, { refunded, status: refunded === row.captured && row.captured === row.value ? 'refunded' : 'partially_refunded' })
-    return recorded(context, next, 'refund', value, claim)
-  })()
+  return modification(request, params, context, (row, claim) => {
+    if (!REFUNDABLE.includes(row.status)) throw refuse('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
+    const value = amountOf(request, row)
+    if (row.refunded + value > row.captured) throw refuse('REFUND_EXCEEDS_CAPTURED', `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`)
+    const refunded = row.refunded + value
+    return context.db.transaction(() => {
+      const next = updatePayment(context, row, { refunded, status: refunded === row.captured && row.captured === row.value ? 'refunded' : 'partially_refunded' })
+      return recorded(context, next, 'refund', value, claim)
+    })()
+  })
 }
 
 /** Cancel (spec: Endpoints rule 5): only authorised and not yet captured. No body. */
 export async function cancel(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const { row, claim } = await paymentOf(request, params, context)
-  const earlier = replay(context, 'modifications', claim, 201)
-  if (earlier) return earlier
-  if (request.body.length > 0) throw new SandboxError(422, 'INVALID_REQUEST', 'cancel takes no body')
-  if (row.status !== 'authorised') throw refuse('CANCEL_NOT_ALLOWED', `only an authorised payment without captures can be cancelled; this one is ${row.status}`)
-  return context.db.transaction(() => {
-    const next = updatePayment(context, row, { status: 'cancelled', result_code: 'Cancelled' })
-    return recorded(context, next, 'cancel', null, claim)
-  })()
+  return modification(request, params, context, (row, claim) => {
+    if (request.body.length > 0) throw new SandboxError(422, 'INVALID_REQUEST', 'cancel takes no body')
+    if (row.status !== 'authorised') throw refuse('CANCEL_NOT_ALLOWED', `only an authorised payment without captures can be cancelled; this one is ${row.status}`)
+    return context.db.transaction(() => {
+      const next = updatePayment(context, row, { status: 'cancelled', result_code: 'Cancelled' })
+      return recorded(context, next, 'cancel', null, claim)
+    })()
+  })
 }
