@@ -1,4 +1,5 @@
 import { notFound, SandboxError } from './errors.js'
+import { newId } from './lib/ids.js'
 import type { SandboxContext, ShopRow } from './context.js'
 
 /** Onboarding status values: the spec shows `verification-required`; the cleared value is ours. */
@@ -43,6 +44,51 @@ export interface OwnedStore extends StoreRow {
   readonly onboarding_status: string
 }
 
+/**
+ * The account's contractor with this type, name and country, created (with `onboarding`) when it
+ * does not exist yet (spec: "Create-store request body").
+ */
+export function findOrCreateContractor(
+  context: SandboxContext,
+  accountId: string,
+  contractor: { type: string; name: string; country: string; owner: { firstName: string; lastName: string } },
+  onboarding: string,
+): ContractorRow {
+  const { type, name, country, owner } = contractor
+  context.db
+    .prepare('INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .run(crypto.randomUUID(), accountId, type, name, country, owner.firstName, owner.lastName, onboarding, context.now().toISOString())
+  return context.db.prepare('SELECT * FROM contractors WHERE account_id = ? AND type = ? AND name = ? AND country = ?').get(accountId, type, name, country) as ContractorRow
+}
+
+/** A new store of a contractor, offering DEFAULT_STORE_PAYMENT_METHODS; the phone is kept without spaces. */
+export function insertStore(
+  context: SandboxContext,
+  contractorId: string,
+  store: { label: string; shopperStatement: string; industryCode: string; phone: string; currency: string; address: Record<string, string> },
+): StoreRow {
+  const row: StoreRow = {
+    store_id: newId('store'),
+    contractor_id: contractorId,
+    label: store.label,
+    shopper_statement: store.shopperStatement,
+    industry_code: store.industryCode,
+    phone: compactPhone(store.phone),
+    currency: store.currency,
+    address: JSON.stringify(store.address),
+    payment_methods: JSON.stringify(DEFAULT_STORE_PAYMENT_METHODS),
+    created_at: context.now().toISOString(),
+  }
+  context.db
+    .prepare(
+      'INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, payment_methods, created_at) VALUES (@store_id, @contractor_id, @label, @shopper_statement, @industry_code, @phone, @currency, @address, @payment_methods, @created_at)',
+    )
+    .run(row)
+  return row
+}
+
+export const compactPhone = (phone: string) => phone.replace(/ /g, '')
+
 /** The merchant account behind the shop, or the refusal that says which step comes first. */
 export function accountOf(shop: ShopRow): string {
   if (!shop.account_id) {
@@ -75,8 +121,15 @@ export function ownedStore(context: SandboxContext, shop: ShopRow, storeId: stri
   return row
 }
 
+/** Each method the store knows, on or off. */
+export function paymentMethodsOf(store: StoreRow): Array<{ type: string; enabled: boolean }> {
+  return JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>
+}
+
 export function enabledMethods(store: StoreRow): string[] {
-  return (JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>).filter((m) => m.enabled).map((m) => m.type)
+  return paymentMethodsOf(store)
+    .filter((m) => m.enabled)
+    .map((m) => m.type)
 }
 
 /** A store as the service shows it (item fields: not shown in the spec; ours). */
@@ -90,7 +143,7 @@ export function storeAnswer(store: StoreRow) {
     phone: store.phone,
     currency: store.currency,
     address: JSON.parse(store.address) as Record<string, string>,
-    paymentMethods: JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>,
+    paymentMethods: paymentMethodsOf(store),
     createdAt: store.created_at,
   }
 }

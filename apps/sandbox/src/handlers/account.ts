@@ -5,6 +5,7 @@ import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
+import { nowSeconds } from '../lib/clock.js'
 import { newId } from '../lib/ids.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -24,8 +25,6 @@ interface CodeRow {
   readonly used_at: string | null
   readonly created_at: string
 }
-
-const nowSeconds = (context: SandboxContext) => Math.floor(context.now().getTime() / 1000)
 
 /**
  * POST /email-verification-messages (signed; body and answer not shown in the spec): `{email}`.

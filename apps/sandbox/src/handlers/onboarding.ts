@@ -4,6 +4,7 @@ import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
+import { nowSeconds } from '../lib/clock.js'
 import { currentContractor, ONBOARDING_CLEAR, type ContractorRow } from '../merchant-store.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -46,7 +47,7 @@ export async function createOnboardingLink(request: SandboxRequest, _params: Par
   const contractor = currentContractor(context, shop)
   if (contractor.onboarding_status === ONBOARDING_CLEAR) throw new SandboxError(422, 'ONBOARDING_ALREADY_COMPLETE', 'onboarding: the current contractor is already verified; nothing to do')
   const token = randomBytes(24).toString('base64url')
-  const expiresAt = Math.floor(context.now().getTime() / 1000) + ONBOARDING_LINK_TTL_SECONDS
+  const expiresAt = nowSeconds(context) + ONBOARDING_LINK_TTL_SECONDS
   context.db.prepare('INSERT INTO onboarding_links (token, shop_id, contractor_id, expires_at) VALUES (?, ?, ?, ?)').run(token, shop.shop_id, contractor.contractor_id, expiresAt)
   return json({ uri: `${context.baseUrl}/onboarding/${token}` }, 201)
 }

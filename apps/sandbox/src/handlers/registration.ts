@@ -4,7 +4,7 @@ import { SandboxError } from '../errors.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { newId, newSecret } from '../lib/ids.js'
-import { DEFAULT_STORE_PAYMENT_METHODS, ONBOARDING_CLEAR } from '../merchant-store.js'
+import { findOrCreateContractor, insertStore, ONBOARDING_CLEAR } from '../merchant-store.js'
 import type { SandboxContext } from '../context.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
@@ -41,19 +41,19 @@ async function callShop(url: string, key: string, secret: string, init: RequestI
  * defaults below, as if the merchant had walked the set-up already. Made-up data only.
  */
 function createReadyMadeStore(context: SandboxContext, shopId: string): string {
-  const now = context.now().toISOString()
   const accountId = newId('acct')
-  const contractorId = crypto.randomUUID()
-  const storeId = newId('store')
-  const db = context.db
-  db.prepare('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(accountId, `ready-made+${shopId}@sandbox.test`, now)
-  db.prepare('INSERT INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(contractorId, accountId, 'organization', 'Ready-made Test Shop B.V.', 'NL', 'Test', 'Owner', ONBOARDING_CLEAR, now)
-  const address = { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' }
-  db.prepare('INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, payment_methods, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(storeId, contractorId, 'Ready-made store', 'SANDBOX TEA SHOP', '5499', '+31200000000', 'EUR', JSON.stringify(address), JSON.stringify(DEFAULT_STORE_PAYMENT_METHODS), now)
-  db.prepare('UPDATE shops SET account_id = ?, contractor_id = ? WHERE shop_id = ?').run(accountId, contractorId, shopId)
-  return storeId
+  context.db.prepare('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(accountId, `ready-made+${shopId}@sandbox.test`, context.now().toISOString())
+  const contractor = findOrCreateContractor(context, accountId, { type: 'organization', name: 'Ready-made Test Shop B.V.', country: 'NL', owner: { firstName: 'Test', lastName: 'Owner' } }, ONBOARDING_CLEAR)
+  const store = insertStore(context, contractor.contractor_id, {
+    label: 'Ready-made store',
+    shopperStatement: 'SANDBOX TEA SHOP',
+    industryCode: '5499',
+    phone: '+31200000000',
+    currency: 'EUR',
+    address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
+  })
+  context.db.prepare('UPDATE shops SET account_id = ?, contractor_id = ? WHERE shop_id = ?').run(accountId, contractor.contractor_id, shopId)
+  return store.store_id
 }
 
 /**

@@ -8,15 +8,16 @@ import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
-import { newId } from '../lib/ids.js'
 import {
   accountOf,
+  compactPhone,
   currentContractor,
-  DEFAULT_STORE_PAYMENT_METHODS,
+  findOrCreateContractor,
+  insertStore,
   ONBOARDING_REQUIRED,
   ownedStore,
+  paymentMethodsOf,
   storeAnswer,
-  type ContractorRow,
   type StoreRow,
 } from '../merchant-store.js'
 import { isListedCountry, isListedIndustryCode } from '../reference-data/lists.js'
@@ -42,8 +43,6 @@ function checkListed(body: CreateStoreRequest): void {
   if (!isListedIndustryCode(body.store.industryCode)) throw new SandboxError(422, 'INDUSTRY_CODE_NOT_LISTED', 'store.industryCode: not a code from GET /shopplatform/processor/industry-codes')
 }
 
-const compactPhone = (phone: string) => phone.replace(/ /g, '')
-
 /**
  * POST /shopplatform/processor/stores with the create-store body: finds the account's contractor with
  * that type, name and country or creates it (onboarding required), creates the store, and makes the
@@ -54,31 +53,10 @@ export async function createStore(request: SandboxRequest, _params: Params, cont
   const account = accountOf(shop)
   const body = validBody(request, CreateStoreRequestSchema, 'create store')
   checkListed(body)
-  const db = context.db
-  const now = context.now().toISOString()
-
-  const store = db.transaction(() => {
-    const { type, name, country, owner } = body.contractor
-    db.prepare(
-      'INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    ).run(crypto.randomUUID(), account, type, name, country, owner.firstName, owner.lastName, ONBOARDING_REQUIRED, now)
-    const contractor = db.prepare('SELECT * FROM contractors WHERE account_id = ? AND type = ? AND name = ? AND country = ?').get(account, type, name, country) as ContractorRow
-    const row: StoreRow = {
-      store_id: newId('store'),
-      contractor_id: contractor.contractor_id,
-      label: body.store.label,
-      shopper_statement: body.store.shopperStatement,
-      industry_code: body.store.industryCode,
-      phone: compactPhone(body.store.phone),
-      currency: body.store.currency,
-      address: JSON.stringify(body.store.address),
-      payment_methods: JSON.stringify(DEFAULT_STORE_PAYMENT_METHODS),
-      created_at: now,
-    }
-    db.prepare(
-      'INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, payment_methods, created_at) VALUES (@store_id, @contractor_id, @label, @shopper_statement, @industry_code, @phone, @currency, @address, @payment_methods, @created_at)',
-    ).run(row)
-    db.prepare('UPDATE shops SET contractor_id = ? WHERE shop_id = ?').run(contractor.contractor_id, shop.shop_id)
+  const store = context.db.transaction(() => {
+    const contractor = findOrCreateContractor(context, account, body.contractor, ONBOARDING_REQUIRED)
+    const row = insertStore(context, contractor.contractor_id, body.store)
+    context.db.prepare('UPDATE shops SET contractor_id = ? WHERE shop_id = ?').run(contractor.contractor_id, shop.shop_id)
     return row
   })()
   context.log(`store ${store.store_id} created for contractor ${store.contractor_id}`)
@@ -111,8 +89,7 @@ export async function setStorePaymentMethods(request: SandboxRequest, params: Pa
   const shop = await authenticate(request, context)
   const store = ownedStore(context, shop, params.store_id!)
   const wanted = validBody(request, StorePaymentMethodsRequestSchema, 'payment methods')
-  const current = JSON.parse(store.payment_methods) as Array<{ type: string; enabled: boolean }>
-  const next = current.map((method) => wanted.paymentMethods.find((m) => m.type === method.type) ?? method)
+  const next = paymentMethodsOf(store).map((method) => wanted.paymentMethods.find((m) => m.type === method.type) ?? method)
   context.db.prepare('UPDATE stores SET payment_methods = ? WHERE store_id = ?').run(JSON.stringify(next), store.store_id)
   return json({ storeId: store.store_id, paymentMethods: next })
 }

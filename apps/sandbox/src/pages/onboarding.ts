@@ -1,5 +1,6 @@
 import { formOf } from '../http/body.js'
 import { escapeHtml } from '../http/respond.js'
+import { nowSeconds } from '../lib/clock.js'
 import { ONBOARDING_RETURN_PATH } from '../handlers/onboarding.js'
 import { ONBOARDING_CLEAR, type ContractorRow } from '../merchant-store.js'
 import { page } from './page.js'
@@ -44,7 +45,7 @@ function linkOf(context: SandboxContext, token: string | undefined): { link: Lin
   const link = token ? (context.db.prepare('SELECT * FROM onboarding_links WHERE token = ?').get(token) as LinkRow | undefined) : undefined
   if (!link) return 'This onboarding link does not exist.'
   if (link.used_at) return 'This onboarding link was already used. Ask the shop for a new one.'
-  if (link.expires_at < Math.floor(context.now().getTime() / 1000)) return 'This onboarding link has expired. Ask the shop for a new one.'
+  if (link.expires_at < nowSeconds(context)) return 'This onboarding link has expired. Ask the shop for a new one.'
   const contractor = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(link.contractor_id) as ContractorRow
   return { link, contractor }
 }
