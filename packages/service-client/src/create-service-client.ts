@@ -137,14 +137,12 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     const headers: Record<string, string> = { accept: 'application/json' }
     if (text !== undefined) headers['content-type'] = 'application/json'
     if (idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey
-    if (signed) {
-      if (!options.credentials) throw new TypeError('this call is signed: create the client with credentials (shopId, serviceSecret)')
-      Object.assign(headers, await signRequest(options.credentials, { method, pathWithQuery, body: text ?? '' }, options.now?.()))
-    }
+    if (signed) Object.assign(headers, await signRequest(options.credentials!, { method, pathWithQuery, body: text ?? '' }, options.now?.()))
     return fetch(baseUrl + pathWithQuery, { method, headers, ...(text === undefined ? {} : { body: text }), signal: AbortSignal.timeout(timeoutMs) })
   }
 
   async function call<T>(method: string, pathWithQuery: string, schema: Schema<T>, body?: unknown, signed = true, idempotencyKey?: string): Promise<T> {
+    if (signed && !options.credentials) throw new TypeError('this call is signed: create the client with credentials (shopId, serviceSecret)')
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw new TypeError('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
     const text = body === undefined ? undefined : JSON.stringify(body)
     let response: Response | undefined
@@ -154,7 +152,7 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
         response = await attempt(method, pathWithQuery, text, signed, idempotencyKey)
         if (!retryable || ![502, 503, 504].includes(response.status)) break
       } catch (error) {
-        if (!retryable || error instanceof TypeError && /credentials/.test(error.message)) throw error
+        if (!retryable) throw error
       }
       await new Promise((resolve) => setTimeout(resolve, retryDelays[tries]))
     }
