@@ -69,7 +69,8 @@ async function useStore(context: MerchantSetupContext, storeId: string, contract
   return refreshOnboarding(context)
 }
 
-let lists: { countries: CountryList; industryCodes: IndustryCodeList } | undefined
+/** The service's lists, read once per shop (they are reference data). */
+const listsOf = new WeakMap<MerchantSetupContext, { countries: CountryList; industryCodes: IndustryCodeList }>()
 
 const StoreChoiceSchema = z.strictObject({ storeId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) })
 const CodeSchema = z.strictObject({ code: VerificationCodeSchema })
@@ -126,9 +127,14 @@ export async function handleMerchantSetup(method: string, path: string, body: Bu
       if (!store) throw new HttpError(404, 'STORE_NOT_FOUND', 'storeId: not a store of the connected contractor')
       return useStore(context, store.id, store.contractorId)
     }
-    case 'GET /lists':
-      lists ??= { countries: await service(context.client().countries()), industryCodes: await service(context.client().industryCodes()) }
+    case 'GET /lists': {
+      let lists = listsOf.get(context)
+      if (!lists) {
+        lists = { countries: await service(context.client().countries()), industryCodes: await service(context.client().industryCodes()) }
+        listsOf.set(context, lists)
+      }
       return { ...lists, currencies: Object.keys(ISO_4217_MINOR_UNITS) }
+    }
     case 'POST /store': {
       const request = bodyOf(body, CreateStoreRequestSchema, 'INVALID_STORE')
       const store = await service(context.client().createStore(request))
