@@ -10,7 +10,7 @@ import { CardJweError, checkCard, encryptCard, expiryVerdict, holderNameVerdict,
 import { createCardDecryptor, DecryptionError, SERVICE_MESSAGES, encodeBase64url, decodeBase64url } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { count, hostileText, jsonWith, report, settings } from './support/fuzz.js'
-import { leaksCardNumber } from './support/leaks.js'
+import { leaksCardDigits } from '../../packages/card-jwe/test/support/cards.js'
 
 const { valid } = inject('cardJweTestCertificates')
 const CARD = TEST_CARDS.find((c) => c.brand === 'visa')!
@@ -48,7 +48,7 @@ describe('card verdicts and normalisation', () => {
           expect(error).toBeInstanceOf(CardJweError)
           expect(['ERR_CARD_INVALID', 'ERR_INVALID_ARGUMENT']).toContain((error as CardJweError).code)
           const digits = n.replace(/\D/g, '')
-          if (digits.length >= 6) expect(leaksCardNumber(String((error as Error).message) + JSON.stringify(error), digits)).toBe(false)
+          if (digits.length >= 6) expect(leaksCardDigits(String((error as Error).message) + JSON.stringify(error), digits)).toBe(false)
         }
       }),
       settings(8_000),
@@ -125,7 +125,7 @@ describe('reference decryptor', async () => {
         } catch (error) {
           expect(error).toBeInstanceOf(DecryptionError)
           expect(Object.values(SERVICE_MESSAGES)).toContain((error as Error).message)
-          expect(leaksCardNumber(`${(error as Error).message} ${(error as DecryptionError).detail}`, CARD.number)).toBe(false)
+          expect(leaksCardDigits(`${(error as Error).message} ${(error as DecryptionError).detail}`, CARD.number)).toBe(false)
         }
       }),
       settings(2_000),
@@ -144,7 +144,7 @@ describe('payment-validator schemas', () => {
         const result = schema.safeParse(value)
         if (!result.success) {
           const text = validator.describeIssues(validator.issuesOf(result.error as never))
-          expect(leaksCardNumber(text, CARD.number), name).toBe(false)
+          expect(leaksCardDigits(text, CARD.number), name).toBe(false)
         }
       }),
       settings(10_000),
@@ -156,7 +156,7 @@ describe('payment-validator schemas', () => {
       fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), jsonWith(CARD.number).map((v) => new TextEncoder().encode(JSON.stringify(v) ?? ''))), (bytes) => {
         count('parseJsonBody')
         const result = validator.parseJsonBody(bytes, validator.PaymentSubmissionSchema)
-        if (!result.ok) expect(leaksCardNumber(result.error.message + JSON.stringify(result.error.issues), CARD.number)).toBe(false)
+        if (!result.ok) expect(leaksCardDigits(result.error.message + JSON.stringify(result.error.issues), CARD.number)).toBe(false)
       }),
       settings(5_000),
     )
