@@ -4,8 +4,8 @@
  * or CSP violation allowed in any of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
-import type { Page } from 'playwright'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { openCheckout, result, typeCard } from './checkout-steps.js'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
 
 let stack: DemoStack
@@ -14,31 +14,12 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => stack?.close())
 
-async function openCheckout(page: Page): Promise<void> {
-  await page.goto(stack.shop.url)
-  await page.waitForSelector('body[data-ready="true"]')
-  await page.getByRole('button', { name: 'Continue to payment' }).click()
-  await page.getByLabel('Card number').waitFor()
-}
-
-async function typeCard(page: Page, card: TestCard): Promise<void> {
-  await page.getByLabel('Card number').pressSequentially(card.number)
-  await page.getByLabel('Expiry date (MM/YY)').pressSequentially(`${card.expiryMonth}${card.expiryYear.slice(2)}`)
-  if (card.cvc) await page.getByLabel(/Security code/).fill(card.cvc)
-  await page.getByLabel('Name on card (optional)').fill('A. Shopper')
-}
-
-async function result(page: Page): Promise<{ title: string; code: string; order: string }> {
-  await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 })
-  return { title: (await page.textContent('#result-title'))!, code: (await page.textContent('#result-code'))!, order: (await page.textContent('#result-order'))! }
-}
-
 describe('checkout in Chromium', () => {
   it('pays with a standard test card: Authorised, fields cleared', async () => {
     const { page, problems } = await stack.page()
-    await openCheckout(page)
+    await openCheckout(page, stack.shop.url)
     const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
-    await typeCard(page, card)
+    await typeCard(page, card, 'A. Shopper')
     expect(await page.inputValue('#card-number')).toBe(card.number.replace(/(\d{4})(?=\d)/g, '$1 '))
     expect(await page.textContent('#card-brand')).toBe('Mastercard')
     await stack.screenshot(page, 'standard-checkout')
@@ -55,8 +36,8 @@ describe('checkout in Chromium', () => {
     ['wrong', 'Refused'],
   ])('3-D Secure challenge answered "%s": %s', async (answer, code) => {
     const { page, problems } = await stack.page()
-    await openCheckout(page)
-    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+    await openCheckout(page, stack.shop.url)
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
     const bank = page.frameLocator('iframe[title="Card verification by your bank"]')
     await bank.getByLabel(/Password/).fill(answer)
@@ -69,7 +50,7 @@ describe('checkout in Chromium', () => {
 
   it('follows a redirect method (iDEAL) to the bank and back', async () => {
     const { page, problems } = await stack.page()
-    await openCheckout(page)
+    await openCheckout(page, stack.shop.url)
     await page.getByRole('button', { name: 'pay with iDEAL' }).click()
     await page.getByRole('heading', { name: /Sandbox bank/ }).waitFor()
     await stack.screenshot(page, 'redirect-bank')
@@ -81,7 +62,7 @@ describe('checkout in Chromium', () => {
 
   it('stops invalid entries in the browser without sending anything', async () => {
     const { page, problems } = await stack.page()
-    await openCheckout(page)
+    await openCheckout(page, stack.shop.url)
     const sent: string[] = []
     page.on('request', (request) => request.url().includes('/api/payment') && sent.push(request.url()))
     await page.getByLabel('Card number').pressSequentially('4111 1111 4555 1143')
@@ -100,13 +81,13 @@ describe('checkout in Chromium', () => {
 
   it('has the backend refuse an amount tampered with in the browser’s request', async () => {
     const { page, problems } = await stack.page()
-    await openCheckout(page)
+    await openCheckout(page, stack.shop.url)
     await page.route('**/api/payments', async (route) => {
       const body = JSON.parse(route.request().postData()!) as { amount: { value: number } }
       body.amount.value = 1
       await route.continue({ postData: JSON.stringify(body) })
     })
-    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }), 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
     const shown = await result(page)
     expect(shown.code).toBe('Error')
@@ -120,8 +101,8 @@ describe('checkout in Chromium', () => {
     const { page, problems } = await stack.page()
     const paid: string[] = []
     for (let i = 0; i < 2; i++) {
-      await openCheckout(page)
-      await typeCard(page, findTestCard({ brand: 'american-express', threeDSecure: 'none' }))
+      await openCheckout(page, stack.shop.url)
+      await typeCard(page, findTestCard({ brand: 'american-express', threeDSecure: 'none' }), 'A. Shopper')
       await page.getByRole('button', { name: /^Pay/ }).click()
       paid.push((await result(page)).order.split(' ')[0]!)
     }

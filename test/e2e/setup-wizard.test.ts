@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { startShop, type RunningShop } from '@card-jwe/demo'
 import type { Page } from 'playwright'
+import { openCheckout, result, typeCard } from './checkout-steps.js'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
 
 const EMAIL = 'newcomer@example.test'
@@ -100,17 +101,11 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     await stack.screenshot(page, 'setup-done')
     steps.push('identity page submitted, back through the onboarding-return endpoint, status re-checked: verified')
 
-    await page.goto(stack.shop.url)
-    await page.waitForSelector('body[data-ready="true"]')
-    await page.getByRole('button', { name: 'Continue to payment' }).click()
-    const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
-    await page.getByLabel('Card number').pressSequentially(card.number)
-    await page.getByLabel('Expiry date (MM/YY)').pressSequentially(`${card.expiryMonth}${card.expiryYear.slice(2)}`)
-    await page.getByLabel(/Security code/).fill(card.cvc!)
+    await openCheckout(page, stack.shop.url)
+    await typeCard(page, findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' }))
     await page.getByRole('button', { name: /^Pay/ }).click()
-    await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 })
-    expect(await page.textContent('#result-code')).toBe('Authorised')
-    steps.push(`first payment: ${await page.textContent('#result-code')}`)
+    expect((await result(page)).code).toBe('Authorised')
+    steps.push('first payment: Authorised')
 
     const orders = (await (await fetch(`${stack.shop.url}/api/admin/orders`)).json()) as Array<{ status: string; pspReference: string | null }>
     expect(orders).toEqual([expect.objectContaining({ status: 'authorised', pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/) })])
@@ -149,10 +144,7 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     await page.getByLabel('iDEAL').uncheck()
     await page.getByRole('button', { name: 'Save payment methods' }).click()
     await expect.poll(() => page.textContent('#setup-summary')).toBe('Payment methods saved.')
-    await page.goto(secondShop.url)
-    await page.waitForSelector('body[data-ready="true"]')
-    await page.getByRole('button', { name: 'Continue to payment' }).click()
-    await page.getByLabel('Card number').waitFor()
+    await openCheckout(page, secondShop.url)
     expect(await page.isVisible('#card-form')).toBe(true)
     expect(await page.isVisible('#ideal-alternative')).toBe(false)
     expect(problems).toEqual([wrongCode])
