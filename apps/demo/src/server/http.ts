@@ -32,7 +32,9 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
 /**
  * The pages' Content-Security-Policy: scripts, styles and requests from this origin only; the
  * service's origin only for the 3-D Secure iframes and the forms posted into them; no framing of
- * the shop's pages; violations reported to the shop.
+ * the shop's pages; violations reported to the shop. `report-uri` and not `report-to`: Chromium
+ * delivers Reporting API reports only from HTTPS pages and ignores `report-uri` once `report-to` is
+ * present, so on the demo's plain-HTTP loopback `report-to` would silence every report.
  */
 export function pagePolicy(serviceOrigin: string): string {
   return [

@@ -19,6 +19,7 @@ import { handleMerchantSetup, ONBOARDED_STATUS, setupState, type MerchantSetupCo
 import { createFailureThrottle, type FailureThrottle } from './failure-throttle.js'
 import { handleShopEndpoint } from './shop-endpoints.js'
 import { serveStatic } from './static-files.js'
+import { readCspReport } from './csp-report.js'
 
 export interface ShopOptions {
   readonly dataDir: string
@@ -124,7 +125,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     if (method === 'POST' && path === '/api/payments') return sendJson(response, 200, await postPayment(body, request, payments))
     if (method === 'POST' && path === '/api/payment-details') return sendJson(response, 200, await postPaymentDetails(body, payments))
     if (method === 'POST' && path === '/api/csp-report') {
-      log(`CSP violation reported (${body.length} bytes)`)
+      const violations = readCspReport(body)
+      if (violations.length === 0) log(`CSP report unreadable (${body.length} bytes)`)
+      for (const { directive, blocked } of violations) log(`CSP violation reported: ${directive} blocked ${blocked}`)
       return sendJson(response, 204, {})
     }
     if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
