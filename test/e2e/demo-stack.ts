@@ -26,8 +26,11 @@ export interface DemoStack {
   close(): Promise<void>
 }
 
-/** `readyMadeStore: false` starts from an empty sandbox: the admin wizard must connect the shop first. */
-export async function startDemoStack(options: { readyMadeStore?: boolean } = {}): Promise<DemoStack> {
+/**
+ * `readyMadeStore: false` starts from an empty sandbox: the admin wizard must connect the shop first.
+ * `chromiumArgs` are added to the launch flags (e.g. host-resolver rules for a hostile site's name).
+ */
+export async function startDemoStack(options: { readyMadeStore?: boolean; chromiumArgs?: string[] } = {}): Promise<DemoStack> {
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-demo-'))
@@ -43,7 +46,8 @@ export async function startDemoStack(options: { readyMadeStore?: boolean } = {})
     readyMadeStore: options.readyMadeStore ?? true,
     sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox`,
   })
-  const browser = await chromium.launch(chromiumLaunchOptions())
+  const launch = chromiumLaunchOptions()
+  const browser = await chromium.launch({ ...launch, args: [...launch.args, ...(options.chromiumArgs ?? [])] })
   return {
     sandbox,
     shop,

@@ -1,0 +1,46 @@
+/**
+ * Requests the shop answers only when they come from its own pages under its own name. Listening
+ * on loopback does not keep other web pages out: any page the shop owner or a shopper has open can
+ * send requests to 127.0.0.1.
+ * - Host: DNS rebinding (a hostile site re-pointing its own name at 127.0.0.1 to read the answers)
+ *   arrives with that site's name in Host (RFC 9110, 7.2), so any other name is refused.
+ * - Fetch Metadata and Origin: a hostile page's request to the shop's API (CSRF: "refund order 7")
+ *   carries `Sec-Fetch-Site: cross-site` and its own Origin (Fetch Metadata Request Headers, 2.1).
+ * - JSON only: a cross-site form or a text/plain fetch cannot send `application/json` without a
+ *   CORS preflight, which the shop never grants; this covers browsers without Fetch Metadata.
+ * The service's server-to-server calls (/shop-json/) carry neither header and have Basic auth.
+ */
+import type { IncomingMessage } from 'node:http'
+import { HttpError } from './http.js'
+
+/** What a CSP violation report arrives as (report-uri and the Reporting API). */
+const REPORT_TYPES = new Set(['application/csp-report', 'application/reports+json', 'application/json'])
+
+export interface RequestGuard {
+  /** Throws a 421/403/415 HttpError for a request the shop must not answer. */
+  check(request: IncomingMessage, path: string): void
+}
+
+export function createRequestGuard(shopUrl: string): RequestGuard {
+  const { port, protocol } = new URL(shopUrl)
+  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
+  const origins = new Set([...hosts].map((host) => `${protocol}//${host}`))
+  return {
+    check(request, path) {
+      if (!hosts.has(String(request.headers.host ?? '').toLowerCase())) {
+        throw new HttpError(421, 'UNKNOWN_HOST', 'host header: not a name of this shop')
+      }
+      if (!path.startsWith('/api/')) return
+      const site = request.headers['sec-fetch-site']
+      const origin = request.headers.origin
+      if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !origins.has(origin))) {
+        throw new HttpError(403, 'CROSS_SITE_REQUEST', 'origin: the shop API answers its own pages only')
+      }
+      if (request.method === 'POST') {
+        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+        const accepted = path === '/api/csp-report' ? REPORT_TYPES.has(type) : type === 'application/json'
+        if (!accepted) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `content-type: ${path === '/api/csp-report' ? 'must be a CSP report type' : 'must be application/json'}`)
+      }
+    },
+  }
+}
