@@ -13,34 +13,26 @@
 import type { IncomingMessage } from 'node:http'
 import { HttpError } from './http.js'
 
-/** What a CSP violation report arrives as (report-uri and the Reporting API). */
-const REPORT_TYPES = new Set(['application/csp-report', 'application/reports+json', 'application/json'])
+/** What a POST body may be: a CSP violation report arrives as report-uri's or the Reporting API's type. */
+const JSON_BODY = { types: new Set(['application/json']), rule: 'must be application/json' }
+const CSP_REPORT_BODY = { types: new Set(['application/csp-report', 'application/reports+json', 'application/json']), rule: 'must be a CSP report type' }
 
-export interface RequestGuard {
-  /** Throws a 421/403/415 HttpError for a request the shop must not answer. */
-  check(request: IncomingMessage, path: string): void
-}
-
-export function createRequestGuard(shopUrl: string): RequestGuard {
-  const { port, protocol } = new URL(shopUrl)
-  const hosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`])
-  const origins = new Set([...hosts].map((host) => `${protocol}//${host}`))
-  return {
-    check(request, path) {
-      if (!hosts.has(String(request.headers.host ?? '').toLowerCase())) {
-        throw new HttpError(421, 'UNKNOWN_HOST', 'host header: not a name of this shop')
-      }
-      if (!path.startsWith('/api/')) return
-      const site = request.headers['sec-fetch-site']
-      const origin = request.headers.origin
-      if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !origins.has(origin))) {
-        throw new HttpError(403, 'CROSS_SITE_REQUEST', 'origin: the shop API answers its own pages only')
-      }
-      if (request.method === 'POST') {
-        const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
-        const accepted = path === '/api/csp-report' ? REPORT_TYPES.has(type) : type === 'application/json'
-        if (!accepted) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `content-type: ${path === '/api/csp-report' ? 'must be a CSP report type' : 'must be application/json'}`)
-      }
-    },
+/** Throws a 421/403/415 HttpError for a request the shop must not answer. */
+export function checkRequest(request: IncomingMessage, path: string): void {
+  // The shop's names on the port this connection came in on: nothing to configure or keep.
+  const hosts = [`127.0.0.1:${request.socket.localPort}`, `localhost:${request.socket.localPort}`]
+  if (!hosts.includes(String(request.headers.host ?? '').toLowerCase())) {
+    throw new HttpError(421, 'UNKNOWN_HOST', 'host header: not a name of this shop')
+  }
+  if (!path.startsWith('/api/')) return
+  const site = request.headers['sec-fetch-site']
+  const origin = request.headers.origin
+  if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !hosts.some((host) => origin === `http://${host}`))) {
+    throw new HttpError(403, 'CROSS_SITE_REQUEST', 'origin: the shop API answers its own pages only')
+  }
+  if (request.method === 'POST') {
+    const body = path === '/api/csp-report' ? CSP_REPORT_BODY : JSON_BODY
+    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+    if (!body.types.has(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `content-type: ${body.rule}`)
   }
 }

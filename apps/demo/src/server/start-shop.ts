@@ -20,7 +20,7 @@ import { createFailureThrottle, type FailureThrottle } from './failure-throttle.
 import { handleShopEndpoint } from './shop-endpoints.js'
 import { serveStatic } from './static-files.js'
 import { readCspReport } from './csp-report.js'
-import { createRequestGuard, type RequestGuard } from './request-guard.js'
+import { checkRequest } from './request-guard.js'
 
 export interface ShopOptions {
   readonly dataDir: string
@@ -70,7 +70,6 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   const throttle = options.failureThrottle ?? createFailureThrottle()
   const frontDir = options.frontDir ?? FRONT_DIR
   let shopUrl = ''
-  let guard: RequestGuard | undefined
   let serviceClient: ServiceClient | undefined
 
   const client = () => {
@@ -102,8 +101,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
 
   async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
     const method = request.method ?? 'GET'
-    if (!guard) throw new HttpError(503, 'STARTING', 'the shop is starting')
-    guard.check(request, path)
+    checkRequest(request, path)
     if (await handleShopEndpoint(request, response, path, settings, throttle)) return
     if (method === 'GET' && (await serveStatic(frontDir, path, response, policy))) return
     const body = method === 'POST' ? await readBody(request) : Buffer.alloc(0)
@@ -152,7 +150,6 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   })
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve))
   shopUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  guard = createRequestGuard(shopUrl)
 
   // First start: a strong Basic pair of our own, then registration; the service pushes service_secret.
   if (!settings.get('basic_key')) {
