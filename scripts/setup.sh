@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine of this kind (Node >= 20.19 and npm on Debian, as root):
 #   bash scripts/setup.sh          pnpm and the workspace: enough for the CLI and the demo
-#   bash scripts/setup.sh --tests  also Debian's Chromium and the independent JOSE peers the tests use
+#   bash scripts/setup.sh --tests  also Debian's Chromium, the independent JOSE peers the tests use,
+#                                  and faketime (the suite is also run with the clock years ahead)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,7 @@ if [ "${1:-}" = "--tests" ]; then
   /usr/bin/python3 -c 'import jwcrypto' 2>/dev/null || missing+=(python3-jwcrypto)
   /usr/bin/python3 -c 'import authlib' 2>/dev/null || missing+=(python3-authlib)
   /usr/bin/perl -MCrypt::JWT -e 1 2>/dev/null || missing+=(libcrypt-jwt-perl)
+  command -v faketime >/dev/null 2>&1 || missing+=(faketime)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing Debian packages: ${missing[*]}"
     if [ "$(id -u)" -ne 0 ]; then

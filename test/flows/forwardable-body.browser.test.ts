@@ -24,7 +24,7 @@ beforeAll(async () => {
 
 /** The page's side: what the shop's checkout script sends its backend at submit. */
 async function pageSubmission(overrides: Record<string, unknown> = {}): Promise<string> {
-  const jwe = await encryptCard({ number: card.number, expiry: '03/30', cvc: card.cvc!, holderName: 'A. Shopper' }, certificate)
+  const jwe = await encryptCard({ number: card.number, expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`, cvc: card.cvc!, holderName: 'A. Shopper' }, certificate)
   return JSON.stringify({
     orderId: order.id,
     reference: order.reference,
@@ -72,7 +72,7 @@ describe('page to forwardable payment body', () => {
     expect(JSON.stringify(rest)).not.toContain(card.number.slice(0, 6))
 
     const decrypted = await (await createCardDecryptor(valid.privateKeyPem)).decrypt((paymentMethod as { jwe: string }).jwe)
-    expect(decrypted.card).toMatchObject({ number: card.number, expiryMonth: '03', expiryYear: '2030', cvc: card.cvc, holderName: 'A. Shopper' })
+    expect(decrypted.card).toMatchObject({ number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc, holderName: 'A. Shopper' })
   })
 
   it('stops a page that lowers the amount before anything is forwarded', async () => {

@@ -2,7 +2,8 @@
  * Merchant set-up over real HTTP (spec: "What the service does" rule 4, "Endpoints" rules 3 and 4,
  * "Onboarding"): email verification, backoffice user, contractors, stores, onboarding, payment
  * methods; every refusal with its stable code. The clock is the sandbox's and the client's own, so
- * expiry is tested without waiting.
+ * expiry is tested without waiting. Everything compared with it comes from it too: the sandbox's
+ * certificate, the test card's expiry, the certificate check and `generationtime` in card-jwe.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit'
@@ -64,8 +65,8 @@ async function submitIdentity(uri: string, fields: Record<string, string>): Prom
 const IDENTITY = { birthDate: '1980-01-01', documentNumber: 'SPECI2014', registrationNumber: '12345678', iban: 'NL91ABNA0417164300' }
 
 async function cardPayment(storeId: string, client: ServiceClient, method?: PaymentRequest['paymentMethod']) {
-  const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
-  const certificate = await importCertificate(sandbox.certificatePem)
+  const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' }, { now })
+  const certificate = await importCertificate(sandbox.certificatePem, { now })
   const paymentMethod = method ?? toPaymentMethod(await encryptCard(card, certificate, { now }))
   return client.createPayment(storeId, { channel: 'web', returnUrl: RETURN_URL, amount: { currency: 'EUR', value: 1500 }, reference: 'setup-1', metadata: { shop_order_id: 1 }, paymentMethod })
 }

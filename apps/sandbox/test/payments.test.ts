@@ -40,7 +40,7 @@ describe('card payments', () => {
     const key = await importX509(fixture.sandbox.certificatePem, 'RSA-OAEP-256')
     const jweOf = async (payload: object) =>
       toPaymentMethod(await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' }).encrypt(key))
-    const card = { number: plainVisa.number, expiryMonth: '03', expiryYear: '2030', cvc: '737' }
+    const card = { number: plainVisa.number, expiryMonth: plainVisa.expiryMonth, expiryYear: plainVisa.expiryYear, cvc: '737' }
     const stale = await fixture.cardPayment(plainVisa, { paymentMethod: await jweOf({ ...card, generationtime: new Date(Date.now() - 25 * 3_600_000).toISOString() }) })
     expect(await serviceError(fixture.client.createPayment(fixture.storeId, stale))).toMatchObject({ errorCode: 'CARD_DATA_NO_LONGER_VALID', message: SERVICE_MESSAGES.NO_LONGER_VALID })
     const unpadded = await fixture.cardPayment(plainVisa, { paymentMethod: await jweOf({ ...card, expiryMonth: '3', generationtime: new Date().toISOString() }) })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { CARD_JWE_HEADER, CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { createCardDecryptor, decodeBase64url, encodeBase64url, SERVICE_MESSAGES, type CardDecryptor } from '@card-jwe/testkit/decryptor'
-import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { findTestCard, testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { certificates } from './support/certificates.js'
 import { FC_PARAMS, leaksCardDigits, typedCard } from './support/cards.js'
 
@@ -42,10 +42,12 @@ describe('encryptCard', () => {
 
   it('encrypts the strict payload with generationtime from the clock', async () => {
     const at = new Date(Date.now() - 60 * 60 * 1000)
-    const jwe = await encryptCard({ number: '3700 0000 0000 002', expiry: '3/30', cvc: '7373', holderName: 'A. Shopper' }, certificate, { now: () => at })
+    const { year } = testCardExpiry(at)
+    // Typed as a shopper would: unpadded month, two-digit year.
+    const jwe = await encryptCard({ number: '3700 0000 0000 002', expiry: `3/${year.slice(2)}`, cvc: '7373', holderName: 'A. Shopper' }, certificate, { now: () => at })
     const { header, card } = await decryptor.decrypt(jwe)
     expect(header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
-    expect(card).toEqual({ number: amex.number, expiryMonth: '03', expiryYear: '2030', cvc: '7373', holderName: 'A. Shopper', generationtime: at.toISOString() })
+    expect(card).toEqual({ number: amex.number, expiryMonth: '03', expiryYear: year, cvc: '7373', holderName: 'A. Shopper', generationtime: at.toISOString() })
   })
 
   it('makes a different JWE every time (fresh content key and IV)', async () => {

@@ -5,6 +5,6 @@ export type { PublicCertificate, TestCertificateSet } from './certificates/test-
 export { inspectCertificate } from './certificates/inspect-certificate.js'
 export type { CertificateSummary } from './certificates/inspect-certificate.js'
 export * from './decryptor/index.js'
-export { findTestCard, TEST_CARDS, TEST_EXPIRY } from './test-cards.js'
-export type { TestCard, ThreeDSecureFlow } from './test-cards.js'
+export { findTestCard, TEST_CARDS, TEST_EXPIRY, testCardExpiry } from './test-cards.js'
+export type { FindTestCardOptions, TestCard, ThreeDSecureFlow } from './test-cards.js'
 export { encryptCardBatch, encryptCardWithNodeCrypto, MIN_CARDS_PER_WORKER } from './encrypt-card-batch.js'

@@ -2,8 +2,9 @@
  * The processor's public test cards, one or more per brand, as its test-card documentation lists
  * them, plus two decline cards that are this toolkit's sandbox convention (marked `source`).
  * In test mode any future expiry and any code of the right length works (spec: "Front-end
- * contract" 8); the documented pair 03/2030 is used throughout. Numbers are stored without
- * separators; a test checks every one against the brand table and the Luhn rule.
+ * contract" 8), so the expiry is not a constant: a fixed date (the documented 03/2030) would stop
+ * working on its own. Numbers are stored without separators; a test checks every one against the
+ * brand table and the Luhn rule.
  */
 import type { CardBrandType } from 'card-jwe'
 
@@ -26,7 +27,20 @@ export interface TestCard {
   readonly source: 'processor' | 'sandbox'
 }
 
-export const TEST_EXPIRY = Object.freeze({ month: '03', year: '2030' })
+/** How many years after the clock's year the test expiry lies. */
+const TEST_EXPIRY_YEARS_AHEAD = 4
+
+/**
+ * The expiry for test cards at `now`: March, four years after `now`'s UTC year. That is always
+ * more than three years ahead (never expired, well inside card-jwe's 20-year limit), and in 2026
+ * it is the processor's documented pair 03/2030. A test that fixes its clock passes that clock.
+ */
+export function testCardExpiry(now: Date = new Date()): { readonly month: string; readonly year: string } {
+  return Object.freeze({ month: '03', year: String(now.getUTCFullYear() + TEST_EXPIRY_YEARS_AHEAD) })
+}
+
+/** The expiry the catalogue's cards carry: the one for the moment this module was loaded. */
+export const TEST_EXPIRY = testCardExpiry()
 /** The documented test codes: four digits for American Express, none for Bancontact, else three. */
 function codeFor(brand: CardBrandType): { cvc?: string } {
   if (brand === 'bancontact') return {}
@@ -84,9 +98,16 @@ export const TEST_CARDS: readonly TestCard[] = Object.freeze([
   }),
 ])
 
+export interface FindTestCardOptions {
+  /** The clock the card is used at: its expiry is `testCardExpiry(now())`. Default: the catalogue's. */
+  readonly now?: () => Date
+}
+
 /** The first card matching the filter, for tests that need "a Visa with a challenge". */
-export function findTestCard(filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome'>>): TestCard {
+export function findTestCard(filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome'>>, options: FindTestCardOptions = {}): TestCard {
   const found = TEST_CARDS.find((c) => Object.entries(filter).every(([k, v]) => c[k as keyof TestCard] === v))
   if (!found) throw new Error(`no test card matches ${JSON.stringify(filter)}`)
-  return found
+  if (!options.now) return found
+  const expiry = testCardExpiry(options.now())
+  return Object.freeze({ ...found, expiryMonth: expiry.month, expiryYear: expiry.year })
 }

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { encryptCard, importCertificate } from 'card-jwe'
 import { SERVICE_MESSAGES } from '@card-jwe/testkit/decryptor'
+import { TEST_EXPIRY } from '@card-jwe/testkit/test-cards'
 import type {} from '@card-jwe/testkit/vitest-global-setup'
 import { main } from '../src/cli/main.js'
 import { buildJwe, cardPayload } from './support/build-jwe.js'
@@ -64,7 +65,7 @@ describe('card-jwe CLI', () => {
     expect(days).toBeGreaterThan(29.9)
     expect(days).toBeLessThan(30.1)
 
-    const typed = JSON.stringify({ number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: '30', cvc: '737', holderName: 'A. Shopper' })
+    const typed = JSON.stringify({ number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), cvc: '737', holderName: 'A. Shopper' })
     const encrypted = await cli(['encrypt', '--cert', certificatePath], typed)
     expect(encrypted.code).toBe(0)
     expect(encrypted.stdout.trim().split('.')).toHaveLength(5)
@@ -72,14 +73,14 @@ describe('card-jwe CLI', () => {
     const decrypted = await cli(['decrypt', '--key', keyPath], encrypted.stdout)
     expect(decrypted.code).toBe(0)
     const card = JSON.parse(decrypted.stdout)
-    expect(card).toMatchObject({ number: '4111111145551142', expiryMonth: '03', expiryYear: '2030', cvc: '737', holderName: 'A. Shopper' })
+    expect(card).toMatchObject({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737', holderName: 'A. Shopper' })
     expect(Math.abs(Date.parse(card.generationtime) - Date.now())).toBeLessThan(60_000)
   })
 
   it('checks a pinned fingerprint', async () => {
     const dir = workDir()
     writeFileSync(join(dir, 'c.pem'), valid.certificatePem)
-    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: '2030', cvc: '737' })
+    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' })
     expect((await cli(['encrypt', '--cert', join(dir, 'c.pem'), '--fingerprint', valid.fingerprint], card)).code).toBe(0)
     const wrong = await cli(['encrypt', '--cert', join(dir, 'c.pem'), '--fingerprint', 'ab'.repeat(32)], card)
     expect(wrong).toMatchObject({ code: 1, stdout: '' })
@@ -91,7 +92,7 @@ describe('card-jwe CLI', () => {
     const keyPath = join(dir, 'key.pem')
     writeFileSync(keyPath, valid.privateKeyPem)
     const certificate = await importCertificate(valid.certificatePem)
-    const stale = await encryptCard({ number: '4111111145551142', expiry: '03/30', cvc: '737' }, certificate, { now: () => new Date(Date.now() - 7200_000) })
+    const stale = await encryptCard({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' }, certificate, { now: () => new Date(Date.now() - 7200_000) })
     const unpadded = await buildJwe(valid.certificatePem, cardPayload({ expiryMonth: '3' }))
     const expectations: Array<[string, string[], string]> = [
       ['not.a.jwe', [], SERVICE_MESSAGES.UNDECRYPTABLE],
@@ -111,11 +112,11 @@ describe('card-jwe CLI', () => {
     const ecPath = join(dir, 'ec.pem')
     writeFileSync(ecPath, ecKey.certificatePem)
     writeFileSync(join(dir, 'c.pem'), valid.certificatePem)
-    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: '2030', cvc: '737' })
+    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' })
     const runs = await Promise.all([
       cli(['encrypt', '--cert', join(dir, 'missing.pem')], card),
       cli(['encrypt', '--cert', ecPath], card),
-      cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number":"4111111145551143","expiryMonth":"3","expiryYear":"30","cvc":"73"}'),
+      cli(['encrypt', '--cert', join(dir, 'c.pem')], JSON.stringify({ number: '4111111145551143', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), cvc: '73' })),
       cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number": 4111111145551142, '),
       cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number": 4111111145551142}'),
       cli(['decrypt', '--key', join(dir, 'c.pem')], 'x'),

@@ -1,6 +1,8 @@
 import { fingerprintOf, x509 } from './x509.js'
 
 export interface TestCertificateOptions {
+  /** The moment validity is counted from. Default: the wall clock. A test that fixes its clock passes it here. */
+  readonly now?: Date
   /** Validity in days from now. Default 365. */
   readonly days?: number
   /** Start of validity. Default: one day ago, so clocks that run behind (and tests that set one back) see it valid. */
@@ -36,7 +38,7 @@ function randomSerial(): string {
 
 /** A fresh key pair and a self-signed certificate standing in for the processor's. */
 export async function createTestCertificate(options: TestCertificateOptions = {}): Promise<TestCertificate> {
-  const now = Date.now()
+  const now = (options.now ?? new Date()).getTime()
   const notBefore = options.notBefore ?? new Date(now - DAY_MS)
   const notAfter = options.notAfter ?? new Date(now + (options.days ?? 365) * DAY_MS)
   const algorithm =

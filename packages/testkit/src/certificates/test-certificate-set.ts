@@ -20,15 +20,17 @@ function publicHalf(c: TestCertificate): PublicCertificate {
   return { certificatePem: c.certificatePem, fingerprint: c.fingerprint }
 }
 
-export async function createTestCertificateSet(): Promise<TestCertificateSet> {
-  const now = Date.now()
+/** `now`: the moment every validity is counted from (default: the wall clock). */
+export async function createTestCertificateSet(options: { readonly now?: Date } = {}): Promise<TestCertificateSet> {
+  const at = options.now ?? new Date()
+  const now = at.getTime()
   const [valid, otherValid, expired, notYetValid, ecKey, rsa1024] = await Promise.all([
-    createTestCertificate(),
-    createTestCertificate({ subject: 'CN=card-jwe other environment' }),
+    createTestCertificate({ now: at }),
+    createTestCertificate({ now: at, subject: 'CN=card-jwe other environment' }),
     createTestCertificate({ notBefore: new Date(now - 30 * DAY_MS), notAfter: new Date(now - DAY_MS) }),
-    createTestCertificate({ notBefore: new Date(now + DAY_MS), days: 30 }),
-    createTestCertificate({ keyType: 'ec' }),
-    createTestCertificate({ keyBits: 1024 }),
+    createTestCertificate({ now: at, notBefore: new Date(now + DAY_MS), days: 30 }),
+    createTestCertificate({ now: at, keyType: 'ec' }),
+    createTestCertificate({ now: at, keyBits: 1024 }),
   ])
   return {
     valid,

@@ -4,6 +4,7 @@
  */
 import { createPublicKey } from 'node:crypto'
 import { encodeBase64url } from '@card-jwe/testkit/decryptor'
+import { TEST_EXPIRY } from '@card-jwe/testkit/test-cards'
 
 export interface BuildJweOptions {
   /** Protected header as exact JSON text (duplicates and all). Default: the service header for `alg`/`enc`. */
@@ -62,8 +63,8 @@ export async function buildJwe(certificatePem: string, plaintext: string | Uint8
 export function cardPayload(overrides: Record<string, unknown> = {}): string {
   const card: Record<string, unknown> = {
     number: '4111111145551142',
-    expiryMonth: '03',
-    expiryYear: '2030',
+    expiryMonth: TEST_EXPIRY.month,
+    expiryYear: TEST_EXPIRY.year,
     cvc: '737',
     generationtime: new Date().toISOString(),
     ...overrides,
