@@ -29,8 +29,9 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
 
   const shop = context.db.prepare('SELECT * FROM shops WHERE shop_id = ?').get(shopId) as ShopRow | undefined
   // An unknown shop gets the same answer as a wrong signature: no hint which part was wrong.
+  // The timestamp is signed as the text that was sent (docs/service-signing.md), leading zeros and all.
   const expected = await signatureOf(shop?.service_secret ?? 'unknown-shop', {
-    timestamp: Number(timestamp),
+    timestamp,
     nonce,
     method: request.method,
     pathWithQuery: request.pathWithQuery,

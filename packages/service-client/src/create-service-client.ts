@@ -11,6 +11,8 @@ import {
   type PaymentDetailsRequest,
   type PaymentRequest,
   type PaymentResponse,
+  type ServicePaymentDetailsRequest,
+  type ServicePaymentRequest,
   type StorePaymentMethodsRequest,
 } from '@card-jwe/payment-validator'
 import { ServiceError } from './errors.js'
@@ -96,8 +98,9 @@ export interface ServiceClient {
   onboardingStatus(): Promise<OnboardingStatus>
   createOnboardingLink(): Promise<{ uri: string }>
   setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<z.infer<typeof StorePaymentMethodsResultSchema>>
-  createPayment(storeId: string, request: PaymentRequest, options?: IdempotentCall): Promise<PaymentResponse>
-  paymentDetails(storeId: string, request: PaymentDetailsRequest): Promise<PaymentResponse>
+  /** Takes what the service takes: a body built by `buildPaymentRequest`, or a Drop-in's `state.data` plus the shop's fields. */
+  createPayment(storeId: string, request: PaymentRequest | ServicePaymentRequest, options?: IdempotentCall): Promise<PaymentResponse>
+  paymentDetails(storeId: string, request: PaymentDetailsRequest | ServicePaymentDetailsRequest): Promise<PaymentResponse>
   capture(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
   refund(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
   cancel(pspReference: string, options?: IdempotentCall): Promise<ModificationResult>

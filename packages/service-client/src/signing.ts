@@ -32,7 +32,8 @@ export async function sha256Hex(body: string | Uint8Array): Promise<string> {
 }
 
 export interface SignedParts {
-  readonly timestamp: number
+  /** Unix seconds; a string is signed exactly as given (the header text as sent). */
+  readonly timestamp: number | string
   readonly nonce: string
   readonly method: string
   /** Path with query exactly as sent, e.g. "/shopplatform/processor/updated-payments?after=5". */

@@ -147,6 +147,13 @@ describe('reference decryptor: "Encrypted data is no longer valid"', () => {
     expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: hours(6 / 60) })))).message).toBe(SERVICE_MESSAGES.NO_LONGER_VALID)
   })
 
+  it('reads UTC written as Z or +00:00 alike, and ages it the same (issue 17)', async () => {
+    const written = hours(-25).replace('Z', '+00:00')
+    expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: written })))).message).toBe(SERVICE_MESSAGES.NO_LONGER_VALID)
+    const fresh = hours(-1).replace(/\.\d+Z$/, '.123456+00:00')
+    await expect(decryptor.decrypt(await buildJwe(pem, cardPayload({ generationtime: fresh })))).resolves.toMatchObject({ card: { generationtime: fresh } })
+  })
+
   it('takes a configurable window', async () => {
     const strict = await createCardDecryptor(valid.privateKeyPem, { maxAgeSeconds: 60 })
     const error = await refusal(await buildJwe(pem, cardPayload({ generationtime: hours(-2 / 60) })), strict)
@@ -167,7 +174,9 @@ describe('reference decryptor: "Invalid card details"', () => {
     ['letters in the code', { cvc: '7a7' }],
     ['missing number', { number: undefined }],
     ['missing generationtime', { generationtime: undefined }],
-    ['generationtime not in UTC', { generationtime: '2026-11-21T10:00:00+01:00' }],
+    ['generationtime not in UTC', { generationtime: new Date().toISOString().replace('Z', '+01:00') }],
+    ['generationtime with the "unknown offset" -00:00', { generationtime: new Date().toISOString().replace('Z', '-00:00') }],
+    ['generationtime without an offset', { generationtime: new Date().toISOString().replace('Z', '') }],
     ['holder name not a string', { holderName: 42 }],
   ]
   it.each(cases)('refuses %s', async (_, overrides) => {

@@ -1,4 +1,4 @@
-import { PaymentDetailsRequestSchema, PaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES } from '@card-jwe/payment-validator'
+import { ServicePaymentDetailsRequestSchema, ServicePaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES, type ServicePaymentRequest } from '@card-jwe/payment-validator'
 import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
@@ -34,6 +34,20 @@ function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): 
   return store
 }
 
+/**
+ * The amount the store can take (docs/decisions.md, "Amounts and currencies"): its own currency
+ * only, and 0 only as a card verification that stores the card (zero-value authorisation).
+ */
+function checkAmount(body: ServicePaymentRequest, store: OwnedStore): void {
+  if (body.amount.currency !== store.currency) {
+    throw new SandboxError(422, 'CURRENCY_NOT_SUPPORTED', `amount.currency: this store takes ${store.currency} only`)
+  }
+  const storesCard = body.paymentMethod.type === 'scheme' && body.storePaymentMethod === true && body.shopperReference !== undefined
+  if (body.amount.value === 0 && !storesCard) {
+    throw new SandboxError(422, 'AMOUNT_ZERO_NOT_ALLOWED', 'amount.value: 0 only verifies a card to store it (paymentMethod.type scheme, storePaymentMethod true, shopperReference)')
+  }
+}
+
 /** What the test platform does with a card: its catalogue entry, or the rules for other numbers. */
 function cardOutcome(card: DecryptedCard, verdict: NumberVerdict, now: Date): { flow: string; refusal: string | null } {
   const expired = Number(card.expiryYear) * 12 + Number(card.expiryMonth) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
@@ -62,7 +76,8 @@ function remember(context: SandboxContext, row: PaymentRow): void {
 export async function createPayment(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const store = payableStore(context, shop, params.store_id!)
-  const body = validBody(request, PaymentRequestSchema, 'payment request')
+  const body = validBody(request, ServicePaymentRequestSchema, 'payment request')
+  checkAmount(body, store)
   const method = body.paymentMethod as { type: string; jwe?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
     throw new SandboxError(422, 'PAYMENT_METHOD_NOT_ENABLED', `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`)
@@ -146,7 +161,7 @@ function paymentForDetails(details: Record<string, string>, context: SandboxCont
 export async function paymentDetails(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   payableStore(context, shop, params.store_id!)
-  const body = validBody(request, PaymentDetailsRequestSchema, 'payment details')
+  const body = validBody(request, ServicePaymentDetailsRequestSchema, 'payment details')
   const row = paymentForDetails(body.details, context, shop)
 
   if (row.status === 'identify_shopper') {

@@ -1,7 +1,7 @@
 import { ShopSettingsSchema } from '@card-jwe/payment-validator'
 import { z } from 'zod'
 import { SandboxError } from '../errors.js'
-import { jsonOf } from '../http/body.js'
+import { validBody } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { newId, newSecret } from '../lib/ids.js'
 import { findOrCreateContractor, insertStore, ONBOARDING_CLEAR } from '../merchant-store.js'
@@ -17,7 +17,8 @@ export const SHOP_CALL_TIMEOUT_MS = 10_000
 
 const RegistrationSchema = z.strictObject({
   shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
-  key: z.string().min(16).max(256),
+  // RFC 7617 2: the user-id of HTTP Basic cannot contain a colon, so such a key could never be sent.
+  key: z.string().min(16).max(256).refine((key) => !key.includes(':'), { message: 'no ":" (HTTP Basic user-id, RFC 7617)' }),
   secret: z.string().min(16).max(256),
   /** Quick start: a verified contractor and an onboarded store come with the registration. */
   readyMadeStore: z.boolean().optional(),
@@ -62,9 +63,7 @@ function createReadyMadeStore(context: SandboxContext, shopId: string): string {
  * (with a ready-made store only when asked). A 401 from the shop leaves it unregistered.
  */
 export async function register(request: SandboxRequest, _params: unknown, context: SandboxContext): Promise<SandboxResponse> {
-  const parsed = RegistrationSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'registration needs shopUrl (http or https), key and secret (16-256 characters each); readyMadeStore is optional, true or false')
-  const { shopUrl, key, secret, readyMadeStore } = parsed.data
+  const { shopUrl, key, secret, readyMadeStore } = validBody(request, RegistrationSchema, 'registration (shopUrl http or https; key and secret 16-256 characters, key without ":"; readyMadeStore optional)')
   const base = shopUrl.replace(/\/+$/, '')
 
   const read = await callShop(base + SETTINGS_PATH, key, secret)

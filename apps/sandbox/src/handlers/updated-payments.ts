@@ -24,7 +24,7 @@ interface EventRow {
 /**
  * GET /shopplatform/processor/updated-payments?after=CURSOR&limit=N (query and shape not shown in
  * the spec). Every change of a payment is one entry, with the state it had then; `cursor` is the
- * last entry's sequence. Asking again with `after=cursor` neither misses nor repeats an entry,
+ * last entry's sequence. A cursor never issued to the shop is refused (CURSOR_UNKNOWN). Asking again with `after=cursor` neither misses nor repeats an entry,
  * across restarts too, because sequences live in the database.
  */
 export async function updatedPayments(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
@@ -34,6 +34,10 @@ export async function updatedPayments(request: SandboxRequest, _params: Params, 
   if (!/^\d{1,15}$/.test(after) || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_PAGE_SIZE) {
     throw new SandboxError(422, 'INVALID_REQUEST', `query: after must be a cursor (whole number), limit 1-${MAX_PAGE_SIZE}`)
   }
+  // Only 0 or a sequence of this shop's own changes was ever handed out as a cursor. Anything else
+  // (corrupted, another shop's, from the future) would silently list nothing, so it is refused.
+  const issued = after === '0' || context.db.prepare('SELECT 1 FROM events WHERE shop_id = ? AND sequence = ?').get(shop.shop_id, Number(after)) !== undefined
+  if (!issued) throw new SandboxError(422, 'CURSOR_UNKNOWN', 'query: after is not a cursor this service issued to this shop; start from 0 or the cursor of your last answer')
   const rows = context.db
     .prepare(
       `SELECT e.sequence, e.psp_reference, e.status, e.captured, e.refunded, e.changed_at, p.result_code, p.currency, p.value, p.reference, p.metadata

@@ -17,8 +17,12 @@ const MONTH = /^(0[1-9]|1[0-2])$/
 const YEAR = /^[0-9]{4}$/
 // "three digits, or four for one card network": American Express, whose numbers start 34 or 37.
 const AMEX = /^3[47]/
-/** ISO 8601 in UTC, as `Date.prototype.toISOString()` writes it (milliseconds optional). */
-export const GENERATION_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/
+/**
+ * ISO 8601 in UTC: `Z` as `Date.prototype.toISOString()` writes it, or the offset `+00:00` as other
+ * languages' libraries do (Python's `isoformat()`); fractions of a second optional, up to
+ * nanoseconds. Any other offset (also `-00:00`, "UTC unknown" in RFC 3339 4.3) is not UTC.
+ */
+export const GENERATION_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|\+00:00)$/
 
 function invalid(detail: string): DecryptionError {
   return new DecryptionError('INVALID_CARD_DETAILS', detail)
