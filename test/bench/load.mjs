@@ -1,10 +1,13 @@
 /** Bounded load on loopback with autocannon: pre-built requests, each sent exactly once. */
+import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 
 export function runLoad({ url, requests, connections = 16 }) {
   let next = 0
+  const started = performance.now()
+  let lastResponse = started
   return new Promise((resolve, reject) => {
-    autocannon(
+    const instance = autocannon(
       {
         url,
         connections,
@@ -19,19 +22,24 @@ export function runLoad({ url, requests, connections = 16 }) {
           },
         ],
       },
-      (error, result) => (error ? reject(error) : resolve(result)),
+      // autocannon's own `duration` counts whole one-second ticks (and it notices the end on a tick):
+      // 1188 requests in 2.4 s read as 1188/3.01 = 395/s. Start to last response is the measure.
+      (error, result) => (error ? reject(error) : resolve({ ...result, wallSeconds: (lastResponse - started) / 1000 })),
     )
+    instance.on('response', () => {
+      lastResponse = performance.now()
+    })
   })
 }
 
 export function summary(result) {
   return {
     requests: result.requests.total,
-    perSecond: Math.round(result['2xx'] / (result.duration || 1)),
+    perSecond: Math.round(result['2xx'] / result.wallSeconds),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
-    seconds: Number(result.duration.toFixed(2)),
+    seconds: Number(result.wallSeconds.toFixed(2)),
   }
 }

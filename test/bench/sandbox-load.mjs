@@ -61,7 +61,7 @@ export async function sandboxLoad({ seconds }) {
       demo: overhead,
       demoVsDirect: ratio(overhead.perSecond, direct.perSecond),
       targets: {
-        'sandbox >= 0.7 of the decryption floor': direct.perSecond >= 0.7 * floor,
+        'sandbox >= 0.9 of the decryption floor': direct.perSecond >= 0.9 * floor,
         'zero errors and no lost payment': direct.errors === 0 && direct.non2xx === 0 && rows === acknowledged,
       },
     }

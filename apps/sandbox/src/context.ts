@@ -1,11 +1,14 @@
 import type { CardDecryptor } from '@card-jwe/testkit/decryptor'
 import type { Db } from './db.js'
+import type { GroupCommit } from './group-commit.js'
 
 /** What every handler may use. */
 export interface SandboxContext {
   readonly db: Db
   /** The same database, for replay nonces only (see openNonceConnection). */
   readonly nonces: Db
+  /** Durable writes on `db` grouped into one commit with others (group-commit.ts); for the hot payment path. */
+  readonly commit: GroupCommit
   readonly decryptor: CardDecryptor
   /** The sandbox's own origin, for the URLs it hands out (3-D Secure pages, bank page). */
   readonly baseUrl: string

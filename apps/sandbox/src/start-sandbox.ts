@@ -6,6 +6,7 @@ import { redactPathForLog } from '@card-jwe/payment-validator'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
 import { openDatabase, openNonceConnection } from './db.js'
+import { createGroupCommit } from './group-commit.js'
 import { SandboxError } from './errors.js'
 import { readBody } from './http/body.js'
 import { send } from './http/respond.js'
@@ -43,7 +44,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const nonces = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
   const routes = sandboxRoutes()
-  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = { db, nonces, decryptor, baseUrl: '', now, log }
+  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = { db, nonces, commit: createGroupCommit(db), decryptor, baseUrl: '', now, log }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const method = incoming.method ?? 'GET'

@@ -42,9 +42,14 @@ export interface SignedParts {
   readonly body: string | Uint8Array
 }
 
+/** The exact text that is signed, given the lowercase hex SHA-256 of the body (for a receiver that hashes its own way). */
+export function canonicalText(parts: Omit<SignedParts, 'body'>, bodySha256Hex: string): string {
+  return [SIGNATURE_VERSION, String(parts.timestamp), parts.nonce, parts.method.toUpperCase(), parts.pathWithQuery, bodySha256Hex].join('\n')
+}
+
 /** The exact text that is signed. */
 export async function canonicalMessage(parts: SignedParts): Promise<string> {
-  return [SIGNATURE_VERSION, String(parts.timestamp), parts.nonce, parts.method.toUpperCase(), parts.pathWithQuery, await sha256Hex(parts.body)].join('\n')
+  return canonicalText(parts, await sha256Hex(parts.body))
 }
 
 export async function signatureOf(secret: string, parts: SignedParts): Promise<string> {

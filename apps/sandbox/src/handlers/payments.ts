@@ -105,15 +105,20 @@ export async function createPayment(request: SandboxRequest, params: Params, con
     acs_result: null,
   }
 
-  /** Stores the payment with its answer; a concurrent request under the same key gets the winner's answer. */
-  const created = (row: PaymentRow, answer: Record<string, unknown>): SandboxResponse => {
+  /**
+   * Stores the payment with its answer (and the card, if it is to be remembered) in the next group
+   * commit, and answers once that is on disk; a concurrent request under the same key gets the winner's answer.
+   */
+  const created = async (row: PaymentRow, answer: Record<string, unknown>): Promise<SandboxResponse> => {
     try {
-      insertPayment(context, row, claim && { ...claim, answer })
+      await context.commit(() => {
+        insertPayment(context, row, claim && { ...claim, answer })
+        remember(context, row)
+      })
     } catch (error) {
       if (claim && isUniqueViolation(error)) return replay(context, 'payments', claim, 200)!
       throw error
     }
-    remember(context, row)
     return json(answer)
   }
 
