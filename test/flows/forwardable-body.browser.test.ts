@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
-import { collectBrowserInfo, type BrowserInfo } from '@card-jwe/browser-info'
+import { collectBrowserInfo } from '@card-jwe/browser-info'
 import { completeBrowserInfo } from '@card-jwe/browser-info/server'
 import { buildPaymentRequest, checkSubmission, parseJsonBody, PaymentRequestSchema, PaymentSubmissionSchema, type OrderRecord } from '@card-jwe/payment-validator'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
@@ -45,7 +45,7 @@ describe('page to forwardable payment body', () => {
     const checked = checkSubmission(parsed.ok ? parsed.value : null, order)
     expect(checked.ok).toBe(true)
     if (!checked.ok) return
-    const { browserInfo, shopperIP } = completeBrowserInfo(checked.submission.browserInfo as BrowserInfo, {
+    const { browserInfo, shopperIP } = completeBrowserInfo(checked.submission.browserInfo!, {
       headers: { accept: 'text/html,application/xhtml+xml', 'user-agent': navigator.userAgent },
       ip: '203.0.113.7',
     })

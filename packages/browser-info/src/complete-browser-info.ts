@@ -38,14 +38,23 @@ export function normalizeShopperIp(ip: string | undefined): string | undefined {
 }
 
 /**
+ * Browser data as the page sent it: `collectBrowserInfo()`'s result, or a body parsed with
+ * payment-validator's `BrowserInfoSchema`, where `javaScriptEnabled` is optional (a Drop-in's
+ * `browserInfo` may not carry it).
+ */
+export type ClientBrowserInfo = Omit<BrowserInfo, 'javaScriptEnabled'> & { readonly javaScriptEnabled?: boolean | undefined }
+
+/**
  * Completes the browser's data with what only the server knows: the real `Accept` and
  * `User-Agent` headers of the shopper's request (EMV: at most 2048 characters each) and the
- * shopper's IP. The page's own values stay where the request has none.
+ * shopper's IP. The page's own values stay where the request has none. A missing
+ * `javaScriptEnabled` is `true`: the data was collected by the page's script.
  */
-export function completeBrowserInfo(clientInfo: BrowserInfo, request: ShopperRequest): CompletedBrowserData {
+export function completeBrowserInfo(clientInfo: ClientBrowserInfo, request: ShopperRequest): CompletedBrowserData {
   const shopperIP = normalizeShopperIp(request.ip)
   const browserInfo: BrowserInfo = {
     ...clientInfo,
+    javaScriptEnabled: clientInfo.javaScriptEnabled ?? true,
     acceptHeader: header(request.headers, 'accept') ?? clientInfo.acceptHeader ?? ACCEPT_HEADER_PLACEHOLDER,
     userAgent: header(request.headers, 'user-agent') ?? clientInfo.userAgent.slice(0, MAX_HEADER_LENGTH),
   }

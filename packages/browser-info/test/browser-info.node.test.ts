@@ -110,6 +110,12 @@ describe('completeBrowserInfo (server side)', () => {
     expect(normalizeShopperIp('::1')).toBe('::1')
   })
 
+  it('takes browser data without javaScriptEnabled (a Drop-in body parsed by BrowserInfoSchema) as collected by script', () => {
+    const { javaScriptEnabled: _, ...fromDropIn } = clientInfo
+    expect(completeBrowserInfo(fromDropIn, { headers: {} }).browserInfo).toEqual({ ...clientInfo, javaScriptEnabled: true })
+    expect(completeBrowserInfo({ ...fromDropIn, javaScriptEnabled: false }, { headers: {} }).browserInfo.javaScriptEnabled).toBe(false)
+  })
+
   it('strips control characters from headers', () => {
     const completed = completeBrowserInfo(clientInfo, { headers: { 'user-agent': 'UA\r\nX-Injected: 1' } })
     expect(completed.browserInfo.userAgent).toBe('UAX-Injected: 1')

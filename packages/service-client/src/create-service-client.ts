@@ -83,6 +83,8 @@ export interface ServiceClient {
   /** The same client, signing as this shop. */
   withCredentials(credentials: ServiceCredentials): ServiceClient
   /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
+  /** With `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present). */
+  register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore: true }): Promise<RegistrationResult & { storeId: string }>
   register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean }): Promise<RegistrationResult>
   /** Merchant set-up, in the spec's order ("Endpoints" rules 3 and 4). */
   sendVerificationEmail(email: string): Promise<z.infer<typeof EmailVerificationResultSchema>>
@@ -177,7 +179,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
   return {
     baseUrl,
     withCredentials: (credentials) => createServiceClient({ ...options, credentials }),
-    register: (shop) => call('POST', REGISTRATION_PATH, RegistrationResultSchema, shop, false),
+    register: (async (shop: { readyMadeStore?: boolean }) => {
+      const result = await call('POST', REGISTRATION_PATH, RegistrationResultSchema, shop, false)
+      if (shop.readyMadeStore === true && result.storeId === undefined) throw new ServiceError({ status: 201, errorCode: 'INVALID_RESPONSE', message: 'registration: a ready-made store was asked for and no storeId came back', errorType: 'client' })
+      return result
+    }) as ServiceClient['register'],
     sendVerificationEmail: (email) => call('POST', '/email-verification-messages', EmailVerificationResultSchema, { email }),
     connectBackofficeUser: (body) => call('PUT', `${P}/backoffice-user`, BackofficeUserResultSchema, body),
     listContractors: () => call('GET', `${P}/backoffice-user-contractors`, z.array(ContractorSchema)),

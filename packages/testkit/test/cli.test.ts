@@ -140,6 +140,31 @@ describe('card-jwe CLI', () => {
     expect((await cliInProcess(['--help'], '')).stdout).toContain('card-jwe encrypt --cert FILE')
   })
 
+  it('prints its version, and names an unknown command unless it could be card data', async () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, 'packages/testkit/package.json'), 'utf8')) as { version: string }
+    expect(await cliInProcess(['--version'], '')).toMatchObject({ code: 0, stdout: `${pkg.version}\n` })
+    expect((await cli(['-v'])).stdout).toBe(`${pkg.version}\n`)
+    const unknown = await cliInProcess(['encrpyt'], '')
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/^card-jwe: unknown command "encrpyt"\nusage:/)
+    const digits = await cliInProcess(['4111111145551142'], '')
+    expect(digits.stderr).toMatch(/^card-jwe: unknown command\nusage:/)
+    expect(digits.stderr).not.toMatch(/411111|551142/)
+  })
+
+  it('does not replace an existing certificate or key unless told to (--force)', async () => {
+    const dir = workDir()
+    expect((await cliInProcess(['cert', '--out', dir], '')).code).toBe(0)
+    const key = readFileSync(join(dir, 'private-key.pem'), 'utf8')
+    const again = await cliInProcess(['cert', '--out', dir], '')
+    expect(again.code).toBe(1)
+    expect(again.stderr).toBe(`card-jwe: ${join(dir, 'certificate.pem')} and ${join(dir, 'private-key.pem')} already exist; pass --force to replace\n`)
+    expect(readFileSync(join(dir, 'private-key.pem'), 'utf8')).toBe(key)
+    expect((await cliInProcess(['cert', '--out', dir, '--force'], '')).code).toBe(0)
+    expect(readFileSync(join(dir, 'private-key.pem'), 'utf8')).not.toBe(key)
+    expect(statSync(join(dir, 'private-key.pem')).mode & 0o777).toBe(0o600)
+  })
+
   it('never prints six digits of an input card it refuses', async () => {
     const dir = workDir()
     const certificatePath = join(dir, 'c.pem')

@@ -11,7 +11,6 @@ import {
   type PaymentResponse,
 } from '@card-jwe/payment-validator'
 import { ServiceError, type ServiceClient } from '@card-jwe/service-client'
-import type { BrowserInfo } from '@card-jwe/browser-info'
 import { HttpError } from './http.js'
 import { findOrder, orderRecord, updateOrder, type OrderRow } from './orders.js'
 import type { ShopDb } from './db.js'
@@ -79,7 +78,7 @@ export async function postPayment(body: Buffer, request: IncomingMessage, contex
   if (!PAYABLE.has(order.status)) throw new HttpError(409, 'ORDER_NOT_PAYABLE', `order is ${order.status}`)
 
   const completed = checked.submission.browserInfo
-    ? completeBrowserInfo(checked.submission.browserInfo as BrowserInfo, { headers: request.headers, ip: request.socket.remoteAddress })
+    ? completeBrowserInfo(checked.submission.browserInfo, { headers: request.headers, ip: request.socket.remoteAddress })
     : undefined
   const forward = buildPaymentRequest({
     order: orderRecord(order),

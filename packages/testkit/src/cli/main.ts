@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { certCommand, CERT_USAGE } from './commands/cert.js'
 import { decryptCommand, DECRYPT_USAGE } from './commands/decrypt.js'
@@ -5,7 +6,17 @@ import { encryptCommand, ENCRYPT_USAGE } from './commands/encrypt.js'
 import { inspectCommand, INSPECT_USAGE } from './commands/inspect.js'
 import { CliError, type Io } from './io.js'
 
-const USAGE = ['usage:', CERT_USAGE, ENCRYPT_USAGE, DECRYPT_USAGE, INSPECT_USAGE].join('\n  ')
+const USAGE = ['usage:', CERT_USAGE, ENCRYPT_USAGE, DECRYPT_USAGE, INSPECT_USAGE, 'card-jwe --version'].join('\n  ')
+
+/** The testkit's version, from its package.json (dist/cli/main.js -> ../../package.json). */
+function version(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+}
+
+/** Names an unknown command only when it looks like one: what was typed might be card data. */
+function unknownCommand(name: string): string {
+  return /^[A-Za-z][A-Za-z-]{0,31}$/.test(name) ? `unknown command "${name}"` : 'unknown command'
+}
 
 const OPTIONS = {
   out: { type: 'string' },
@@ -15,7 +26,9 @@ const OPTIONS = {
   key: { type: 'string' },
   'max-age': { type: 'string' },
   explain: { type: 'boolean' },
+  force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
 } as const
 
 const COMMANDS = {
@@ -39,7 +52,13 @@ export async function main(args: readonly string[], io: Io = process): Promise<n
       io.stdout.write(`${USAGE}\n`)
       return 0
     }
-    if (!name || !(name in COMMANDS) || extra.length > 0) throw new CliError(USAGE, 2)
+    if (parsed.values.version) {
+      io.stdout.write(`${version()}\n`)
+      return 0
+    }
+    if (!name) throw new CliError(USAGE, 2)
+    if (!Object.hasOwn(COMMANDS, name)) throw new CliError(`${unknownCommand(name)}\n${USAGE}`, 2)
+    if (extra.length > 0) throw new CliError(`${name}: unexpected arguments\n${USAGE}`, 2)
     await COMMANDS[name as keyof typeof COMMANDS](parsed.values, io)
     return 0
   } catch (error) {

@@ -1,0 +1,23 @@
+// What the README's examples take as given: the shop's own page elements, order store and request.
+// Only names and types; the examples themselves are type-checked as written (readme-examples.test.ts).
+import type { PaymentRequest } from '@card-jwe/payment-validator'
+
+declare global {
+  const processorCertificatePem: string
+  const numberInput: HTMLInputElement
+  const expiryInput: HTMLInputElement
+  const cvcInput: HTMLInputElement
+  const nameInput: HTMLInputElement
+  const orderId: number
+  function showErrors(issues: ReadonlyArray<{ field: string; rule: string }>): void
+  const orders: { find(id: number): Promise<{ id: number; reference: string; amount: { currency: string; value: number } }> }
+  function reply(status: number, body: unknown): void
+  const forwardBody: PaymentRequest
+  const shopUrl: string
+  const key: string
+  const secret: string
+  const baseUrl: string
+  const serviceSecret: string
+  const lastCursor: number
+}
+export {}
