@@ -9,6 +9,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const sourceAliases = [
   { find: /^card-jwe$/, replacement: here('./packages/card-jwe/src/index.ts') },
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
+  { find: /^@card-jwe\/testkit\/vitest$/, replacement: here('./packages/testkit/src/vitest/test-certificates.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
   { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
   { find: /^@card-jwe\/browser-info\/server$/, replacement: here('./packages/browser-info/src/server.ts') },

@@ -1,5 +1,6 @@
 /**
- * Every TypeScript block of the README type-checks against the packages' published types (their
+ * Every TypeScript block of the READMEs (the repository's and each package's, which is its npm
+ * page) type-checks against the packages' published types (their
  * built `dist/*.d.ts`, resolved as a user's project resolves them), strict, as NodeNext and as
  * bundler resolution. A README that drifts from the API fails here (issue 16).
  */
@@ -22,13 +23,21 @@ export function typescriptBlocks(markdown: string): Array<{ line: number; code: 
   return blocks
 }
 
+const READMES = ['README.md', 'packages/card-jwe/README.md', 'packages/browser-info/README.md', 'packages/payment-validator/README.md', 'packages/service-client/README.md', 'packages/testkit/README.md']
+
+interface Block {
+  readonly file: string
+  readonly line: number
+  readonly code: string
+}
+
 /** tsc's diagnostics for the blocks as modules of a fresh project; empty when they compile. */
-function typeCheck(blocks: Array<{ line: number; code: string }>, moduleResolution: 'NodeNext' | 'Bundler'): string {
+function typeCheck(blocks: readonly Block[], moduleResolution: 'NodeNext' | 'Bundler'): string {
   const dir = join(work, moduleResolution.toLowerCase())
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const files = blocks.map((block) => {
-    const name = `readme-line-${block.line}.ts`
+    const name = `${block.file.replace(/[/.]/g, '-')}-line-${block.line}.ts`
     // Each block is a module of its own (top-level await, its own imports).
     writeFileSync(join(dir, name), `${block.code}\nexport {}\n`)
     return name
@@ -61,10 +70,11 @@ function typeCheck(blocks: Array<{ line: number; code: string }>, moduleResoluti
 }
 
 describe('README examples', () => {
-  const blocks = typescriptBlocks(readFileSync(join(root, 'README.md'), 'utf8'))
+  const blocks: Block[] = READMES.flatMap((file) => typescriptBlocks(readFileSync(join(root, file), 'utf8')).map((block) => ({ file, ...block })))
 
-  it('are there to check', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(4)
+  it('are there to check, in every README', () => {
+    for (const file of READMES) expect(blocks.filter((b) => b.file === file).length, file).toBeGreaterThanOrEqual(1)
+    expect(blocks.length).toBeGreaterThanOrEqual(11)
   })
 
   it.each(['NodeNext', 'Bundler'] as const)('type-check with %s resolution against the built packages', (resolution) => {

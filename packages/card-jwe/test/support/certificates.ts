@@ -1,5 +1,4 @@
-import { inject } from 'vitest'
-import type {} from '@card-jwe/testkit/vitest-global-setup'
+import { testCertificates } from '@card-jwe/testkit/vitest'
 
 /** The run's test certificates, made in Node by the global set-up; works in the browser too. */
-export const certificates = inject('cardJweTestCertificates')
+export const certificates = testCertificates()
