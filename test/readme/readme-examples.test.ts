@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 const work = join(root, 'test-results/readme-examples')
 
 /** The ```ts blocks of a Markdown file, with the line each starts on. */
-export function typescriptBlocks(markdown: string): Array<{ line: number; code: string }> {
+function typescriptBlocks(markdown: string): Array<{ line: number; code: string }> {
   const blocks: Array<{ line: number; code: string }> = []
   const pattern = /^```ts\n([\s\S]*?)^```$/gm
   for (let match = pattern.exec(markdown); match; match = pattern.exec(markdown)) {

@@ -82,9 +82,12 @@ export interface ServiceClient {
   readonly baseUrl: string
   /** The same client, signing as this shop. */
   withCredentials(credentials: ServiceCredentials): ServiceClient
-  /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
-  /** With `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present). */
+  /**
+   * Unsigned: the service then calls the shop's settings endpoints with key and secret. With
+   * `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present).
+   */
   register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore: true }): Promise<RegistrationResult & { storeId: string }>
+  /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
   register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean }): Promise<RegistrationResult>
   /** Merchant set-up, in the spec's order ("Endpoints" rules 3 and 4). */
   sendVerificationEmail(email: string): Promise<z.infer<typeof EmailVerificationResultSchema>>

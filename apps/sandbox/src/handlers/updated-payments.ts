@@ -24,8 +24,9 @@ interface EventRow {
 /**
  * GET /shopplatform/processor/updated-payments?after=CURSOR&limit=N (query and shape not shown in
  * the spec). Every change of a payment is one entry, with the state it had then; `cursor` is the
- * last entry's sequence. A cursor never issued to the shop is refused (CURSOR_UNKNOWN). Asking again with `after=cursor` neither misses nor repeats an entry,
- * across restarts too, because sequences live in the database.
+ * last entry's sequence. Asking again with `after=cursor` neither misses nor repeats an entry,
+ * across restarts too, because sequences live in the database. A cursor never issued to the shop
+ * is refused (CURSOR_UNKNOWN).
  */
 export async function updatedPayments(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)

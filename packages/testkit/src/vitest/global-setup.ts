@@ -1,7 +1,8 @@
 /**
  * Vitest global set-up: makes a test certificate set once per run, in Node, and hands it to every
- * test, browser ones included, through `testCertificates()` from `@card-jwe/testkit/vitest`. No private key is ever
- * written to a file. Use it from a vitest config: `globalSetup: ['@card-jwe/testkit/vitest-global-setup']`.
+ * test, browser ones included, through `testCertificates()` from `@card-jwe/testkit/vitest`. No
+ * private key is ever written to a file. Use it from a vitest config:
+ * `globalSetup: ['@card-jwe/testkit/vitest-global-setup']`.
  */
 import type { TestProject } from 'vitest/node'
 import { createTestCertificateSet } from '../certificates/test-certificate-set.js'
