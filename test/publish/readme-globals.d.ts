@@ -1,5 +1,5 @@
 // What the README's examples take as given: the shop's own page elements, order store and request.
-// Only names and types; the examples themselves are type-checked as written (readme-examples.test.ts).
+// Only names and types; the examples themselves are type-checked as written (tarballs.test.ts).
 import type { PaymentRequest } from '@card-jwe/payment-validator'
 
 declare global {

@@ -1,0 +1,132 @@
+/**
+ * The packages as a user gets them (issue 16): packed with `pnpm pack`, installed in a project outside
+ * the workspace beside the app's own jose, then every README example type-checked there (Node16 and
+ * bundler resolution), the page's examples built with Vite, the Node examples run, the command run,
+ * and each tarball linted by publint (strict) and attw (ESM-only profile).
+ */
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { blockFileName, isBrowserExample, isRunnableInNode, READMES, readmeBlocks, type ReadmeBlock } from './readme-blocks.ts'
+import { APP_JOSE, makeShopProject, PUBLISHED, root, runIn, type ShopProject } from './shop-project.ts'
+
+const SETUP_TIMEOUT = 180_000
+const STEP_TIMEOUT = 120_000
+
+let project: ShopProject
+const blocks = readmeBlocks(root)
+
+beforeAll(() => {
+  project = makeShopProject()
+}, SETUP_TIMEOUT)
+
+type Resolution = 'Node16' | 'Bundler'
+
+/** Writes the blocks as modules of a folder of the shop's project, with a tsconfig for them. */
+function writeExamples(folder: string, examples: readonly ReadmeBlock[], compilerOptions: Record<string, unknown>): string {
+  const dir = join(project.dir, folder)
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  // Each block is a module of its own (top-level await, its own imports).
+  const files = examples.map((block) => {
+    writeFileSync(join(dir, blockFileName(block)), `${block.code}\nexport {}\n`)
+    return blockFileName(block)
+  })
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2022', 'DOM'], strict: true, skipLibCheck: true, types: ['node'], ...compilerOptions }, files }),
+  )
+  return dir
+}
+
+/** tsc's diagnostics for the blocks in the shop's project; empty when they compile. */
+function typeCheck(examples: readonly ReadmeBlock[], resolution: Resolution): string {
+  const dir = writeExamples(`readme-${resolution.toLowerCase()}`, examples, {
+    module: resolution === 'Node16' ? 'Node16' : 'ESNext',
+    moduleResolution: resolution,
+    noEmit: true,
+  })
+  writeFileSync(join(dir, 'readme-globals.d.ts'), readFileSync(join(root, 'test/publish/readme-globals.d.ts')))
+  const config = JSON.parse(readFileSync(join(dir, 'tsconfig.json'), 'utf8'))
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ ...config, files: [...config.files, 'readme-globals.d.ts'] }))
+  try {
+    runIn(project, 'tsc', ['-p', dir])
+    return ''
+  } catch (error) {
+    return String((error as { stdout?: string }).stdout ?? error)
+  }
+}
+
+describe('the packed tarballs, installed in a shop project outside the workspace', () => {
+  it('hold a README, a LICENSE, types and no test code', () => {
+    for (const [name, tarball] of project.tarballs) {
+      const files = execFileSync('tar', ['tzf', tarball], { encoding: 'utf8' }).split('\n')
+      expect(files, name).toEqual(expect.arrayContaining(['package/README.md', 'package/LICENSE', 'package/package.json']))
+      expect(files.some((f) => f.endsWith('.d.ts')), name).toBe(true)
+      expect(files.filter((f) => /\.test\.|\/test\//.test(f)), name).toEqual([])
+    }
+  })
+
+  it.each(PUBLISHED.map((p) => p.name))('%s passes publint --strict', (name) => {
+    expect(() => execFileSync(join(root, 'test/node_modules/.bin/publint'), ['--strict', project.tarballs.get(name)!], { stdio: 'pipe' })).not.toThrow()
+  }, STEP_TIMEOUT)
+
+  it.each(PUBLISHED.map((p) => p.name))('%s passes attw --profile esm-only', (name) => {
+    expect(() => execFileSync(join(root, 'test/node_modules/.bin/attw'), ['--profile', 'esm-only', '--no-color', project.tarballs.get(name)!], { stdio: 'pipe' })).not.toThrow()
+  }, STEP_TIMEOUT)
+
+  describe('README examples', () => {
+    it('are there to check, in every README', () => {
+      for (const file of READMES) expect(blocks.filter((b) => b.file === file).length, file).toBeGreaterThanOrEqual(1)
+      expect(blocks.filter(isBrowserExample).length).toBeGreaterThanOrEqual(3)
+      expect(blocks.filter(isRunnableInNode).length).toBeGreaterThanOrEqual(2)
+    })
+
+    it.each(['Node16', 'Bundler'] as const)('type-check with %s resolution', (resolution) => {
+      expect(typeCheck(blocks, resolution)).toBe('')
+    }, STEP_TIMEOUT)
+
+    it('fail the check when one is broken', () => {
+      const broken = blocks.map((b) => ({ ...b, code: b.code.replace('encryptCard(', 'encryptCards(') }))
+      expect(typeCheck(broken, 'Node16')).toMatch(/error TS\d+: .*encryptCards/)
+    }, STEP_TIMEOUT)
+
+    it('run as written in Node: the card comes back from the testkit decryptor', () => {
+      const runnable = blocks.filter(isRunnableInNode).map((b) => ({ ...b, code: `${b.code}\nconsole.log(JSON.stringify(Object.keys(card)))` }))
+      const dir = writeExamples('readme-node-run', runnable, { module: 'Node16', moduleResolution: 'Node16', outDir: 'out' })
+      writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+      runIn(project, 'tsc', ['-p', dir])
+      for (const block of runnable) {
+        const output = execFileSync(process.execPath, [join(dir, 'out', blockFileName(block).replace(/\.ts$/, '.js'))], { cwd: project.dir, encoding: 'utf8' })
+        expect(JSON.parse(output), `${block.file}:${block.line}`).toEqual(['number', 'expiryMonth', 'expiryYear', 'cvc', 'generationtime'])
+      }
+    }, STEP_TIMEOUT)
+
+    it(`of the page build with Vite, with one copy of jose: the app's own ${APP_JOSE}`, () => {
+      const pageExamples = blocks.filter(isBrowserExample)
+      const dir = writeExamples('page', pageExamples, { module: 'ESNext', moduleResolution: 'Bundler', noEmit: true })
+      // The app uses jose itself, as a shop that verifies its own tokens would.
+      writeFileSync(join(dir, 'app-jose.ts'), "import { decodeProtectedHeader } from 'jose'\nexport const headerOf = (jwe: string) => decodeProtectedHeader(jwe)\n")
+      writeFileSync(join(dir, 'main.ts'), ["import './app-jose.ts'", ...pageExamples.map((b) => `import './${blockFileName(b)}'`)].join('\n'))
+      writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="./main.ts"></script>\n')
+      writeFileSync(join(dir, 'vite.config.mjs'), "export default { build: { target: 'es2022', sourcemap: true, outDir: 'dist' }, logLevel: 'warn' }\n")
+      runIn(project, 'vite', ['build', dir, '--config', join(dir, 'vite.config.mjs')])
+
+      const assets = join(dir, 'dist/assets')
+      const maps = readdirSync(assets).filter((f) => f.endsWith('.js.map'))
+      expect(maps.length).toBeGreaterThanOrEqual(1)
+      const sources: string[] = maps.flatMap((map) => JSON.parse(readFileSync(join(assets, map), 'utf8')).sources)
+      // pnpm keeps each version of a package in its own `jose@<version>` folder.
+      const joseCopies = new Set(sources.flatMap((source) => /\/jose@([^/]+)\//.exec(source)?.[1] ?? []))
+      expect([...joseCopies]).toEqual([APP_JOSE])
+      expect(sources.some((s) => s.includes('card-jwe'))).toBe(true)
+      expect(sources.filter((s) => /@peculiar|testkit|node:/.test(s))).toEqual([])
+    }, STEP_TIMEOUT)
+  })
+
+  it('give the card-jwe command from the testkit, with its version', () => {
+    const { version } = JSON.parse(readFileSync(join(root, 'packages/testkit/package.json'), 'utf8'))
+    expect(runIn(project, 'card-jwe', ['--version']).trim()).toBe(version)
+  })
+})
