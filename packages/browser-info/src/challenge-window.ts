@@ -3,12 +3,15 @@ import { BrowserInfoError } from './errors.js'
 /** EMV 3DS challengeWindowSize (v2.2.0 Table A.1): four fixed sizes and full screen. */
 export type ChallengeWindowSize = '01' | '02' | '03' | '04' | '05'
 
+/** The CSS size of the challenge iframe for one EMV window size. */
 export interface ChallengeWindowDimensions {
   /** CSS width for the challenge iframe: pixels, or "100%" for full screen. */
   readonly width: string
+  /** CSS height for the challenge iframe: pixels, or "100%" for full screen. */
   readonly height: string
 }
 
+/** Each EMV window size as CSS width and height (EMV 3DS v2.2.0, Table A.1). */
 export const CHALLENGE_WINDOW_SIZES: Readonly<Record<ChallengeWindowSize, ChallengeWindowDimensions>> = Object.freeze({
   '01': Object.freeze({ width: '250px', height: '400px' }),
   '02': Object.freeze({ width: '390px', height: '400px' }),

@@ -11,21 +11,36 @@ export const ACCEPT_HEADER_PLACEHOLDER = '*/*'
 
 /** 3-D Secure 2 browser data, named as the widely used checkout APIs name it in `browserInfo`. */
 export interface BrowserInfo {
+  /** navigator.userAgent, at most 2048 characters; the server replaces it with the request's header. */
   readonly userAgent: string
+  /** The page cannot read it: `ACCEPT_HEADER_PLACEHOLDER` until the server puts in the request's Accept header. */
   readonly acceptHeader: string
+  /** The browser's language as a BCP 47 tag of at most 8 characters ("nl-NL"). */
   readonly language: string
+  /** Bits per pixel, rounded down to a value EMV allows. */
   readonly colorDepth: EmvColorDepth
+  /** Screen height in CSS pixels. */
   readonly screenHeight: number
+  /** Screen width in CSS pixels. */
   readonly screenWidth: number
   /** Minutes, with getTimezoneOffset()'s sign: UTC minus local time (Berlin in winter is -60). */
   readonly timeZoneOffset: number
+  /** Whether the browser runs Java applets; false in every current browser. */
   readonly javaEnabled: boolean
+  /** Always true when the page collected the data: its script ran. */
   readonly javaScriptEnabled: boolean
 }
 
 /** The parts of a browser window the collection reads; a real `window` has them all. */
 export interface BrowserWindow {
-  readonly navigator: Pick<Navigator, 'userAgent' | 'language'> & { readonly languages?: readonly string[]; javaEnabled?: () => boolean }
+  /** The user agent, languages and (legacy) javaEnabled(). */
+  readonly navigator: Pick<Navigator, 'userAgent' | 'language'> & {
+    /** The preferred languages, first the most preferred. */
+    readonly languages?: readonly string[]
+    /** Present in older browsers only. */
+    javaEnabled?: () => boolean
+  }
+  /** Colour depth and screen size. */
   readonly screen: Pick<Screen, 'colorDepth' | 'height' | 'width'>
 }
 

@@ -3,12 +3,15 @@ import { MAX_HEADER_LENGTH, MAX_IP_LENGTH } from './emv-limits.js'
 
 /** The shopper's request as the shop's server sees it: Node's `req.headers` or fetch's `Headers`. */
 export interface ShopperRequest {
+  /** The request's headers; Accept and User-Agent are read from them. */
   readonly headers: Headers | Readonly<Record<string, string | readonly string[] | undefined>>
   /** The shopper's address as the server determined it (after any trusted proxy). */
   readonly ip?: string | undefined
 }
 
+/** What {@link completeBrowserInfo} returns: the data for the payment request. */
 export interface CompletedBrowserData {
+  /** The page's data with the request's Accept and User-Agent headers in. */
   readonly browserInfo: BrowserInfo
   /** The shopper's IP for the payment request's `shopperIP`; absent when it is not a valid address. */
   readonly shopperIP?: string
@@ -42,7 +45,10 @@ export function normalizeShopperIp(ip: string | undefined): string | undefined {
  * payment-validator's `BrowserInfoSchema`, where `javaScriptEnabled` is optional (a Drop-in's
  * `browserInfo` may not carry it).
  */
-export type ClientBrowserInfo = Omit<BrowserInfo, 'javaScriptEnabled'> & { readonly javaScriptEnabled?: boolean | undefined }
+export type ClientBrowserInfo = Omit<BrowserInfo, 'javaScriptEnabled'> & {
+  /** Absent when a page's data did not say; completed as true. */
+  readonly javaScriptEnabled?: boolean | undefined
+}
 
 /**
  * Completes the browser's data with what only the server knows: the real `Accept` and

@@ -6,6 +6,7 @@
 
 /** browserColorDepth: the only values the protocol allows, in bits per pixel. */
 export const EMV_COLOR_DEPTHS = Object.freeze([1, 4, 8, 15, 16, 24, 32, 48] as const)
+/** One of the colour depths EMV allows. */
 export type EmvColorDepth = (typeof EMV_COLOR_DEPTHS)[number]
 
 /** browserLanguage: 1-8 characters (a BCP 47 tag). */
@@ -15,6 +16,11 @@ export const MAX_HEADER_LENGTH = 2048
 /** browserScreenHeight / browserScreenWidth: 1-6 digits. */
 export const MAX_SCREEN_SIZE = 999_999
 /** browserTZ: minutes, UTC-14:00 to UTC+12:00 as getTimezoneOffset() signs them (UTC minus local). */
-export const TIME_ZONE_OFFSET_RANGE = Object.freeze({ min: -840, max: 720 })
+export const TIME_ZONE_OFFSET_RANGE = Object.freeze({
+  /** UTC+14:00. */
+  min: -840,
+  /** UTC-12:00. */
+  max: 720,
+})
 /** browserIP: IPv4 dotted or IPv6 text, at most 45 characters. */
 export const MAX_IP_LENGTH = 45

@@ -5,8 +5,11 @@ export type BrowserInfoErrorCode =
   /** A helper got an argument of the wrong kind (a programming error, not user input). */
   | 'ERR_INVALID_ARGUMENT'
 
+/** What browser-info throws: a stable `code` and a message that names the argument. */
 export class BrowserInfoError extends Error {
+  /** Always "BrowserInfoError", also after bundling renames the class. */
   override readonly name = 'BrowserInfoError'
+  /** Stable across versions: branch on this, not on the message. */
   readonly code: BrowserInfoErrorCode
 
   constructor(code: BrowserInfoErrorCode, message: string) {

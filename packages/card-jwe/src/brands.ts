@@ -22,10 +22,13 @@ export type CardBrandType =
 
 /** What the brand calls its security code and how many digits it has. */
 export interface SecurityCodeSpec {
+  /** The brand's own name for it: CVV, CVC, CID, CVN. */
   readonly name: string
+  /** Digits the code has. */
   readonly size: 3 | 4
 }
 
+/** One row of the brand table: how to recognise, format and check a brand's numbers. */
 export interface CardBrand {
   /** Stable identifier; a shop maps it to the name and logo it shows, in its own language. */
   readonly type: CardBrandType
@@ -49,6 +52,7 @@ function deepFreeze<T>(value: T): T {
   return Object.freeze(value)
 }
 
+/** The brand table, frozen; detection takes the longest matching prefix, so order does not matter. */
 export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
   {
     type: 'visa',

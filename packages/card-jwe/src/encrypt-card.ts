@@ -9,8 +9,16 @@ import { readClock, type Clock } from './lib/clock.js'
  * A128CBC-HS256 are still accepted by the service but must not be used in new integrations, so this
  * is the only header card-jwe ever writes. Key order is kept as the spec lists it.
  */
-export const CARD_JWE_HEADER = Object.freeze({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' } as const)
+export const CARD_JWE_HEADER = Object.freeze({
+  /** Key management: RSAES-OAEP with SHA-256 (RFC 7518 section 4.3). */
+  alg: 'RSA-OAEP-256',
+  /** Content encryption: AES-256 in GCM mode (RFC 7518 section 5.3). */
+  enc: 'A256GCM',
+  /** The payload format's version, as the service requires. */
+  version: '1',
+} as const)
 
+/** Options of {@link encryptCard}. */
 export interface EncryptCardOptions {
   /** Clock for `generationtime` and the expiry check; defaults to the real time. Inject one in tests. */
   readonly now?: Clock

@@ -52,12 +52,17 @@ export type FieldRule =
 
 /** One broken rule of one field. Never holds the field's value. */
 export interface CardIssue {
+  /** The card field the rule is about. */
   readonly field: CardField
+  /** The rule the field's value breaks. */
   readonly rule: FieldRule
 }
 
+/** Every error card-jwe throws: a stable `code` to branch on, a message naming fields and rules, never a card value. */
 export class CardJweError extends Error {
+  /** Always "CardJweError", also after bundling renames the class. */
   override readonly name = 'CardJweError'
+  /** Stable across versions: branch on this, not on the message. */
   readonly code: CardJweErrorCode
   /** Present with `ERR_CARD_INVALID`: every field and rule that failed. */
   readonly issues: readonly CardIssue[]

@@ -14,8 +14,16 @@ export interface ExpiryVerdict extends FieldVerdict {
 }
 
 /** Expiry as one typed field ("3/30", "03 / 30", "03/2030", "0330") or as separate month and year. */
-export type ExpiryInput = string | { readonly month: string | number; readonly year: string | number }
+export type ExpiryInput =
+  | string
+  | {
+      /** Month as typed: "3", "03" or 3. */
+      readonly month: string | number
+      /** Year as typed: "30", "2030" or 2030. */
+      readonly year: string | number
+    }
 
+/** Options of {@link expiryVerdict}. */
 export interface ExpiryOptions {
   /** Clock for "not expired"; defaults to the real time. Expiry is compared in UTC. */
   readonly now?: Clock

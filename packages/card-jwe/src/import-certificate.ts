@@ -16,11 +16,15 @@ export interface EncryptionCertificate {
   readonly key: CryptoKey
   /** SHA-256 over the certificate's DER, "AB:CD:..." as openssl prints it. */
   readonly fingerprint: string
+  /** Start of the certificate's validity. */
   readonly notBefore: Date
+  /** End of the certificate's validity; refresh the certificate before it. */
   readonly notAfter: Date
+  /** Size of the RSA modulus, 2048 or more. */
   readonly keyBits: number
 }
 
+/** Options of {@link importCertificate}. */
 export interface ImportCertificateOptions {
   /** Expected SHA-256 fingerprint (colons and case do not matter). Catches a live/test certificate mix-up. */
   readonly fingerprint?: string

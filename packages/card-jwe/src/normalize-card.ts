@@ -9,6 +9,7 @@ import type { FieldVerdict } from './verdict.js'
 
 /** A card as typed: "4111 1111-1111 1111", month "3", year "30" are all fine. */
 export interface CardInput {
+  /** Card number as typed; spaces and dashes are fine. */
   readonly number: string
   /** Month as typed ("3" or "03"); give it with `expiryYear`, or give `expiry` instead. */
   readonly expiryMonth?: string | number
@@ -18,6 +19,7 @@ export interface CardInput {
   readonly expiry?: string
   /** Security code; leave empty for brands that have none. */
   readonly cvc?: string
+  /** Name on the card, as typed; optional. */
   readonly holderName?: string
 }
 
@@ -35,10 +37,22 @@ export interface NormalizedCard {
   readonly holderName?: string
 }
 
+/** The outcome of {@link checkCard}: the normalised card, or every field and rule that failed. */
 export type CardCheck =
-  | { readonly ok: true; readonly card: NormalizedCard }
-  | { readonly ok: false; readonly issues: readonly CardIssue[] }
+  | {
+      /** Every field passed. */
+      readonly ok: true
+      /** The strict payload fields. */
+      readonly card: NormalizedCard
+    }
+  | {
+      /** At least one field failed. */
+      readonly ok: false
+      /** Every field and rule that failed, never a value. */
+      readonly issues: readonly CardIssue[]
+    }
 
+/** Options of {@link normalizeCard} and {@link checkCard}. */
 export interface NormalizeOptions {
   /** Clock for the expiry check. */
   readonly now?: Clock

@@ -6,7 +6,9 @@ import type { CardField, FieldRule } from './errors.js'
  * make it so (show an error only when this is false, or on blur when `isValid` is false).
  */
 export interface FieldVerdict {
+  /** The value is complete and acceptable as it stands. */
   readonly isValid: boolean
+  /** The value is acceptable or could become so by typing more; flag the field only when false. */
   readonly isPotentiallyValid: boolean
   /** Present when not valid: which rule the value breaks now. */
   readonly rule?: FieldRule

@@ -10,18 +10,23 @@ import type { DetailsSubmission, PaymentSubmission } from './schemas/submission.
 export interface ShopPaymentConfig {
   /** Where the shopper returns after a redirect; a function gets the order (to put its id in the URL). */
   readonly returnUrl: string | ((order: OrderRecord) => string)
+  /** Default "web". */
   readonly channel?: 'web' | 'iOS' | 'Android'
+  /** The merchant account, when the shop has more than one. */
   readonly merchantAccount?: string
 }
 
+/** What {@link buildPaymentRequest} builds the request from. */
 export interface PaymentRequestParts {
   /** The shop's own record of the order. */
   readonly order: OrderRecord
   /** A submission that passed `checkSubmission`. */
   readonly submission: PaymentSubmission
+  /** The shop's configuration. */
   readonly config: ShopPaymentConfig
   /** The page's browser data completed on the server (`completeBrowserInfo`); else the page's own. */
   readonly browserInfo?: BrowserInfoBody
+  /** The shopper's IP address (`completeBrowserInfo` gives it). */
   readonly shopperIP?: string
 }
 

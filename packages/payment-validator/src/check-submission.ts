@@ -4,23 +4,54 @@ import type { Amount } from './schemas/amount.js'
 
 /** The shop's own record of an order: the only source of amount, currency and reference. */
 export interface OrderRecord {
+  /** The shop's order id; sent as `metadata.shop_order_id`. */
   readonly id: number | string
+  /** The shop's order reference; sent as `reference`. */
   readonly reference: string
+  /** What the order costs, in minor units. */
   readonly amount: Amount
 }
 
 /** The fields the page repeats and the backend compares with its own record. */
 export type ComparedField = 'amount.value' | 'amount.currency' | 'reference'
 
+/** One thing wrong with a submission. */
 export type SubmissionProblem =
   /** The submission breaks its schema here (a float amount, an unknown currency, an extra field...). */
-  | { readonly kind: 'invalid'; readonly path: string; readonly rule: string }
+  | {
+      /** A schema break. */
+      readonly kind: 'invalid'
+      /** Where: "amount.value". */
+      readonly path: string
+      /** Which rule, in words. */
+      readonly rule: string
+    }
   /** The page says something else than the order record. Amounts and references are not card data. */
-  | { readonly kind: 'mismatch'; readonly field: ComparedField; readonly expected: number | string; readonly received: number | string | null }
+  | {
+      /** A difference from the order record. */
+      readonly kind: 'mismatch'
+      /** Which field differs. */
+      readonly field: ComparedField
+      /** The order record's value. */
+      readonly expected: number | string
+      /** The page's value (text cut to 80 characters), or null when it was absent or not text or number. */
+      readonly received: number | string | null
+    }
 
+/** The outcome of {@link checkSubmission}. */
 export type SubmissionCheck =
-  | { readonly ok: true; readonly submission: PaymentSubmission }
-  | { readonly ok: false; readonly problems: readonly SubmissionProblem[] }
+  | {
+      /** Nothing wrong: the submission may become a payment request. */
+      readonly ok: true
+      /** The parsed submission. */
+      readonly submission: PaymentSubmission
+    }
+  | {
+      /** At least one problem. */
+      readonly ok: false
+      /** Every problem found. */
+      readonly problems: readonly SubmissionProblem[]
+    }
 
 function received(value: unknown): number | string | null {
   if (typeof value === 'number') return value

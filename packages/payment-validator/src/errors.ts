@@ -11,13 +11,19 @@ export type ValidationErrorCode =
 
 /** One broken rule at one place in a body: a path like "amount.value" and a rule like "integer". Never a value. */
 export interface ValidationIssue {
+  /** Where in the body: "amount.value", "lineItems[2].quantity", "(body)" for the whole. */
   readonly path: string
+  /** The rule broken: a zod issue code ("too_small"), "format:email", "unknown_key", "json", or a rule in words. */
   readonly rule: string
 }
 
+/** What payment-validator throws or returns for a refused body: a stable `code` and every issue. */
 export class ValidationError extends Error {
+  /** Always "ValidationError", also after bundling renames the class. */
   override readonly name = 'ValidationError'
+  /** Stable across versions: branch on this, not on the message. */
   readonly code: ValidationErrorCode
+  /** Every field and rule that failed; empty for the codes that concern no field. */
   readonly issues: readonly ValidationIssue[]
 
   constructor(code: ValidationErrorCode, message: string, issues: readonly ValidationIssue[] = []) {

@@ -38,7 +38,7 @@ export {
   ShopSettingsBatchSchema,
   ShopSettingsSchema,
 } from './schemas/other-bodies.js'
-export type { CaptureRequest, OnboardingStatus, PaymentDetailsRequest, ShopSetting } from './schemas/other-bodies.js'
+export type { CaptureRequest, OnboardingStatus, PaymentDetailsRequest, PaymentMethodsResponse, ShopSetting } from './schemas/other-bodies.js'
 export { DetailsSubmissionSchema, PaymentSubmissionSchema } from './schemas/submission.js'
 export type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
 export { checkSubmission } from './check-submission.js'
@@ -69,5 +69,12 @@ export {
   UpdateStoreRequestSchema,
   VerificationCodeSchema,
 } from './schemas/merchant-setup.js'
-export type { BackofficeUserRequest, Contractor, CreateStoreRequest, EmailVerificationRequest, StorePaymentMethodsRequest } from './schemas/merchant-setup.js'
+export type {
+  BackofficeUserRequest,
+  Contractor,
+  CreateStoreRequest,
+  EmailVerificationRequest,
+  StorePaymentMethodsRequest,
+  UpdateStoreRequest,
+} from './schemas/merchant-setup.js'
 export { MAX_LOGGED_PATH_LENGTH, redactPathForLog } from './redact-path.js'

@@ -5,7 +5,20 @@ import type { z } from 'zod'
 /** Payment bodies are small; 64 KiB is far above any of them. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
-export type BodyResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: ValidationError }
+/** The outcome of {@link parseJsonBody}: never throws for a bad body. */
+export type BodyResult<T> =
+  | {
+      /** The body parsed and passed the schema. */
+      readonly ok: true
+      /** The parsed body. */
+      readonly value: T
+    }
+  | {
+      /** The body was refused. */
+      readonly ok: false
+      /** Why, with a code and the issues. */
+      readonly error: ValidationError
+    }
 
 /**
  * Parses a request body (text or bytes) against a schema, refusing anything above `maxBytes`

@@ -9,6 +9,9 @@ import {
   type CreateStoreRequest,
   type OnboardingStatus,
   type PaymentDetailsRequest,
+  type PaymentMethodsResponse,
+  type BackofficeUserRequest,
+  type UpdateStoreRequest,
   type PaymentRequest,
   type PaymentResponse,
   type ServicePaymentDetailsRequest,
@@ -31,9 +34,15 @@ import {
   RegistrationResultSchema,
   UnsubscribeResultSchema,
   UpdatedPaymentsPageSchema,
+  type BackofficeUserResult,
+  type ContractorConnection,
   type CountryList,
+  type EmailVerificationResult,
+  type ErasureResult,
   type IndustryCodeList,
   type ModificationResult,
+  type StorePaymentMethodsResult,
+  type UnsubscribeResult,
   type Store,
   type RegistrationResult,
   type UpdatedPaymentsPage,
@@ -56,29 +65,89 @@ export const DEFAULT_RETRY_DELAYS_MS = Object.freeze([250, 1000, 2500])
 
 const P = '/shopplatform/processor'
 
+/** Who signs: the shop's id and the secret the service pushed to it. */
 export interface ServiceCredentials {
+  /** From registration (`RegistrationResult.shopId`). */
   readonly shopId: string
   /** Pushed by the service to the shop's batch-settings endpoint at registration. */
   readonly serviceSecret: string
 }
 
+/** Options of {@link createServiceClient}. */
 export interface ServiceClientOptions {
   /** The sandbox by default; the service's `{base_url_dev}` or `{base_url}` otherwise. */
   readonly baseUrl?: string
+  /** Needed for every call but registration. */
   readonly credentials?: ServiceCredentials
+  /** Per attempt; default {@link DEFAULT_TIMEOUT_MS}. */
   readonly timeoutMs?: number
+  /** Clock for the signature's timestamp; defaults to the real time. */
   readonly now?: () => Date
+  /** Waits before retries of calls with an idempotency key; default {@link DEFAULT_RETRY_DELAYS_MS}. */
   readonly retryDelaysMs?: readonly number[]
+}
+
+/** The body of {@link ServiceClient.register}. */
+export interface ShopRegistration {
+  /** The shop's base URL: the service calls its settings endpoints there. */
+  readonly shopUrl: string
+  /** The key the service presents to the shop's settings endpoints. */
+  readonly key: string
+  /** The secret that goes with `key`. */
+  readonly secret: string
+  /** An onboarded store at once (the sandbox offers it), instead of the merchant set-up. */
+  readonly readyMadeStore?: boolean
+}
+
+/** The answer to registration with `readyMadeStore: true`. */
+export interface ReadyMadeStoreRegistration extends RegistrationResult {
+  /** The ready-made store, onboarded: pay with it at once. */
+  readonly storeId: string
+}
+
+/** The answer of {@link ServiceClient.createOnboardingLink}. */
+export interface OnboardingLink {
+  /** Send the merchant there; the hosted pages come back to the shop's onboarding-return URL. */
+  readonly uri: string
+}
+
+/** The query of {@link ServiceClient.updatedPayments}. */
+export interface UpdatedPaymentsQuery {
+  /** The cursor of the last page read; absent for the start of the feed. */
+  readonly after?: number
+  /** Payments per page. */
+  readonly limit?: number
+}
+
+/** The query of {@link ServiceClient.checkoutPaymentMethods}. */
+export interface CheckoutPaymentMethodsQuery {
+  /** The shopper's country, ISO 3166-1 alpha-2. */
+  readonly country?: string
+  /** The payment's currency, ISO 4217. */
+  readonly currency?: string
+  /** The shopper's reference, to list their stored cards. */
+  readonly shopper?: string
+}
+
+/** The body of {@link ServiceClient.unsubscribe}. */
+export interface UnsubscribeRequest {
+  /** The shopper the card was stored for. */
+  readonly shopperReference: string
+  /** The stored card, from the payment methods' `storedPaymentMethods`. */
+  readonly storedPaymentMethodId: string
 }
 
 /** For calls that create a payment or move money: the same key on a retry gets the first answer. */
 export interface IdempotentCall {
+  /** 8-64 of [A-Za-z0-9_-]; derive it from the order and attempt, so a retry sends the same one. */
   readonly idempotencyKey?: string
 }
 
 type Schema<T> = z.ZodType<T>
 
+/** Every endpoint of the service, typed; see {@link createServiceClient}. */
 export interface ServiceClient {
+  /** The base URL the client calls, without a trailing slash. */
   readonly baseUrl: string
   /** The same client, signing as this shop. */
   withCredentials(credentials: ServiceCredentials): ServiceClient
@@ -86,35 +155,55 @@ export interface ServiceClient {
    * Unsigned: the service then calls the shop's settings endpoints with key and secret. With
    * `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present).
    */
-  register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore: true }): Promise<RegistrationResult & { storeId: string }>
+  register(shop: ShopRegistration & { readonly readyMadeStore: true }): Promise<ReadyMadeStoreRegistration>
   /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
-  register(shop: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean }): Promise<RegistrationResult>
+  register(shop: ShopRegistration): Promise<RegistrationResult>
   /** Merchant set-up, in the spec's order ("Endpoints" rules 3 and 4). */
-  sendVerificationEmail(email: string): Promise<z.infer<typeof EmailVerificationResultSchema>>
-  connectBackofficeUser(body: { email: string; code: string }): Promise<z.infer<typeof BackofficeUserResultSchema>>
+  sendVerificationEmail(email: string): Promise<EmailVerificationResult>
+  /** Connects the merchant's back-office user with the emailed code. */
+  connectBackofficeUser(body: BackofficeUserRequest): Promise<BackofficeUserResult>
+  /** The contractors (legal entities) the back-office user may act for. */
   listContractors(): Promise<Contractor[]>
-  connectContractor(contractorId: string): Promise<z.infer<typeof ContractorConnectionSchema>>
+  /** Makes a contractor current for the following calls. */
+  connectContractor(contractorId: string): Promise<ContractorConnection>
+  /** The industry codes a store may have. */
   industryCodes(): Promise<IndustryCodeList>
+  /** The countries a store may be in. */
   countries(): Promise<CountryList>
   /** The stores of whichever contractor is current: connect the one you mean first (rule 3). */
   listStores(): Promise<Store[]>
+  /** Creates a store for the current contractor (with the contractor itself, when new). */
   createStore(body: CreateStoreRequest): Promise<Store>
-  updateStore(storeId: string, body: { label?: string; phone?: string; address?: CreateStoreRequest['store']['address']; shopperStatement?: string }): Promise<Store>
+  /** Changes a store's label, phone, address or statement. */
+  updateStore(storeId: string, body: UpdateStoreRequest): Promise<Store>
+  /** What the service still needs before the current contractor may take payments. */
   onboardingStatus(): Promise<OnboardingStatus>
-  createOnboardingLink(): Promise<{ uri: string }>
-  setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<z.infer<typeof StorePaymentMethodsResultSchema>>
+  /** A link to the processor's hosted onboarding pages, for the merchant to finish verification. */
+  createOnboardingLink(): Promise<OnboardingLink>
+  /** Turns a store's payment methods on or off. */
+  setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<StorePaymentMethodsResult>
   /** Takes what the service takes: a body built by `buildPaymentRequest`, or a Drop-in's `state.data` plus the shop's fields. */
   createPayment(storeId: string, request: PaymentRequest | ServicePaymentRequest, options?: IdempotentCall): Promise<PaymentResponse>
+  /** Sends what the page returned from a 3-D Secure step or redirect (`details`), for the final result. */
   paymentDetails(storeId: string, request: PaymentDetailsRequest | ServicePaymentDetailsRequest): Promise<PaymentResponse>
+  /** Captures all or part of an authorised payment. */
   capture(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
+  /** Refunds all or part of a captured payment. */
   refund(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
+  /** Cancels an authorised payment that is not captured. */
   cancel(pspReference: string, options?: IdempotentCall): Promise<ModificationResult>
-  updatedPayments(query?: { after?: number; limit?: number }): Promise<UpdatedPaymentsPage>
-  checkoutPaymentMethods(storeId: string, query?: { country?: string; currency?: string; shopper?: string }): Promise<z.infer<typeof PaymentMethodsResponseSchema>>
+  /** The payments changed after a cursor: poll it to learn outcomes (the spec has no webhooks). */
+  updatedPayments(query?: UpdatedPaymentsQuery): Promise<UpdatedPaymentsPage>
+  /** The payment methods a store offers a shopper, for the checkout page. */
+  checkoutPaymentMethods(storeId: string, query?: CheckoutPaymentMethodsQuery): Promise<PaymentMethodsResponse>
+  /** The store's client key, for a page that uses the processor's components. */
   clientKey(storeId: string): Promise<string>
+  /** The client key of the service's own web component. */
   webComponentClientKey(): Promise<string>
-  unsubscribe(storeId: string, body: { shopperReference: string; storedPaymentMethodId: string }): Promise<z.infer<typeof UnsubscribeResultSchema>>
-  subjectErasure(pspReference: string): Promise<z.infer<typeof ErasureResultSchema>>
+  /** Removes a shopper's stored card. */
+  unsubscribe(storeId: string, body: UnsubscribeRequest): Promise<UnsubscribeResult>
+  /** Asks the service to erase the shopper data of one payment. */
+  subjectErasure(pspReference: string): Promise<ErasureResult>
 }
 
 const segment = (value: string) => {
@@ -122,7 +211,7 @@ const segment = (value: string) => {
   return value
 }
 
-function query(values: Record<string, string | number | undefined>): string {
+function query(values: { readonly [key: string]: string | number | undefined }): string {
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(values)) if (value !== undefined) params.set(key, String(value))
   const text = params.toString()
@@ -205,7 +294,7 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     refund: (psp, amount, o = {}) => call('POST', `${P}/payments/${segment(psp)}/refunds`, ModificationResultSchema, { amount }, true, o.idempotencyKey),
     cancel: (psp, o = {}) => call('POST', `${P}/payments/${segment(psp)}/cancels`, ModificationResultSchema, undefined, true, o.idempotencyKey),
     updatedPayments: (q = {}) => call('GET', `${P}/updated-payments${query({ after: q.after, limit: q.limit })}`, UpdatedPaymentsPageSchema),
-    checkoutPaymentMethods: (storeId, q = {}) => call('GET', `${P}/stores/${segment(storeId)}/checkout-payment-methods${query(q)}`, PaymentMethodsResponseSchema),
+    checkoutPaymentMethods: (storeId, q = {}) => call('GET', `${P}/stores/${segment(storeId)}/checkout-payment-methods${query({ ...q })}`, PaymentMethodsResponseSchema),
     clientKey: async (storeId) => (await call('GET', `${P}/stores/${segment(storeId)}/client-key`, ClientKeySchema)).clientKey,
     webComponentClientKey: async () => (await call('GET', `${P}/web-component-client-key`, ClientKeySchema)).clientKey,
     unsubscribe: (storeId, body) => call('POST', `${P}/stores/${segment(storeId)}/unsubscribe-requests`, UnsubscribeResultSchema, body),

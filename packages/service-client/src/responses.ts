@@ -1,62 +1,201 @@
+/**
+ * Answers of endpoints whose shape the spec does not show: what the sandbox answers
+ * (docs/decisions.md). Loose objects, so a field the service adds later does not break a shop.
+ */
 import { z } from 'zod'
 
-/** Answers of endpoints whose shape the spec does not show; what the sandbox answers (docs/decisions.md). */
-/** `storeId` only when a ready-made store was asked for; otherwise stores come from the set-up calls. */
-export const RegistrationResultSchema = z.looseObject({ shopId: z.string().min(1), storeId: z.string().min(1).optional(), status: z.string() })
+/** An amount in minor units, as the service reports it. */
+const MoneySchema = z.object({
+  /** ISO 4217 code. */
+  currency: z.string(),
+  /** Minor units (cents for EUR). */
+  value: z.int(),
+})
+
+/** The answer to registration; `storeId` only when a ready-made store was asked for. */
+export const RegistrationResultSchema = z.looseObject({
+  /** The shop's id at the service: the `shopId` of its credentials. */
+  shopId: z.string().min(1),
+  /** The ready-made store, when one was asked for; otherwise stores come from the set-up calls. */
+  storeId: z.string().min(1).optional(),
+  /** "registered" once the service has pushed the shop's secret. */
+  status: z.string(),
+})
+/** The answer to registration. */
 export type RegistrationResult = z.infer<typeof RegistrationResultSchema>
 
+/** The answer to a capture, refund or cancel: the modification is received, its outcome comes later. */
 export const ModificationResultSchema = z.looseObject({
+  /** The modification's own reference. */
   pspReference: z.string().min(1),
+  /** The payment it modifies. */
   paymentPspReference: z.string().min(1),
+  /** "received": the outcome arrives through the updated-payments feed. */
   status: z.string(),
-  amount: z.object({ currency: z.string(), value: z.int() }).optional(),
+  /** The amount captured or refunded; absent for a cancel. */
+  amount: MoneySchema.optional(),
 })
+/** The answer to a capture, refund or cancel. */
 export type ModificationResult = z.infer<typeof ModificationResultSchema>
 
-const Money = z.object({ currency: z.string(), value: z.int() })
-
+/** One payment in the updated-payments feed, as it stands now. */
 export const UpdatedPaymentSchema = z.looseObject({
+  /** Position in the feed; pass the page's `cursor` to continue after it. */
   sequence: z.int(),
+  /** The payment's reference. */
   pspReference: z.string().min(1),
+  /** The payment's state: authorised, captured, refunded, cancelled, refused, ... */
   status: z.string(),
-  amount: Money,
-  capturedAmount: Money,
-  refundedAmount: Money,
+  /** The authorised amount. */
+  amount: MoneySchema,
+  /** How much of it is captured so far. */
+  capturedAmount: MoneySchema,
+  /** How much of it is refunded so far. */
+  refundedAmount: MoneySchema,
+  /** The shop's order reference, as sent with the payment. */
   merchantReference: z.string().optional(),
+  /** The shop's metadata, as sent with the payment (its `shop_order_id` among it). */
   metadata: z.record(z.string(), z.unknown()),
+  /** When the payment last changed, ISO 8601. */
   changedAt: z.string(),
 })
-export const UpdatedPaymentsPageSchema = z.looseObject({ payments: z.array(UpdatedPaymentSchema), cursor: z.int().min(0), hasMore: z.boolean() })
+/** One payment in the updated-payments feed. */
+export type UpdatedPayment = z.infer<typeof UpdatedPaymentSchema>
+
+/** One page of the updated-payments feed. */
+export const UpdatedPaymentsPageSchema = z.looseObject({
+  /** Payments changed after the cursor asked for, oldest change first. */
+  payments: z.array(UpdatedPaymentSchema),
+  /** Where the next call continues (`after`); store it with the shop's state. */
+  cursor: z.int().min(0),
+  /** More pages wait: call again at once. */
+  hasMore: z.boolean(),
+})
+/** One page of the updated-payments feed. */
 export type UpdatedPaymentsPage = z.infer<typeof UpdatedPaymentsPageSchema>
 
-export const ClientKeySchema = z.looseObject({ clientKey: z.string().min(1) })
-export const UnsubscribeResultSchema = z.looseObject({ status: z.string(), storedPaymentMethodId: z.string() })
-export const ErasureResultSchema = z.looseObject({ pspReference: z.string(), status: z.string() })
+/** The answer carrying a client key (a store's, or the web component's). */
+export const ClientKeySchema = z.looseObject({
+  /** The public key a page's component uses. */
+  clientKey: z.string().min(1),
+})
 
-export const EmailVerificationResultSchema = z.looseObject({ email: z.string(), status: z.string(), expiresAt: z.string().optional() })
-export const BackofficeUserResultSchema = z.looseObject({ email: z.string(), status: z.string() })
-export const ContractorConnectionSchema = z.looseObject({ contractorId: z.string(), status: z.string() })
+/** The answer to removing a stored card. */
+export const UnsubscribeResultSchema = z.looseObject({
+  /** "disabled": the stored card can no longer be used. */
+  status: z.string(),
+  /** The stored payment method that was removed. */
+  storedPaymentMethodId: z.string(),
+})
+/** The answer to removing a stored card. */
+export type UnsubscribeResult = z.infer<typeof UnsubscribeResultSchema>
 
-const StorePaymentMethodStateSchema = z.looseObject({ type: z.string(), enabled: z.boolean() })
+/** The answer to a shopper's erasure request. */
+export const ErasureResultSchema = z.looseObject({
+  /** The payment whose shopper data is erased. */
+  pspReference: z.string(),
+  /** "received". */
+  status: z.string(),
+})
+/** The answer to a shopper's erasure request. */
+export type ErasureResult = z.infer<typeof ErasureResultSchema>
+
+/** The answer to sending the merchant's verification email. */
+export const EmailVerificationResultSchema = z.looseObject({
+  /** The address the code went to. */
+  email: z.string(),
+  /** "sent". */
+  status: z.string(),
+  /** When the code stops working, ISO 8601. */
+  expiresAt: z.string().optional(),
+})
+/** The answer to sending the merchant's verification email. */
+export type EmailVerificationResult = z.infer<typeof EmailVerificationResultSchema>
+
+/** The answer to connecting the merchant's back-office user. */
+export const BackofficeUserResultSchema = z.looseObject({
+  /** The verified address. */
+  email: z.string(),
+  /** "connected". */
+  status: z.string(),
+})
+/** The answer to connecting the merchant's back-office user. */
+export type BackofficeUserResult = z.infer<typeof BackofficeUserResultSchema>
+
+/** The answer to choosing the contractor the following calls act for. */
+export const ContractorConnectionSchema = z.looseObject({
+  /** The contractor now current. */
+  contractorId: z.string(),
+  /** "connected". */
+  status: z.string(),
+})
+/** The answer to choosing the contractor. */
+export type ContractorConnection = z.infer<typeof ContractorConnectionSchema>
+
+/** Whether a store offers one payment method. */
+const StorePaymentMethodStateSchema = z.looseObject({
+  /** "scheme" (cards) or "ideal". */
+  type: z.string(),
+  /** Offered at checkout. */
+  enabled: z.boolean(),
+})
 
 /** A store as the service answers store creation and listing (fields beyond the id: not shown; the sandbox's). */
 export const StoreSchema = z.looseObject({
+  /** The store's id: the `storeId` of payment calls. */
   id: z.string().min(1),
+  /** The contractor the store belongs to. */
   contractorId: z.string().optional(),
+  /** The store's name in the merchant's back office. */
   label: z.string().optional(),
+  /** What the shopper's statement shows. */
   shopperStatement: z.string().optional(),
+  /** The store's industry code (from `industryCodes()`). */
   industryCode: z.string().optional(),
+  /** The store's phone number. */
   phone: z.string().optional(),
+  /** The one currency the store takes. */
   currency: z.string().optional(),
+  /** The store's address fields. */
   address: z.record(z.string(), z.string()).optional(),
+  /** The payment methods and whether each is on. */
   paymentMethods: z.array(StorePaymentMethodStateSchema).optional(),
 })
+/** A store. */
 export type Store = z.infer<typeof StoreSchema>
+/** The answer to listing stores. */
 export const StoreListSchema = z.array(StoreSchema)
 
-export const CountryListSchema = z.array(z.looseObject({ code: z.string(), name: z.string() }))
+/** The countries a store may be in. */
+export const CountryListSchema = z.array(
+  z.looseObject({
+    /** ISO 3166-1 alpha-2. */
+    code: z.string(),
+    /** English name. */
+    name: z.string(),
+  }),
+)
+/** The countries a store may be in. */
 export type CountryList = z.infer<typeof CountryListSchema>
-export const IndustryCodeListSchema = z.array(z.looseObject({ code: z.string(), description: z.string() }))
+
+/** The industry codes a store may have. */
+export const IndustryCodeListSchema = z.array(
+  z.looseObject({
+    /** The code to send with a store. */
+    code: z.string(),
+    /** What it stands for, in English. */
+    description: z.string(),
+  }),
+)
+/** The industry codes a store may have. */
 export type IndustryCodeList = z.infer<typeof IndustryCodeListSchema>
 
-export const StorePaymentMethodsResultSchema = z.looseObject({ storeId: z.string(), paymentMethods: z.array(StorePaymentMethodStateSchema) })
+/** The answer to turning a store's payment methods on or off. */
+export const StorePaymentMethodsResultSchema = z.looseObject({
+  /** The store changed. */
+  storeId: z.string(),
+  /** Every payment method of the store and whether it is on now. */
+  paymentMethods: z.array(StorePaymentMethodStateSchema),
+})
+/** The answer to turning a store's payment methods on or off. */
+export type StorePaymentMethodsResult = z.infer<typeof StorePaymentMethodsResultSchema>

@@ -6,14 +6,20 @@
  *   X-Signature: v1=hex(HMAC-SHA256(UTF-8(service_secret), UTF-8(message)))
  */
 
+/** The scheme's version: the first line of the signed text and the signature's prefix. */
 export const SIGNATURE_VERSION = 'v1'
 /** Requests more than this far from the receiver's clock are refused, either way. */
 export const MAX_SIGNATURE_SKEW_SECONDS = 300
 
+/** The four request headers of a signed call. */
 export const SIGNATURE_HEADERS = Object.freeze({
+  /** The shop's id. */
   shop: 'x-shop-id',
+  /** Unix seconds when the request was signed. */
   timestamp: 'x-signature-timestamp',
+  /** A fresh random value per request, refused when seen again. */
   nonce: 'x-signature-nonce',
+  /** `v1=` and the HMAC in hex. */
   signature: 'x-signature',
 })
 
@@ -26,15 +32,19 @@ function hex(bytes: ArrayBuffer): string {
   return Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
+/** Lowercase hex SHA-256 of the body as sent (UTF-8 for a string). */
 export async function sha256Hex(body: string | Uint8Array): Promise<string> {
   const bytes = typeof body === 'string' ? encoder.encode(body) : body
   return hex(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>))
 }
 
+/** What a signature covers. */
 export interface SignedParts {
   /** Unix seconds; a string is signed exactly as given (the header text as sent). */
   readonly timestamp: number | string
+  /** See {@link NONCE_PATTERN}. */
   readonly nonce: string
+  /** HTTP method; signed upper-case. */
   readonly method: string
   /** Path with query exactly as sent, e.g. "/shopplatform/processor/updated-payments?after=5". */
   readonly pathWithQuery: string
@@ -52,11 +62,13 @@ export async function canonicalMessage(parts: SignedParts): Promise<string> {
   return canonicalText(parts, await sha256Hex(parts.body))
 }
 
+/** The `x-signature` value for the parts: `v1=` and hex HMAC-SHA256 with the secret. */
 export async function signatureOf(secret: string, parts: SignedParts): Promise<string> {
   const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign'])
   return `${SIGNATURE_VERSION}=${hex(await crypto.subtle.sign('HMAC', key, encoder.encode(await canonicalMessage(parts))))}`
 }
 
+/** 32 hex characters from the platform's CSPRNG. */
 export function newNonce(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('')
 }

@@ -11,20 +11,36 @@ import type { CardBrandType } from 'card-jwe'
 /** What the test platform does with the card: pay straight away, or ask for 3-D Secure 2 first. */
 export type ThreeDSecureFlow = 'none' | 'frictionless' | 'challenge'
 
+/** One card of the processor's test catalogue, with what the test platform does with it. */
 export interface TestCard {
+  /** The brand, as card-jwe's table names it. */
   readonly brand: CardBrandType
+  /** Digits only. */
   readonly number: string
+  /** "03", see {@link testCardExpiry}. */
   readonly expiryMonth: string
+  /** Four years ahead of the clock, see {@link testCardExpiry}. */
   readonly expiryYear: string
   /** Absent for brands without a security code. */
   readonly cvc?: string
+  /** Whether 3-D Secure 2 applies, and how. */
   readonly threeDSecure: ThreeDSecureFlow
   /** `refused` cards are declined after any 3-D Secure step, with `refusalReason`. */
   readonly outcome: 'authorised' | 'refused'
+  /** The refusal reason the platform gives for a `refused` card. */
   readonly refusalReason?: string
+  /** A short description for test names: "Visa, challenge". */
   readonly label: string
   /** Where the card's behaviour is defined. */
   readonly source: 'processor' | 'sandbox'
+}
+
+/** A test card's expiry. */
+export interface TestCardExpiry {
+  /** Two digits. */
+  readonly month: string
+  /** Four digits. */
+  readonly year: string
 }
 
 /** How many years after the clock's year the test expiry lies. */
@@ -35,7 +51,7 @@ const TEST_EXPIRY_YEARS_AHEAD = 4
  * more than three years ahead (never expired, well inside card-jwe's 20-year limit), and in 2026
  * it is the processor's documented pair 03/2030. A test that fixes its clock passes that clock.
  */
-export function testCardExpiry(now: Date = new Date()): { readonly month: string; readonly year: string } {
+export function testCardExpiry(now: Date = new Date()): TestCardExpiry {
   return Object.freeze({ month: '03', year: String(now.getUTCFullYear() + TEST_EXPIRY_YEARS_AHEAD) })
 }
 
@@ -62,6 +78,7 @@ function card(brand: CardBrandType, number: string, label: string, extra: Partia
   } satisfies TestCard)
 }
 
+/** The catalogue: the processor's documented test cards and the sandbox's own, frozen. */
 export const TEST_CARDS: readonly TestCard[] = Object.freeze([
   card('visa', '4111111145551142', 'Visa classic'),
   card('visa', '4988438843884305', 'Visa consumer'),
@@ -98,6 +115,7 @@ export const TEST_CARDS: readonly TestCard[] = Object.freeze([
   }),
 ])
 
+/** Options of {@link findTestCard}. */
 export interface FindTestCardOptions {
   /** The clock the card is used at: its expiry is `testCardExpiry(now())`. Default: the catalogue's. */
   readonly now?: () => Date

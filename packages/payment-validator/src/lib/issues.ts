@@ -29,6 +29,7 @@ export function issuesOf(error: z.ZodError): ValidationIssue[] {
   })
 }
 
+/** The issues as one line for a message: "amount.value (invalid_type), reference (too_big)". */
 export function describeIssues(issues: readonly ValidationIssue[]): string {
   return issues.map((i) => `${i.path} (${i.rule})`).join(', ')
 }

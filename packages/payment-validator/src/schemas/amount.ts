@@ -12,7 +12,10 @@ export const CurrencyCodeSchema = z
  * is 2800). zod's int() also refuses anything beyond 2^53 - 1, where JSON numbers stop being exact.
  */
 export const AmountSchema = z.strictObject({
+  /** ISO 4217 code, upper case. */
   currency: CurrencyCodeSchema,
+  /** Whole minor units: 2800 for 28.00 EUR. */
   value: z.int().min(0),
 })
+/** An amount in minor units. */
 export type Amount = z.infer<typeof AmountSchema>

@@ -7,24 +7,36 @@ import { MetadataSchema } from './payment-request.js'
  * redirect or a challenge (`redirectResult`, `threeDSResult`, ...), plus the shop's metadata.
  */
 export const PaymentDetailsRequestSchema = z.strictObject({
+  /** What the page returned, unchanged. */
   details: z
     .record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(20_000))
     .refine((d) => Object.keys(d).length >= 1 && Object.keys(d).length <= 20, { message: '1 to 20 entries' }),
+  /** Opaque state from an older integration's action, passed back. */
   paymentData: z.string().max(20_000).optional(),
+  /** The shop's identifiers, echoed in updates. */
   metadata: MetadataSchema.optional(),
 })
+/** A payment-details request. */
 export type PaymentDetailsRequest = z.infer<typeof PaymentDetailsRequestSchema>
 
 /** Capture and refund (spec: "Capture and refund request"): full or partial amount. Cancel has no body. */
-export const CaptureRequestSchema = z.strictObject({ amount: AmountSchema })
+export const CaptureRequestSchema = z.strictObject({
+  /** How much to capture or refund: all or part of the payment. */
+  amount: AmountSchema,
+})
+/** A refund takes the same body as a capture. */
 export const RefundRequestSchema = CaptureRequestSchema
+/** The body of a capture or refund. */
 export type CaptureRequest = z.infer<typeof CaptureRequestSchema>
 
 /** A shop setting (spec: "Shop setting object"); `service_secret` is empty until registration. */
 export const ShopSettingSchema = z.strictObject({
+  /** The setting's name (`service_secret`, ...). */
   id: z.string().min(1).max(128),
+  /** Its value, as text. */
   value: z.string().max(4096),
 })
+/** A shop setting. */
 export type ShopSetting = z.infer<typeof ShopSettingSchema>
 
 /** GET settings/general answers an array of settings. */
@@ -32,21 +44,48 @@ export const ShopSettingsSchema = z.array(ShopSettingSchema).max(1000)
 
 /** POST settings/general/batch takes `{update: [{id, value}, ...]}`. */
 export const ShopSettingsBatchSchema = z.strictObject({
+  /** The settings to write. */
   update: z.array(ShopSettingSchema).min(1).max(100),
 })
 
 /** Onboarding status (spec: "Onboarding status"); values other than `verification-required`: not shown. */
 export const OnboardingStatusSchema = z.looseObject({
+  /** "verified", "verification-required", ... */
   status: z.string().min(1),
-  errors: z.array(z.looseObject({ problem: z.string(), actions: z.array(z.string()) })).optional(),
+  /** What still blocks payments, and what the merchant can do about each. */
+  errors: z
+    .array(
+      z.looseObject({
+        /** What is missing or wrong. */
+        problem: z.string(),
+        /** What the merchant can do about it. */
+        actions: z.array(z.string()),
+      }),
+    )
+    .optional(),
 })
+/** The onboarding status of the current contractor. */
 export type OnboardingStatus = z.infer<typeof OnboardingStatusSchema>
 
 /** Onboarding link (spec: "Onboarding link"): where the merchant is sent. */
-export const OnboardingLinkSchema = z.looseObject({ uri: z.url({ protocol: /^https?$/ }) })
+export const OnboardingLinkSchema = z.looseObject({
+  /** The hosted onboarding page. */
+  uri: z.url({ protocol: /^https?$/ }),
+})
 
 /** The payment-methods response, passed to the front end unchanged (spec: Front-end contract 2). */
 export const PaymentMethodsResponseSchema = z.looseObject({
-  paymentMethods: z.array(z.looseObject({ type: z.string() })).optional(),
+  /** The methods the shopper may pay with. */
+  paymentMethods: z
+    .array(
+      z.looseObject({
+        /** "scheme", "ideal", ... */
+        type: z.string(),
+      }),
+    )
+    .optional(),
+  /** The shopper's stored cards. */
   storedPaymentMethods: z.array(z.looseObject({})).optional(),
 })
+/** The payment-methods response. */
+export type PaymentMethodsResponse = z.infer<typeof PaymentMethodsResponseSchema>

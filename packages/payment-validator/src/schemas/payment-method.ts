@@ -8,18 +8,27 @@ export const CompactJweSchema = z
 
 /** Raw card fields with JWE (spec: Front-end contract 7). Strict: a raw card number never passes. */
 export const CardJwePaymentMethodSchema = z.strictObject({
+  /** Cards are "scheme". */
   type: z.literal('scheme'),
+  /** The card, one compact JWE (RSA-OAEP-256 + A256GCM). */
   jwe: CompactJweSchema,
 })
 
 /** Card fields encrypted one by one by the processor's front-end library (spec: Payment request, paymentMethod). */
 export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
+  /** Cards are "scheme". */
   type: z.literal('scheme'),
+  /** The number, encrypted by the processor's library. */
   encryptedCardNumber: z.string().min(1).max(16 * 1024),
+  /** The expiry month, encrypted by the processor's library. */
   encryptedExpiryMonth: z.string().min(1).max(16 * 1024),
+  /** The expiry year, encrypted by the processor's library. */
   encryptedExpiryYear: z.string().min(1).max(16 * 1024),
+  /** The security code, encrypted; absent for brands without one. */
   encryptedSecurityCode: z.string().min(1).max(16 * 1024).optional(),
+  /** Name on the card, in clear. */
   holderName: z.string().max(255).optional(),
+  /** The brand the library detected. */
   brand: z.string().max(64).optional(),
 })
 
@@ -28,11 +37,14 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
  * judge, but `type: "scheme"` is never accepted here, so card data always takes a card shape above.
  */
 export const OtherPaymentMethodSchema = z.looseObject({
+  /** The method's type ("ideal", ...); never "scheme". */
   type: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     .refine((type) => type !== 'scheme', { message: 'scheme takes only jwe or the encrypted fields, never raw card data' }),
 })
 
+/** The `paymentMethod` of a payment: a card as one JWE, a card as encrypted fields, or another method. */
 export const PaymentMethodSchema = z.union([CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema])
+/** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>

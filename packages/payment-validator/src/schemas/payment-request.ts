@@ -13,22 +13,35 @@ export const MetadataSchema = z
 
 /** Inner fields not shown by the spec; the widely used checkout APIs' address shape. */
 export const AddressSchema = z.strictObject({
+  /** Street name. */
   street: z.string().min(1).max(300),
+  /** House number or name; may be empty. */
   houseNumberOrName: z.string().max(300),
+  /** Postal code as the country writes it. */
   postalCode: z.string().max(20),
+  /** City. */
   city: z.string().min(1).max(300),
+  /** State or province, where the country has them. */
   stateOrProvince: z.string().max(300).optional(),
+  /** ISO 3166-1 alpha-2, upper case. */
   country: z.string().regex(/^[A-Z]{2}$/),
 })
 
 /** Inner fields not shown by the spec; the widely used checkout APIs' line-item shape (amounts in minor units). */
 export const LineItemSchema = z.strictObject({
+  /** The shop's article id. */
   id: z.string().max(100).optional(),
+  /** What the shopper bought. */
   description: z.string().max(10_000).optional(),
+  /** How many. */
   quantity: z.int().min(1),
+  /** Price of one, tax included, minor units. */
   amountIncludingTax: z.int().min(0).optional(),
+  /** Price of one, tax excluded, minor units. */
   amountExcludingTax: z.int().min(0).optional(),
+  /** Tax on one, minor units. */
   taxAmount: z.int().min(0).optional(),
+  /** Tax rate in basis points: 2100 is 21%. */
   taxPercentage: z.int().min(0).max(10_000).optional(),
 })
 
@@ -38,19 +51,34 @@ export const LineItemSchema = z.strictObject({
  * table; it is where the widely used checkout APIs take the shopper's address for 3-D Secure.
  */
 export const PaymentRequestSchema = z.strictObject({
-  channel: z.enum(['web', 'iOS', 'Android']),
+  /** Where the shopper pays: "web" for a checkout page. */
+  channel: z.literal(['web', 'iOS', 'Android']),
+  /** Where the bank sends the shopper back after a redirect. */
   returnUrl: z.url({ protocol: /^https?$/ }).max(8000),
+  /** From the shop's order record, never from the page. */
   amount: AmountSchema,
+  /** The encrypted card, or another method. */
   paymentMethod: PaymentMethodSchema,
+  /** The shop's own identifiers, echoed in updates (`shop_order_id` among them). */
   metadata: MetadataSchema.optional(),
+  /** The shop's id for the shopper; needed to store a card. */
   shopperReference: z.string().min(3).max(256).optional(),
+  /** The shopper's email address. */
   shopperEmail: z.email().max(500).optional(),
+  /** The shopper's billing address. */
   billingAddress: AddressSchema.optional(),
+  /** What the order holds. */
   lineItems: z.array(LineItemSchema).max(1000).optional(),
+  /** The 3-D Secure 2 browser data, completed on the server. */
   browserInfo: BrowserInfoSchema.optional(),
+  /** Keep the card for the shopper's next payment. */
   storePaymentMethod: z.boolean().optional(),
+  /** The merchant account, when the shop has more than one. */
   merchantAccount: z.string().min(1).max(256).optional(),
+  /** The shop's order reference. */
   reference: z.string().min(1).max(80).optional(),
+  /** The shopper's IP address, for 3-D Secure. */
   shopperIP: z.union([z.ipv4(), z.ipv6()]).optional(),
 })
+/** The payment request a shop backend sends. */
 export type PaymentRequest = z.infer<typeof PaymentRequestSchema>

@@ -22,30 +22,46 @@ export const KNOWN_RESULT_CODES = Object.freeze([
  * `type` passes through (`redirect` with url/method/data, `threeDS2` with subtype/token, ...).
  */
 export const ActionSchema = z.looseObject({
+  /** "threeDS2" or "redirect" (see docs/decisions.md); what the page must do next. */
   type: z.string().min(1),
+  /** The payment method the action belongs to ("scheme", "ideal"). */
   paymentMethodType: z.string().optional(),
 })
 
 /** The service's payment response (spec: "Payment response"). Loose: the service may add fields. */
 export const PaymentResponseSchema = z.looseObject({
+  /** Where the payment stands: one of {@link KNOWN_RESULT_CODES}, or a newer one. */
   resultCode: z.string().min(1),
+  /** What the page must do next, with `RedirectShopper`, `IdentifyShopper` or `ChallengeShopper`. */
   action: ActionSchema.optional(),
+  /** A partial-payments order, passed to the page. */
   order: z.looseObject({}).optional(),
+  /** For a donation after the payment, passed to the page. */
   donationToken: z.string().optional(),
+  /** The payment's reference: keep it with the order, never send it to the page. */
   pspReference: z.string().min(1).optional(),
+  /** The amount as the service took it. */
   amount: AmountSchema.optional(),
+  /** The shop's metadata, echoed. */
   metadata: z.record(z.string(), z.unknown()).optional(),
+  /** Why a payment was refused; for the shop's logs, not the shopper. */
   refusalReason: z.string().optional(),
 })
+/** The service's payment response. */
 export type PaymentResponse = z.infer<typeof PaymentResponseSchema>
 
 /** What the shop backend returns to the browser (spec: Front-end contract 4): nothing else. */
 export const BrowserPaymentResultSchema = z.strictObject({
+  /** Where the payment stands. */
   resultCode: z.string().min(1),
+  /** What the page must do next. */
   action: ActionSchema.optional(),
+  /** A partial-payments order. */
   order: z.looseObject({}).optional(),
+  /** For a donation after the payment. */
   donationToken: z.string().optional(),
 })
+/** What the shop backend returns to the browser. */
 export type BrowserPaymentResult = z.infer<typeof BrowserPaymentResultSchema>
 
 /** Picks the four fields the browser may see; `pspReference` and `metadata` stay on the server. */

@@ -23,11 +23,15 @@ function refuseRawCardFields(value: Record<string, unknown>, context: z.Refineme
 
 /** What Drop-in and Components add to a card's `paymentMethod`. */
 const frontEndCardFields = {
+  /** The brand the front end detected. */
   brand: z.string().max(64).optional(),
+  /** The front end's attempt id, for the processor's analytics. */
   checkoutAttemptId: z.string().max(256).optional(),
+  /** Name on the card, in clear. */
   holderName: z.string().max(255).optional(),
 }
 
+/** A `paymentMethod` as the service takes it: a card shape with the front end's extras, or another method. */
 export const ServicePaymentMethodSchema = z.union([
   CardJwePaymentMethodSchema.extend(frontEndCardFields).loose().superRefine(refuseRawCardFields),
   EncryptedFieldsPaymentMethodSchema.extend(frontEndCardFields).loose().superRefine(refuseRawCardFields),
@@ -36,16 +40,35 @@ export const ServicePaymentMethodSchema = z.union([
 
 /** A payment request as the service takes it: the spec's fields by their rules, `state.data`'s others passed on. */
 export const ServicePaymentRequestSchema = PaymentRequestSchema.extend({
+  /** The encrypted card, or another method, as the front end gave it. */
   paymentMethod: ServicePaymentMethodSchema,
-  riskData: z.looseObject({ clientData: z.string().max(50_000).optional() }).optional(),
+  /** The front end's device data for risk checks. */
+  riskData: z
+    .looseObject({
+      /** Opaque, from the processor's library. */
+      clientData: z.string().max(50_000).optional(),
+    })
+    .optional(),
+  /** Set by the front end: `state.data` was passed on as is. */
   clientStateDataIndicator: z.boolean().optional(),
+  /** The page's origin, for the processor's 3-D Secure and redirects. */
   origin: z.url({ protocol: /^https?$/ }).max(2000).optional(),
-  order: z.looseObject({ pspReference: z.string().min(1).max(64), orderData: z.string().max(50_000) }).optional(),
+  /** A partial-payments order the payment belongs to. */
+  order: z
+    .looseObject({
+      /** The order's reference. */
+      pspReference: z.string().min(1).max(64),
+      /** The order's opaque state. */
+      orderData: z.string().max(50_000),
+    })
+    .optional(),
 })
   .loose()
   .superRefine(refuseRawCardFields)
+/** A payment request as the service takes it. */
 export type ServicePaymentRequest = z.infer<typeof ServicePaymentRequestSchema>
 
 /** A payment-details request as the service takes it: `details` by its rule, the rest of `state.data` passed on. */
 export const ServicePaymentDetailsRequestSchema = PaymentDetailsRequestSchema.loose().superRefine(refuseRawCardFields)
+/** A payment-details request as the service takes it. */
 export type ServicePaymentDetailsRequest = z.infer<typeof ServicePaymentDetailsRequestSchema>

@@ -8,18 +8,28 @@ import { PaymentMethodSchema } from './payment-method.js'
  * the amount and reference are (to be checked, never used), the encrypted card and browser data.
  */
 export const PaymentSubmissionSchema = z.strictObject({
+  /** The shop's order id, as the page knows it. */
   orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
+  /** The reference the page shows; checked against the order. */
   reference: z.string().min(1).max(80),
+  /** The amount the page shows; checked against the order, never forwarded. */
   amount: AmountSchema,
+  /** The encrypted card, or another method. */
   paymentMethod: PaymentMethodSchema,
+  /** From `collectBrowserInfo()`, for 3-D Secure 2. */
   browserInfo: BrowserInfoSchema.optional(),
+  /** The shopper asked to keep the card for next time. */
   storePaymentMethod: z.boolean().optional(),
 })
+/** What the shop's page sends its backend at submit. */
 export type PaymentSubmission = z.infer<typeof PaymentSubmissionSchema>
 
 /** What the page sends after a redirect or a challenge. */
 export const DetailsSubmissionSchema = z.strictObject({
+  /** The shop's order id. */
   orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
+  /** What the challenge or the return from the bank gave (`threeDSResult`, `redirectResult`, ...). */
   details: z.record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(20_000)),
 })
+/** What the page sends after a redirect or a challenge. */
 export type DetailsSubmission = z.infer<typeof DetailsSubmissionSchema>

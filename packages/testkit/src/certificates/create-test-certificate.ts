@@ -1,5 +1,6 @@
 import { fingerprintOf, x509 } from './x509.js'
 
+/** Options of {@link createTestCertificate}. */
 export interface TestCertificateOptions {
   /** The moment validity is counted from. Default: the wall clock. A test that fixes its clock passes it here. */
   readonly now?: Date
@@ -17,6 +18,7 @@ export interface TestCertificateOptions {
   readonly subject?: string
 }
 
+/** A self-signed test certificate with its private key. */
 export interface TestCertificate {
   /** Self-signed X.509 certificate, PEM. */
   readonly certificatePem: string
@@ -24,7 +26,9 @@ export interface TestCertificate {
   readonly privateKeyPem: string
   /** SHA-256 fingerprint, "AB:CD:...". */
   readonly fingerprint: string
+  /** Start of validity. */
   readonly notBefore: Date
+  /** End of validity. */
   readonly notAfter: Date
 }
 

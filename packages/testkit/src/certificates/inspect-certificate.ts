@@ -1,14 +1,20 @@
 import { fingerprintOf, x509 } from './x509.js'
 
+/** What {@link inspectCertificate} reports, as the `card-jwe inspect` command prints it. */
 export interface CertificateSummary {
+  /** Subject distinguished name, RFC 4514 text. */
   readonly subject: string
+  /** Issuer distinguished name; equal to the subject for a self-signed certificate. */
   readonly issuer: string
+  /** Start of validity, ISO 8601 UTC. */
   readonly notBefore: string
+  /** End of validity, ISO 8601 UTC. */
   readonly notAfter: string
   /** "RSA" for any rsaEncryption key, else the algorithm as WebCrypto names it ("ECDSA", ...). */
   readonly keyAlgorithm: string
   /** RSA modulus bits; null for other keys. */
   readonly keyBits: number | null
+  /** SHA-256 over the DER, "AB:CD:..." as openssl prints it. */
   readonly fingerprint: string
 }
 

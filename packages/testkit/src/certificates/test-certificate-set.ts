@@ -5,12 +5,17 @@ export type PublicCertificate = Pick<TestCertificate, 'certificatePem' | 'finger
 
 /** Everything a card-jwe test run needs: a good certificate with its key, and each kind of bad one. */
 export interface TestCertificateSet {
+  /** A good certificate, with its key: encrypt with it, decrypt with the key. */
   readonly valid: TestCertificate
   /** A second good certificate: encrypting with it stands for a live/test mix-up. */
   readonly otherValid: TestCertificate
+  /** Its validity ended yesterday. */
   readonly expired: PublicCertificate
+  /** Its validity starts tomorrow. */
   readonly notYetValid: PublicCertificate
+  /** A P-256 key: card-jwe accepts only RSA. */
   readonly ecKey: PublicCertificate
+  /** An RSA key of 1024 bits, under RFC 7518's 2048. */
   readonly rsa1024: PublicCertificate
 }
 

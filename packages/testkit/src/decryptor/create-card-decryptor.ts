@@ -21,6 +21,7 @@ export const MIN_RSA_KEY_BITS = 2048
 /** Both accepted content encryptions use a 256-bit content key. */
 const CEK_BYTES = 32
 
+/** Options of {@link createCardDecryptor}: the service's time limits, and a clock. */
 export interface CardDecryptorOptions {
   /** Oldest accepted `generationtime`, in seconds before now. Default 86400 (24 hours). */
   readonly maxAgeSeconds?: number
@@ -30,21 +31,29 @@ export interface CardDecryptorOptions {
   readonly now?: () => Date
 }
 
+/** What {@link CardDecryptor.decrypt} returns. */
 export interface DecryptedCardJwe {
+  /** The protected header, checked. */
   readonly header: CardJweHeader
+  /** The payload, checked against the spec's formats and time limits. */
   readonly card: DecryptedCard
 }
 
+/** What {@link CardDecryptor.open} returns. */
 export interface OpenedJwe {
+  /** The protected header, checked. */
   readonly header: CardJweHeader
+  /** The decrypted payload bytes, unparsed. */
   readonly plaintext: Uint8Array
 }
 
+/** A reference decryptor for one private key; see {@link createCardDecryptor}. */
 export interface CardDecryptor {
   /** Decrypts and checks one compact card JWE; throws DecryptionError with one of the service's messages. */
   decrypt(jwe: string): Promise<DecryptedCardJwe>
   /** The JOSE layer alone: every check up to the plaintext, none of the card or time checks. */
   open(jwe: string): Promise<OpenedJwe>
+  /** The private key's modulus size. */
   readonly keyBits: number
 }
 

@@ -3,15 +3,22 @@
  * decryptor gives exactly these and nothing else, so a shop's tests see what production would say.
  */
 export const SERVICE_MESSAGES = Object.freeze({
+  /** Anything that cannot be opened: format, header, key, tag. */
   UNDECRYPTABLE: 'Unable to decrypt the provided data',
+  /** `generationtime` older than the limit, or too far ahead. */
   NO_LONGER_VALID: 'Encrypted data is no longer valid',
+  /** The payload breaks the spec's formats. */
   INVALID_CARD_DETAILS: 'Invalid card details',
 } as const)
 
+/** Which of the service's three answers a {@link DecryptionError} carries. */
 export type DecryptionErrorCode = keyof typeof SERVICE_MESSAGES
 
+/** What the decryptor throws: `message` is one of {@link SERVICE_MESSAGES}, as the service answers. */
 export class DecryptionError extends Error {
+  /** Always "DecryptionError", also after bundling renames the class. */
   override readonly name = 'DecryptionError'
+  /** Stable: branch on this, not on the message. */
   readonly code: DecryptionErrorCode
   /**
    * Why, for the developer reading a test failure: a field or step and a rule, never a value.

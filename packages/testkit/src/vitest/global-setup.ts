@@ -9,6 +9,7 @@ import { createTestCertificateSet } from '../certificates/test-certificate-set.j
 // The `cardJweTestCertificates` type; tests read it with testCertificates() from '@card-jwe/testkit/vitest'.
 import type {} from './test-certificates.js'
 
+/** Makes the set and provides it as `cardJweTestCertificates` to the run's tests. */
 export default async function setup(project: TestProject): Promise<void> {
   project.provide('cardJweTestCertificates', await createTestCertificateSet())
 }

@@ -2,6 +2,7 @@ import { undecryptable } from '../errors.js'
 
 const ALPHABET = /^[A-Za-z0-9_-]*$/
 
+/** base64url without padding (RFC 7515 section 2), as JOSE writes every part. */
 export function encodeBase64url(bytes: Uint8Array): string {
   let binary = ''
   for (const b of bytes) binary += String.fromCharCode(b)

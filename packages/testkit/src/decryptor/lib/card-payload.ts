@@ -2,12 +2,19 @@ import { DecryptionError } from '../errors.js'
 
 /** The decrypted card as the spec's "Card payload for JWE" defines it. */
 export interface DecryptedCard {
+  /** 12-19 digits. */
   readonly number: string
+  /** "01"-"12". */
   readonly expiryMonth: string
+  /** Four digits. */
   readonly expiryYear: string
+  /** 3 or 4 digits; absent for brands without a code. */
   readonly cvc?: string
+  /** Name on the card, when the page sent one. */
   readonly holderName?: string
+  /** When the page encrypted the card, ISO 8601 UTC. */
   readonly generationtime: string
+  /** Fields the spec does not name are passed through, as the service does. */
   readonly [extra: string]: unknown
 }
 

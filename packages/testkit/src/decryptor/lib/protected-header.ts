@@ -2,11 +2,17 @@ import { undecryptable } from '../errors.js'
 
 /** What a card JWE may say in its protected header. */
 export interface CardJweHeader {
+  /** Key management: RSA-OAEP-256, or the legacy RSA-OAEP the service still accepts. */
   readonly alg: 'RSA-OAEP-256' | 'RSA-OAEP'
+  /** Content encryption: A256GCM, or the legacy A128CBC-HS256. */
   readonly enc: 'A256GCM' | 'A128CBC-HS256'
+  /** The payload format's version ("1"). */
   readonly version?: string
+  /** Key id, when the sender names the key. */
   readonly kid?: string
+  /** Media type of the whole JWE (RFC 7516 section 4.1.11). */
   readonly typ?: string
+  /** Media type of the payload (RFC 7516 section 4.1.12). */
   readonly cty?: string
 }
 
