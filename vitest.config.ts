@@ -8,6 +8,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 /** Tests run against the packages' sources, so a change is tested without a build. */
 const sourceAliases = [
   { find: /^card-jwe$/, replacement: here('./packages/card-jwe/src/index.ts') },
+  { find: /^@card-jwe\/card-fields$/, replacement: here('./packages/card-fields/src/index.ts') },
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
   { find: /^@card-jwe\/testkit\/vitest$/, replacement: here('./packages/testkit/src/vitest/test-certificates.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
@@ -42,6 +43,18 @@ export default defineConfig({
           name: 'card-jwe:browser',
           include: cardJweSuite,
           globalSetup: [testCertificates],
+          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'card-fields:node', include: ['packages/card-fields/test/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.browser.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'card-fields:browser',
+          include: ['packages/card-fields/test/**/*.test.ts'],
           browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
         },
       },
