@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig } from 'vitest/config'
 import { setScreenSize } from './test/support/browser-commands.ts'
+import { answerChallenge, closeSandbox, frameUrl, sendDetails, startCardPayment } from './test/support/checkout-commands.ts'
 import { browserInstances } from './test/support/browsers.ts'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
@@ -9,6 +10,7 @@ const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 const sourceAliases = [
   { find: /^card-jwe$/, replacement: here('./packages/card-jwe/src/index.ts') },
   { find: /^@card-jwe\/card-fields$/, replacement: here('./packages/card-fields/src/index.ts') },
+  { find: /^@card-jwe\/checkout-actions$/, replacement: here('./packages/checkout-actions/src/index.ts') },
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
   { find: /^@card-jwe\/testkit\/vitest$/, replacement: here('./packages/testkit/src/vitest/test-certificates.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
@@ -55,6 +57,18 @@ export default defineConfig({
         test: {
           name: 'card-fields:browser',
           include: ['packages/card-fields/test/**/*.test.ts'],
+          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'checkout-actions:node', include: ['packages/checkout-actions/test/**/*.test.ts'], environment: 'node' },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'checkout-actions:browser',
+          include: ['packages/checkout-actions/test/**/*.test.ts'],
           browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
         },
       },
@@ -108,7 +122,14 @@ export default defineConfig({
           name: 'cross-package:browser',
           include: ['test/**/*.browser.test.ts'],
           globalSetup: [testCertificates],
-          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
+          testTimeout: 30_000,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            instances: browserInstances(),
+            commands: { startCardPayment, sendDetails, answerChallenge, frameUrl, closeSandbox },
+          },
         },
       },
     ],

@@ -76,8 +76,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     fingerprint: certificate.fingerprint,
     databasePath,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      // Close, then drop every connection at once: a browser's keep-alive socket would hold close() open.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
+      await closed
       nonces.close()
       db.close()
     },

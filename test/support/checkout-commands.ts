@@ -1,0 +1,82 @@
+/**
+ * Browser commands for the checkout-actions tests: they run in the test runner's Node process, so
+ * the page can pay against a real sandbox (its real 3DS Method, ACS and bank pages) and answer the
+ * ACS frame as a shopper would, through the browser driver.
+ */
+import type { ThreeDSecureFlow } from '@card-jwe/testkit'
+import type { BrowserCommand } from 'vitest/node'
+import type { RegisteredShop } from '../../apps/sandbox/test/support/sandbox-fixture.ts'
+
+let fixture: Promise<RegisteredShop> | undefined
+/** One sandbox and registered shop per test run, started on first use (imported then, not with the config). */
+const sandbox = () => (fixture ??= import('../../apps/sandbox/test/support/sandbox-fixture.ts').then((m) => m.registeredShop()))
+
+/** What the page gets back from the shop's backend: the result and any action, nothing more. */
+export interface PageResult {
+  readonly resultCode: string
+  readonly action?: Record<string, unknown> | undefined
+}
+
+/** Starts a card payment whose 3-D Secure flow is `flow`; the ACS will post its result to `returnOrigin`. */
+export const startCardPayment: BrowserCommand<[flow: ThreeDSecureFlow, returnOrigin: string]> = async (_context, flow, returnOrigin) => {
+  const shop = await sandbox()
+  const { findTestCard } = await import('@card-jwe/testkit')
+  const card = findTestCard({ brand: 'visa', threeDSecure: flow, outcome: 'authorised' })
+  const response = await shop.client.createPayment(shop.storeId, await shop.cardPayment(card, { returnUrl: `${returnOrigin}/checkout/return` }))
+  return { resultCode: response.resultCode, action: response.action } satisfies PageResult
+}
+
+/** Sends the page's details on, as the shop's payment-details endpoint would. */
+export const sendDetails: BrowserCommand<[details: Record<string, string>]> = async (_context, details) => {
+  const shop = await sandbox()
+  const response = await shop.client.paymentDetails(shop.storeId, { details })
+  return { resultCode: response.resultCode, action: response.action } satisfies PageResult
+}
+
+interface PlaywrightFrame {
+  name(): string
+  url(): string
+  locator(selector: string): { fill(value: string, options?: { timeout: number }): Promise<void>; press(key: string, options?: { timeout: number }): Promise<void> }
+  waitForURL(url: RegExp): Promise<void>
+}
+interface PlaywrightContext {
+  page: { frames(): PlaywrightFrame[]; waitForTimeout(ms: number): Promise<void> }
+}
+
+/** Types the answer into the ACS page of the challenge frame named `frameName` (or the first one) and confirms. */
+export const answerChallenge: BrowserCommand<[answer: string, frameName?: string]> = async (context, answer, frameName) => {
+  const { page } = context as unknown as PlaywrightContext
+  for (let waited = 0; waited < 10_000; waited += 50) {
+    const frame = page.frames().find((f) => (frameName ? f.name() === frameName : f.name().startsWith('threeds-challenge')) && f.url().includes('/threeds/acs'))
+    if (frame) {
+      // Keys, not a click: the runner's own page lies over the test frame and takes pointer events.
+      await frame.locator('#answer').fill(answer, { timeout: 5000 })
+      await frame.locator('#answer').press('Enter', { timeout: 5000 })
+      return
+    }
+    await page.waitForTimeout(50)
+  }
+  throw new Error(`no challenge frame showed the ACS page within 10 s; frames: ${page.frames().map((f) => `${f.name()} ${f.url()}`).join(', ')}`)
+}
+
+/** The URL a frame named `frameName` shows now (cross-origin frames included). */
+export const frameUrl: BrowserCommand<[frameName: string]> = async (context, frameName) => {
+  const { page } = context as unknown as PlaywrightContext
+  return page.frames().find((f) => f.name() === frameName)?.url() ?? null
+}
+
+/** Closes the run's sandbox (the last test calls it). */
+export const closeSandbox: BrowserCommand<[]> = async () => {
+  if (fixture) await (await fixture).close()
+  fixture = undefined
+}
+
+declare module 'vitest/browser' {
+  interface BrowserCommands {
+    startCardPayment: (flow: ThreeDSecureFlow, returnOrigin: string) => Promise<PageResult>
+    sendDetails: (details: Record<string, string>) => Promise<PageResult>
+    answerChallenge: (answer: string, frameName?: string) => Promise<void>
+    frameUrl: (frameName: string) => Promise<string | null>
+    closeSandbox: () => Promise<void>
+  }
+}
