@@ -17,11 +17,13 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rollupOptions: {
       input: { checkout: here('./src/front/index.html'), admin: here('./src/front/admin.html') },
-      // card-jwe (with jose) and browser-info as scripts of their own, each with its integrity hash.
+      // Each toolkit package as a script of its own, each with its integrity hash.
       output: {
         manualChunks(id: string) {
           if (/packages\/card-jwe\/|node_modules\/.*\/jose\//.test(id)) return 'card-jwe'
           if (/packages\/browser-info\//.test(id)) return 'browser-info'
+          if (/packages\/card-fields\//.test(id)) return 'card-fields'
+          if (/packages\/checkout-actions\//.test(id)) return 'checkout-actions'
           return undefined
         },
       },

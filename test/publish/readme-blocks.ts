@@ -5,6 +5,8 @@ import { join } from 'node:path'
 export const READMES = [
   'README.md',
   'packages/card-jwe/README.md',
+  'packages/card-fields/README.md',
+  'packages/checkout-actions/README.md',
   'packages/browser-info/README.md',
   'packages/payment-validator/README.md',
   'packages/service-client/README.md',
@@ -40,7 +42,7 @@ export function blockFileName(block: ReadmeBlock): string {
   return `${block.file.replace(/[/.]/g, '-')}-line-${block.line}.ts`
 }
 
-const BROWSER_MODULES = new Set(['card-jwe', '@card-jwe/browser-info'])
+const BROWSER_MODULES = new Set(['card-jwe', '@card-jwe/browser-info', '@card-jwe/card-fields', '@card-jwe/checkout-actions'])
 
 /** A page's example: it imports only what a page may (no server, no test code). */
 export function isBrowserExample(block: ReadmeBlock): boolean {

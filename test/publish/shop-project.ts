@@ -14,6 +14,8 @@ export const root = fileURLToPath(new URL('../../', import.meta.url))
 /** The published packages: folder under packages/ and npm name. */
 export const PUBLISHED = [
   { folder: 'card-jwe', name: 'card-jwe' },
+  { folder: 'card-fields', name: '@card-jwe/card-fields' },
+  { folder: 'checkout-actions', name: '@card-jwe/checkout-actions' },
   { folder: 'browser-info', name: '@card-jwe/browser-info' },
   { folder: 'payment-validator', name: '@card-jwe/payment-validator' },
   { folder: 'service-client', name: '@card-jwe/service-client' },

@@ -15,10 +15,9 @@ import { CardFieldsError } from './errors.js'
 import type { EditResult, FieldEdit, FieldState } from './field-edit.js'
 import { digitsOf } from './lib/digits.js'
 import { editFromEvent } from './lib/edit-from-event.js'
-import { FieldErrorView } from './lib/field-error-view.js'
+import { fieldErrorView, type FieldErrorView } from './lib/field-error-view.js'
 import { mergeMessages, type CardFieldMessages, type CardFieldMessagesOverride, type CardFieldName } from './messages.js'
 import { MESSAGES_EN } from './messages-en.js'
-import { MESSAGES_NL } from './messages-nl.js'
 
 /** The shop's own inputs. The expiry is one MM/YY field, or a month and a year field. */
 export interface CardFieldInputs {
@@ -42,15 +41,17 @@ export interface CardFieldsOptions {
   readonly fields: CardFieldInputs
   /** The shop's element for each field's error; `aria-describedby` points at it. */
   readonly errors?: Partial<Record<CardFieldName, HTMLElement>>
-  /** The shop's polite live region: one announcement per change of a field's state or the brand. */
+  /** The shop's polite live region: one announcement each time a field's error appears or changes. */
   readonly announcer?: HTMLElement
   /** The security code's label, whose text follows the brand ("Security code (CID, 4 digits)"). */
   readonly securityCodeLabel?: HTMLElement
   /** Hidden while the number's brand has no security code (Bancontact). */
   readonly securityCodeContainer?: HTMLElement
-  /** The language of the built-in messages: "en" (default) or "nl". */
-  readonly locale?: 'en' | 'nl'
-  /** Messages for any other language, or changes to the locale's. */
+  /**
+   * The words: English by default; `MESSAGES_NL` for Dutch, a complete `CardFieldMessages` for any
+   * other language, or an override of some English messages. Imported, so unused languages are
+   * not shipped.
+   */
   readonly messages?: CardFieldMessages | CardFieldMessagesOverride
   /** Move the focus to the next field when one is complete and valid. Off by default. */
   readonly autoAdvance?: boolean
@@ -89,29 +90,20 @@ export interface CardFields {
 /** Input types with a selection to keep; `type="number"` has none (HTML, 4.10.5.2.10). */
 const TYPES_WITH_CARET = new Set(['text', 'tel', 'search', 'password', 'url'])
 
-/** What browsers autofill each field from (HTML, 4.10.18.7.1). */
-const AUTOCOMPLETE: Readonly<Record<CardFieldName, string>> = {
-  number: 'cc-number',
-  expiry: 'cc-exp',
-  expiryMonth: 'cc-exp-month',
-  expiryYear: 'cc-exp-year',
-  securityCode: 'cc-csc',
-  holderName: 'cc-name',
-}
-
 /** The order of the fields, for auto-advance and for the first error to focus. */
 const ORDER: readonly CardFieldName[] = ['number', 'expiry', 'expiryMonth', 'expiryYear', 'securityCode', 'holderName']
 
 function checkInputs(fields: CardFieldInputs): void {
-  const wrong = (name: string, rule: string) => new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: ${rule}`)
-  if (!fields || !fields.number) throw wrong('number', 'required')
-  const split = !!fields.expiryMonth || !!fields.expiryYear
-  if (split && !!fields.expiry) throw wrong('expiry', 'give expiry, or expiryMonth and expiryYear, not both')
-  if (split && !(fields.expiryMonth && fields.expiryYear)) throw wrong(fields.expiryMonth ? 'expiryYear' : 'expiryMonth', 'required with the other')
-  for (const [name, input] of Object.entries(fields) as Array<[string, unknown]>) {
-    if (input === undefined) continue
-    if (!(input instanceof HTMLInputElement)) throw wrong(name, 'an <input> element')
-    if (!TYPES_WITH_CARET.has(input.type)) throw wrong(name, 'use type="text" with inputmode="numeric" (a number input has no caret to keep)')
+  // Month and year come as a pair when there is no one-field expiry.
+  const pair = !fields?.expiry && !!(fields?.expiryMonth || fields?.expiryYear)
+  for (const name of ORDER) {
+    const input = fields?.[name]
+    if (!input && (name === 'number' || (pair && name.startsWith('expiry') && name !== 'expiry'))) {
+      throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: required`)
+    }
+    if (input && !TYPES_WITH_CARET.has(input.type)) {
+      throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: an <input type="text"> (a number input has no caret to keep)`)
+    }
   }
 }
 
@@ -129,32 +121,15 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
   checkInputs(options.fields)
   const inputs = new Map<CardFieldName, HTMLInputElement>()
   for (const name of ORDER) if (options.fields[name]) inputs.set(name, options.fields[name]!)
-  const messages =
-    options.messages && 'errors' in options.messages && 'fieldNames' in options.messages && typeof options.messages.securityCodeLabel === 'function' && typeof options.messages.brandRecognised === 'function'
-      ? mergeMessages(options.messages as CardFieldMessages)
-      : mergeMessages(options.locale === 'nl' ? MESSAGES_NL : MESSAGES_EN, options.messages as CardFieldMessagesOverride | undefined)
+  const messages = mergeMessages(MESSAGES_EN, options.messages)
   const views = new Map<CardFieldName, FieldErrorView>()
-  for (const [name, input] of inputs) views.set(name, new FieldErrorView(input, options.errors?.[name]))
+  for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name]))
   const touched = new Set<CardFieldName>()
   const listeners = new AbortController()
-  const addedAttributes: Array<[HTMLElement, string]> = []
   const announcer = options.announcer
-  if (announcer && !announcer.hasAttribute('aria-live')) {
-    announcer.setAttribute('aria-live', 'polite')
-    addedAttributes.push([announcer, 'aria-live'])
-  }
+  const addedLive = !!announcer && !announcer.hasAttribute('aria-live')
+  if (addedLive) announcer.setAttribute('aria-live', 'polite')
   let brand: CardBrand | null = null
-
-  const setDefault = (element: HTMLElement, attribute: string, value: string) => {
-    if (element.hasAttribute(attribute)) return
-    element.setAttribute(attribute, value)
-    addedAttributes.push([element, attribute])
-  }
-  for (const [name, input] of inputs) {
-    setDefault(input, 'autocomplete', AUTOCOMPLETE[name])
-    if (name !== 'holderName') setDefault(input, 'inputmode', 'numeric')
-    setDefault(input, 'spellcheck', 'false')
-  }
 
   const codeSize = () => (brand?.code ? brand.code.size : 4)
   const editors: Partial<Record<CardFieldName, { edit(state: FieldState, edit: FieldEdit): EditResult | null; reformat(state: FieldState): EditResult }>> = {
@@ -166,7 +141,7 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
   }
 
   const value = (name: CardFieldName) => inputs.get(name)?.value ?? ''
-  const now = options.now
+  const clock = options.now ? { now: options.now } : {}
 
   /** The verdict for a field; month and year are judged together and the blame goes to one of them. */
   function verdictOf(name: CardFieldName): FieldVerdict {
@@ -174,10 +149,10 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
       case 'number':
         return numberVerdict(value('number'))
       case 'expiry':
-        return expiryVerdict(value('expiry'), now ? { now } : {})
+        return expiryVerdict(value('expiry'), clock)
       case 'expiryMonth':
       case 'expiryYear': {
-        const pair = expiryVerdict({ month: value('expiryMonth'), year: value('expiryYear') }, now ? { now } : {})
+        const pair = expiryVerdict({ month: value('expiryMonth'), year: value('expiryYear') }, clock)
         const blamed = pair.field === 'expiryMonth' ? 'expiryMonth' : 'expiryYear'
         return pair.isValid || blamed === name ? pair : { isValid: true, isPotentiallyValid: true }
       }
@@ -186,6 +161,12 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
       case 'holderName':
         return holderNameVerdict(value('holderName'))
     }
+  }
+
+  /** The shop's own label for a field, in the page's language, to start an announcement. */
+  function labelOf(input: HTMLInputElement): string {
+    const label = input.labels?.[0]?.textContent?.trim()
+    return label ? `${label}: ` : ''
   }
 
   function announce(text: string): void {
@@ -198,7 +179,7 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     const wrong = final ? !verdict.isValid : !verdict.isPotentiallyValid
     const fieldMessages = messages.errors[name]
     const message = wrong ? ((verdict.rule && fieldMessages[verdict.rule]) ?? fieldMessages.invalid) : ''
-    if (views.get(name)!.show(message) && message) announce(`${messages.fieldNames[name]}: ${message}`)
+    if (views.get(name)!.show(message) && message) announce(`${labelOf(inputs.get(name)!)}${message}`)
     options.onChange?.({ field: name, verdict, brand: brand?.type ?? null })
     return !wrong
   }
@@ -216,7 +197,6 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
       const result = code === null ? { value: '', caret: 0 } : reformatSecurityCode(stateOf(codeInput), codeSize())
       if (result.value !== codeInput.value) write(codeInput, result)
     }
-    if (brand) announce(messages.brandRecognised(brand.type))
   }
 
   function write(input: HTMLInputElement, result: EditResult): void {
@@ -233,12 +213,11 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     return name !== 'holderName'
   }
 
-  const isHiddenCodeField = (input: HTMLInputElement) => input === inputs.get('securityCode') && options.securityCodeContainer?.hidden === true
-
   function advanceFrom(name: CardFieldName): void {
+    // The next field the shopper can type into: not disabled, not hidden (no layout box).
     const next = ORDER.slice(ORDER.indexOf(name) + 1)
       .map((n) => inputs.get(n))
-      .find((input) => input && !input.disabled && !isHiddenCodeField(input))
+      .find((input) => input && !input.disabled && input.getClientRects().length > 0)
     next?.focus()
   }
 
@@ -253,6 +232,17 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     if (options.autoAdvance && typedAtEnd && isComplete(name)) advanceFrom(name)
   }
 
+  /** A whole expiry autofilled or pasted into the month field: the month there, the year in its own field. */
+  function splitIntoMonthAndYear(text: string): boolean {
+    const parts = splitWholeExpiry(text)
+    if (!parts) return false
+    write(inputs.get('expiryMonth')!, { value: parts.month, caret: 2 })
+    write(inputs.get('expiryYear')!, { value: parts.year, caret: parts.year.length })
+    changed('expiryMonth', false)
+    changed('expiryYear', false)
+    return true
+  }
+
   for (const [name, input] of inputs) {
     const editor = editors[name]
     const signal = listeners.signal
@@ -262,18 +252,9 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
         (event) => {
           const edit = editFromEvent(event as InputEvent)
           if (!edit) return
-          const state = stateOf(input)
-          // Autofill of a whole expiry into the month field: month here, year in its own field.
-          const parts = name === 'expiryMonth' && edit.kind === 'insert' ? splitWholeExpiry(edit.text) : null
           event.preventDefault()
-          if (parts) {
-            write(input, { value: parts.month, caret: 2 })
-            write(inputs.get('expiryYear')!, { value: parts.year, caret: parts.year.length })
-            changed('expiryMonth', false)
-            changed('expiryYear', false)
-            return
-          }
-          const result = editor.edit(state, edit)
+          if (name === 'expiryMonth' && edit.kind === 'insert' && splitIntoMonthAndYear(edit.text)) return
+          const result = editor.edit(stateOf(input), edit)
           if (!result) return
           write(input, result)
           changed(name, edit.kind === 'insert' && result.caret === result.value.length)
@@ -284,16 +265,9 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
         'input',
         (event) => {
           // The browser made this edit (composition, autofill, a word deletion): re-format what is there.
-          if ((event as InputEvent).isComposing) return
-          const parts = name === 'expiryMonth' ? splitWholeExpiry(input.value) : null
-          if (parts) {
-            write(input, { value: parts.month, caret: 2 })
-            write(inputs.get('expiryYear')!, { value: parts.year, caret: parts.year.length })
-            changed('expiryYear', false)
-          } else {
-            const result = editor.reformat(stateOf(input))
-            if (result.value !== input.value) write(input, result)
-          }
+          if ((event as InputEvent).isComposing || (name === 'expiryMonth' && splitIntoMonthAndYear(input.value))) return
+          const result = editor.reformat(stateOf(input))
+          if (result.value !== input.value) write(input, result)
           changed(name, false)
         },
         { signal },
@@ -339,7 +313,7 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     destroy() {
       listeners.abort()
       for (const view of views.values()) view.detach()
-      for (const [element, attribute] of addedAttributes) element.removeAttribute(attribute)
+      if (addedLive) announcer.removeAttribute('aria-live')
     },
   }
 }

@@ -30,8 +30,16 @@ export function parseWholeExpiry(text: string): string | null {
   return parts ? `${parts.month}${parts.year.slice(-2)}` : null
 }
 
-/** The month (two digits) and the year as given (two or four digits) of a whole expiry, or null. */
-export function splitWholeExpiry(text: string): { month: string; year: string } | null {
+/** A whole expiry split in two. */
+export interface ExpiryParts {
+  /** Two digits. */
+  readonly month: string
+  /** As given: two or four digits. */
+  readonly year: string
+}
+
+/** The month and year of a whole expiry, or null. */
+export function splitWholeExpiry(text: string): ExpiryParts | null {
   const match = /^\s*(\d{1,2})\s*[/.\-\s]\s*(\d{2}|\d{4})\s*$/.exec(text) ?? /^\s*(\d{2})(\d{4})\s*$/.exec(text)
   return match ? { month: match[1]!.padStart(2, '0'), year: match[2]! } : null
 }
@@ -67,7 +75,8 @@ export function reformatExpiry(state: FieldState): EditResult {
 const MONTH_FORMAT: DigitFormat = {
   maxDigits: () => 2,
   format: (digits) => digits,
-  adjust: (digits, caretDigits) => (/^[2-9]/.test(digits) ? { digits: `0${digits}`.slice(0, 2), caretDigits: Math.min(2, caretDigits + 1) } : { digits, caretDigits }),
+  // "4" is April; completeMonth's "13" rule has no year here to move a digit to.
+  adjust: (digits, caretDigits) => (/^[2-9]/.test(digits) ? completeMonth(digits.slice(0, 1), 1) : { digits, caretDigits }),
 }
 const YEAR_FORMAT: DigitFormat = { maxDigits: () => 4, format: (digits) => digits }
 

@@ -3,6 +3,7 @@ export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions } 
 export { editCardNumber, reformatCardNumber } from './edit-card-number.js'
 export { EXPIRY_SEPARATOR, editExpiry, editExpiryMonth, editExpiryYear, parseWholeExpiry, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from './edit-expiry.js'
 export { editSecurityCode, reformatSecurityCode } from './edit-security-code.js'
+export type { ExpiryParts } from './edit-expiry.js'
 export type { EditResult, FieldEdit, FieldState } from './field-edit.js'
 export { CardFieldsError } from './errors.js'
 export type { CardFieldsErrorCode } from './errors.js'

@@ -1,45 +1,37 @@
-import { BRAND_NAMES, type CardFieldMessages } from './messages.js'
+import type { CardFieldMessages } from './messages.js'
+
+// The month and year fields share the expiry's words but for their own few.
+const EXPIRY = {
+  required: 'Enter the expiry date as MM/YY.',
+  characters: 'Use digits only.',
+  format: 'Enter the year as YY.',
+  month: 'The month must be 01 to 12.',
+  expired: 'This card has expired.',
+  'too-far-ahead': 'Check the expiry year.',
+  invalid: 'Enter the expiry date as MM/YY.',
+}
 
 /** English, the default. */
 export const MESSAGES_EN: CardFieldMessages = Object.freeze<CardFieldMessages>({
-  fieldNames: {
-    number: 'Card number',
-    expiry: 'Expiry date',
-    expiryMonth: 'Expiry month',
-    expiryYear: 'Expiry year',
-    securityCode: 'Security code',
-    holderName: 'Name on card',
-  },
   errors: {
     number: {
       required: 'Enter the card number.',
       characters: 'Use digits only.',
       brand: 'This card type is not accepted.',
-      luhn: 'Check the card number: it is not valid.',
+      luhn: 'Check the card number.',
       length: 'The card number is incomplete.',
       invalid: 'Check the card number.',
     },
-    expiry: {
-      required: 'Enter the expiry date as MM/YY.',
-      characters: 'Use digits only, as MM/YY.',
-      format: 'Enter the year as YY.',
-      month: 'The month must be 01 to 12.',
-      expired: 'This card has expired.',
-      'too-far-ahead': 'Check the expiry year.',
-      invalid: 'Enter the expiry date as MM/YY.',
-    },
+    expiry: EXPIRY,
     expiryMonth: {
+      ...EXPIRY,
       required: 'Enter the expiry month.',
-      characters: 'Use digits only.',
-      month: 'The month must be 01 to 12.',
       invalid: 'Check the expiry month.',
     },
     expiryYear: {
+      ...EXPIRY,
       required: 'Enter the expiry year.',
-      characters: 'Use digits only.',
       format: 'Enter the year as YY or YYYY.',
-      expired: 'This card has expired.',
-      'too-far-ahead': 'Check the expiry year.',
       invalid: 'Check the expiry year.',
     },
     securityCode: {
@@ -55,5 +47,4 @@ export const MESSAGES_EN: CardFieldMessages = Object.freeze<CardFieldMessages>({
     },
   },
   securityCodeLabel: (code) => (code ? `Security code (${code.name}, ${code.size} digits)` : code === null ? 'No security code needed' : 'Security code'),
-  brandRecognised: (brand) => `${BRAND_NAMES[brand]} card`,
 })

@@ -1,15 +1,18 @@
-import { BRAND_NAMES, type CardFieldMessages } from './messages.js'
+import type { CardFieldMessages } from './messages.js'
+
+// The month and year fields share the expiry's words but for their own few.
+const EXPIRY = {
+  required: 'Vul de vervaldatum in als MM/JJ.',
+  characters: 'Gebruik alleen cijfers.',
+  format: 'Vul het jaar in als JJ.',
+  month: 'De maand moet 01 tot en met 12 zijn.',
+  expired: 'Deze kaart is verlopen.',
+  'too-far-ahead': 'Controleer het vervaljaar.',
+  invalid: 'Vul de vervaldatum in als MM/JJ.',
+}
 
 /** Dutch (the service's stores are in NL). */
 export const MESSAGES_NL: CardFieldMessages = Object.freeze<CardFieldMessages>({
-  fieldNames: {
-    number: 'Kaartnummer',
-    expiry: 'Vervaldatum',
-    expiryMonth: 'Vervalmaand',
-    expiryYear: 'Vervaljaar',
-    securityCode: 'Beveiligingscode',
-    holderName: 'Naam op de kaart',
-  },
   errors: {
     number: {
       required: 'Vul het kaartnummer in.',
@@ -19,27 +22,16 @@ export const MESSAGES_NL: CardFieldMessages = Object.freeze<CardFieldMessages>({
       length: 'Het kaartnummer is niet compleet.',
       invalid: 'Controleer het kaartnummer.',
     },
-    expiry: {
-      required: 'Vul de vervaldatum in als MM/JJ.',
-      characters: 'Gebruik alleen cijfers, als MM/JJ.',
-      format: 'Vul het jaar in als JJ.',
-      month: 'De maand moet 01 tot en met 12 zijn.',
-      expired: 'Deze kaart is verlopen.',
-      'too-far-ahead': 'Controleer het vervaljaar.',
-      invalid: 'Vul de vervaldatum in als MM/JJ.',
-    },
+    expiry: EXPIRY,
     expiryMonth: {
+      ...EXPIRY,
       required: 'Vul de vervalmaand in.',
-      characters: 'Gebruik alleen cijfers.',
-      month: 'De maand moet 01 tot en met 12 zijn.',
       invalid: 'Controleer de vervalmaand.',
     },
     expiryYear: {
+      ...EXPIRY,
       required: 'Vul het vervaljaar in.',
-      characters: 'Gebruik alleen cijfers.',
       format: 'Vul het jaar in als JJ of JJJJ.',
-      expired: 'Deze kaart is verlopen.',
-      'too-far-ahead': 'Controleer het vervaljaar.',
       invalid: 'Controleer het vervaljaar.',
     },
     securityCode: {
@@ -55,5 +47,4 @@ export const MESSAGES_NL: CardFieldMessages = Object.freeze<CardFieldMessages>({
     },
   },
   securityCodeLabel: (code) => (code ? `Beveiligingscode (${code.name}, ${code.size} cijfers)` : code === null ? 'Geen beveiligingscode nodig' : 'Beveiligingscode'),
-  brandRecognised: (brand) => `${BRAND_NAMES[brand]}-kaart`,
 })

@@ -11,29 +11,21 @@ export type FieldMessages = Readonly<Partial<Record<FieldRule, string>>> & {
 
 /** Every text card-fields shows or announces, in one language. */
 export interface CardFieldMessages {
-  /** The field names that start an announcement ("Card number: ..."). */
-  readonly fieldNames: Readonly<Record<CardFieldName, string>>
   /** Error messages per field and rule. */
   readonly errors: Readonly<Record<CardFieldName, FieldMessages>>
   /** The security code's label: the brand's code, null when its cards have none, undefined while the brand is unknown. */
   readonly securityCodeLabel: (code: SecurityCodeSpec | null | undefined) => string
-  /** Announced when the number's brand becomes known. */
-  readonly brandRecognised: (brand: CardBrandType) => string
 }
 
 /** A shop's changes to a locale's messages: any text, any field, any rule. */
 export interface CardFieldMessagesOverride {
-  /** Replaces the names given. */
-  readonly fieldNames?: Partial<Record<CardFieldName, string>>
   /** Replaces the messages given, field by field. */
   readonly errors?: Partial<Record<CardFieldName, Partial<FieldMessages>>>
   /** Replaces the label text. */
   readonly securityCodeLabel?: (code: SecurityCodeSpec | null | undefined) => string
-  /** Replaces the brand announcement. */
-  readonly brandRecognised?: (brand: CardBrandType) => string
 }
 
-/** Brand names as the schemes write them; the same in English and Dutch. */
+/** Brand names as the schemes write them, the same in every language: for a shop that shows the brand. */
 export const BRAND_NAMES: Readonly<Record<CardBrandType, string>> = Object.freeze({
   visa: 'Visa',
   mastercard: 'Mastercard',
@@ -53,9 +45,7 @@ export function mergeMessages(base: CardFieldMessages, override: CardFieldMessag
     errors[field] = { ...base.errors[field], ...messages }
   }
   return {
-    fieldNames: { ...base.fieldNames, ...override.fieldNames },
     errors,
     securityCodeLabel: override.securityCodeLabel ?? base.securityCodeLabel,
-    brandRecognised: override.brandRecognised ?? base.brandRecognised,
   }
 }

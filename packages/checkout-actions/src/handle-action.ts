@@ -7,8 +7,7 @@ import { prepareAction } from './prepare-action.js'
  * window's height.
  */
 export async function handleAction(action: unknown, options: PerformOptions): Promise<ActionOutcome> {
-  const box = options.container.getBoundingClientRect()
-  const view = options.container.ownerDocument.defaultView
-  const step = prepareAction(action, { width: box.width || view?.innerWidth || 600, height: view?.innerHeight || 400 })
+  const view = options.container.ownerDocument.defaultView!
+  const step = prepareAction(action, { width: options.container.getBoundingClientRect().width || view.innerWidth, height: view.innerHeight })
   return performAction(step, options)
 }

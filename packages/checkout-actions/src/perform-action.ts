@@ -23,7 +23,10 @@ export type ActionOutcome =
       /** The step is done: send these details on. */
       readonly kind: 'details'
       /** The body's `details` for payment-details. */
-      readonly details: { readonly threeDSResult: string }
+      readonly details: {
+        /** base64 JSON: `{threeDSCompInd, threeDSServerTransID}` or `{transStatus, threeDSServerTransID}`. */
+        readonly threeDSResult: string
+      }
     }
   | {
       /** The page is navigating to the bank; it comes back to the `returnUrl`. */
@@ -59,7 +62,7 @@ async function challenge(step: PreparedChallenge, options: PerformOptions): Prom
     const expected = { frame, origin: step.notificationOrigin, type: 'threeDSChallengeCompleted', transactionId: step.transactionId }
     const message = await messageFrom(expected, options.challengeTimeoutMs ?? CHALLENGE_TIMEOUT_MS, options.signal, aborted)
     if (!message) throw new CheckoutActionError('ERR_CHALLENGE_TIMEOUT', 'challenge: no answer in time')
-    const transStatus = typeof message.transStatus === 'string' ? message.transStatus.slice(0, 1) : ''
+    const transStatus = String(message.transStatus ?? '').slice(0, 1)
     return { kind: 'details', details: { threeDSResult: encodeBase64Json({ transStatus, threeDSServerTransID: step.transactionId }) } }
   } finally {
     frame.remove()

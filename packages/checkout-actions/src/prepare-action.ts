@@ -1,7 +1,7 @@
 import { chooseChallengeWindowSize, type ChallengeWindowSize } from '@card-jwe/browser-info'
 import { CheckoutActionError } from './errors.js'
 import { decodeBase64Json, encodeBase64Json } from './lib/base64-json.js'
-import { pageUrl, text, transactionId } from './lib/checks.js'
+import { invalid, pageUrl, text, transactionId } from './lib/checks.js'
 
 /** The 3DS Method to run in a hidden frame (action `threeDS2`, subtype `fingerprint`). */
 export interface PreparedFingerprint {
@@ -56,8 +56,6 @@ export interface ContainerSize {
   readonly height: number
 }
 
-const invalid = (field: string, rule: string) => new CheckoutActionError('ERR_ACTION_INVALID', `${field}: ${rule}`)
-
 function tokenOf(action: Record<string, unknown>): Record<string, unknown> {
   const token = typeof action.token === 'string' && action.token.length <= 16_384 ? decodeBase64Json(action.token) : null
   if (!token) throw invalid('action.token', 'base64 JSON object')
@@ -96,7 +94,7 @@ function prepareChallenge(action: Record<string, unknown>, container: ContainerS
 
 function prepareRedirect(action: Record<string, unknown>): PreparedRedirect {
   const url = pageUrl(action.url, 'action.url')
-  const method = action.method === undefined ? 'GET' : String(action.method).toUpperCase()
+  const method = action.method ?? 'GET'
   if (method !== 'GET' && method !== 'POST') throw invalid('action.method', 'GET or POST')
   const data: Record<string, string> = {}
   if (action.data !== undefined) {

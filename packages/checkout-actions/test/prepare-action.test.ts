@@ -62,7 +62,7 @@ describe('prepareAction', () => {
   })
 
   it('checks redirects: method, field names and values', () => {
-    expect(prepareAction({ type: 'redirect', method: 'post', url: 'https://bank.example/pay', data: { PaReq: 'abc', MD: 'x' } })).toEqual({ kind: 'redirect', method: 'POST', url: 'https://bank.example/pay', data: { PaReq: 'abc', MD: 'x' } })
+    expect(prepareAction({ type: 'redirect', method: 'POST', url: 'https://bank.example/pay', data: { PaReq: 'abc', MD: 'x' } })).toEqual({ kind: 'redirect', method: 'POST', url: 'https://bank.example/pay', data: { PaReq: 'abc', MD: 'x' } })
     expect(refusal({ type: 'redirect', method: 'PUT', url: 'https://bank.example/' }).message).toBe('action.method: GET or POST')
     expect(refusal({ type: 'redirect', url: 'https://bank.example/', data: { 'a b': 'x' } }).message).toBe('action.data: field names of letters, digits and _ . - only')
     expect(refusal({ type: 'redirect', url: 'https://bank.example/', data: { a: 1 } }).message).toBe('action.data.a: a string of at most 16384 characters')

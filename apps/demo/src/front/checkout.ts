@@ -1,14 +1,14 @@
 /**
  * The checkout page: catalogue and cart, the card form, the payment and every further step
- * (redirect, 3-D Secure fingerprint and challenge), and the result. Imports card-jwe and
- * browser-info only; everything else goes through the shop's own backend.
+ * (redirect, 3-D Secure fingerprint and challenge), and the result. Imports only our browser
+ * packages (card-jwe, browser-info, card-fields, checkout-actions); everything else goes through
+ * the shop's own backend.
  */
 import { collectBrowserInfo } from '@card-jwe/browser-info'
+import { attachCardFields, BRAND_NAMES, type CardFields } from '@card-jwe/card-fields'
+import { handleAction } from '@card-jwe/checkout-actions'
 import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
-import { CardForm } from './card-form.js'
-import { performRedirect } from './redirect.js'
-import { performChallenge, performFingerprint, prepareChallenge, prepareFingerprint } from './three-ds2.js'
 import './styles.css'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
@@ -39,29 +39,17 @@ async function follow(result: PaymentResult): Promise<PaymentResult> {
   for (;;) {
     const action = current.action
     if (!action) return current
-    if (action.type === 'redirect' && action.url) {
-      announce('Taking you to your bank…')
-      performRedirect({ url: action.url, ...(action.method ? { method: action.method } : {}), ...(action.data ? { data: action.data } : {}) })
-      return new Promise<PaymentResult>(() => {}) // the page is leaving
-    }
-    if (action.type !== 'threeDS2' || !action.token) throw new Error(`unsupported action ${action.type}`)
     const area = $('#threeds')
-    let threeDSResult: string
-    if (action.subtype === 'fingerprint') {
-      announce('Checking your card with your bank…')
-      threeDSResult = await performFingerprint(prepareFingerprint(action.token), area)
-    } else {
-      announce('Your bank asks you to confirm the payment.')
-      area.hidden = false
-      const container = area.parentElement!.getBoundingClientRect()
-      threeDSResult = await performChallenge(prepareChallenge(action.token, { width: container.width, height: window.innerHeight }), area)
-      area.hidden = true
-    }
-    current = await api<PaymentResult>('/api/payment-details', { orderId: order!.id, details: { threeDSResult } })
+    const challenge = action.type === 'threeDS2' && action.subtype === 'challenge'
+    announce(action.type === 'redirect' ? 'Taking you to your bank…' : challenge ? 'Your bank asks you to confirm the payment.' : 'Checking your card with your bank…')
+    area.hidden = !challenge
+    const outcome = await handleAction(action, { container: area }).finally(() => (area.hidden = true))
+    if (outcome.kind === 'redirecting') return new Promise<PaymentResult>(() => {}) // the page is leaving
+    current = await api<PaymentResult>('/api/payment-details', { orderId: order!.id, details: outcome.details })
   }
 }
 
-async function pay(form: CardForm, button: HTMLButtonElement): Promise<void> {
+async function pay(form: CardFields, button: HTMLButtonElement): Promise<void> {
   if (!order || !form.validate()) {
     announce('Please correct the highlighted fields.')
     return
@@ -141,7 +129,16 @@ async function main(): Promise<void> {
   $('#card-form').hidden = !config.paymentMethods.includes('scheme')
   $('#ideal-alternative').hidden = !config.paymentMethods.includes('ideal')
   certificate = await importCertificate(config.certificatePem)
-  const form = new CardForm($<HTMLFormElement>('#card-form'))
+  const input = (id: string) => $<HTMLInputElement>(`#${id}`)
+  const error = (id: string) => $(`#${id}-error`)
+  const form = attachCardFields({
+    fields: { number: input('card-number'), expiry: input('card-expiry'), securityCode: input('card-cvc'), holderName: input('card-holder') },
+    errors: { number: error('card-number'), expiry: error('card-expiry'), securityCode: error('card-cvc'), holderName: error('card-holder') },
+    announcer: status,
+    securityCodeLabel: $('#card-cvc-label'),
+    securityCodeContainer: $('#card-cvc-field'),
+    onChange: ({ brand }) => ($('#card-brand').textContent = brand ? BRAND_NAMES[brand] : ''),
+  })
   const button = $<HTMLButtonElement>('#pay')
   $('#card-form').addEventListener('submit', (event) => {
     event.preventDefault()

@@ -5,7 +5,7 @@ let frameCount = 0
 /** An iframe with a unique name, for a form to target. */
 export function createFrame(parent: HTMLElement, purpose: string, title: string): HTMLIFrameElement {
   const frame = parent.ownerDocument.createElement('iframe')
-  frame.name = `${purpose}-${++frameCount}-${Date.now().toString(36)}`
+  frame.name = `${purpose}-${++frameCount}`
   frame.title = title
   parent.append(frame)
   return frame
