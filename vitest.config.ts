@@ -11,6 +11,7 @@ const sourceAliases = [
   { find: /^card-jwe$/, replacement: here('./packages/card-jwe/src/index.ts') },
   { find: /^@card-jwe\/card-fields$/, replacement: here('./packages/card-fields/src/index.ts') },
   { find: /^@card-jwe\/checkout-actions$/, replacement: here('./packages/checkout-actions/src/index.ts') },
+  { find: /^@card-jwe\/preact-example$/, replacement: here('./apps/preact-example/src/card-form.tsx') },
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
   { find: /^@card-jwe\/testkit\/vitest$/, replacement: here('./packages/testkit/src/vitest/test-certificates.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
@@ -120,7 +121,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'cross-package:browser',
-          include: ['test/**/*.browser.test.ts'],
+          include: ['test/**/*.browser.test.{ts,tsx}'],
           globalSetup: [testCertificates],
           testTimeout: 30_000,
           browser: {
