@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
-import { configDefaults, defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
+import type { BrowserCommand } from 'vitest/node'
 import { setScreenSize } from './test/support/browser-commands.ts'
 import { answerChallenge, closeSandbox, frameUrl, sendDetails, startCardPayment } from './test/support/checkout-commands.ts'
 import { browserInstances } from './test/support/browsers.ts'
@@ -31,108 +32,48 @@ const testCertificates = here('./packages/testkit/src/vitest/global-setup.ts')
 
 const cardJweSuite = ['packages/card-jwe/test/**/*.test.ts']
 
+type ProjectTest = NonNullable<TestProjectInlineConfiguration['test']>
+type BrowserCommands = Record<string, BrowserCommand<never[]>>
+
+/** A project that runs in Node. */
+const inNode = (test: ProjectTest): TestProjectInlineConfiguration => ({ extends: true, test: { environment: 'node', ...test } })
+
+/** A project that runs in every browser the suite has, with the given runner-side commands. */
+const inBrowsers = (test: ProjectTest, commands: BrowserCommands = {}): TestProjectInlineConfiguration => ({
+  extends: true,
+  test: { ...test, browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances(), commands } },
+})
+
 export default defineConfig({
   resolve: { alias: sourceAliases },
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
-      {
-        extends: true,
-        test: { name: 'card-jwe:node', include: cardJweSuite, environment: 'node', globalSetup: [testCertificates] },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'card-jwe:browser',
-          include: cardJweSuite,
-          globalSetup: [testCertificates],
-          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
-        },
-      },
-      {
-        extends: true,
-        test: { name: 'card-fields:node', include: ['packages/card-fields/test/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.browser.test.ts'], environment: 'node' },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'card-fields:browser',
-          include: ['packages/card-fields/test/**/*.test.ts'],
-          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
-        },
-      },
-      {
-        extends: true,
-        test: { name: 'checkout-actions:node', include: ['packages/checkout-actions/test/**/*.test.ts'], environment: 'node' },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'checkout-actions:browser',
-          include: ['packages/checkout-actions/test/**/*.test.ts'],
-          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances() },
-        },
-      },
-      {
-        extends: true,
-        test: { name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'], environment: 'node' },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'browser-info:browser',
-          include: ['packages/browser-info/test/**/*.browser.test.ts'],
-          browser: { enabled: true, headless: true, screenshotFailures: false, instances: browserInstances(), commands: { setScreenSize } },
-        },
-      },
-      {
-        extends: true,
-        test: { name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'], environment: 'node' },
-      },
-      {
-        extends: true,
-        test: { name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates], testTimeout: 30_000 },
-      },
-      {
-        extends: true,
-        test: { name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates] },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'cross-package:node',
-          include: ['test/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts', 'test/e2e/**', 'test/hardening/**'],
-          environment: 'node',
-          globalSetup: [testCertificates],
-          testTimeout: 30_000,
-        },
-      },
-      {
-        extends: true,
-        // Fuzzing and crash-under-load runs against the built apps (issue 8); FUZZ_RUNS and CRASH_* lengthen them.
-        test: { name: 'hardening', include: ['test/hardening/**/*.test.ts'], environment: 'node', globalSetup: [testCertificates], testTimeout: 300_000, hookTimeout: 60_000 },
-      },
-      {
-        extends: true,
-        test: { name: 'demo:e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 60_000, hookTimeout: 60_000 },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'cross-package:browser',
-          include: ['test/**/*.browser.test.{ts,tsx}'],
-          globalSetup: [testCertificates],
-          testTimeout: 30_000,
-          browser: {
-            enabled: true,
-            headless: true,
-            screenshotFailures: false,
-            instances: browserInstances(),
-            commands: { startCardPayment, sendDetails, answerChallenge, frameUrl, closeSandbox },
-          },
-        },
-      },
+      inNode({ name: 'card-jwe:node', include: cardJweSuite, globalSetup: [testCertificates] }),
+      inBrowsers({ name: 'card-jwe:browser', include: cardJweSuite, globalSetup: [testCertificates] }),
+      inNode({ name: 'card-fields:node', include: ['packages/card-fields/test/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.browser.test.ts'] }),
+      inBrowsers({ name: 'card-fields:browser', include: ['packages/card-fields/test/**/*.test.ts'] }),
+      inNode({ name: 'checkout-actions:node', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
+      inBrowsers({ name: 'checkout-actions:browser', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
+      inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),
+      inBrowsers({ name: 'browser-info:browser', include: ['packages/browser-info/test/**/*.browser.test.ts'] }, { setScreenSize }),
+      inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),
+      inNode({ name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 30_000 }),
+      inNode({ name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], globalSetup: [testCertificates] }),
+      inNode({
+        name: 'cross-package:node',
+        include: ['test/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts', 'test/e2e/**', 'test/hardening/**'],
+        globalSetup: [testCertificates],
+        testTimeout: 30_000,
+      }),
+      // Fuzzing and crash-under-load runs against the built apps (issue 8); FUZZ_RUNS and CRASH_* lengthen them.
+      inNode({ name: 'hardening', include: ['test/hardening/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 300_000, hookTimeout: 60_000 }),
+      inNode({ name: 'demo:e2e', include: ['test/e2e/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 60_000 }),
+      inBrowsers(
+        { name: 'cross-package:browser', include: ['test/**/*.browser.test.{ts,tsx}'], globalSetup: [testCertificates], testTimeout: 30_000 },
+        { startCardPayment, sendDetails, answerChallenge, frameUrl, closeSandbox },
+      ),
     ],
   },
 })
