@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine of this kind (Node >= 20.19 and npm on Debian, as root):
 #   bash scripts/setup.sh          pnpm and the workspace: enough for the CLI and the demo
-#   bash scripts/setup.sh --tests  also Debian's Chromium, the independent JOSE peers the tests use,
-#                                  and faketime (the suite is also run with the clock years ahead)
+#   bash scripts/setup.sh --tests  also the browsers the suite runs in (Debian's Chromium, Firefox ESR,
+#                                  WebKitGTK's WebDriver with Xvfb), the independent JOSE peers the
+#                                  tests use, and faketime (the suite is also run with the clock years ahead)
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,9 @@ fi
 if [ "${1:-}" = "--tests" ]; then
   missing=()
   [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ -x /usr/bin/firefox-esr ] || missing+=(firefox-esr)
+  [ -x /usr/bin/WebKitWebDriver ] || missing+=(webkit2gtk-driver)
+  command -v xvfb-run >/dev/null 2>&1 || missing+=(xvfb xauth)
   # Debian's interpreter, which is where the python3-* packages live.
   /usr/bin/python3 -c 'import jwcrypto' 2>/dev/null || missing+=(python3-jwcrypto)
   /usr/bin/python3 -c 'import authlib' 2>/dev/null || missing+=(python3-authlib)

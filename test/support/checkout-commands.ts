@@ -4,7 +4,9 @@
  * ACS frame as a shopper would, through the browser driver.
  */
 import type { ThreeDSecureFlow } from '@card-jwe/testkit'
+import type { Frame } from 'puppeteer-core'
 import type { BrowserCommand } from 'vitest/node'
+import type { FirefoxCommandsContext } from './engines/firefox-provider.ts'
 import type { RegisteredShop } from '../../apps/sandbox/test/support/sandbox-fixture.ts'
 
 let fixture: Promise<RegisteredShop> | undefined
@@ -43,8 +45,38 @@ interface PlaywrightContext {
   page: { frames(): PlaywrightFrame[]; waitForTimeout(ms: number): Promise<void> }
 }
 
+/** A puppeteer frame's name attribute (frame.name() is deprecated there). */
+async function nameOf(frame: Frame): Promise<string | null> {
+  const element = await frame.frameElement().catch(() => null)
+  return element ? element.evaluate((e) => e.getAttribute('name')) : null
+}
+
+/** The challenge frame showing the ACS page, in Firefox (puppeteer over WebDriver BiDi). */
+async function firefoxAcsFrame(page: FirefoxCommandsContext['page'], frameName: string | undefined): Promise<Frame | undefined> {
+  for (const frame of page.frames()) {
+    const name = await nameOf(frame)
+    if (name && (frameName ? name === frameName : name.startsWith('threeds-challenge')) && frame.url().includes('/threeds/acs')) return frame
+  }
+  return undefined
+}
+
 /** Types the answer into the ACS page of the challenge frame named `frameName` (or the first one) and confirms. */
 export const answerChallenge: BrowserCommand<[answer: string, frameName?: string]> = async (context, answer, frameName) => {
+  if ((context as { engine?: string }).engine === 'firefox') {
+    const { page } = context as unknown as FirefoxCommandsContext
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      const frame = await firefoxAcsFrame(page, frameName)
+      if (frame) {
+        await frame.waitForSelector('#answer')
+        await frame.type('#answer', answer)
+        await frame.focus('#answer')
+        await page.keyboard.press('Enter')
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    throw new Error('no challenge frame showed the ACS page within 10 s')
+  }
   const { page } = context as unknown as PlaywrightContext
   for (let waited = 0; waited < 10_000; waited += 50) {
     const frame = page.frames().find((f) => (frameName ? f.name() === frameName : f.name().startsWith('threeds-challenge')) && f.url().includes('/threeds/acs'))
@@ -61,6 +93,10 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
 
 /** The URL a frame named `frameName` shows now (cross-origin frames included). */
 export const frameUrl: BrowserCommand<[frameName: string]> = async (context, frameName) => {
+  if ((context as { engine?: string }).engine === 'firefox') {
+    for (const frame of (context as unknown as FirefoxCommandsContext).page.frames()) if ((await nameOf(frame)) === frameName) return frame.url()
+    return null
+  }
   const { page } = context as unknown as PlaywrightContext
   return page.frames().find((f) => f.name() === frameName)?.url() ?? null
 }
