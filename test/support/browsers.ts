@@ -8,8 +8,10 @@
 import { existsSync } from 'node:fs'
 import { playwright } from '@vitest/browser-playwright'
 import { chromium, firefox, webkit } from 'playwright'
+import { configDefaults } from 'vitest/config'
 import type { BrowserInstanceOption } from 'vitest/node'
 import { firefox as firefoxBidi, FIREFOX_PATH } from './engines/firefox-provider.ts'
+import { webkit as webkitWebDriver, webkitInstalled } from './engines/webkit-provider.ts'
 
 const SYSTEM_CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** Root in a container needs --no-sandbox; the rest keeps Chromium off a network it cannot reach. */
@@ -37,12 +39,18 @@ export function chromiumLaunchOptions(): { executablePath?: string; args: string
     : { args: CHROMIUM_ARGS }
 }
 
+/** Tests an engine cannot run, each with the reason; the summary prints them (never silently left out). */
+export const NOT_IN_WEBKIT = Object.freeze([
+  { file: 'packages/browser-info/test/screen-emulation.browser.test.ts', reason: "WebKitGTK's WebDriver cannot emulate a screen size" },
+])
+
 export function browserInstances(): BrowserInstanceOption[] {
   const instances: BrowserInstanceOption[] = [
     { browser: 'chromium', provider: playwright({ launchOptions: chromiumLaunchOptions() }) },
   ]
   if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi() })
   else if (installed(firefox.executablePath())) instances.push({ browser: 'firefox', provider: playwright() })
-  if (installed(webkit.executablePath())) instances.push({ browser: 'webkit', provider: playwright() })
+  if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file)] })
+  else if (installed(webkit.executablePath())) instances.push({ browser: 'webkit', provider: playwright() })
   return instances
 }

@@ -7,6 +7,7 @@ import type { ThreeDSecureFlow } from '@card-jwe/testkit'
 import type { Frame } from 'puppeteer-core'
 import type { BrowserCommand } from 'vitest/node'
 import type { FirefoxCommandsContext } from './engines/firefox-provider.ts'
+import type { WebKitCommandsContext } from './engines/webkit-provider.ts'
 import type { RegisteredShop } from '../../apps/sandbox/test/support/sandbox-fixture.ts'
 
 let fixture: Promise<RegisteredShop> | undefined
@@ -60,8 +61,40 @@ async function firefoxAcsFrame(page: FirefoxCommandsContext['page'], frameName: 
   return undefined
 }
 
+/**
+ * In WebKit, enters the frame named `frameName` (or the first challenge frame) inside the test
+ * frame; false while there is none.
+ */
+async function enterWebKitFrame(context: WebKitCommandsContext, frameName: string | undefined): Promise<boolean> {
+  await context.enterTestFrame()
+  const selector = frameName ? `iframe[name="${frameName}"]` : 'iframe[name^="threeds-challenge"]'
+  const element = await context.session.findElement(selector).catch(() => null)
+  if (!element) return false
+  await context.session.switchToFrame(element)
+  return true
+}
+
 /** Types the answer into the ACS page of the challenge frame named `frameName` (or the first one) and confirms. */
 export const answerChallenge: BrowserCommand<[answer: string, frameName?: string]> = async (context, answer, frameName) => {
+  if ((context as { engine?: string }).engine === 'webkit') {
+    // Typing into a cross-origin frame through WebKit's WebDriver fails ("Element is not focusable");
+    // a script in that frame does what the shopper would: fill the field, submit the form.
+    const webkit = context as unknown as WebKitCommandsContext
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      if (await enterWebKitFrame(webkit, frameName)) {
+        const answered = await webkit.session.execute<boolean>(((value: string) => {
+          const field = document.querySelector<HTMLInputElement>('#answer')
+          if (!location.pathname.endsWith('/threeds/acs') || !field) return false
+          field.value = value
+          field.form!.requestSubmit()
+          return true
+        }) as never, answer)
+        if (answered) return
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    throw new Error('no challenge frame showed the ACS page within 10 s')
+  }
   if ((context as { engine?: string }).engine === 'firefox') {
     const { page } = context as unknown as FirefoxCommandsContext
     for (let waited = 0; waited < 10_000; waited += 50) {
@@ -93,6 +126,10 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
 
 /** The URL a frame named `frameName` shows now (cross-origin frames included). */
 export const frameUrl: BrowserCommand<[frameName: string]> = async (context, frameName) => {
+  if ((context as { engine?: string }).engine === 'webkit') {
+    const webkit = context as unknown as WebKitCommandsContext
+    return (await enterWebKitFrame(webkit, frameName)) ? webkit.session.execute<string>(() => location.href) : null
+  }
   if ((context as { engine?: string }).engine === 'firefox') {
     for (const frame of (context as unknown as FirefoxCommandsContext).page.frames()) if ((await nameOf(frame)) === frameName) return frame.url()
     return null

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { commands, page } from 'vitest/browser'
+import { page } from 'vitest/browser'
 import { ACCEPT_HEADER_PLACEHOLDER, chooseChallengeWindowSize, collectBrowserInfo, EMV_COLOR_DEPTHS } from '@card-jwe/browser-info'
 
-afterEach(async () => {
-  await commands.setScreenSize(0, 0)
+afterEach(() => {
   delete (Screen.prototype as { colorDepth?: number }).colorDepth
 })
 
@@ -30,17 +29,6 @@ describe('collectBrowserInfo in a real browser', () => {
     const before = Object.keys(globalThis).length
     await import('@card-jwe/browser-info')
     expect(Object.keys(globalThis).length).toBe(before)
-  })
-
-  it.each([
-    [1920, 1080],
-    [375, 812],
-    [2560, 1440],
-  ])('follows the emulated screen %ix%i', async (width, height) => {
-    await commands.setScreenSize(width, height)
-    expect(screen.width).toBe(width)
-    const info = collectBrowserInfo()
-    expect([info.screenWidth, info.screenHeight]).toEqual([width, height])
   })
 
   it.each([

@@ -16,6 +16,22 @@ export interface OaepKeys {
   readonly sha256: CryptoKey
   readonly sha1: CryptoKey
   readonly modulusBits: number
+  /**
+   * The engine's RSA-OAEP decryption drops the message's leading zero bytes (WebKitGTK through
+   * libgcrypt gives it back as an integer), where RFC 8017 7.1.2 returns all mLen octets.
+   */
+  readonly dropsLeadingZeros: boolean
+}
+
+/** Encrypts a message that starts with a zero byte and decrypts it: does the engine give all of it back? */
+async function probeLeadingZeros(der: Uint8Array<ArrayBuffer>, sha256: CryptoKey): Promise<boolean> {
+  const exportable = await subtle().importKey('pkcs8', der, { name: 'RSA-OAEP', hash: 'SHA-256' }, true, ['decrypt'])
+  const { n, e } = await subtle().exportKey('jwk', exportable)
+  const publicKey = await subtle().importKey('jwk', { kty: 'RSA', n: n!, e: e! }, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
+  const message = new Uint8Array(32).fill(1)
+  message[0] = 0
+  const back = await subtle().decrypt({ name: 'RSA-OAEP' }, sha256, await subtle().encrypt({ name: 'RSA-OAEP' }, publicKey, message))
+  return back.byteLength < message.length
 }
 
 export async function importOaepKeys(input: PrivateKeyInput): Promise<OaepKeys> {
@@ -28,5 +44,5 @@ export async function importOaepKeys(input: PrivateKeyInput): Promise<OaepKeys> 
   } catch (error) {
     throw new TypeError('private key: not an RSA PKCS#8 key', { cause: error })
   }
-  return { sha256, sha1, modulusBits: (sha256.algorithm as RsaHashedKeyAlgorithm).modulusLength }
+  return { sha256, sha1, modulusBits: (sha256.algorithm as RsaHashedKeyAlgorithm).modulusLength, dropsLeadingZeros: await probeLeadingZeros(der, sha256) }
 }
