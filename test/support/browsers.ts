@@ -48,6 +48,11 @@ export function browserInstances(): BrowserInstanceOption[] {
   const instances: BrowserInstanceOption[] = [
     { browser: 'chromium', provider: playwright({ launchOptions: chromiumLaunchOptions() }) },
   ]
+  // In CI every engine must be there: a missing browser fails the run rather than thinning it.
+  if (process.env.CI === 'true') {
+    const missing = [!installed(FIREFOX_PATH) && `Firefox (${FIREFOX_PATH})`, !webkitInstalled() && 'WebKitGTK (WebKitWebDriver, MiniBrowser, xvfb-run)'].filter(Boolean)
+    if (missing.length) throw new Error(`browsers missing in CI: ${missing.join(', ')}; run scripts/setup.sh --tests`)
+  }
   if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi() })
   else if (installed(firefox.executablePath())) instances.push({ browser: 'firefox', provider: playwright() })
   if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file)] })

@@ -4,11 +4,18 @@
  */
 import type { Reporter, TestModule } from 'vitest/node'
 
+/** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
+function runtime(): 'node' | 'deno' | 'bun' {
+  if ('Deno' in globalThis) return 'deno'
+  if ((process.versions as { bun?: string }).bun) return 'bun'
+  return 'node'
+}
+
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const perProject = new Map<string, Record<'passed' | 'failed' | 'skipped', number>>()
     for (const module of testModules) {
-      const name = module.project.name || 'root'
+      const name = (module.project.name || 'root').replace(/:node$/, `:${runtime()}`)
       const counts = perProject.get(name) ?? { passed: 0, failed: 0, skipped: 0 }
       for (const test of module.children.allTests()) {
         const state = test.result().state
