@@ -12,7 +12,7 @@ import { markTarget } from './resolve-selector.ts'
 export const FIREFOX_PATH = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr'
 
 /** What commands get from this provider. */
-export interface FirefoxCommandsContext {
+export interface FirefoxCommandsContext extends Record<string, unknown> {
   readonly engine: 'firefox'
   readonly page: Page
   /** The frame the tests run in. */

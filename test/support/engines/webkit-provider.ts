@@ -16,7 +16,7 @@ export function webkitInstalled(): boolean {
 }
 
 /** What commands get from this provider. */
-export interface WebKitCommandsContext {
+export interface WebKitCommandsContext extends Record<string, unknown> {
   readonly engine: 'webkit'
   readonly session: WebDriverSession
   /** Makes the test frame the current browsing context of the session. */
