@@ -98,11 +98,16 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
   if ((context as { engine?: string }).engine === 'firefox') {
     const { page } = context as unknown as FirefoxCommandsContext
     for (let waited = 0; waited < 10_000; waited += 50) {
-      const frame = await firefoxAcsFrame(page, frameName)
-      if (frame) {
-        await frame.waitForSelector('#answer')
-        await frame.type('#answer', answer)
-        await frame.focus('#answer')
+      const frame = await firefoxAcsFrame(page, frameName).catch(() => undefined)
+      // A frame seen mid-navigation may be detached by the time it is used: look again.
+      const typed = frame
+        ? await frame
+            .waitForSelector('#answer', { timeout: 2_000 })
+            .then(() => frame.type('#answer', answer))
+            .then(() => frame.focus('#answer'))
+            .then(() => true, () => false)
+        : false
+      if (typed) {
         await page.keyboard.press('Enter')
         return
       }
