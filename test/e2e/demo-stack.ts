@@ -18,7 +18,8 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/demo', i
 export interface DemoStack {
   readonly sandbox: RunningSandbox
   readonly shop: RunningShop
-  readonly browser: Browser
+  /** Chromium, unless the stack was started without it. */
+  readonly browser: Browser | undefined
   readonly shopLog: string[]
   /** A fresh page; every console error, page error and CSP violation lands in `problems`. */
   page(): Promise<{ page: Page; problems: string[] }>
@@ -30,7 +31,7 @@ export interface DemoStack {
  * `readyMadeStore: false` starts from an empty sandbox: the admin wizard must connect the shop first.
  * `chromiumArgs` are added to the launch flags (e.g. host-resolver rules for a hostile site's name).
  */
-export async function startDemoStack(options: { readyMadeStore?: boolean; chromiumArgs?: string[] } = {}): Promise<DemoStack> {
+export async function startDemoStack(options: { readyMadeStore?: boolean; chromiumArgs?: string[]; launchChromium?: boolean } = {}): Promise<DemoStack> {
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-demo-'))
@@ -47,13 +48,15 @@ export async function startDemoStack(options: { readyMadeStore?: boolean; chromi
     sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox`,
   })
   const launch = chromiumLaunchOptions()
-  const browser = await chromium.launch({ ...launch, args: [...launch.args, ...(options.chromiumArgs ?? [])] })
+  // Tests of the other engines bring their own browser (shopper-browsers.ts).
+  const browser = options.launchChromium === false ? undefined : await chromium.launch({ ...launch, args: [...launch.args, ...(options.chromiumArgs ?? [])] })
   return {
     sandbox,
     shop,
     browser,
     shopLog,
     async page() {
+      if (!browser) throw new Error('this demo stack was started without Chromium')
       const page = await browser.newPage()
       const problems: string[] = []
       page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`))
@@ -69,7 +72,7 @@ export async function startDemoStack(options: { readyMadeStore?: boolean; chromi
       return path
     },
     async close() {
-      await browser.close()
+      await browser?.close()
       await shop.close()
       await sandbox.close()
     },

@@ -44,7 +44,13 @@ async function record(path: string): Promise<PageRecord> {
     expect(tag, file).toContain(`integrity="${actual}"`)
     resources[file] = actual
   }
-  const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>/g)].length
+  // The import map (integrity of every imported module) is the one inline script, allowed by its hash.
+  const inlineScripts = [...html.matchAll(/<script\b(?![^>]*\ssrc=)(?![^>]*type="importmap")[^>]*>/g)].length
+  const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)?.[1]
+  expect(importMap, `${path}: import map`).toBeDefined()
+  const { integrity } = JSON.parse(importMap!) as { integrity: Record<string, string> }
+  for (const [file, hash] of Object.entries(resources)) if (file.endsWith('.js')) expect(integrity[file], file).toBe(hash)
+  expect(headers['content-security-policy']).toContain(`'sha256-${createHash('sha256').update(importMap!).digest('base64')}'`)
   return { headers, resources, inlineScripts }
 }
 

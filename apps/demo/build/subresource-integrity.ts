@@ -9,6 +9,11 @@ export const INTEGRITY_MANIFEST = 'integrity.json'
  * stylesheet link gets `integrity="sha384-…"` of the file the build wrote, so a script changed on
  * the server (or on a CDN in front of it) is refused by the browser. The hashes are printed and
  * written to dist/front/integrity.json, the input of the script inventory (PCI DSS 6.4.3).
+ *
+ * The modules a page's script imports get theirs from an import map (`"integrity"`, HTML 8.1.5.3):
+ * WebKit imports a module again without the integrity its modulepreload link carried, so without
+ * the map an altered card-jwe chunk ran in WebKit (found by the engines' end-to-end test). The map
+ * is the one inline script; the server allows it by its hash (`importMapHashes`).
  */
 export function subresourceIntegrity(): Plugin {
   const manifest: Record<string, Array<{ file: string; integrity: string }>> = {}
@@ -32,7 +37,10 @@ export function subresourceIntegrity(): Plugin {
           return `<${name}${before} ${attribute}="/${file}" integrity="${integrity}"${after}>`
         })
         manifest[page] = entries
-        return tagged
+        const scripts = Object.fromEntries(entries.filter((e) => e.file.endsWith('.js')).map((e) => [`/${e.file}`, e.integrity]))
+        const importMap = `<script type="importmap">${JSON.stringify({ integrity: scripts })}</script>`
+        // Before the first module script: an import map must come before any module is fetched.
+        return tagged.replace(/<script type="module"/, `${importMap}\n    <script type="module"`)
       },
     },
     generateBundle() {

@@ -36,10 +36,10 @@ export function sendJson(response: ServerResponse, status: number, body: unknown
  * delivers Reporting API reports only from HTTPS pages and ignores `report-uri` once `report-to` is
  * present, so on the demo's plain-HTTP loopback `report-to` would silence every report.
  */
-export function pagePolicy(serviceOrigin: string): string {
+export function pagePolicy(serviceOrigin: string, inlineScriptHashes: readonly string[] = []): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...inlineScriptHashes.map((hash) => `'${hash}'`)].join(' '),
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",

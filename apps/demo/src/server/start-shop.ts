@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -10,6 +11,7 @@ import { listOrders, modifyOrder } from './admin-api.js'
 import { CATALOGUE } from './catalogue.js'
 import { openShopDatabase } from './db.js'
 import { HttpError, pagePolicy, readBody, sendJson } from './http.js'
+import { importMapHashes } from './import-map-hashes.js'
 import { CartSchema, createOrder, findOrder, publicOrder } from './orders.js'
 import { postPayment, postPaymentDetails, type PaymentsApiContext } from './payments-api.js'
 import { DEFAULT_POLL_INTERVAL_MS, pollOnce } from './poller.js'
@@ -66,9 +68,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   const db = openShopDatabase(join(options.dataDir, 'shop.sqlite'))
   const settings = openSettings(db, openSecretBox(join(options.dataDir, 'secrets.key')))
   const serviceOrigin = new URL(options.serviceBaseUrl).origin
-  const policy = pagePolicy(serviceOrigin)
   const throttle = options.failureThrottle ?? createFailureThrottle()
   const frontDir = options.frontDir ?? FRONT_DIR
+  const policy = pagePolicy(serviceOrigin, existsSync(frontDir) ? importMapHashes(frontDir) : [])
   let shopUrl = ''
   let serviceClient: ServiceClient | undefined
 

@@ -1,0 +1,116 @@
+/**
+ * The demo's checkout in Firefox and WebKit (issue 14), as a shopper goes through it: a standard
+ * card, a 3-D Secure challenge approved and refused, the iDEAL round trip, and the page refusing a
+ * script altered on the way (Subresource Integrity), the alteration made by a proxy between the
+ * browser and the shop, as an attacker on the network would.
+ */
+import { createServer, request, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import { startDemoStack, type DemoStack } from './demo-stack.js'
+import { launchShopper, type ShopperBrowser } from './shopper-browsers.js'
+
+/** A proxy to `target` that appends a skimmer's line to the card-jwe script. */
+async function alteringProxy(target: string): Promise<{ url: string; altered: string[]; server: Server }> {
+  const altered: string[] = []
+  const server = createServer((req, res) => {
+    const upstream = request(new URL(req.url!, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+      const chunks: Buffer[] = []
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+      answer.on('end', () => {
+        let body = Buffer.concat(chunks)
+        if (/^\/assets\/card-jwe-.*\.js$/.test(req.url!)) {
+          body = Buffer.concat([body, Buffer.from('\n;globalThis.skimmed = true\n')])
+          altered.push(req.url!)
+        }
+        const headers = { ...answer.headers, 'content-length': String(body.length) }
+        delete headers['transfer-encoding']
+        res.writeHead(answer.statusCode!, headers).end(body)
+      })
+    })
+    req.pipe(upstream)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, altered, server }
+}
+
+describe.each(['firefox', 'webkit'] as const)('the demo checkout in %s', (engine) => {
+  let stack: DemoStack
+  let shopper: ShopperBrowser
+
+  beforeAll(async () => {
+    stack = await startDemoStack({ launchChromium: false })
+    shopper = await launchShopper(engine)
+  }, 60_000)
+  afterAll(async () => {
+    await shopper?.close()
+    await stack?.close()
+  })
+
+  async function openCheckout(): Promise<void> {
+    await shopper.open(stack.shop.url)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    await shopper.click('#start-checkout')
+    await shopper.waitFor('#card-number')
+  }
+
+  async function typeCard(card: TestCard): Promise<void> {
+    await shopper.type('#card-number', card.number)
+    await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
+    if (card.cvc) await shopper.type('#card-cvc', card.cvc)
+  }
+
+  async function resultCode(): Promise<string> {
+    await shopper.waitFor('#result')
+    return shopper.text('#result-code')
+  }
+
+  it('pays with a standard test card: formatted as typed, Authorised, fields cleared', async () => {
+    await openCheckout()
+    const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
+    await typeCard(card)
+    expect(await shopper.value('#card-number')).toBe(card.number.replace(/(\d{4})(?=\d)/g, '$1 '))
+    expect(await shopper.text('#card-brand')).toBe('Mastercard')
+    await shopper.click('#pay')
+    expect(await resultCode()).toBe('Authorised')
+    expect(await shopper.value('#card-number')).toBe('')
+  })
+
+  it.each([
+    ['password', 'Authorised'],
+    ['wrong', 'Refused'],
+  ])('3-D Secure challenge answered "%s": %s', async (answer, code) => {
+    await openCheckout()
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+    await shopper.click('#pay')
+    await shopper.answerChallenge(answer)
+    expect(await resultCode()).toBe(code)
+  })
+
+  it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {
+    await openCheckout()
+    await shopper.click('#pay-ideal')
+    await shopper.waitFor('form[action$="/approve"] button')
+    expect(await shopper.url()).toMatch(new RegExp(`^${stack.sandbox.baseUrl}/redirect/`))
+    await shopper.click('form[action$="/approve"] button')
+    expect(await resultCode()).toBe('Authorised')
+    expect(new URL(await shopper.url()).search).toBe('')
+  })
+
+  it('refuses the card-jwe script altered on the way (Subresource Integrity): nothing runs, the checkout never starts', async () => {
+    const proxy = await alteringProxy(stack.shop.url)
+    try {
+      await shopper.open(proxy.url)
+      await shopper.waitFor('#start-checkout', { attached: true })
+      expect(proxy.altered).toHaveLength(1)
+      // The page's own load has finished, with the altered script fetched and refused.
+      await expect.poll(() => shopper.evaluate(() => document.readyState)).toBe('complete')
+      expect(await shopper.evaluate(() => (globalThis as { skimmed?: boolean }).skimmed === true)).toBe(false)
+      expect(await shopper.evaluate(() => document.body.getAttribute('data-ready'))).toBeNull()
+    } finally {
+      proxy.server.close()
+      proxy.server.closeAllConnections()
+    }
+  })
+})

@@ -1,0 +1,167 @@
+/**
+ * A shopper's browser for the demo flows in the engines Playwright cannot drive here: Firefox ESR
+ * through puppeteer-core over WebDriver BiDi, WebKitGTK through its WebDriver under Xvfb. The few
+ * things a checkout needs, with real keys and clicks; CSS selectors only.
+ */
+import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
+import { FIREFOX_PATH } from '../support/engines/firefox-provider.ts'
+import { WebDriverSession, type ElementRef } from '../support/engines/webdriver-session.ts'
+
+export interface ShopperBrowser {
+  readonly engine: 'firefox' | 'webkit'
+  open(url: string): Promise<void>
+  /** Waits until an element matching `selector` is there (and shown, unless `attached`). */
+  waitFor(selector: string, options?: { attached?: boolean; timeoutMs?: number }): Promise<void>
+  click(selector: string): Promise<void>
+  /** Focuses the field and types `text` key by key. */
+  type(selector: string, text: string): Promise<void>
+  text(selector: string): Promise<string>
+  value(selector: string): Promise<string>
+  url(): Promise<string>
+  /** What `fn` returns, run in the page (as the driver's own script: the page's CSP forbids eval). */
+  evaluate<T>(fn: () => T): Promise<T>
+  /** Answers the bank's challenge in the 3-D Secure frame the page shows. */
+  answerChallenge(answer: string): Promise<void>
+  close(): Promise<void>
+}
+
+const CHALLENGE_FRAME = 'iframe[title="Card verification by your bank"]'
+
+async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | false>): Promise<T> {
+  for (const started = Date.now(); ; ) {
+    const value = await probe().catch(() => undefined)
+    if (value) return value
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+class FirefoxShopper implements ShopperBrowser {
+  readonly engine = 'firefox'
+  private constructor(
+    private readonly browser: Browser,
+    private readonly page: Page,
+  ) {}
+
+  static async launch(): Promise<FirefoxShopper> {
+    const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true })
+    return new FirefoxShopper(browser, await browser.newPage())
+  }
+
+  async open(url: string) {
+    await this.page.goto(url)
+  }
+  async waitFor(selector: string, options: { attached?: boolean; timeoutMs?: number } = {}) {
+    await this.page.waitForSelector(selector, { visible: !options.attached, timeout: options.timeoutMs ?? 20_000 })
+  }
+  async click(selector: string) {
+    await this.page.click(selector)
+  }
+  async type(selector: string, text: string) {
+    await this.page.focus(selector)
+    await this.page.keyboard.type(text)
+  }
+  text(selector: string) {
+    return this.page.$eval(selector, (e) => e.textContent ?? '')
+  }
+  value(selector: string) {
+    return this.page.$eval(selector, (e) => (e as HTMLInputElement).value)
+  }
+  async url() {
+    return this.page.url()
+  }
+  evaluate<T>(fn: () => T) {
+    return this.page.evaluate(fn) as Promise<T>
+  }
+  async answerChallenge(answer: string) {
+    const frame = await until<Frame>('the bank’s challenge page', 20_000, async () => {
+      for (const frame of this.page.frames()) {
+        const element = await frame.frameElement()
+        if (element && (await element.evaluate((e) => e.getAttribute('title'))) === 'Card verification by your bank' && frame.url().includes('/threeds/acs')) return frame
+      }
+      return undefined
+    })
+    await frame.waitForSelector('#answer')
+    await frame.type('#answer', answer)
+    await frame.click('button[type=submit]')
+  }
+  async close() {
+    await this.browser.close()
+  }
+}
+
+class WebKitShopper implements ShopperBrowser {
+  readonly engine = 'webkit'
+  private constructor(private readonly session: WebDriverSession) {}
+
+  static async launch(): Promise<WebKitShopper> {
+    return new WebKitShopper(await WebDriverSession.start())
+  }
+
+  private element(selector: string): Promise<ElementRef> {
+    return this.session.findElement(selector)
+  }
+  private id(element: ElementRef): string {
+    return Object.values(element)[0]!
+  }
+
+  async open(url: string) {
+    await this.session.switchToFrame(null)
+    await this.session.navigate(url)
+  }
+  async waitFor(selector: string, options: { attached?: boolean; timeoutMs?: number } = {}) {
+    await this.session.switchToFrame(null)
+    await until(selector, options.timeoutMs ?? 20_000, async () => {
+      const element = await this.element(selector)
+      return options.attached || (await this.session.call<boolean>('GET', `/element/${this.id(element)}/displayed`))
+    })
+  }
+  async click(selector: string) {
+    await this.session.switchToFrame(null)
+    await this.session.call('POST', `/element/${this.id(await this.element(selector))}/click`, {})
+  }
+  async type(selector: string, text: string) {
+    await this.session.switchToFrame(null)
+    await this.session.execute((s: string) => (document.querySelector(s) as HTMLElement).focus(), selector as never)
+    await this.session.keys([...text].flatMap((key) => [{ kind: 'down' as const, key }, { kind: 'up' as const, key }]))
+  }
+  async text(selector: string) {
+    await this.session.switchToFrame(null)
+    return this.session.execute<string>((s: string) => document.querySelector(s)?.textContent ?? '', selector as never)
+  }
+  async value(selector: string) {
+    await this.session.switchToFrame(null)
+    return this.session.execute<string>((s: string) => (document.querySelector(s) as HTMLInputElement).value, selector as never)
+  }
+  url() {
+    return this.session.call<string>('GET', '/url')
+  }
+  async evaluate<T>(fn: () => T) {
+    await this.session.switchToFrame(null)
+    return this.session.execute<T>(fn as never)
+  }
+  async answerChallenge(answer: string) {
+    // Typing into a cross-origin frame fails through WebKit's WebDriver ("Element is not
+    // focusable"); a script in the bank's frame fills the field and submits, as the shopper would.
+    await until('the bank’s challenge page', 20_000, async () => {
+      await this.session.switchToFrame(null)
+      await this.session.switchToFrame(await this.element(CHALLENGE_FRAME))
+      return this.session.execute<boolean>(((value: string) => {
+        const field = document.querySelector<HTMLInputElement>('#answer')
+        if (!location.pathname.endsWith('/threeds/acs') || !field) return false
+        field.value = value
+        field.form!.requestSubmit()
+        return true
+      }) as never, answer)
+    })
+    await this.session.switchToFrame(null)
+  }
+  async close() {
+    await this.session.close()
+  }
+}
+
+/** A shopper's browser of the given engine. */
+export function launchShopper(engine: 'firefox' | 'webkit'): Promise<ShopperBrowser> {
+  return engine === 'firefox' ? FirefoxShopper.launch() : WebKitShopper.launch()
+}
