@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
 import { launchShopper, type ShopperBrowser } from './shopper-browsers.js'
+import { wantedEngines } from '../support/browsers.js'
 
 /** A proxy to `target` that appends a skimmer's line to the card-jwe script. */
 async function alteringProxy(target: string): Promise<{ url: string; altered: string[]; server: Server }> {
@@ -35,7 +36,9 @@ async function alteringProxy(target: string): Promise<{ url: string; altered: st
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, altered, server }
 }
 
-describe.each(['firefox', 'webkit'] as const)('the demo checkout in %s', (engine) => {
+const engines = (['firefox', 'webkit'] as const).filter((engine) => wantedEngines().has(engine))
+
+describe.each(engines)('the demo checkout in %s', (engine) => {
   let stack: DemoStack
   let shopper: ShopperBrowser
 

@@ -6,6 +6,7 @@
  */
 import { CardForm } from '@card-jwe/preact-example'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
+import { testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { testCertificates } from '@card-jwe/testkit/vitest'
 import { importCertificate } from 'card-jwe'
 import { render } from 'preact'
@@ -14,6 +15,8 @@ import { afterEach, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 
 let root: HTMLElement
+/** Always ahead of the clock (the suite also runs years ahead). */
+const expiry = testCardExpiry()
 
 afterEach(() => {
   render(null, root)
@@ -40,18 +43,18 @@ it('formats as typed, refuses an incomplete card, then encrypts exactly what was
   await mount((jwe) => void sent.push(jwe))
   await userEvent.type(field('Card number'), '4111111145551142')
   expect(field('Card number').value).toBe('4111 1111 4555 1142')
-  await userEvent.type(field('Expiry date'), '03')
+  await userEvent.type(field('Expiry date'), expiry.month)
   await pay()
   expect(sent).toEqual([])
   expect(root.querySelector('#cf-expiry-error')!.textContent).toBe('Enter the expiry date as MM/YY.')
   expect(document.activeElement).toBe(field('Expiry date'))
 
-  await userEvent.type(field('Expiry date'), '30')
+  await userEvent.type(field('Expiry date'), expiry.year.slice(2))
   await userEvent.type(field('Security code'), '737')
   await pay()
   await expect.poll(() => sent.length).toBe(1)
   const { card } = await (await createCardDecryptor(testCertificates().valid.privateKeyPem)).decrypt(sent[0]!)
-  expect(card).toMatchObject({ number: '4111111145551142', expiryMonth: '03', expiryYear: '2030', cvc: '737' })
+  expect(card).toMatchObject({ number: '4111111145551142', expiryMonth: expiry.month, expiryYear: expiry.year, cvc: '737' })
   await expect.poll(() => field('Card number').value).toBe('')
 })
 

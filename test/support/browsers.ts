@@ -44,18 +44,32 @@ export const NOT_IN_WEBKIT = Object.freeze([
   { file: 'packages/browser-info/test/screen-emulation.browser.test.ts', reason: "WebKitGTK's WebDriver cannot emulate a screen size" },
 ])
 
+/**
+ * The engines this run wants: all three, unless CARD_JWE_ENGINES names some ("chromium" in the
+ * clock-ahead pass: Firefox and WebKit do not start under libfaketime). Chromium is always one.
+ */
+export function wantedEngines(): ReadonlySet<'chromium' | 'firefox' | 'webkit'> {
+  const named = (process.env.CARD_JWE_ENGINES ?? 'chromium,firefox,webkit').split(',').map((e) => e.trim())
+  return new Set(['chromium', ...named.filter((e): e is 'firefox' | 'webkit' => e === 'firefox' || e === 'webkit')] as const)
+}
+
 export function browserInstances(): BrowserInstanceOption[] {
+  const wanted = wantedEngines()
   const instances: BrowserInstanceOption[] = [
     { browser: 'chromium', provider: playwright({ launchOptions: chromiumLaunchOptions() }) },
   ]
   // In CI every engine must be there: a missing browser fails the run rather than thinning it.
   if (process.env.CI === 'true') {
-    const missing = [!installed(FIREFOX_PATH) && `Firefox (${FIREFOX_PATH})`, !webkitInstalled() && 'WebKitGTK (WebKitWebDriver, MiniBrowser, xvfb-run)'].filter(Boolean)
+    const missing = [wanted.has('firefox') && !installed(FIREFOX_PATH) && `Firefox (${FIREFOX_PATH})`, wanted.has('webkit') && !webkitInstalled() && 'WebKitGTK (WebKitWebDriver, MiniBrowser, xvfb-run)'].filter(Boolean)
     if (missing.length) throw new Error(`browsers missing in CI: ${missing.join(', ')}; run scripts/setup.sh --tests`)
   }
-  if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi() })
+  if (!wanted.has('firefox')) {
+    // left out on purpose (CARD_JWE_ENGINES)
+  } else if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi() })
   else if (installed(firefox.executablePath())) instances.push({ browser: 'firefox', provider: playwright() })
-  if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file)] })
+  if (!wanted.has('webkit')) {
+    // left out on purpose (CARD_JWE_ENGINES)
+  } else if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file)] })
   else if (installed(webkit.executablePath())) instances.push({ browser: 'webkit', provider: playwright() })
   return instances
 }

@@ -7,7 +7,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
 import { attachCardFields, MESSAGES_NL, mergeMessages, type CardFieldChange, type CardFields, type CardFieldsOptions } from '../src/index.ts'
 import { parseState, writeState, type TableKey } from './caret-notation.ts'
+import { testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { EXPIRY_TABLE, NUMBER_TABLE } from './caret-tables.ts'
+
+/** An expiry always ahead of the clock, typed as MMYY (auto-advance needs a valid one). */
+const AHEAD = `${testCardExpiry().month}${testCardExpiry().year.slice(2)}`
 
 let form: HTMLFormElement
 let fields: CardFields | undefined
@@ -205,7 +209,7 @@ describe('auto-advance', () => {
     expect(document.activeElement).toBe(number)
     await userEvent.type(number, '5')
     expect(document.activeElement).toBe(expiry)
-    await userEvent.type(expiry, '0330')
+    await userEvent.type(expiry, AHEAD)
     expect(document.activeElement).toBe(securityCode)
   })
 
@@ -216,7 +220,7 @@ describe('auto-advance', () => {
     expect(securityCodeContainer.hidden).toBe(true)
     // Bancontact numbers may have up to 19 digits: 16 is valid but not yet complete, so no advance.
     expect(document.activeElement).toBe(number)
-    await userEvent.type(expiry, '0330')
+    await userEvent.type(expiry, AHEAD)
     expect(document.activeElement).toBe(holderName)
   })
 })
