@@ -3,6 +3,7 @@
  * "tests: N passed, N failed, N skipped" that CI and people can read without knowing vitest.
  */
 import type { Reporter, TestModule } from 'vitest/node'
+import { NOT_IN_WEBKIT } from './browsers.ts'
 
 /** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
 function runtime(): 'node' | 'deno' | 'bun' {
@@ -31,6 +32,8 @@ export default class SummaryReporter implements Reporter {
       total.skipped += c.skipped
       return `  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`
     })
-    process.stdout.write(`\nper project and runtime:\n${lines.join('\n')}\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`)
+    // What an engine cannot run is said, not silently left out.
+    const notRun = [...perProject.keys()].some((name) => name.endsWith('(webkit)')) ? NOT_IN_WEBKIT.map((n) => `  not run in webkit: ${n.file} (${n.reason})`) : []
+    process.stdout.write(`\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`)
   }
 }
