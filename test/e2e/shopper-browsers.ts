@@ -5,6 +5,7 @@
  */
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
 import { FIREFOX_PATH } from '../support/engines/firefox-provider.ts'
+import { submitAcsAnswer } from '../support/engines/acs-answer.ts'
 import { WebDriverSession, type ElementRef } from '../support/engines/webdriver-session.ts'
 
 export interface ShopperBrowser {
@@ -146,13 +147,7 @@ class WebKitShopper implements ShopperBrowser {
     await until('the bank’s challenge page', 20_000, async () => {
       await this.session.switchToFrame(null)
       await this.session.switchToFrame(await this.element(CHALLENGE_FRAME))
-      return this.session.execute<boolean>(((value: string) => {
-        const field = document.querySelector<HTMLInputElement>('#answer')
-        if (!location.pathname.endsWith('/threeds/acs') || !field) return false
-        field.value = value
-        field.form!.requestSubmit()
-        return true
-      }) as never, answer)
+      return this.session.execute<boolean>(submitAcsAnswer as never, answer)
     })
     await this.session.switchToFrame(null)
   }

@@ -8,6 +8,7 @@ import type { Frame } from 'puppeteer-core'
 import type { BrowserCommand } from 'vitest/node'
 import type { FirefoxCommandsContext } from './engines/firefox-provider.ts'
 import type { WebKitCommandsContext } from './engines/webkit-provider.ts'
+import { submitAcsAnswer } from './engines/acs-answer.ts'
 import type { RegisteredShop } from '../../apps/sandbox/test/support/sandbox-fixture.ts'
 
 let fixture: Promise<RegisteredShop> | undefined
@@ -82,13 +83,7 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
     const webkit = context as unknown as WebKitCommandsContext
     for (let waited = 0; waited < 10_000; waited += 100) {
       if (await enterWebKitFrame(webkit, frameName)) {
-        const answered = await webkit.session.execute<boolean>(((value: string) => {
-          const field = document.querySelector<HTMLInputElement>('#answer')
-          if (!location.pathname.endsWith('/threeds/acs') || !field) return false
-          field.value = value
-          field.form!.requestSubmit()
-          return true
-        }) as never, answer)
+        const answered = await webkit.session.execute<boolean>(submitAcsAnswer as never, answer)
         if (answered) return
       }
       await new Promise((resolve) => setTimeout(resolve, 100))
