@@ -20,13 +20,27 @@ const RUNTIMES = {
   bun: (args: string[]) => [bin('bun'), [script, ...args]],
 } as const satisfies Record<string, (args: string[]) => readonly [string, string[]]>
 
-describe.each(Object.keys(RUNTIMES) as Array<keyof typeof RUNTIMES>)('a JWE made in %s', (runtime) => {
+/**
+ * All three, unless CARD_JWE_RUNTIMES names some: the clock-ahead pass keeps Node only, because a
+ * Deno started from a process under libfaketime now and then exits 1 without a word (seen in 5 of
+ * about 40 runs; never on the real clock). The suites themselves still run in Deno and Bun there.
+ */
+const runtimes = (Object.keys(RUNTIMES) as Array<keyof typeof RUNTIMES>).filter((r) => (process.env.CARD_JWE_RUNTIMES ?? 'node,deno,bun').split(',').includes(r))
+
+describe.each(runtimes)('a JWE made in %s', (runtime) => {
   it('opens with the reference decryptor to the card as typed', { timeout: 30_000 }, async () => {
     const { valid } = testCertificates()
     const card = findTestCard({ brand: 'american-express' })
     const typed = { number: card.number.replace(/(\d{4})(\d{6})/, '$1 $2 '), expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc!, holderName: ' J. Smith ' }
     const [command, args] = RUNTIMES[runtime]([Buffer.from(valid.certificatePem).toString('base64'), JSON.stringify(typed)])
-    const jwe = execFileSync(command, args, { cwd: here('..'), encoding: 'utf8' }).trim()
+    let jwe: string
+    try {
+      // No update check: with the clock years ahead (the clock-ahead pass) Deno would go looking.
+      jwe = execFileSync(command, args, { cwd: here('..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } }).trim()
+    } catch (error) {
+      const failed = error as { stderr?: string; status?: number | null; signal?: string | null }
+      throw new Error(`${runtime} could not encrypt (status ${failed.status}, signal ${failed.signal}): ${String(failed.stderr ?? error).slice(0, 2000)} | stdout: ${String((error as { stdout?: string }).stdout ?? "").slice(0, 500)}`)
+    }
     const { header, card: opened } = await (await createCardDecryptor(valid.privateKeyPem)).decrypt(jwe)
     expect(header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
     expect(opened).toMatchObject({ number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc, holderName: 'J. Smith' })
