@@ -40,7 +40,7 @@ export const sendDetails: BrowserCommand<[details: Record<string, string>]> = as
 interface PlaywrightFrame {
   name(): string
   url(): string
-  locator(selector: string): { fill(value: string, options?: { timeout: number }): Promise<void>; press(key: string, options?: { timeout: number }): Promise<void> }
+  locator(selector: string): { fill(value: string, options?: { timeout: number }): Promise<void>; press(key: string, options?: { timeout: number; noWaitAfter?: boolean }): Promise<void> }
   waitForURL(url: RegExp): Promise<void>
 }
 interface PlaywrightContext {
@@ -116,7 +116,8 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
     if (frame) {
       // Keys, not a click: the runner's own page lies over the test frame and takes pointer events.
       await frame.locator('#answer').fill(answer, { timeout: 5000 })
-      await frame.locator('#answer').press('Enter', { timeout: 5000 })
+      // No waiting after: the submit ends the challenge and the page removes this very frame.
+      await frame.locator('#answer').press('Enter', { timeout: 5000, noWaitAfter: true })
       return
     }
     await page.waitForTimeout(50)
