@@ -4,9 +4,9 @@
  * things a checkout needs, with real keys and clicks; CSS selectors only.
  */
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
-import { FIREFOX_PATH } from '../support/engines/firefox-provider.ts'
+import { FIREFOX_PATH, frameAttribute } from '../support/engines/firefox-provider.ts'
 import { submitAcsAnswer } from '../support/engines/acs-answer.ts'
-import { WebDriverSession, type ElementRef } from '../support/engines/webdriver-session.ts'
+import { elementId, WebDriverSession, type ElementRef } from '../support/engines/webdriver-session.ts'
 
 export interface ShopperBrowser {
   readonly engine: 'firefox' | 'webkit'
@@ -77,8 +77,7 @@ class FirefoxShopper implements ShopperBrowser {
   async answerChallenge(answer: string) {
     const frame = await until<Frame>('the bank’s challenge page', 20_000, async () => {
       for (const frame of this.page.frames()) {
-        const element = await frame.frameElement()
-        if (element && (await element.evaluate((e) => e.getAttribute('title'))) === 'Card verification by your bank' && frame.url().includes('/threeds/acs')) return frame
+        if ((await frameAttribute(frame, 'title')) === 'Card verification by your bank' && frame.url().includes('/threeds/acs')) return frame
       }
       return undefined
     })
@@ -102,9 +101,6 @@ class WebKitShopper implements ShopperBrowser {
   private element(selector: string): Promise<ElementRef> {
     return this.session.findElement(selector)
   }
-  private id(element: ElementRef): string {
-    return Object.values(element)[0]!
-  }
 
   async open(url: string) {
     await this.session.switchToFrame(null)
@@ -114,12 +110,12 @@ class WebKitShopper implements ShopperBrowser {
     await this.session.switchToFrame(null)
     await until(selector, options.timeoutMs ?? 20_000, async () => {
       const element = await this.element(selector)
-      return options.attached || (await this.session.call<boolean>('GET', `/element/${this.id(element)}/displayed`))
+      return options.attached || (await this.session.call<boolean>('GET', `/element/${elementId(element)}/displayed`))
     })
   }
   async click(selector: string) {
     await this.session.switchToFrame(null)
-    await this.session.call('POST', `/element/${this.id(await this.element(selector))}/click`, {})
+    await this.session.click(await this.element(selector))
   }
   async type(selector: string, text: string) {
     await this.session.switchToFrame(null)

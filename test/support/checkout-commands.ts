@@ -6,7 +6,7 @@
 import type { ThreeDSecureFlow } from '@card-jwe/testkit'
 import type { Frame } from 'puppeteer-core'
 import type { BrowserCommand } from 'vitest/node'
-import type { FirefoxCommandsContext } from './engines/firefox-provider.ts'
+import { frameAttribute, type FirefoxCommandsContext } from './engines/firefox-provider.ts'
 import type { WebKitCommandsContext } from './engines/webkit-provider.ts'
 import { submitAcsAnswer } from './engines/acs-answer.ts'
 import type { RegisteredShop } from '../../apps/sandbox/test/support/sandbox-fixture.ts'
@@ -47,16 +47,10 @@ interface PlaywrightContext {
   page: { frames(): PlaywrightFrame[]; waitForTimeout(ms: number): Promise<void> }
 }
 
-/** A puppeteer frame's name attribute (frame.name() is deprecated there). */
-async function nameOf(frame: Frame): Promise<string | null> {
-  const element = await frame.frameElement().catch(() => null)
-  return element ? element.evaluate((e) => e.getAttribute('name')) : null
-}
-
 /** The challenge frame showing the ACS page, in Firefox (puppeteer over WebDriver BiDi). */
 async function firefoxAcsFrame(page: FirefoxCommandsContext['page'], frameName: string | undefined): Promise<Frame | undefined> {
   for (const frame of page.frames()) {
-    const name = await nameOf(frame)
+    const name = await frameAttribute(frame, 'name')
     if (name && (frameName ? name === frameName : name.startsWith('threeds-challenge')) && frame.url().includes('/threeds/acs')) return frame
   }
   return undefined
@@ -132,7 +126,7 @@ export const frameUrl: BrowserCommand<[frameName: string]> = async (context, fra
     return (await enterWebKitFrame(webkit, frameName)) ? webkit.session.execute<string>(() => location.href) : null
   }
   if ((context as { engine?: string }).engine === 'firefox') {
-    for (const frame of (context as unknown as FirefoxCommandsContext).page.frames()) if ((await nameOf(frame)) === frameName) return frame.url()
+    for (const frame of (context as unknown as FirefoxCommandsContext).page.frames()) if ((await frameAttribute(frame, 'name')) === frameName) return frame.url()
     return null
   }
   const { page } = context as unknown as PlaywrightContext

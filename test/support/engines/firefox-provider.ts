@@ -19,13 +19,16 @@ export interface FirefoxCommandsContext extends Record<string, unknown> {
   frame(): Promise<Frame>
 }
 
+/** An attribute of the `<iframe>` a frame lives in (null for the top frame, or one being detached). */
+export async function frameAttribute(frame: Frame, attribute: 'name' | 'title'): Promise<string | null> {
+  const element = await frame.frameElement().catch(() => null)
+  return element ? element.evaluate((e, a) => e.getAttribute(a), attribute) : null
+}
+
 /** The frame the tests run in: the orchestrator's iframe named "vitest-iframe". */
 async function testerFrame(page: Page): Promise<Frame> {
   for (let waited = 0; waited < 5_000; waited += 50) {
-    for (const frame of page.frames()) {
-      const element = await frame.frameElement().catch(() => null)
-      if (element && (await element.evaluate((e) => e.getAttribute('name'))) === 'vitest-iframe') return frame
-    }
+    for (const frame of page.frames()) if ((await frameAttribute(frame, 'name')) === 'vitest-iframe') return frame
     await new Promise((resolve) => setTimeout(resolve, 50))
   }
   throw new Error('firefox: no vitest test frame on the page')

@@ -36,6 +36,9 @@ export function webdriverKey(key: string): string {
 
 export type ElementRef = { readonly 'element-6066-11e4-a52f-4d3c6c3a6a70': string }
 
+/** The id WebDriver's element endpoints take: the reference's one value, whatever key the driver used. */
+export const elementId = (element: ElementRef): string => Object.values(element)[0] as string
+
 async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -95,6 +98,10 @@ export class WebDriverSession {
 
   findElement(css: string): Promise<ElementRef> {
     return this.call<ElementRef>('POST', '/element', { using: 'css selector', value: css })
+  }
+
+  click(element: ElementRef): Promise<unknown> {
+    return this.call('POST', `/element/${elementId(element)}/click`, {})
   }
 
   /** Into a child frame by its element, or back to the top (null). */

@@ -72,8 +72,7 @@ const commands: Record<string, BrowserCommand<any[]>> = {
     const c = contextOf(context)
     await c.enterTestFrame()
     const css = await c.session.execute<string>(markTarget as never, selector)
-    const element = await c.session.findElement(css)
-    await c.session.call('POST', `/element/${Object.values(element)[0]}/click`, {})
+    await c.session.click(await c.session.findElement(css))
   },
   async __vitest_clear(context, selector: string) {
     const c = contextOf(context)

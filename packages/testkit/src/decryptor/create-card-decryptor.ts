@@ -85,7 +85,11 @@ export async function createCardDecryptor(privateKey: PrivateKeyInput, options: 
 
     let cek = await rsaOaepDecrypt(header.alg === 'RSA-OAEP-256' ? keys.sha256 : keys.sha1, encryptedKey)
     // Where the engine drops leading zeros (WebKitGTK), put them back: the key is 32 octets (RFC 7518 5.3, 4.3).
-    if (keys.dropsLeadingZeros && cek.length < CEK_BYTES) cek = Uint8Array.from({ length: CEK_BYTES }, (_, i) => (i < CEK_BYTES - cek.length ? 0 : cek[i - (CEK_BYTES - cek.length)]!))
+    if (keys.dropsLeadingZeros && cek.length < CEK_BYTES) {
+      const padded = new Uint8Array(CEK_BYTES)
+      padded.set(cek, CEK_BYTES - cek.length)
+      cek = padded
+    }
     if (cek.length !== CEK_BYTES) throw undecryptable('content key: not 256 bits')
     // RFC 7516 5.2 step 14: the AAD is the ASCII of the encoded protected header.
     const aad = new TextEncoder().encode(headerB64)
