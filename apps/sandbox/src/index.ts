@@ -1,4 +1,8 @@
+export { answerChallenge, CHALLENGE_PAGE_TIMEOUT_MS } from './testing/answer-challenge.js'
+export { startTestSandbox } from './testing/start-test-sandbox.js'
+export type { TestSandbox } from './testing/start-test-sandbox.js'
 export { startSandbox } from './start-sandbox.js'
 export type { RunningSandbox, SandboxOptions } from './start-sandbox.js'
 export { CHALLENGE_ANSWER } from './pages/threeds.js'
+export type { ReadyMadeShop } from './handlers/registration.js'
 export { REGISTRATION_PATH, SETTINGS_BATCH_PATH, SETTINGS_PATH } from './handlers/registration.js'

@@ -11,6 +11,7 @@ import { SandboxError } from './errors.js'
 import { readBody } from './http/body.js'
 import { send } from './http/respond.js'
 import { sandboxRoutes } from './routes.js'
+import { seedReadyMadeShop, type ReadyMadeShop } from './handlers/registration.js'
 import type { SandboxContext } from './context.js'
 
 export interface SandboxOptions {
@@ -28,8 +29,12 @@ export interface RunningSandbox {
   readonly baseUrl: string
   readonly certificatePath: string
   readonly certificatePem: string
+  /** The test certificate's private key (PEM), for a test's reference decryptor. Test data only. */
+  readonly privateKeyPem: string
   readonly fingerprint: string
   readonly databasePath: string
+  /** Registers a shop directly, with an onboarded store, skipping the settings handshake (tests). */
+  createReadyMadeShop(options?: { readonly shopUrl?: string }): ReadyMadeShop
   close(): Promise<void>
 }
 
@@ -73,8 +78,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     baseUrl: context.baseUrl,
     certificatePath: certificate.certificatePath,
     certificatePem: certificate.certificatePem,
+    privateKeyPem: certificate.privateKeyPem,
     fingerprint: certificate.fingerprint,
     databasePath,
+    createReadyMadeShop: (shopOptions = {}) => seedReadyMadeShop(context, shopOptions.shopUrl ?? 'http://127.0.0.1'),
     async close() {
       // Close, then drop every connection at once: a browser's keep-alive socket would hold close() open.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))

@@ -22,6 +22,8 @@ const shop = await startShop({
   certificatePem,
   port: Number(process.env.SHOP_PORT ?? 8780),
   readyMadeStore,
+  // A changed copy of the built pages, e.g. for a test that proves it catches a broken page.
+  ...(process.env.DEMO_FRONT_DIR ? { frontDir: resolve(process.env.DEMO_FRONT_DIR) } : {}),
   ...(sandbox ? { sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox` } : {}),
 })
 process.stdout.write(

@@ -57,6 +57,32 @@ function createReadyMadeStore(context: SandboxContext, shopId: string): string {
   return store.store_id
 }
 
+/** A shop registered without the settings handshake, for test fixtures: what it signs with and sells from. */
+export interface ReadyMadeShop {
+  /** The shop's id: the `shop_id` of the signature header. */
+  readonly shopId: string
+  /** The secret the shop signs requests with (what registration would push to the shop). */
+  readonly serviceSecret: string
+  /** The ready-made store, onboarded: pay with it at once. */
+  readonly storeId: string
+}
+
+/**
+ * For test fixtures: a shop registered directly, with a ready-made store, as if registration had
+ * run. `shopUrl` is only where the onboarding page would send the merchant back.
+ */
+export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): ReadyMadeShop {
+  const shop = { shopId: newId('shop'), serviceSecret: newSecret() }
+  const storeId = context.db.transaction(() => {
+    context.db
+      .prepare('INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(shop.shopId, shopUrl.replace(/\/+$/, ''), newId('key'), newSecret(), shop.serviceSecret, `test_${newSecret().slice(0, 32)}`, context.now().toISOString())
+    return createReadyMadeStore(context, shop.shopId)
+  })()
+  context.log(`seeded ${shop.shopId} with ready-made store ${storeId}`)
+  return Object.freeze({ ...shop, storeId })
+}
+
 /**
  * Spec, "Shop registration": the sandbox reads the shop's settings with the Basic pair; if the shop
  * accepts, it generates `service_secret`, pushes it with the batch endpoint and registers the shop
