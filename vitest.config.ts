@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import type { BrowserCommand } from 'vitest/node'
 import { setScreenSize } from './test/support/browser-commands.ts'
+import { sandboxCommands } from './apps/sandbox/src/testing/vitest-commands.ts'
 import { answerChallenge, closeSandbox, frameUrl, sendDetails, startCardPayment } from './test/support/checkout-commands.ts'
 import { browserInstances, wantedEngines } from './test/support/browsers.ts'
 
@@ -15,6 +16,8 @@ const sourceAliases = [
   { find: /^@card-jwe\/preact-example$/, replacement: here('./apps/preact-example/src/card-form.tsx') },
   { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
   { find: /^@card-jwe\/testkit\/vitest$/, replacement: here('./packages/testkit/src/vitest/test-certificates.ts') },
+  { find: /^@card-jwe\/testkit\/capture$/, replacement: here('./packages/testkit/src/capture/index.ts') },
+  { find: /^@card-jwe\/sandbox\/vitest$/, replacement: here('./apps/sandbox/src/testing/vitest.ts') },
   { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
   { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
   { find: /^@card-jwe\/browser-info\/server$/, replacement: here('./packages/browser-info/src/server.ts') },
@@ -29,6 +32,9 @@ const sourceAliases = [
 
 /** Makes the test certificates once per run and hands them to Node and browser tests alike. */
 const testCertificates = here('./packages/testkit/src/vitest/global-setup.ts')
+
+/** The sandbox a shop's Vitest browser tests get (issue 15), with its capture commands below. */
+const runSandbox = here('./apps/sandbox/src/testing/vitest-global-setup.ts')
 
 const cardJweSuite = ['packages/card-jwe/test/**/*.test.ts']
 
@@ -78,8 +84,8 @@ export default defineConfig({
         hookTimeout: 60_000,
       }),
       inBrowsers(
-        { name: 'cross-package:browser', include: ['test/**/*.browser.test.{ts,tsx}'], globalSetup: [testCertificates], testTimeout: 30_000 },
-        { startCardPayment, sendDetails, answerChallenge, frameUrl, closeSandbox },
+        { name: 'cross-package:browser', include: ['test/**/*.browser.test.{ts,tsx}'], globalSetup: [testCertificates, runSandbox], testTimeout: 30_000 },
+        { startCardPayment, sendDetails, answerChallenge, frameUrl, closeSandbox, ...sandboxCommands() },
       ),
     ],
   },

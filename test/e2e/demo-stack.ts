@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Page } from 'playwright'
-import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
+import { startTestSandbox, type TestSandbox } from '@card-jwe/sandbox'
+import { captureCardRequests, type CardCapture } from '@card-jwe/testkit/capture'
 import { startShop, type RunningShop } from '@card-jwe/demo'
 import { chromiumLaunchOptions } from '../support/browsers.js'
 
@@ -16,13 +17,17 @@ const FRONT_DIR = fileURLToPath(new URL('../../apps/demo/dist/front', import.met
 export const SCREENSHOT_DIR = fileURLToPath(new URL('../../test-results/demo', import.meta.url))
 
 export interface DemoStack {
-  readonly sandbox: RunningSandbox
+  /** The sandbox as the Playwright fixture makes it for a worker (fresh folder, free port). */
+  readonly sandbox: TestSandbox
   readonly shop: RunningShop
   /** Chromium, unless the stack was started without it. */
   readonly browser: Browser | undefined
   readonly shopLog: string[]
-  /** A fresh page; every console error, page error and CSP violation lands in `problems`. */
-  page(): Promise<{ page: Page; problems: string[] }>
+  /**
+   * A fresh page; every console error, page error and CSP violation lands in `problems`, and every
+   * request in `capture` (the testkit's card capture, keyed with the sandbox's private key).
+   */
+  page(): Promise<{ page: Page; problems: string[]; capture: CardCapture }>
   screenshot(page: Page, name: string): Promise<string>
   close(): Promise<void>
 }
@@ -35,7 +40,7 @@ export async function startDemoStack(options: { readyMadeStore?: boolean; chromi
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-demo-'))
-  const sandbox = await startSandbox({ dataDir: join(dataDir, 'sandbox'), log: () => {} })
+  const sandbox = await startTestSandbox()
   const shopLog: string[] = []
   const shop = await startShop({
     dataDir: join(dataDir, 'shop'),
@@ -64,7 +69,8 @@ export async function startDemoStack(options: { readyMadeStore?: boolean; chromi
       await page.addInitScript(() => {
         document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))
       })
-      return { page, problems }
+      const capture = await captureCardRequests(page, { privateKey: sandbox.privateKeyPem })
+      return { page, problems, capture }
     },
     async screenshot(page, name) {
       const path = join(SCREENSHOT_DIR, `${name}.png`)

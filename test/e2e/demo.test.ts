@@ -4,6 +4,8 @@
  * or CSP violation allowed in any of them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { answerChallenge } from '@card-jwe/sandbox'
+import { EXPECTED_CARD_JWE_HEADER } from '@card-jwe/testkit/capture'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { openCheckout, result, typeCard } from './checkout-steps.js'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
@@ -15,8 +17,8 @@ beforeAll(async () => {
 afterAll(() => stack?.close())
 
 describe('checkout in Chromium', () => {
-  it('pays with a standard test card: Authorised, fields cleared', async () => {
-    const { page, problems } = await stack.page()
+  it('pays with a standard test card: Authorised, fields cleared; the card left the page only in a fresh JWE', async () => {
+    const { page, problems, capture } = await stack.page()
     await openCheckout(page, stack.shop.url)
     const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
     await typeCard(page, card, 'A. Shopper')
@@ -24,27 +26,32 @@ describe('checkout in Chromium', () => {
     expect(await page.textContent('#card-brand')).toBe('Mastercard')
     await stack.screenshot(page, 'standard-checkout')
     await page.getByRole('button', { name: /^Pay/ }).click()
+    const sent = await capture.nextCard('**/api/payments', { typed: { ...card, holderName: 'A. Shopper' } })
+    expect(sent.protectedHeader).toEqual(EXPECTED_CARD_JWE_HEADER)
     const shown = await result(page)
     expect(shown).toMatchObject({ code: 'Authorised', order: expect.stringMatching(/^order-\d{8}-[0-9a-f]{8} \(order \d+\)$/) })
     await stack.screenshot(page, 'standard-result')
     expect(await page.inputValue('#card-number')).toBe('')
+    capture.expectNoCardDigits()
     expect(problems).toEqual([])
   })
 
   it.each([
-    ['password', 'Authorised'],
-    ['wrong', 'Refused'],
-  ])('3-D Secure challenge answered "%s": %s', async (answer, code) => {
-    const { page, problems } = await stack.page()
+    ['approve', 'Authorised'],
+    ['refuse', 'Refused'],
+  ] as const)('3-D Secure challenge, %s: %s', async (answer, code) => {
+    const { page, problems, capture } = await stack.page()
     await openCheckout(page, stack.shop.url)
-    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
+    const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
+    await typeCard(page, card, 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
-    const bank = page.frameLocator('iframe[title="Card verification by your bank"]')
-    await bank.getByLabel(/Password/).fill(answer)
+    expect((await capture.nextCard('**/api/payments', { typed: card })).protectedHeader).toEqual(EXPECTED_CARD_JWE_HEADER)
+    await page.frameLocator('iframe[title="Card verification by your bank"]').getByLabel(/Password/).waitFor()
     await stack.screenshot(page, `challenge-${code.toLowerCase()}`)
-    await bank.getByRole('button', { name: 'Confirm' }).click()
+    await answerChallenge(page, answer)
     expect((await result(page)).code).toBe(code)
     await stack.screenshot(page, `challenge-${code.toLowerCase()}-result`)
+    capture.expectNoCardDigits()
     expect(problems).toEqual([])
   })
 

@@ -45,6 +45,15 @@ export const NOT_IN_WEBKIT = Object.freeze([
 ])
 
 /**
+ * Tests that need the Playwright provider itself (its request events): Firefox and WebKit run here
+ * on drivers of their own (firefox-provider.ts, webkit-provider.ts), so these run in Chromium.
+ */
+export const PLAYWRIGHT_PROVIDER_ONLY = Object.freeze([
+  { file: 'test/capture/card-capture.browser.test.ts', reason: "the Vitest capture commands read Playwright's request events; Firefox and WebKit run on their own drivers here" },
+])
+const playwrightOnly = PLAYWRIGHT_PROVIDER_ONLY.map((n) => n.file)
+
+/**
  * The engines this run wants: all three, unless CARD_JWE_ENGINES names some ("chromium" in the
  * clock-ahead pass: Firefox and WebKit do not start under libfaketime). Chromium is always one.
  */
@@ -65,11 +74,11 @@ export function browserInstances(): BrowserInstanceOption[] {
   }
   if (!wanted.has('firefox')) {
     // left out on purpose (CARD_JWE_ENGINES)
-  } else if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi() })
+  } else if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi(), exclude: [...configDefaults.exclude, ...playwrightOnly] })
   else if (installed(firefox.executablePath())) instances.push({ browser: 'firefox', provider: playwright() })
   if (!wanted.has('webkit')) {
     // left out on purpose (CARD_JWE_ENGINES)
-  } else if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file)] })
+  } else if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file), ...playwrightOnly] })
   else if (installed(webkit.executablePath())) instances.push({ browser: 'webkit', provider: playwright() })
   return instances
 }

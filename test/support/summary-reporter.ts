@@ -3,7 +3,7 @@
  * "tests: N passed, N failed, N skipped" that CI and people can read without knowing vitest.
  */
 import type { Reporter, TestModule } from 'vitest/node'
-import { NOT_IN_WEBKIT } from './browsers.ts'
+import { NOT_IN_WEBKIT, PLAYWRIGHT_PROVIDER_ONLY } from './browsers.ts'
 
 /** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
 function runtime(): 'node' | 'deno' | 'bun' {
@@ -33,7 +33,11 @@ export default class SummaryReporter implements Reporter {
       return `  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`
     })
     // What an engine cannot run is said, not silently left out.
-    const notRun = [...perProject.keys()].some((name) => name.endsWith('(webkit)')) ? NOT_IN_WEBKIT.map((n) => `  not run in webkit: ${n.file} (${n.reason})`) : []
+    const ran = (engine: string) => [...perProject.keys()].some((name) => name.endsWith(`(${engine})`))
+    const notRun = [
+      ...(ran('webkit') ? NOT_IN_WEBKIT.map((n) => `  not run in webkit: ${n.file} (${n.reason})`) : []),
+      ...['firefox', 'webkit'].filter(ran).flatMap((engine) => PLAYWRIGHT_PROVIDER_ONLY.map((n) => `  not run in ${engine}: ${n.file} (${n.reason})`)),
+    ]
     process.stdout.write(`\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`)
   }
 }
