@@ -11,6 +11,7 @@ export const READMES = [
   'packages/payment-validator/README.md',
   'packages/service-client/README.md',
   'packages/testkit/README.md',
+  'apps/sandbox/README.md',
 ] as const
 
 export interface ReadmeBlock {

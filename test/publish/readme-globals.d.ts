@@ -19,5 +19,6 @@ declare global {
   const baseUrl: string
   const serviceSecret: string
   const lastCursor: number
+  function startShopUnderTest(options: { serviceBaseUrl: string; certificatePem: string; shopId: string; serviceSecret: string; storeId: string }): Promise<{ url: string; close(): Promise<void> }>
 }
 export {}

@@ -11,15 +11,16 @@ import { fileURLToPath } from 'node:url'
 
 export const root = fileURLToPath(new URL('../../', import.meta.url))
 
-/** The published packages: folder under packages/ and npm name. */
+/** The published packages: folder in the repository and npm name. */
 export const PUBLISHED = [
-  { folder: 'card-jwe', name: 'card-jwe' },
-  { folder: 'card-fields', name: '@card-jwe/card-fields' },
-  { folder: 'checkout-actions', name: '@card-jwe/checkout-actions' },
-  { folder: 'browser-info', name: '@card-jwe/browser-info' },
-  { folder: 'payment-validator', name: '@card-jwe/payment-validator' },
-  { folder: 'service-client', name: '@card-jwe/service-client' },
-  { folder: 'testkit', name: '@card-jwe/testkit' },
+  { folder: 'packages/card-jwe', name: 'card-jwe' },
+  { folder: 'packages/card-fields', name: '@card-jwe/card-fields' },
+  { folder: 'packages/checkout-actions', name: '@card-jwe/checkout-actions' },
+  { folder: 'packages/browser-info', name: '@card-jwe/browser-info' },
+  { folder: 'packages/payment-validator', name: '@card-jwe/payment-validator' },
+  { folder: 'packages/service-client', name: '@card-jwe/service-client' },
+  { folder: 'packages/testkit', name: '@card-jwe/testkit' },
+  { folder: 'apps/sandbox', name: '@card-jwe/sandbox' },
 ] as const
 
 /**
@@ -29,7 +30,7 @@ export const PUBLISHED = [
 export const APP_JOSE = '6.0.0'
 
 /** The tools the shop's project has, at the versions the workspace uses. */
-const SHOP_TOOLS = { typescript: '5.9.3', vite: '8.3.8', vitest: '4.1.12', '@types/node': '20.19.43', zod: '4.6.7' }
+const SHOP_TOOLS = { typescript: '5.9.3', vite: '8.3.8', vitest: '4.1.12', '@vitest/browser-playwright': '4.1.12', '@playwright/test': '1.65.1', '@types/node': '20.19.43', zod: '4.6.7' }
 
 export interface ShopProject {
   readonly dir: string
@@ -49,7 +50,7 @@ export function makeShopProject(): ShopProject {
   const tarballs = new Map<string, string>()
   for (const { folder, name } of PUBLISHED) {
     const before = new Set(readdirSync(packed))
-    run('pnpm', ['pack', '--pack-destination', packed], join(root, 'packages', folder))
+    run('pnpm', ['pack', '--pack-destination', packed], join(root, folder))
     const file = readdirSync(packed).find((f) => !before.has(f))
     if (!file) throw new Error(`pnpm pack wrote no tarball for ${name}`)
     tarballs.set(name, join(packed, file))
@@ -64,7 +65,8 @@ export function makeShopProject(): ShopProject {
   // Our packages depend on each other by range (^0.1.0), which the registry cannot answer before
   // publication: point those ranges at the tarballs too.
   const overrides = [...tarballs].map(([name, path]) => `  ${JSON.stringify(name)}: ${JSON.stringify(`file:${path}`)}`).join('\n')
-  writeFileSync(join(dir, 'pnpm-workspace.yaml'), `overrides:\n${overrides}\n`)
+  // The sandbox keeps its state in SQLite: better-sqlite3's build is allowed, as in the workspace.
+  writeFileSync(join(dir, 'pnpm-workspace.yaml'), `overrides:\n${overrides}\nallowBuilds:\n  better-sqlite3: true\n  esbuild: true\n`)
   run('pnpm', ['install', '--prefer-offline', '--config.confirmModulesPurge=false'], dir)
   return { dir, tarballs }
 }

@@ -4,11 +4,13 @@
  * bundler resolution), the page's examples built with Vite, the Node examples run, the command run,
  * and each tarball linted by publint (strict) and attw (ESM-only profile).
  */
-import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { blockFileName, isBrowserExample, isRunnableInNode, READMES, readmeBlocks, type ReadmeBlock } from './readme-blocks.ts'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { changedCheckoutPage, type PageChange } from './changed-checkout-page.ts'
 import { APP_JOSE, makeShopProject, PUBLISHED, root, runIn, type ShopProject } from './shop-project.ts'
 
 const SETUP_TIMEOUT = 180_000
@@ -128,5 +130,49 @@ describe('the packed tarballs, installed in a shop project outside the workspace
   it('give the card-jwe command from the testkit, with its version', () => {
     const { version } = JSON.parse(readFileSync(join(root, 'packages/testkit/package.json'), 'utf8'))
     expect(runIn(project, 'card-jwe', ['--version']).trim()).toBe(version)
+  })
+
+  describe('the Playwright fixture (issue 15): the demo spec, run from the tarballs against the demo shop', () => {
+    const DEMO_FRONT = join(root, 'apps/demo/dist/front')
+    /** The shop's own config: Debian's Chromium, as on this machine. */
+    const CONFIG = `import { defineConfig } from '@playwright/test'
+export default defineConfig({
+  testDir: '.', outputDir: '../playwright-results', timeout: 60_000, reporter: [['list']],
+  use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] } },
+})
+`
+    /** Runs the spec with Playwright Test in the shop's project; the page changed or not. */
+    function runSpec(change?: PageChange): { status: number | null; output: string } {
+      const dir = join(project.dir, 'e2e')
+      mkdirSync(dir, { recursive: true })
+      for (const file of ['shop.ts', 'checkout.spec.ts']) copyFileSync(join(root, 'apps/demo/e2e', file), join(dir, file))
+      writeFileSync(join(dir, 'playwright.config.ts'), CONFIG)
+      const env = { ...process.env, CI: 'true', FORCE_COLOR: '0', DEMO_SHOP_MAIN: join(root, 'apps/demo/dist/server/main.js'), ...(change ? { DEMO_FRONT_DIR: changedCheckoutPage(DEMO_FRONT, change) } : {}) }
+      const run = spawnSync(join(project.dir, 'node_modules/.bin/playwright'), ['test', '-c', join(dir, 'playwright.config.ts')], { cwd: project.dir, env, encoding: 'utf8' })
+      const output = `${run.stdout}${run.stderr}`
+      // Kept for the record (the closing note quotes them).
+      writeFileSync(join(root, 'test-results', `playwright-fixture-${change ?? 'good-page'}.txt`), output)
+      return { status: run.status, output }
+    }
+    const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
+
+    it('passes against the demo as built', () => {
+      mkdirSync(join(root, 'test-results'), { recursive: true })
+      const { status, output } = runSpec()
+      expect(output).toMatch(/1 passed/)
+      expect(status).toBe(0)
+    }, STEP_TIMEOUT)
+
+    it.each([
+      ['clear-digit', /CardCaptureError: POST \/api\/payments: number: 15 digits encrypted, 16 typed/],
+      ['old-jwe', /CardCaptureError: POST \/api\/payments: generationtime is 25\.0 h old; the service accepts 24 h at most/],
+    ] as const)('fails when the page is changed: %s', (change, message) => {
+      const { status, output } = runSpec(change)
+      expect(output).toMatch(message)
+      expect(output).toMatch(/1 failed/)
+      expect(status).not.toBe(0)
+      expect(output).not.toContain(card.number)
+      expect(output).not.toContain(card.number.replace(/(\d{4})(?=\d)/g, '$1 '))
+    }, STEP_TIMEOUT)
   })
 })

@@ -14,6 +14,7 @@ import { sandboxRoutes } from './routes.js'
 import { seedReadyMadeShop, type ReadyMadeShop } from './handlers/registration.js'
 import type { SandboxContext } from './context.js'
 
+/** Options of {@link startSandbox}. */
 export interface SandboxOptions {
   /** Folder for the database and the certificate; kept across restarts. */
   readonly dataDir: string
@@ -21,20 +22,29 @@ export interface SandboxOptions {
   readonly port?: number
   /** Loopback only by default: the sandbox is for this machine. */
   readonly host?: string
+  /** The sandbox's clock; defaults to the real time. */
   readonly now?: () => Date
+  /** Where its log lines go (method, path, status; never card data); default stdout. */
   readonly log?: (line: string) => void
 }
 
+/** A started sandbox; see {@link startSandbox}. */
 export interface RunningSandbox {
+  /** `http://127.0.0.1:<port>`. */
   readonly baseUrl: string
+  /** The test certificate the pages encrypt with, on disk. */
   readonly certificatePath: string
+  /** The same certificate, PEM. */
   readonly certificatePem: string
   /** The test certificate's private key (PEM), for a test's reference decryptor. Test data only. */
   readonly privateKeyPem: string
+  /** The certificate's SHA-256 fingerprint. */
   readonly fingerprint: string
+  /** The SQLite file that keeps its state. */
   readonly databasePath: string
   /** Registers a shop directly, with an onboarded store, skipping the settings handshake (tests). */
   createReadyMadeShop(options?: { readonly shopUrl?: string }): ReadyMadeShop
+  /** Stops serving, drops open connections, closes the database. */
   close(): Promise<void>
 }
 

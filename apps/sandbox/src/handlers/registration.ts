@@ -10,7 +10,9 @@ import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
 /** Registration path and body are not in the spec: ours, documented in docs/decisions.md. */
 export { REGISTRATION_PATH } from '@card-jwe/service-client'
+/** The shop's settings endpoint the sandbox reads at registration (spec: "Shop registration"). */
 export const SETTINGS_PATH = '/shop-json/shop/v3/settings/general'
+/** The shop's endpoint the sandbox pushes `service_secret` to. */
 export const SETTINGS_BATCH_PATH = '/shop-json/shop/v3/settings/general/batch'
 /** How long the sandbox waits for each of the shop's settings endpoints. */
 export const SHOP_CALL_TIMEOUT_MS = 10_000

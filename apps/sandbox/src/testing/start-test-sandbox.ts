@@ -8,8 +8,9 @@ import { startSandbox, type RunningSandbox } from '../start-sandbox.js'
 export interface TestSandbox {
   /** The service's base URL, on loopback. */
   readonly baseUrl: string
-  /** The certificate the page encrypts with (PEM), and where it lies on disk. */
+  /** The certificate the page encrypts with (PEM). */
   readonly certificatePem: string
+  /** Where it lies on disk. */
   readonly certificatePath: string
   /** SHA-256 fingerprint of the certificate, as the shop pins it. */
   readonly fingerprint: string

@@ -9,8 +9,8 @@ import type { BrowserCommand } from 'vitest/node'
 import { answerChallenge } from './answer-challenge.js'
 import { runSandbox } from './run-sandbox.js'
 
-/** The commands {@link sandboxCommands} makes. */
-export interface SandboxCommands extends CardCaptureCommands {
+/** The commands {@link sandboxCommands} makes (a type literal, so it fits `browser.commands`). */
+export type SandboxCommands = CardCaptureCommands & {
   /** Answers the sandbox's challenge in the test page: `approve` or `refuse`. */
   answerSandboxChallenge: BrowserCommand<[answer: 'approve' | 'refuse']>
 }

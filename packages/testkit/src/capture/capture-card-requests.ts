@@ -12,14 +12,19 @@ export const NEXT_CARD_TIMEOUT_MS = 15_000
 
 /** The part of a Playwright request the capture reads (Playwright's `Request` fits). */
 export interface RequestLike {
+  /** The full URL. */
   url(): string
+  /** "GET", "POST", ... */
   method(): string
+  /** The body as text, or null without one. */
   postData(): string | null
 }
 
 /** Whatever emits the page's requests: a Playwright `Page` or `BrowserContext`. */
 export interface RequestSource {
+  /** Adds a listener for every request. */
   on(event: 'request', listener: (request: RequestLike) => void): unknown
+  /** Removes it. */
   off(event: 'request', listener: (request: RequestLike) => void): unknown
 }
 

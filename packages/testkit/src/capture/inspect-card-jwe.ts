@@ -5,7 +5,14 @@ import type { DecryptedCard } from '../decryptor/lib/card-payload.js'
 import { CardCaptureError } from './errors.js'
 
 /** The header every new card JWE must carry (spec: "Card payload for JWE"), member for member. */
-export const EXPECTED_CARD_JWE_HEADER = Object.freeze({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' } as const)
+export const EXPECTED_CARD_JWE_HEADER: Readonly<{
+  /** RSAES-OAEP with SHA-256 (RFC 7518 section 4.3). */
+  alg: 'RSA-OAEP-256'
+  /** AES-256 GCM (RFC 7518 section 5.3). */
+  enc: 'A256GCM'
+  /** The payload format's version. */
+  version: '1'
+}> = Object.freeze({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' } as const)
 /**
  * How long before the capture began a `generationtime` may lie and still count as made for this
  * payment: a minute, for a browser on another machine with its own clock. Older means the page

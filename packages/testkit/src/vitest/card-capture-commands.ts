@@ -22,7 +22,14 @@ export interface CapturedCardJson {
 }
 
 /** A URL pattern that can cross to the runner: a glob, or a RegExp's source and flags. */
-export type UrlPatternJson = string | { readonly source: string; readonly flags?: string }
+export type UrlPatternJson =
+  | string
+  | {
+      /** The RegExp's source. */
+      readonly source: string
+      /** Its flags. */
+      readonly flags?: string
+    }
 
 /** Options of {@link cardCaptureCommands}. */
 export interface CardCaptureCommandOptions {
@@ -30,8 +37,8 @@ export interface CardCaptureCommandOptions {
   readonly privateKey: PrivateKeyInput | (() => PrivateKeyInput | Promise<PrivateKeyInput>)
 }
 
-/** The commands {@link cardCaptureCommands} makes. */
-export interface CardCaptureCommands {
+/** The commands {@link cardCaptureCommands} makes (a type literal, so it fits `browser.commands`). */
+export type CardCaptureCommands = {
   /** Starts recording the test page's requests (again, from empty). */
   startCardCapture: BrowserCommand<[]>
   /** The next captured card JWE to a URL, checked; the `typed` card must be exactly the encrypted one. */
