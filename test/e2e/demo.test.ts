@@ -136,6 +136,21 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
+  it('issue 18, point 6: with the ready-made store the admin says the shop is ready, no "Step 1" to connect an account', async () => {
+    const { page, problems } = await stack.page()
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await page.goto(`${stack.shop.url}/admin.html`)
+      await page.locator('#step-done').waitFor()
+      expect(await page.textContent('#setup-summary')).toBe('Ready to take payments (ready-made test store).')
+      expect(await page.textContent('#done-summary')).toMatch(/^Quick start: the sandbox's ready-made store \S+ is onboarded/)
+      expect(await page.locator('#step-email').isHidden()).toBe(true)
+      expect(await page.textContent('body')).not.toContain('Step 1')
+      await stack.screenshot(page, `admin-ready-made-${width}`)
+    }
+    expect(problems).toEqual([])
+  })
+
   it('reported no CSP violation to the shop', () => {
     expect(stack.shopLog.filter((line) => line.includes('CSP violation'))).toEqual([])
   })

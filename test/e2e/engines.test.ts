@@ -36,6 +36,9 @@ async function alteringProxy(target: string): Promise<{ url: string; altered: st
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, altered, server }
 }
 
+/** How long after the bank page's load the test watches for the browser's icon request (an observation window, not a speed check). */
+const FAVICON_SETTLE_MS = 2_000
+
 const engines = (['firefox', 'webkit'] as const).filter((engine) => wantedEngines().has(engine))
 
 describe.each(engines)('the demo checkout in %s', (engine) => {
@@ -89,6 +92,24 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.click('#pay')
     await shopper.answerChallenge(answer)
     expect(await resultCode()).toBe(code)
+  })
+
+  it('issue 18, point 6: with the ready-made store the admin says the shop is ready, no "Step 1"', async () => {
+    await shopper.open(`${stack.shop.url}/admin.html`)
+    await shopper.waitFor('#step-done')
+    expect(await shopper.text('#setup-summary')).toBe('Ready to take payments (ready-made test store).')
+    expect(await shopper.evaluate(() => (document.querySelector('#step-email') as HTMLElement).hidden)).toBe(true)
+  })
+
+  it('issue 18, point 9: the sandbox bank page loads without a CSP error (Firefox asked for /favicon.ico)', async () => {
+    await openCheckout()
+    await shopper.click('#pay-ideal')
+    await shopper.waitFor('form[action$="/approve"] button')
+    // Re-opened, so WebKit's listener is there from the load on; the icon request follows the load.
+    await shopper.open(await shopper.url())
+    await shopper.waitFor('form[action$="/approve"] button')
+    await new Promise((resolve) => setTimeout(resolve, FAVICON_SETTLE_MS))
+    expect(await shopper.cspViolations()).toEqual([])
   })
 
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {

@@ -23,6 +23,11 @@ export interface ShopperBrowser {
   evaluate<T>(fn: () => T): Promise<T>
   /** Answers the bank's challenge in the 3-D Secure frame the page shows. */
   answerChallenge(answer: string): Promise<void>
+  /**
+   * CSP violations of the open page: Firefox's page errors since launch; in WebKit, whose
+   * WebDriver has no log, those a listener saw since `open` returned (the page's load).
+   */
+  cspViolations(): Promise<string[]>
   close(): Promise<void>
 }
 
@@ -39,14 +44,21 @@ async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T 
 
 class FirefoxShopper implements ShopperBrowser {
   readonly engine = 'firefox'
+  private readonly pageErrors: string[] = []
   private constructor(
     private readonly browser: Browser,
     private readonly page: Page,
-  ) {}
+  ) {
+    // Firefox reports a CSP refusal (a favicon's too) as a page error over BiDi.
+    page.on('pageerror', (error: unknown) => this.pageErrors.push(String((error as Error)?.message ?? error)))
+  }
 
   static async launch(): Promise<FirefoxShopper> {
     const browser = await puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: true })
     return new FirefoxShopper(browser, await browser.newPage())
+  }
+  async cspViolations() {
+    return this.pageErrors.filter((message) => message.startsWith('Content-Security-Policy'))
   }
 
   async open(url: string) {
@@ -105,6 +117,14 @@ class WebKitShopper implements ShopperBrowser {
   async open(url: string) {
     await this.session.switchToFrame(null)
     await this.session.navigate(url)
+    await this.session.execute(() => {
+      const seen: string[] = ((window as unknown as { cspSeen: string[] }).cspSeen = [])
+      document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
+    })
+  }
+  async cspViolations() {
+    await this.session.switchToFrame(null)
+    return this.session.execute<string[]>(() => (window as unknown as { cspSeen?: string[] }).cspSeen ?? [])
   }
   async waitFor(selector: string, options: { attached?: boolean; timeoutMs?: number } = {}) {
     await this.session.switchToFrame(null)

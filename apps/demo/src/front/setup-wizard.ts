@@ -13,6 +13,7 @@ interface SetupState {
   onboardingStatus: string | null
   onboardingErrors: Array<{ problem: string; actions: string[] }>
   checkoutReady: boolean
+  readyMadeStore: boolean
   sandboxInbox: boolean
 }
 interface Contractor { id: string; name: string; country: string; type: string }
@@ -145,6 +146,8 @@ function showOnboarding(state: SetupState): void {
 
 /** Shows the step the shop's state calls for. */
 async function render(state: SetupState): Promise<void> {
+  // The quick start's store takes payments already: no step to walk, nothing to connect.
+  if (state.readyMadeStore && state.checkoutReady) return showDone(state)
   if (!state.backofficeUser) {
     if (state.email) {
       show('step-code')
@@ -166,12 +169,19 @@ async function render(state: SetupState): Promise<void> {
     showOnboarding(state)
     return
   }
-  $('#done-summary').textContent = `Store ${state.storeId} is onboarded. The checkout takes payments.`
+  await showDone(state)
+}
+
+async function showDone(state: SetupState): Promise<void> {
+  $('#setup-title').textContent = 'Your shop'
+  $('#done-summary').textContent = state.readyMadeStore
+    ? `Quick start: the sandbox's ready-made store ${state.storeId} is onboarded, so the checkout takes payments. There is no account to connect.`
+    : `Store ${state.storeId} is onboarded. The checkout takes payments.`
   const offered = (await api<{ paymentMethods: string[] }>('/api/config')).paymentMethods
   $<HTMLInputElement>('#method-scheme').checked = offered.includes('scheme')
   $<HTMLInputElement>('#method-ideal').checked = offered.includes('ideal')
   show('step-done')
-  say('Your account is connected and your store is onboarded.')
+  say(state.readyMadeStore ? 'Ready to take payments (ready-made test store).' : 'Your account is connected and your store is onboarded.')
 }
 
 export async function startSetupWizard(): Promise<void> {

@@ -34,6 +34,8 @@ export function setupState(context: MerchantSetupContext) {
     onboardingStatus,
     onboardingErrors: JSON.parse(s.get('onboarding_errors') || '[]') as Array<{ problem: string; actions: string[] }>,
     checkoutReady: storeId !== null && onboardingStatus === ONBOARDED_STATUS,
+    /** The quick start's store (`--ready-made-store`): nothing for the merchant to connect. */
+    readyMadeStore: s.get('ready_made_store') === 'yes',
     sandboxInbox: context.sandboxInboxUrl !== undefined,
   }
 }

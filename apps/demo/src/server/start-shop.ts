@@ -170,6 +170,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     if (registration.storeId) {
       settings.set('store_id', registration.storeId)
       settings.set('onboarding_status', ONBOARDED_STATUS)
+      settings.set('ready_made_store', 'yes')
     }
     shopId = registration.shopId
     log(`registered with the payment service as ${shopId}`)

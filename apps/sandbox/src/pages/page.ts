@@ -28,7 +28,7 @@ export function page(parts: PageParts): SandboxResponse {
     ? `<script type="application/json" id="result-message" data-target-origin="${escapeHtml(parts.message.targetOrigin)}">${scriptSafeJson(parts.message.data)}</script>`
     : ''
   return html(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="icon" href="data:,">
 <title>${escapeHtml(parts.title)}</title>
 <style>body{font:16px system-ui,sans-serif;margin:1.5rem;color:#1b1b1b}button,input{font:inherit;padding:.4rem .6rem}label{display:block;margin:.8rem 0 .3rem}</style>
 </head><body>${parts.body}${message}<script src="/static/sandbox-page.js"></script></body></html>`)

@@ -8,6 +8,8 @@ import type { Page } from '@playwright/test'
 import type { BrowserCommand } from 'vitest/node'
 import { answerChallenge } from './answer-challenge.js'
 import { runSandbox } from './run-sandbox.js'
+// The `cardJweSandbox` type of the provided context.
+import type {} from './vitest.js'
 
 /** The commands {@link sandboxCommands} makes (a type literal, so it fits `browser.commands`). */
 export type SandboxCommands = CardCaptureCommands & {
@@ -18,7 +20,7 @@ export type SandboxCommands = CardCaptureCommands & {
 /** The capture commands and the challenge answer, for `browser.commands`. */
 export function sandboxCommands(): SandboxCommands {
   return {
-    ...cardCaptureCommands({ privateKey: () => runSandbox().privateKeyPem }),
+    ...cardCaptureCommands({ privateKey: (context) => runSandbox(context.project.getProvidedContext().cardJweSandbox?.baseUrl).privateKeyPem }),
     answerSandboxChallenge: async (context, answer) => {
       const page = (context as unknown as { page?: Page }).page
       if (!page) throw new Error('answerSandboxChallenge needs the Playwright provider (@vitest/browser-playwright)')

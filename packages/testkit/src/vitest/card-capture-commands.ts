@@ -4,7 +4,7 @@
  * config, `browser: { commands: cardCaptureCommands({ privateKey }) }`, and call them from a test
  * through `commands` of `vitest/browser`. Importing this module also brings the commands' types.
  */
-import type { BrowserCommand } from 'vitest/node'
+import type { BrowserCommand, BrowserCommandContext } from 'vitest/node'
 import { captureCardRequests, type CardCapture, type NextCardOptions, type RequestSource } from '../capture/capture-card-requests.js'
 import { CardCaptureError } from '../capture/errors.js'
 import type { PrivateKeyInput } from '../decryptor/lib/private-key.js'
@@ -33,8 +33,11 @@ export type UrlPatternJson =
 
 /** Options of {@link cardCaptureCommands}. */
 export interface CardCaptureCommandOptions {
-  /** The private key of the certificate the page encrypts with, or a function that reads it when first needed. */
-  readonly privateKey: PrivateKeyInput | (() => PrivateKeyInput | Promise<PrivateKeyInput>)
+  /**
+   * The private key of the certificate the page encrypts with, or a function that reads it for the
+   * calling test's project (each browser instance is a project of its own, with its own set-up).
+   */
+  readonly privateKey: PrivateKeyInput | ((context: BrowserCommandContext) => PrivateKeyInput | Promise<PrivateKeyInput>)
 }
 
 /** The commands {@link cardCaptureCommands} makes (a type literal, so it fits `browser.commands`). */
@@ -68,7 +71,7 @@ async function withCode<T>(run: () => Promise<T> | T): Promise<T> {
 
 /** Makes the capture commands for a Vitest config. */
 export function cardCaptureCommands(options: CardCaptureCommandOptions): CardCaptureCommands {
-  const key = async () => (typeof options.privateKey === 'function' ? options.privateKey() : options.privateKey)
+  const key = async (context: BrowserCommandContext) => (typeof options.privateKey === 'function' ? options.privateKey(context) : options.privateKey)
   const captureOf = (sessionId: string) => {
     const capture = captures.get(sessionId)
     if (!capture) throw new Error('call commands.startCardCapture() first')
@@ -77,7 +80,7 @@ export function cardCaptureCommands(options: CardCaptureCommandOptions): CardCap
   return {
     startCardCapture: async (context) => {
       captures.get(context.sessionId)?.stop()
-      captures.set(context.sessionId, await captureCardRequests(pageOf(context), { privateKey: await key() }))
+      captures.set(context.sessionId, await captureCardRequests(pageOf(context), { privateKey: await key(context) }))
     },
     nextCapturedCard: (context, url, nextOptions) =>
       withCode(async () => {
