@@ -55,6 +55,46 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
+  it('issue 18, point 4: after a refused card, "Try another card or method" pays the same order', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page, stack.shop.url)
+    await typeCard(page, findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'refused' }), 'A. Shopper')
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    const refused = await result(page)
+    expect(refused.code).toBe('Refused')
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await stack.screenshot(page, `retry-after-refused-${width}`)
+    }
+    await page.getByRole('button', { name: 'Try another card or method' }).click()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('card-number')
+    expect(await page.textContent('#order-summary')).toContain(refused.order.split(' ')[0])
+    expect(await page.inputValue('#card-number')).toBe('')
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    expect(await result(page)).toMatchObject({ code: 'Authorised', order: refused.order })
+    expect(await page.locator('#retry-payment').isHidden()).toBe(true)
+    expect(problems).toEqual([])
+  })
+
+  it('issue 18, point 4: a cancel at the bank reads as a cancel, and the order can still be paid', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page, stack.shop.url)
+    await page.getByRole('button', { name: 'pay with iDEAL' }).click()
+    await page.getByRole('button', { name: 'Cancel' }).click()
+    const cancelled = await result(page)
+    expect(cancelled).toMatchObject({ title: 'You cancelled the payment. No money was taken.', code: 'Cancelled' })
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await stack.screenshot(page, `retry-after-cancel-${width}`)
+    }
+    await page.getByRole('button', { name: 'Try another card or method' }).click()
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    expect(await result(page)).toMatchObject({ code: 'Authorised', order: cancelled.order })
+    expect(problems).toEqual([])
+  })
+
   it('follows a redirect method (iDEAL) to the bank and back', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)

@@ -112,6 +112,23 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.cspViolations()).toEqual([])
   })
 
+  it('issue 18, point 4: a cancel at the bank reads as a cancel; "Try another card or method" pays the same order by card', async () => {
+    await openCheckout()
+    await shopper.click('#pay-ideal')
+    await shopper.waitFor('form[action$="/cancel"] button')
+    await shopper.click('form[action$="/cancel"] button')
+    await shopper.waitFor('#result')
+    expect(await shopper.text('#result-title')).toBe('You cancelled the payment. No money was taken.')
+    const order = await shopper.text('#result-order')
+    await shopper.click('#retry-payment')
+    await shopper.waitFor('#card-number')
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await shopper.click('#pay')
+    await shopper.waitFor('#result')
+    expect(await shopper.text('#result-code')).toBe('Authorised')
+    expect(await shopper.text('#result-order')).toBe(order)
+  })
+
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')

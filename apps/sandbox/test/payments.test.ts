@@ -114,7 +114,7 @@ describe('3-D Secure 2 over HTTP', () => {
 describe('redirect method (iDEAL)', () => {
   it.each([
     ['approve', 'Authorised'],
-    ['cancel', 'Refused'],
+    ['cancel', 'Cancelled'],
   ] as const)('shopper chooses %s: %s', async (decision, resultCode) => {
     const request = { ...(await fixture.cardPayment(plainVisa)), paymentMethod: { type: 'ideal' } }
     const first = await fixture.client.createPayment(fixture.storeId, request)

@@ -22,9 +22,17 @@ function showSection(id: 'shop' | 'checkout' | 'result' | 'not-ready'): void {
   for (const section of ['shop', 'checkout', 'result', 'not-ready']) $(`#${section}`).hidden = section !== id
 }
 
+/** What the shopper reads for each final resultCode. */
+const OUTCOMES: Record<string, string> = {
+  Authorised: 'Payment authorised. Thank you!',
+  Refused: 'The payment was refused. No money was taken.',
+  Cancelled: 'You cancelled the payment. No money was taken.',
+}
+
 function showResult(resultCode: string, message?: string): void {
-  const outcome: Record<string, string> = { Authorised: 'Payment authorised. Thank you!', Refused: 'The payment was refused. No money was taken.' }
-  $('#result-title').textContent = outcome[resultCode] ?? 'The payment could not be completed.'
+  $('#result-title').textContent = OUTCOMES[resultCode] ?? 'The payment could not be completed.'
+  // The same order (basket, amount, reference) can be paid again after any result but success.
+  $('#retry-payment').hidden = resultCode === 'Authorised' || !order
   $('#result-code').textContent = resultCode
   $('#result-order').textContent = order ? `${order.reference} (order ${order.id})` : ''
   $('#result-message').textContent = message ?? ''
@@ -78,6 +86,11 @@ async function pay(form: CardFields, button: HTMLButtonElement): Promise<void> {
   }
 }
 
+function showOrder(current: PublicOrder): void {
+  $('#order-summary').textContent = `Order ${current.reference}: ${formatAmount(current.amount)}`
+  $('#pay').textContent = `Pay ${formatAmount(current.amount)}`
+}
+
 async function startCheckout(): Promise<void> {
   const items = [...document.querySelectorAll<HTMLInputElement>('#products input')]
     .map((input) => ({ sku: input.name, quantity: Number(input.value) }))
@@ -87,8 +100,7 @@ async function startCheckout(): Promise<void> {
     return
   }
   order = await api<PublicOrder>('/api/orders', { items })
-  $('#order-summary').textContent = `Order ${order.reference}: ${formatAmount(order.amount)}`
-  $('#pay').textContent = `Pay ${formatAmount(order.amount)}`
+  showOrder(order)
   showSection('checkout')
   $<HTMLInputElement>('#card-number').focus()
 }
@@ -111,6 +123,7 @@ async function renderCatalogue(): Promise<void> {
 /** Back from a redirect method: finish the payment with the redirectResult the bank sent. */
 async function finishRedirect(params: URLSearchParams): Promise<void> {
   order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
+  showOrder(order)
   history.replaceState(null, '', '/')
   announce('Completing your payment…')
   const final = await follow(await api<PaymentResult>('/api/payment-details', { orderId: order.id, details: { redirectResult: params.get('redirectResult') } }))
@@ -143,6 +156,12 @@ async function main(): Promise<void> {
   $('#card-form').addEventListener('submit', (event) => {
     event.preventDefault()
     void pay(form, button)
+  })
+  $('#retry-payment').addEventListener('click', () => {
+    form.clear()
+    showSection('checkout')
+    announce(`Order ${order!.reference}: try another card or method.`)
+    $<HTMLInputElement>('#card-number').focus()
   })
   $('#start-checkout').addEventListener('click', () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)))
   $('#pay-ideal').addEventListener('click', () => {

@@ -184,7 +184,13 @@ export async function paymentDetails(request: SandboxRequest, params: Params, co
   }
   if (row.status === 'redirect_shopper') {
     if (row.acs_result === null) throw new SandboxError(422, 'REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
-    return finalAnswer(settle(context, row, row.acs_result === 'approved', 'Cancelled by shopper'))
+    if (row.acs_result === 'cancelled') {
+      // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer (docs/decisions.md).
+      const next = updatePayment(context, row, { status: 'refused', result_code: 'Cancelled', refusal_reason: 'Cancelled by shopper' })
+      remember(context, next)
+      return finalAnswer(next)
+    }
+    return finalAnswer(settle(context, row, true, ''))
   }
   throw new SandboxError(422, 'PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
 }
