@@ -95,6 +95,40 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
+  it('issue 18, point 3: one payment attempt at a time: "pay with iDEAL" and Pay are disabled during a challenge', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page, stack.shop.url)
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    await page.frameLocator('iframe[title="Card verification by your bank"]').getByLabel(/Password/).waitFor()
+    expect(await page.getByRole('button', { name: 'pay with iDEAL' }).isDisabled()).toBe(true)
+    expect(await page.getByRole('button', { name: /^Pay/ }).isDisabled()).toBe(true)
+    await page.getByRole('button', { name: 'pay with iDEAL' }).click({ force: true }) // a click that gets through anyway changes nothing
+    await answerChallenge(page, 'approve')
+    expect((await result(page)).code).toBe('Authorised')
+    expect(problems).toEqual([])
+  })
+
+  it('issue 18, point 3: Back from the bank page offers the same order again, and a card pays it', async () => {
+    const { page, problems } = await stack.page()
+    await openCheckout(page, stack.shop.url)
+    const summary = (await page.textContent('#order-summary'))!
+    await page.getByRole('button', { name: 'pay with iDEAL' }).click()
+    await page.getByRole('heading', { name: /Sandbox bank/ }).waitFor()
+    await page.goBack()
+    await page.getByLabel('Card number').waitFor()
+    expect(await page.textContent('#order-summary')).toBe(summary)
+    expect(await page.textContent('#status')).toBe('You came back without finishing at your bank. Pay by card, or choose iDEAL again.')
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await stack.screenshot(page, `back-from-bank-${width}`)
+    }
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    expect((await result(page)).order.split(' ')[0]).toBe(/^Order (\S+):/.exec(summary)![1])
+    expect(problems).toEqual([])
+  })
+
   it('follows a redirect method (iDEAL) to the bank and back', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)

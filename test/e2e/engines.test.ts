@@ -129,6 +129,32 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.text('#result-order')).toBe(order)
   })
 
+  it('issue 18, point 3: "pay with iDEAL" is disabled while a card payment and its challenge run', async () => {
+    await openCheckout()
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+    await shopper.click('#pay')
+    await shopper.waitFor('iframe[title="Card verification by your bank"]')
+    expect(await shopper.evaluate(() => [(document.querySelector('#pay-ideal') as HTMLButtonElement).disabled, (document.querySelector('#pay') as HTMLButtonElement).disabled])).toEqual([true, true])
+    await shopper.answerChallenge('password')
+    expect(await resultCode()).toBe('Authorised')
+  })
+
+  it('issue 18, point 3: Back from the bank page, the page recovers and a card pays the same order', async () => {
+    await openCheckout()
+    const summary = await shopper.text('#order-summary')
+    await shopper.click('#pay-ideal')
+    await shopper.waitFor('form[action$="/approve"] button')
+    await shopper.back()
+    await shopper.waitFor('#card-number')
+    expect(await shopper.text('#order-summary')).toBe(summary)
+    expect(await shopper.text('#status')).not.toBe('Taking you to your bank…')
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await shopper.click('#pay')
+    expect(await resultCode()).toBe('Authorised')
+    const reference = /^Order (\S+):/.exec(summary)![1]!
+    expect((await shopper.text('#result-order')).split(' ')[0]).toBe(reference)
+  })
+
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')

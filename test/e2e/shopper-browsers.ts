@@ -19,6 +19,8 @@ export interface ShopperBrowser {
   text(selector: string): Promise<string>
   value(selector: string): Promise<string>
   url(): Promise<string>
+  /** The browser's Back button. */
+  back(): Promise<void>
   /** What `fn` returns, run in the page (as the driver's own script: the page's CSP forbids eval). */
   evaluate<T>(fn: () => T): Promise<T>
   /** Answers the bank's challenge in the 3-D Secure frame the page shows. */
@@ -82,6 +84,9 @@ class FirefoxShopper implements ShopperBrowser {
   }
   async url() {
     return this.page.url()
+  }
+  async back() {
+    await this.page.goBack()
   }
   evaluate<T>(fn: () => T) {
     return this.page.evaluate(fn) as Promise<T>
@@ -152,6 +157,10 @@ class WebKitShopper implements ShopperBrowser {
   }
   url() {
     return this.session.call<string>('GET', '/url')
+  }
+  async back() {
+    await this.session.switchToFrame(null)
+    await this.session.call('POST', '/back', {})
   }
   async evaluate<T>(fn: () => T) {
     await this.session.switchToFrame(null)

@@ -17,6 +17,21 @@ const announce = (text: string) => (status.textContent = text)
 
 let certificate: EncryptionCertificate
 let order: PublicOrder | undefined
+/** One payment attempt at a time: while one runs, Pay and "pay with iDEAL" are disabled. */
+let busy = false
+/** Set when the page leaves for the bank, so a Back (page restored from the bfcache) can recover. */
+let leftForBank = false
+
+/** sessionStorage key: the order whose shopper went to the bank and has not come back through the return URL. */
+const ORDER_AT_BANK = 'order-at-bank'
+const CAME_BACK = 'You came back without finishing at your bank. Pay by card, or choose iDEAL again.'
+
+function setBusy(on: boolean, fields?: CardFields): void {
+  busy = on
+  $<HTMLButtonElement>('#pay').disabled = on
+  $<HTMLButtonElement>('#pay-ideal').disabled = on
+  fields?.setDisabled(on)
+}
 
 function showSection(id: 'shop' | 'checkout' | 'result' | 'not-ready'): void {
   for (const section of ['shop', 'checkout', 'result', 'not-ready']) $(`#${section}`).hidden = section !== id
@@ -52,18 +67,23 @@ async function follow(result: PaymentResult): Promise<PaymentResult> {
     announce(action.type === 'redirect' ? 'Taking you to your bank…' : challenge ? 'Your bank asks you to confirm the payment.' : 'Checking your card with your bank…')
     area.hidden = !challenge
     const outcome = await handleAction(action, { container: area }).finally(() => (area.hidden = true))
-    if (outcome.kind === 'redirecting') return new Promise<PaymentResult>(() => {}) // the page is leaving
+    if (outcome.kind === 'redirecting') {
+      leftForBank = true
+      // A Back that reloads the page (no bfcache) finds the order here and offers it again.
+      sessionStorage.setItem(ORDER_AT_BANK, String(order!.id))
+      return new Promise<PaymentResult>(() => {}) // the page is leaving
+    }
     current = await api<PaymentResult>('/api/payment-details', { orderId: order!.id, details: outcome.details })
   }
 }
 
-async function pay(form: CardFields, button: HTMLButtonElement): Promise<void> {
+async function pay(form: CardFields): Promise<void> {
+  if (busy) return
   if (!order || !form.validate()) {
     announce('Please correct the highlighted fields.')
     return
   }
-  button.disabled = true
-  form.setDisabled(true)
+  setBusy(true, form)
   announce('Processing your payment…')
   try {
     // Encrypted now, at submit, so generationtime is fresh.
@@ -81,8 +101,7 @@ async function pay(form: CardFields, button: HTMLButtonElement): Promise<void> {
       showResult('Error', error instanceof ApiError || error instanceof Error ? error.message : 'Something went wrong.')
     }
   } finally {
-    button.disabled = false
-    form.setDisabled(false)
+    setBusy(false, form)
   }
 }
 
@@ -122,12 +141,29 @@ async function renderCatalogue(): Promise<void> {
 
 /** Back from a redirect method: finish the payment with the redirectResult the bank sent. */
 async function finishRedirect(params: URLSearchParams): Promise<void> {
+  sessionStorage.removeItem(ORDER_AT_BANK)
   order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
   showOrder(order)
   history.replaceState(null, '', '/')
   announce('Completing your payment…')
   const final = await follow(await api<PaymentResult>('/api/payment-details', { orderId: order.id, details: { redirectResult: params.get('redirectResult') } }))
   showResult(final.resultCode)
+}
+
+/** Back from the bank page, reloaded: the same order, ready to pay another way. */
+async function resumeAfterBank(): Promise<boolean> {
+  const id = Number(sessionStorage.getItem(ORDER_AT_BANK))
+  sessionStorage.removeItem(ORDER_AT_BANK)
+  // Only the Back button brings the order back; opening the shop afresh starts a new one.
+  const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
+  if (!id || navigation?.type !== 'back_forward') return false
+  const resumed = await api<PublicOrder>(`/api/orders/${id}`).catch(() => undefined)
+  if (!resumed || resumed.status === 'authorised') return false
+  order = resumed
+  showOrder(resumed)
+  showSection('checkout')
+  announce(CAME_BACK)
+  return true
 }
 
 async function main(): Promise<void> {
@@ -152,10 +188,17 @@ async function main(): Promise<void> {
     securityCodeContainer: $('#card-cvc-field'),
     onChange: ({ brand }) => ($('#card-brand').textContent = brand ? BRAND_NAMES[brand] : ''),
   })
-  const button = $<HTMLButtonElement>('#pay')
   $('#card-form').addEventListener('submit', (event) => {
     event.preventDefault()
-    void pay(form, button)
+    void pay(form)
+  })
+  // Back from the bank page: the browser may restore this page as it was ("Taking you to your bank").
+  window.addEventListener('pageshow', (event) => {
+    if (!event.persisted || !leftForBank) return
+    leftForBank = false
+    setBusy(false, form)
+    sessionStorage.removeItem(ORDER_AT_BANK)
+    announce(CAME_BACK)
   })
   $('#retry-payment').addEventListener('click', () => {
     form.clear()
@@ -165,17 +208,19 @@ async function main(): Promise<void> {
   })
   $('#start-checkout').addEventListener('click', () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)))
   $('#pay-ideal').addEventListener('click', () => {
-    if (!order) return
+    if (!order || busy) return
+    setBusy(true, form)
     announce('Taking you to your bank…')
     void api<PaymentResult>('/api/payments', { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } })
       .then(follow)
       .then((final) => showResult(final.resultCode))
       .catch((e: unknown) => showResult('Error', (e as Error).message))
+      .finally(() => leftForBank || setBusy(false, form))
   })
   await renderCatalogue()
   const params = new URLSearchParams(location.search)
   if (params.has('redirectResult') && params.has('orderId')) await finishRedirect(params)
-  else showSection('shop')
+  else if (!(await resumeAfterBank())) showSection('shop')
   document.body.dataset.ready = 'true'
 }
 

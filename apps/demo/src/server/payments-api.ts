@@ -72,10 +72,17 @@ const paymentKey = (order: OrderRow) => `${order.reference}-attempt-${order.paym
 export async function postPayment(body: Buffer, request: IncomingMessage, context: PaymentsApiContext) {
   const parsed = parseJsonBody(body, PaymentSubmissionSchema)
   if (!parsed.ok) throw new HttpError(400, 'INVALID_SUBMISSION', parsed.error.message, parsed.error.issues)
-  const order = orderOf(context.db, parsed.value.orderId)
+  let order = orderOf(context.db, parsed.value.orderId)
   const checked = checkSubmission(parsed.value, orderRecord(order))
   if (!checked.ok) throw new HttpError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
-  if (!PAYABLE.has(order.status)) throw new HttpError(409, 'ORDER_NOT_PAYABLE', `order is ${order.status}`)
+  // A shopper who came Back from the bank without finishing may pay another way: a new attempt,
+  // with a new idempotency key. (Should the bank still authorise the old one, the poller shows it.)
+  const abandonedRedirect = order.status === 'pending' && order.result_code === 'RedirectShopper'
+  if (!PAYABLE.has(order.status) && !abandonedRedirect) throw new HttpError(409, 'ORDER_NOT_PAYABLE', `order is ${order.status}`)
+  if (abandonedRedirect) {
+    updateOrder(context.db, order.id, { payment_attempt: order.payment_attempt + 1 }, context.now())
+    order = orderOf(context.db, order.id)
+  }
 
   const completed = checked.submission.browserInfo
     ? completeBrowserInfo(checked.submission.browserInfo, { headers: request.headers, ip: request.socket.remoteAddress })
