@@ -178,7 +178,7 @@ describe('checkout in Chromium', () => {
     expect(problems.filter((p) => !p.includes('422'))).toEqual([])
   })
 
-  it('captures, refunds and cancels from the admin page, reflected after the poller runs', async () => {
+  it('captures, refunds and cancels from the admin page; each state offers only what it can take, in words, updated at once (issue 18, point 7)', async () => {
     const { page, problems } = await stack.page()
     const paid: string[] = []
     for (let i = 0; i < 2; i++) {
@@ -190,24 +190,37 @@ describe('checkout in Chromium', () => {
     await page.goto(`${stack.shop.url}/admin.html`)
     await page.waitForSelector('body[data-ready="true"]')
     const row = (reference: string) => page.locator('tr', { hasText: reference })
-    await row(paid[0]!).getByRole('textbox').or(row(paid[0]!).locator('input')).fill('5.00')
-    await row(paid[0]!).getByRole('button', { name: 'Capture' }).click()
-    await expect.poll(() => page.textContent('#status')).toContain('capture requested')
-    await row(paid[1]!).getByRole('button', { name: 'Cancel' }).click()
-    await expect.poll(() => page.textContent('#status')).toContain('cancel requested')
-    await page.getByRole('button', { name: 'Refresh from the payment service' }).click()
-    await expect.poll(() => row(paid[0]!).locator('td').nth(2).textContent()).toBe('partially_captured')
-    expect(await row(paid[0]!).locator('td').nth(3).textContent()).toBe('€5.00')
-    expect(await row(paid[1]!).locator('td').nth(2).textContent()).toBe('cancelled')
+    const state = (reference: string) => row(reference).locator('td').nth(2).textContent()
+    const offered = (reference: string) => row(reference).getByRole('button').allTextContents()
+    expect(await state(paid[0]!)).toBe('Authorised')
+    expect(await offered(paid[0]!)).toEqual(['Capture', 'Cancel'])
 
+    await row(paid[0]!).locator('input').fill('5.00')
+    await row(paid[0]!).getByRole('button', { name: 'Capture' }).click()
+    // No Refresh: the table follows the action.
+    await expect.poll(() => state(paid[0]!)).toBe('Partly captured')
+    expect(await page.textContent('#status')).toBe(`Capture requested for ${paid[0]}; now: Partly captured.`)
+    expect(await row(paid[0]!).locator('td').nth(3).textContent()).toBe('€5.00')
+    expect(await offered(paid[0]!)).toEqual(['Capture', 'Refund'])
+    await row(paid[1]!).getByRole('button', { name: 'Cancel' }).click()
+    await expect.poll(() => state(paid[1]!)).toBe('Cancelled')
+    expect(await offered(paid[1]!)).toEqual([])
+
+    // A refusal names the order: more refunded than captured.
+    await row(paid[0]!).locator('input').fill('9.00')
+    await row(paid[0]!).getByRole('button', { name: 'Refund' }).click()
+    await expect.poll(() => page.textContent('#status')).toMatch(new RegExp(`^Refund ${paid[0]}: `))
     await row(paid[0]!).locator('input').fill('2.00')
     await row(paid[0]!).getByRole('button', { name: 'Refund' }).click()
-    await expect.poll(() => page.textContent('#status')).toContain('refund requested')
-    await page.getByRole('button', { name: 'Refresh from the payment service' }).click()
-    await expect.poll(() => row(paid[0]!).locator('td').nth(2).textContent()).toBe('partially_refunded')
+    await expect.poll(() => state(paid[0]!)).toBe('Partly refunded')
     expect(await row(paid[0]!).locator('td').nth(4).textContent()).toBe('€2.00')
-    await stack.screenshot(page, 'admin-orders')
-    expect(problems).toEqual([])
+    expect(await offered(paid[0]!)).toEqual(['Refund'])
+    expect(await page.locator('td[data-state="partially_refunded"]').count()).toBeGreaterThanOrEqual(1)
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await stack.screenshot(page, `admin-orders-${width}`)
+    }
+    expect(problems.filter((p) => !p.includes('status of 4'))).toEqual([])
   })
 
   it('issue 18, point 6: with the ready-made store the admin says the shop is ready, no "Step 1" to connect an account', async () => {

@@ -155,6 +155,25 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect((await shopper.text('#result-order')).split(' ')[0]).toBe(reference)
   })
 
+  it('issue 18, point 7: the admin offers what the order state can take, in words, and follows a capture at once', async () => {
+    await openCheckout()
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await shopper.click('#pay')
+    await shopper.waitFor('#result')
+    const reference = (await shopper.text('#result-order')).split(' ')[0]!
+    await shopper.open(`${stack.shop.url}/admin.html`)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    const read = async () => {
+      const rows = await shopper.evaluate(() => [...document.querySelectorAll('#orders tr')].map((tr) => [tr.children[0]!.textContent, tr.children[2]!.textContent, [...tr.querySelectorAll('button')].map((b) => b.textContent)] as const))
+      const found = rows.find(([ref]) => ref === reference)!
+      return [found[1], found[2]]
+    }
+    expect(await read()).toEqual(['Authorised', ['Capture', 'Cancel']])
+    await shopper.click(`button[aria-label="Capture ${reference}"]`)
+    await shopper.waitFor(`tr td[data-state="captured"]`)
+    expect(await read()).toEqual(['Captured', ['Refund']])
+  })
+
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')

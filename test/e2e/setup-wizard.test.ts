@@ -73,11 +73,22 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     await page.getByLabel('Phone (international format)').fill('020 123') // not international: refused
     await page.getByLabel('Address', { exact: true }).fill('Teststraat 1')
     await page.getByLabel('Postal code').fill('1011 AA')
-    await page.getByLabel('City').fill('Amsterdam')
+    await page.getByLabel('City').fill('') // left empty: refused, worded by its label
     await page.getByRole('button', { name: 'Create store' }).click()
-    await expect.poll(() => page.textContent('#store-form-error')).toContain('store.phone (international format')
+    // Issue 18, point 7: the field's label and the rule in words, not `store.phone (…)`.
+    await expect.poll(() => page.textContent('#store-form-error')).toContain('Phone (international format): international format: + and 8 to 15 digits')
+    expect(await page.textContent('#store-form-error')).toContain('City: required')
+    expect(await page.textContent('#store-form-error')).not.toMatch(/store\.|too_small/)
     expect(await page.getAttribute('#store-phone', 'aria-invalid')).toBe('true')
-    await stack.screenshot(page, 'setup-store-form')
+    // Issue 18, point 7: at phone width no Country select reaches past the page.
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      const overflow = await page.evaluate(() => [...document.querySelectorAll('select')].filter((s) => s.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((s) => s.id))
+      expect(overflow, `width ${width}`).toEqual([])
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `width ${width}`).toBe(true)
+      await stack.screenshot(page, `setup-store-form-${width}`)
+    }
+    await page.getByLabel('City').fill('Amsterdam')
     await page.getByLabel('Phone (international format)').fill('+31 20 123 4567')
     await page.getByRole('button', { name: 'Create store' }).click()
     steps.push('store form: phone "020 123" refused by field, then store created')

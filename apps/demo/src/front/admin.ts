@@ -1,5 +1,6 @@
 /** The shop's admin page: the account set-up wizard; orders and their states, capture (full or partial), refund, cancel. */
 import { api, formatAmount } from './api.js'
+import { ACTION_LABELS, stateOf, type OrderAction } from './order-states.js'
 import { startSetupWizard } from './setup-wizard.js'
 import './styles.css'
 
@@ -15,24 +16,37 @@ interface AdminOrder {
 
 const status = document.querySelector<HTMLElement>('#status')!
 
-function button(label: string, onClick: () => Promise<void>): HTMLButtonElement {
+function button(order: AdminOrder, label: string, onClick: () => Promise<void>): HTMLButtonElement {
   const element = document.createElement('button')
   element.type = 'button'
   element.textContent = label
+  element.setAttribute('aria-label', `${label} ${order.reference}`)
   element.addEventListener('click', () => {
     element.disabled = true
     void onClick()
-      .catch((error: unknown) => (status.textContent = (error as Error).message))
+      // A refusal names the order it is about.
+      .catch((error: unknown) => (status.textContent = `${label} ${order.reference}: ${(error as Error).message}`))
       .finally(() => (element.disabled = false))
   })
   return element
 }
 
-async function modify(order: AdminOrder, action: 'capture' | 'refund' | 'cancel', input?: HTMLInputElement): Promise<void> {
+/** Reads the service's changes and redraws the table; returns how many changes applied. */
+async function refresh(): Promise<number> {
+  const { applied } = await api<{ applied: number }>('/api/admin/poll', {})
+  await render()
+  return applied
+}
+
+async function modify(order: AdminOrder, action: OrderAction, input?: HTMLInputElement): Promise<void> {
   const value = input?.value ? Math.round(Number(input.value) * 100) : undefined
   // One key per click, so a retried request cannot capture or refund twice.
   await api(`/api/admin/orders/${order.id}/${action}`, value ? { value } : {}, { 'idempotency-key': crypto.randomUUID() })
-  status.textContent = `${action} requested for ${order.reference}; the state follows when the service reports it.`
+  status.textContent = `${ACTION_LABELS[action]} requested for ${order.reference}.`
+  // The table shows the state the service now reports, without waiting for Refresh.
+  await refresh()
+  const now = document.querySelector<HTMLElement>(`tr[data-order-id="${order.id}"] td[data-state]`)
+  status.textContent = `${ACTION_LABELS[action]} requested for ${order.reference}; now: ${now?.textContent ?? 'see the table'}.`
 }
 
 async function render(): Promise<void> {
@@ -46,27 +60,23 @@ async function render(): Promise<void> {
       const amountInput = Object.assign(document.createElement('input'), { type: 'number', step: '0.01', min: '0.01', placeholder: 'amount', className: 'amount' })
       amountInput.setAttribute('aria-label', `Amount for ${order.reference} (empty: all)`)
       const actions = document.createElement('td')
-      if (order.pspReference) {
-        actions.append(
-          amountInput,
-          button('Capture', () => modify(order, 'capture', amountInput)),
-          button('Refund', () => modify(order, 'refund', amountInput)),
-          button('Cancel', () => modify(order, 'cancel')),
-        )
-      }
+      const state = stateOf(order.status)
+      // Only what the state can take: no Capture on a refund, no Refund before a capture.
+      const offered = order.pspReference ? state.actions : []
+      if (offered.some((action) => action !== 'cancel')) actions.append(amountInput)
+      for (const action of offered) actions.append(button(order, ACTION_LABELS[action], () => modify(order, action, action === 'cancel' ? undefined : amountInput)))
+      const stateCell = cell(state.label)
+      stateCell.dataset.state = order.status
       const money = (value: number) => formatAmount({ currency: order.amount.currency, value })
-      row.append(cell(order.reference), cell(formatAmount(order.amount)), cell(order.status), cell(money(order.captured)), cell(money(order.refunded)), actions)
+      row.append(cell(order.reference), cell(formatAmount(order.amount)), stateCell, cell(money(order.captured)), cell(money(order.refunded)), actions)
       return row
     }),
   )
 }
 
 document.querySelector('#refresh')!.addEventListener('click', () => {
-  void api<{ applied: number }>('/api/admin/poll', {})
-    .then(({ applied }) => {
-      status.textContent = `${applied} change(s) from the payment service applied.`
-      return render()
-    })
+  void refresh()
+    .then((applied) => (status.textContent = `${applied} change(s) from the payment service applied.`))
     .catch((error: unknown) => (status.textContent = (error as Error).message))
 })
 void Promise.all([startSetupWizard(), render()])

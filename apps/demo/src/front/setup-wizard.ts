@@ -124,13 +124,29 @@ function storeBody(): Record<string, unknown> {
   return body
 }
 
+/** The shop's rule codes (payment-validator's issuesOf) as a merchant reads them; other rules are words already. */
+const RULE_WORDS: Record<string, string> = {
+  too_small: 'required',
+  too_big: 'too long',
+  invalid_value: 'choose one of the options',
+  'type:string': 'required',
+}
+
+/** "Legal name: required": the field's own label and the rule in words, not `contractor.name (too_small)`. */
+function problemText(problem: { path: string; rule: string }): string {
+  const field = document.querySelector<HTMLElement>(`#step-store [data-path="${CSS.escape(problem.path)}"]`)
+  const label = field ? document.querySelector(`label[for="${field.id}"]`)?.textContent?.trim() : undefined
+  const words = RULE_WORDS[problem.rule] ?? (problem.rule.startsWith('format:') ? 'not in the expected format' : problem.rule)
+  return `${label ?? problem.path}: ${words}`
+}
+
 function showStoreErrors(error: unknown): void {
   const fields = document.querySelectorAll<HTMLElement>('#step-store [data-path]')
   fields.forEach((field) => field.removeAttribute('aria-invalid'))
   const problems = error instanceof ApiError && error.details ? error.details : []
   for (const problem of problems) document.querySelector(`#step-store [data-path="${CSS.escape(problem.path)}"]`)?.setAttribute('aria-invalid', 'true')
   const message = $('#store-form-error')
-  message.textContent = problems.length ? `Please correct: ${problems.map((p) => `${p.path} (${p.rule})`).join(', ')}` : error instanceof Error ? error.message : 'The store could not be created.'
+  message.textContent = problems.length ? `Please correct: ${problems.map(problemText).join('; ')}.` : error instanceof Error ? error.message : 'The store could not be created.'
   message.hidden = false
   document.querySelector<HTMLElement>('#step-store [aria-invalid="true"]')?.focus()
 }
