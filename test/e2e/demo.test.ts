@@ -129,6 +129,39 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
+  it.each([
+    [390, 844],
+    [1280, 800],
+  ] as const)('issue 18, point 5 at %i px: no sideways scroll, blur errors announced, focus on the status after Pay and in the challenge, shown in view', async (width, height) => {
+    const { page, problems } = await stack.page()
+    await page.setViewportSize({ width, height })
+    await openCheckout(page, stack.shop.url)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+    const cvc = await page.locator('#card-cvc').boundingBox()
+    expect(cvc!.x + cvc!.width).toBeLessThanOrEqual(width)
+    await page.getByLabel('Card number').pressSequentially('4111')
+    await page.keyboard.press('Tab') // leaving the field shows its error, and the live region says it
+    expect(await page.textContent('#status')).toContain('Card number: The card number is incomplete.')
+    await page.getByLabel('Card number').fill('')
+    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
+    await stack.screenshot(page, `phone-checkout-${width}`)
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('status')
+    await page.frameLocator('iframe[title="Card verification by your bank"]').getByLabel(/Password/).waitFor()
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME')
+    const frame = await page.evaluate(() => {
+      const rect = document.querySelector('#threeds iframe')!.getBoundingClientRect()
+      return { top: rect.top, viewport: innerHeight }
+    })
+    expect(frame.top).toBeGreaterThanOrEqual(0)
+    expect(frame.top).toBeLessThan(frame.viewport / 2)
+    await stack.screenshot(page, `phone-challenge-${width}`)
+    await answerChallenge(page, 'approve')
+    expect((await result(page)).code).toBe('Authorised')
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('result-title')
+    expect(problems).toEqual([])
+  })
+
   it('follows a redirect method (iDEAL) to the bank and back', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)

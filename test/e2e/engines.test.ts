@@ -174,6 +174,26 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await read()).toEqual(['Captured', ['Refund']])
   })
 
+  it('issue 18, point 5: focus on the status after Pay, then in the challenge frame, shown in view', async () => {
+    await openCheckout()
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+    await shopper.click('#pay')
+    await shopper.waitFor('iframe[title="Card verification by your bank"]')
+    for (let waited = 0; waited < 5_000 && (await shopper.evaluate(() => document.activeElement?.tagName)) !== 'IFRAME'; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const seen = await shopper.evaluate(() => {
+      const rect = document.querySelector('#threeds iframe')!.getBoundingClientRect()
+      return { focused: document.activeElement?.tagName, top: rect.top, viewport: innerHeight }
+    })
+    expect(seen.focused).toBe('IFRAME')
+    expect(seen.top).toBeGreaterThanOrEqual(0)
+    expect(seen.top).toBeLessThan(seen.viewport)
+    await shopper.answerChallenge('password')
+    expect(await resultCode()).toBe('Authorised')
+    expect(await shopper.evaluate(() => document.activeElement?.id)).toBe('result-title')
+  })
+
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')

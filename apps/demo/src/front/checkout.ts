@@ -56,6 +56,22 @@ function showResult(resultCode: string, message?: string): void {
   announce($('#result-title').textContent ?? '')
 }
 
+/**
+ * The bank's challenge frame, once the actions package adds it: scrolled into view (on a phone it
+ * opens below the fold) and focused, so the shopper can answer at once, keyboard and screen reader too.
+ */
+function bringIntoView(area: HTMLElement): MutationObserver {
+  const observer = new MutationObserver(() => {
+    const frame = area.querySelector('iframe')
+    if (!frame) return
+    observer.disconnect()
+    frame.scrollIntoView({ block: 'start' })
+    frame.focus()
+  })
+  observer.observe(area, { childList: true, subtree: true })
+  return observer
+}
+
 /** Runs actions until the payment has its final result. */
 async function follow(result: PaymentResult): Promise<PaymentResult> {
   let current = result
@@ -66,7 +82,11 @@ async function follow(result: PaymentResult): Promise<PaymentResult> {
     const challenge = action.type === 'threeDS2' && action.subtype === 'challenge'
     announce(action.type === 'redirect' ? 'Taking you to your bank…' : challenge ? 'Your bank asks you to confirm the payment.' : 'Checking your card with your bank…')
     area.hidden = !challenge
-    const outcome = await handleAction(action, { container: area }).finally(() => (area.hidden = true))
+    const shown = challenge ? bringIntoView(area) : undefined
+    const outcome = await handleAction(action, { container: area }).finally(() => {
+      shown?.disconnect()
+      area.hidden = true
+    })
     if (outcome.kind === 'redirecting') {
       leftForBank = true
       // A Back that reloads the page (no bfcache) finds the order here and offers it again.
@@ -83,6 +103,8 @@ async function pay(form: CardFields): Promise<void> {
     announce('Please correct the highlighted fields.')
     return
   }
+  // The Pay button is about to be disabled: focus goes to the status line, not to <body>.
+  status.focus()
   setBusy(true, form)
   announce('Processing your payment…')
   try {
