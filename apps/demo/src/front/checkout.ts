@@ -172,6 +172,21 @@ async function finishRedirect(params: URLSearchParams): Promise<void> {
   showResult(final.resultCode)
 }
 
+interface CheckoutConfig {
+  certificatePem: string
+  checkoutReady: boolean
+  /** False when the shop could not reach the payment service for the store's methods. */
+  serviceReachable: boolean
+  paymentMethods: string[]
+}
+
+/** Only the methods the store offers (checkout-payment-methods, through the shop's backend); a plain message when the service is down. */
+function showMethods(config: CheckoutConfig): void {
+  $('#payment-unavailable').hidden = config.serviceReachable
+  $('#card-form').hidden = !config.paymentMethods.includes('scheme')
+  $('#ideal-alternative').hidden = !config.paymentMethods.includes('ideal')
+}
+
 /** Back from the bank page, reloaded: the same order, ready to pay another way. */
 async function resumeAfterBank(): Promise<boolean> {
   const id = Number(sessionStorage.getItem(ORDER_AT_BANK))
@@ -189,16 +204,14 @@ async function resumeAfterBank(): Promise<boolean> {
 }
 
 async function main(): Promise<void> {
-  const config = await api<{ certificatePem: string; checkoutReady: boolean; paymentMethods: string[] }>('/api/config')
+  const config = await api<CheckoutConfig>('/api/config')
   if (!config.checkoutReady) {
     // No onboarded store yet: nothing can be paid, so nothing is offered.
     showSection('not-ready')
     document.body.dataset.ready = 'true'
     return
   }
-  // Only the methods the store offers (checkout-payment-methods, through the shop's backend).
-  $('#card-form').hidden = !config.paymentMethods.includes('scheme')
-  $('#ideal-alternative').hidden = !config.paymentMethods.includes('ideal')
+  showMethods(config)
   certificate = await importCertificate(config.certificatePem)
   const input = (id: string) => $<HTMLInputElement>(`#${id}`)
   const error = (id: string) => $(`#${id}-error`)
@@ -221,6 +234,16 @@ async function main(): Promise<void> {
     setBusy(false, form)
     sessionStorage.removeItem(ORDER_AT_BANK)
     announce(CAME_BACK)
+  })
+  $('#retry-service').addEventListener('click', () => {
+    announce('Trying again…')
+    void api<CheckoutConfig>('/api/config')
+      .then((again) => {
+        showMethods(again)
+        announce(again.serviceReachable ? 'The payment service is back. You can pay now.' : 'The payment service still cannot be reached. Try again in a moment.')
+        if (again.serviceReachable) $<HTMLInputElement>('#card-number').focus()
+      })
+      .catch(() => announce('The shop cannot be reached. Try again in a moment.'))
   })
   $('#retry-payment').addEventListener('click', () => {
     form.clear()

@@ -43,6 +43,10 @@ function orderOf(db: ShopDb, orderId: number | string): OrderRow {
 function fromService(error: unknown): never {
   if (error instanceof ServiceError && error.status === 422 && error.errorCode.startsWith('CARD_')) throw new HttpError(422, error.errorCode, error.message)
   if (error instanceof ServiceError) throw new HttpError(502, 'SERVICE_ERROR', `the payment service refused the request (${error.errorCode})`)
+  // No answer at all (refused connection, timeout): plain words, and a retry is safe (same idempotency key).
+  if (error instanceof Error && ['TypeError', 'TimeoutError', 'AbortError'].includes(error.name)) {
+    throw new HttpError(503, 'SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment; the order is never charged twice.')
+  }
   throw error
 }
 

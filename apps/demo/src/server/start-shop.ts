@@ -55,6 +55,11 @@ export interface RunningShop {
 
 const headerOf = (request: IncomingMessage, name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined)
 
+/** Per attempt of a call to the service while a shopper waits (the library's default is 30 s). */
+export const SERVICE_CALL_TIMEOUT_MS = 5_000
+/** One retry, same idempotency key, so an answer lost on the way is fetched rather than paid twice. */
+export const SERVICE_RETRY_DELAYS_MS = Object.freeze([500])
+
 const FRONT_DIR = fileURLToPath(new URL('../front', import.meta.url))
 
 /**
@@ -94,11 +99,14 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   async function checkoutConfig() {
     const state = setupState(setup)
     let paymentMethods: string[] = []
+    let serviceReachable = true
     if (state.checkoutReady) {
       const methods = await client().checkoutPaymentMethods(state.storeId!, { country: 'NL', currency: 'EUR' }).catch(() => undefined)
+      // Said, not hidden: an empty payment section with no message is a dead end for the shopper.
+      serviceReachable = methods !== undefined
       paymentMethods = methods?.paymentMethods?.map((m) => m.type) ?? []
     }
-    return { certificatePem: options.certificatePem, serviceOrigin, checkoutReady: state.checkoutReady, paymentMethods }
+    return { certificatePem: options.certificatePem, serviceOrigin, checkoutReady: state.checkoutReady, serviceReachable, paymentMethods }
   }
 
   async function route(request: IncomingMessage, response: ServerResponse, path: string): Promise<void> {
@@ -175,7 +183,13 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     shopId = registration.shopId
     log(`registered with the payment service as ${shopId}`)
   }
-  serviceClient = createServiceClient({ baseUrl: options.serviceBaseUrl, credentials: { shopId, serviceSecret: settings.get('service_secret')! } })
+  serviceClient = createServiceClient({
+    baseUrl: options.serviceBaseUrl,
+    credentials: { shopId, serviceSecret: settings.get('service_secret')! },
+    // A shopper waits on these calls: a frozen service is reported within about 11 s, not 2 minutes.
+    timeoutMs: SERVICE_CALL_TIMEOUT_MS,
+    retryDelaysMs: SERVICE_RETRY_DELAYS_MS,
+  })
   const timer = setInterval(() => void poll().catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
 
   return {

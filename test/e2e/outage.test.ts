@@ -1,0 +1,112 @@
+/**
+ * Issue 18, point 2: the payment service goes down while a shopper checks out, and comes back. The
+ * shopper reads a plain message at once (no empty section, no "internal error"), and a retry on the
+ * same order pays once the service is back. Chromium through Playwright, Firefox and WebKit through
+ * their own drivers; each engine has its own shop and sandbox, stopped and restarted on its port.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { openCheckout, result, typeCard } from './checkout-steps.js'
+import { startDemoStack, type DemoStack } from './demo-stack.js'
+import { launchShopper, type ShopperBrowser } from './shopper-browsers.js'
+import { wantedEngines } from '../support/browsers.js'
+
+const UNREACHABLE = 'The payment service could not be reached. Try again in a moment; the order is never charged twice.'
+const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+
+/** Stops the stack's sandbox; `restart` brings it back on the same port with the same data. */
+async function serviceDown(stack: DemoStack): Promise<{ restart(): Promise<RunningSandbox> }> {
+  await stack.sandbox.sandbox.close()
+  return { restart: () => startSandbox({ dataDir: stack.sandbox.dataDir, port: Number(new URL(stack.sandbox.baseUrl).port), log: () => {} }) }
+}
+
+describe('the service goes down and comes back, in chromium', () => {
+  let stack: DemoStack
+  let restarted: RunningSandbox | undefined
+  beforeAll(async () => {
+    stack = await startDemoStack()
+  }, 60_000)
+  afterAll(async () => {
+    await restarted?.close()
+    await stack?.close().catch(() => {})
+  })
+
+  it('says so plainly when paying and on reload, keeps the order, and pays it once the service is back', async () => {
+    const { page } = await stack.page()
+    await openCheckout(page, stack.shop.url)
+    const summary = (await page.textContent('#order-summary'))!
+    const down = await serviceDown(stack)
+    await typeCard(page, card, 'A. Shopper')
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    const failed = await result(page)
+    expect(failed.code).toBe('Error')
+    expect(await page.textContent('#result-message')).toBe(UNREACHABLE)
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height })
+      await stack.screenshot(page, `outage-payment-${width}`)
+    }
+
+    await page.reload()
+    await page.waitForSelector('body[data-ready="true"]')
+    await page.getByRole('button', { name: 'Continue to payment' }).click()
+    await page.locator('#payment-unavailable').waitFor()
+    expect(await page.locator('#card-form').isHidden()).toBe(true)
+    await stack.screenshot(page, 'outage-reload-1280')
+
+    restarted = await down.restart()
+    await page.getByRole('button', { name: 'Try again' }).click()
+    await page.getByLabel('Card number').waitFor()
+    expect(await page.textContent('#status')).toBe('The payment service is back. You can pay now.')
+    await typeCard(page, card)
+    await page.getByRole('button', { name: /^Pay/ }).click()
+    expect((await result(page)).code).toBe('Authorised')
+
+    // The order of the failed attempt is still payable: "Try another card or method" from its result.
+    expect(failed.order.split(' ')[0]).toBe(/^Order (\S+):/.exec(summary)![1])
+  })
+})
+
+const engines = (['firefox', 'webkit'] as const).filter((engine) => wantedEngines().has(engine))
+
+describe.each(engines)('the service goes down and comes back, in %s', (engine) => {
+  let stack: DemoStack
+  let shopper: ShopperBrowser
+  let restarted: RunningSandbox | undefined
+  beforeAll(async () => {
+    stack = await startDemoStack({ launchChromium: false })
+    shopper = await launchShopper(engine)
+  }, 60_000)
+  afterAll(async () => {
+    await shopper?.close()
+    await restarted?.close()
+    await stack?.close().catch(() => {})
+  })
+
+  it('says so plainly when paying, and "Try another card or method" pays the same order once it is back', async () => {
+    await shopper.open(stack.shop.url)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    await shopper.click('#start-checkout')
+    await shopper.waitFor('#card-number')
+    const down = await serviceDown(stack)
+    const typeCardHere = async () => {
+      await shopper.type('#card-number', card.number)
+      await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
+      await shopper.type('#card-cvc', card.cvc!)
+    }
+    await typeCardHere()
+    await shopper.click('#pay')
+    await shopper.waitFor('#result')
+    expect(await shopper.text('#result-code')).toBe('Error')
+    expect(await shopper.text('#result-message')).toBe(UNREACHABLE)
+    const order = await shopper.text('#result-order')
+    restarted = await down.restart()
+    await shopper.click('#retry-payment')
+    await shopper.waitFor('#card-number')
+    await typeCardHere()
+    await shopper.click('#pay')
+    await shopper.waitFor('#result')
+    expect(await shopper.text('#result-code')).toBe('Authorised')
+    expect(await shopper.text('#result-order')).toBe(order)
+  })
+})
