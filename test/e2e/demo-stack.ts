@@ -36,7 +36,9 @@ export interface DemoStack {
  * `readyMadeStore: false` starts from an empty sandbox: the admin wizard must connect the shop first.
  * `chromiumArgs` are added to the launch flags (e.g. host-resolver rules for a hostile site's name).
  */
-export async function startDemoStack(options: { readyMadeStore?: boolean; chromiumArgs?: string[]; launchChromium?: boolean } = {}): Promise<DemoStack> {
+export async function startDemoStack(
+  options: { readyMadeStore?: boolean; chromiumArgs?: string[]; launchChromium?: boolean; serviceUrlFor?: (sandboxBaseUrl: string) => Promise<string> } = {},
+): Promise<DemoStack> {
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-demo-'))
@@ -44,7 +46,8 @@ export async function startDemoStack(options: { readyMadeStore?: boolean; chromi
   const shopLog: string[] = []
   const shop = await startShop({
     dataDir: join(dataDir, 'shop'),
-    serviceBaseUrl: sandbox.baseUrl,
+    // A test may put something between the shop and the service (a proxy that freezes).
+    serviceBaseUrl: options.serviceUrlFor ? await options.serviceUrlFor(sandbox.baseUrl) : sandbox.baseUrl,
     certificatePem: sandbox.certificatePem,
     frontDir: FRONT_DIR,
     pollIntervalMs: 3_600_000, // the tests run the poller themselves, from the admin page

@@ -6,7 +6,7 @@
  */
 import { collectBrowserInfo } from '@card-jwe/browser-info'
 import { attachCardFields, BRAND_NAMES, type CardFields } from '@card-jwe/card-fields'
-import { handleAction } from '@card-jwe/checkout-actions'
+import { CheckoutActionError, handleAction } from '@card-jwe/checkout-actions'
 import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
 import './styles.css'
@@ -83,9 +83,15 @@ async function follow(result: PaymentResult): Promise<PaymentResult> {
     announce(action.type === 'redirect' ? 'Taking you to your bank…' : challenge ? 'Your bank asks you to confirm the payment.' : 'Checking your card with your bank…')
     area.hidden = !challenge
     const shown = challenge ? bringIntoView(area) : undefined
-    const outcome = await handleAction(action, { container: area }).finally(() => {
+    // The shopper's way out when the bank's page cannot load (the step would wait its full timeout).
+    const abandon = new AbortController()
+    const cancelRow = $('#challenge-cancel')
+    cancelRow.hidden = !challenge
+    $('#cancel-challenge').onclick = () => abandon.abort()
+    const outcome = await handleAction(action, { container: area, signal: abandon.signal }).finally(() => {
       shown?.disconnect()
       area.hidden = true
+      cancelRow.hidden = true
     })
     if (outcome.kind === 'redirecting') {
       leftForBank = true
@@ -115,7 +121,10 @@ async function pay(form: CardFields): Promise<void> {
     form.clear()
     showResult(final.resultCode)
   } catch (error) {
-    if (error instanceof CardJweError && error.code === 'ERR_CARD_INVALID') {
+    if (error instanceof CheckoutActionError && error.code === 'ERR_ABORTED') {
+      form.clear()
+      showResult('Cancelled', 'You stopped the check with your bank; the payment was not made.')
+    } else if (error instanceof CardJweError && error.code === 'ERR_CARD_INVALID') {
       form.validate()
       announce('Please correct the highlighted fields.')
     } else {

@@ -23,6 +23,9 @@ export interface PaymentsApiContext {
   readonly now: () => Date
 }
 
+/** An attempt that stopped at one of these shopper steps may be left for a new one. */
+const ABANDONABLE = new Set(['RedirectShopper', 'ChallengeShopper', 'IdentifyShopper'])
+
 /** Orders that may (still) be paid: new ones and ones whose last attempt was refused. */
 const PAYABLE = new Set(['created', 'refused'])
 
@@ -79,9 +82,10 @@ export async function postPayment(body: Buffer, request: IncomingMessage, contex
   let order = orderOf(context.db, parsed.value.orderId)
   const checked = checkSubmission(parsed.value, orderRecord(order))
   if (!checked.ok) throw new HttpError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
-  // A shopper who came Back from the bank without finishing may pay another way: a new attempt,
-  // with a new idempotency key. (Should the bank still authorise the old one, the poller shows it.)
-  const abandonedRedirect = order.status === 'pending' && order.result_code === 'RedirectShopper'
+  // A shopper who came Back from the bank, or cancelled a challenge that would not load, may pay
+  // another way: a new attempt, with a new idempotency key. (Should the bank still authorise the
+  // old one, the poller shows it.)
+  const abandonedRedirect = order.status === 'pending' && ABANDONABLE.has(order.result_code ?? '')
   if (!PAYABLE.has(order.status) && !abandonedRedirect) throw new HttpError(409, 'ORDER_NOT_PAYABLE', `order is ${order.status}`)
   if (abandonedRedirect) {
     updateOrder(context.db, order.id, { payment_attempt: order.payment_attempt + 1 }, context.now())
