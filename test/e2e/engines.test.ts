@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
-import { launchShopper, type ShopperBrowser } from './shopper-browsers.js'
+import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
 import { wantedEngines } from '../support/browsers.js'
 
 /** A proxy to `target` that appends a skimmer's line to the card-jwe script. */
@@ -61,11 +61,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.waitFor('#card-number')
   }
 
-  async function typeCard(card: TestCard): Promise<void> {
-    await shopper.type('#card-number', card.number)
-    await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
-    if (card.cvc) await shopper.type('#card-cvc', card.cvc)
-  }
+  const typeCard = (card: TestCard) => typeTestCard(shopper, card)
 
   async function resultCode(): Promise<string> {
     await shopper.waitFor('#result')

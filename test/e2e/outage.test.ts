@@ -9,7 +9,7 @@ import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { openCheckout, result, typeCard } from './checkout-steps.js'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
-import { launchShopper, type ShopperBrowser } from './shopper-browsers.js'
+import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
 import { wantedEngines } from '../support/browsers.js'
 
 const UNREACHABLE = 'The payment service could not be reached. Try again in a moment; the order is never charged twice.'
@@ -108,11 +108,7 @@ describe.each(engines)('the service goes down and comes back, in %s', (engine) =
     await shopper.click('#start-checkout')
     await shopper.waitFor('#card-number')
     const down = await serviceDown(stack)
-    const typeCardHere = async () => {
-      await shopper.type('#card-number', card.number)
-      await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
-      await shopper.type('#card-cvc', card.cvc!)
-    }
+    const typeCardHere = () => typeTestCard(shopper, card)
     await typeCardHere()
     await shopper.click('#pay')
     await shopper.waitFor('#result')

@@ -185,3 +185,10 @@ class WebKitShopper implements ShopperBrowser {
 export function launchShopper(engine: 'firefox' | 'webkit'): Promise<ShopperBrowser> {
   return engine === 'firefox' ? FirefoxShopper.launch() : WebKitShopper.launch()
 }
+
+/** Types a test card into the demo's card fields, key by key. */
+export async function typeTestCard(shopper: ShopperBrowser, card: { number: string; expiryMonth: string; expiryYear: string; cvc?: string }): Promise<void> {
+  await shopper.type('#card-number', card.number)
+  await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
+  if (card.cvc) await shopper.type('#card-cvc', card.cvc)
+}
