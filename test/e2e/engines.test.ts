@@ -190,6 +190,24 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.evaluate(() => document.activeElement?.id)).toBe('result-title')
   })
 
+  it('issue 18, point 2: "Cancel this payment" beside a challenge ends it at once; the order then pays by card', async () => {
+    await openCheckout()
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+    await shopper.click('#pay')
+    await shopper.waitFor('#cancel-challenge')
+    await shopper.click('#cancel-challenge')
+    await shopper.waitFor('#result')
+    expect(await shopper.text('#result-code')).toBe('Cancelled')
+    expect(await shopper.evaluate(() => document.querySelector('#threeds iframe'))).toBeNull()
+    const order = await shopper.text('#result-order')
+    await shopper.click('#retry-payment')
+    await shopper.waitFor('#card-number')
+    await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+    await shopper.click('#pay')
+    expect(await resultCode()).toBe('Authorised')
+    expect(await shopper.text('#result-order')).toBe(order)
+  })
+
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')

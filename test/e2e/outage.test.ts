@@ -183,3 +183,40 @@ describe('a frozen service, in chromium', () => {
   }, 60_000)
 
 })
+
+describe.each(engines)('a frozen service, in %s', (engine) => {
+  let stack: DemoStack
+  let shopper: ShopperBrowser
+  let proxy: Awaited<ReturnType<typeof freezableProxy>>
+  beforeAll(async () => {
+    proxy = await freezableProxy()
+    stack = await startDemoStack({ launchChromium: false, serviceUrlFor: async (url) => proxy.target(url) })
+    shopper = await launchShopper(engine)
+  }, 60_000)
+  afterAll(async () => {
+    await shopper?.close()
+    await stack?.close()
+    await proxy?.close()
+  })
+
+  it('the shopper reads the plain message after the shop gives up, and the same order pays later', async () => {
+    await shopper.open(stack.shop.url)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    await shopper.click('#start-checkout')
+    await shopper.waitFor('#card-number')
+    await typeTestCard(shopper, card)
+    proxy.freeze(true)
+    await shopper.click('#pay')
+    await shopper.waitFor('#result', { timeoutMs: 30_000 })
+    expect(await shopper.text('#result-message')).toBe(UNREACHABLE)
+    const order = await shopper.text('#result-order')
+    proxy.freeze(false)
+    await shopper.click('#retry-payment')
+    await shopper.waitFor('#card-number')
+    await typeTestCard(shopper, card)
+    await shopper.click('#pay')
+    await shopper.waitFor('#result')
+    expect(await shopper.text('#result-code')).toBe('Authorised')
+    expect(await shopper.text('#result-order')).toBe(order)
+  }, 60_000)
+})
