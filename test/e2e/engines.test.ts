@@ -8,7 +8,8 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
-import { startDemoStack, type DemoStack } from './demo-stack.js'
+import { join } from 'node:path'
+import { SCREENSHOT_DIR, startDemoStack, type DemoStack } from './demo-stack.js'
 import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
 import { wantedEngines } from '../support/browsers.js'
 
@@ -206,6 +207,32 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.click('#pay')
     expect(await resultCode()).toBe('Authorised')
     expect(await shopper.text('#result-order')).toBe(order)
+  })
+
+  it('issue 18, point 5: at a phone width (390 px; WebKit 447 px) the checkout and the challenge fit, with no sideways scroll', async () => {
+    await shopper.setSize(390, 844)
+    try {
+      await openCheckout()
+      const fits = () => shopper.evaluate(() => {
+        const page = document.documentElement
+        const cvc = document.querySelector('#card-cvc')!.getBoundingClientRect()
+        return { width: page.clientWidth, sideways: page.scrollWidth > page.clientWidth, cvcInside: cvc.right <= page.clientWidth }
+      })
+      const checkout = await fits()
+      // WebKitGTK's MiniBrowser window stops at 447 px wide: still a phone's layout (under 480 px).
+      expect(checkout.width).toBeLessThanOrEqual(480)
+      expect(checkout).toMatchObject({ sideways: false, cvcInside: true })
+      await shopper.screenshot(join(SCREENSHOT_DIR, `${engine}-phone-checkout-${checkout.width}.png`))
+      await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
+      await shopper.click('#pay')
+      await shopper.waitFor('iframe[title="Card verification by your bank"]')
+      expect((await fits()).sideways).toBe(false)
+      await shopper.screenshot(join(SCREENSHOT_DIR, `${engine}-phone-challenge-${checkout.width}.png`))
+      await shopper.answerChallenge('password')
+      expect(await resultCode()).toBe('Authorised')
+    } finally {
+      await shopper.setSize(1280, 800)
+    }
   })
 
   it('follows iDEAL to the bank and back: Authorised, the return parameters gone from the address', async () => {

@@ -21,6 +21,10 @@ export interface ShopperBrowser {
   url(): Promise<string>
   /** The browser's Back button. */
   back(): Promise<void>
+  /** Sets the page's width (Firefox: the viewport; WebKit: the window), e.g. a phone's 390 px. */
+  setSize(width: number, height: number): Promise<void>
+  /** A PNG of the viewport, written to `path`. */
+  screenshot(path: string): Promise<void>
   /** What `fn` returns, run in the page (as the driver's own script: the page's CSP forbids eval). */
   evaluate<T>(fn: () => T): Promise<T>
   /** Answers the bank's challenge in the 3-D Secure frame the page shows. */
@@ -87,6 +91,12 @@ class FirefoxShopper implements ShopperBrowser {
   }
   async back() {
     await this.page.goBack()
+  }
+  async setSize(width: number, height: number) {
+    await this.page.setViewport({ width, height })
+  }
+  async screenshot(path: string) {
+    await this.page.screenshot({ path: path as `${string}.png` })
   }
   evaluate<T>(fn: () => T) {
     return this.page.evaluate(fn) as Promise<T>
@@ -161,6 +171,13 @@ class WebKitShopper implements ShopperBrowser {
   async back() {
     await this.session.switchToFrame(null)
     await this.session.call('POST', '/back', {})
+  }
+  async setSize(width: number, height: number) {
+    await this.session.call('POST', '/window/rect', { width, height })
+  }
+  async screenshot(path: string) {
+    const { writeFile } = await import('node:fs/promises')
+    await writeFile(path, Buffer.from(await this.session.call<string>('GET', '/screenshot'), 'base64'))
   }
   async evaluate<T>(fn: () => T) {
     await this.session.switchToFrame(null)
