@@ -9,6 +9,8 @@ declare global {
   const cvcInput: HTMLInputElement
   const nameInput: HTMLInputElement
   const orderId: number
+  /** The order a checkout page shows, as the shop rendered it into the page. */
+  const order: { id: number; reference: string; amount: { currency: string; value: number } }
   function showErrors(issues: ReadonlyArray<{ field: string; rule: string }>): void
   const orders: { find(id: number): Promise<{ id: number; reference: string; amount: { currency: string; value: number } }> }
   function reply(status: number, body: unknown): void

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { installEnv } from '../support/install-env.ts'
 
 export const root = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -39,7 +40,7 @@ export interface ShopProject {
 }
 
 function run(command: string, args: readonly string[], cwd: string): string {
-  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: { ...process.env, CI: 'true' } })
+  return execFileSync(command, args, { cwd, encoding: 'utf8', stdio: 'pipe', env: installEnv({ CI: 'true' }) })
 }
 
 /** Packs every published package (their `dist` must be built) and installs the tarballs in a fresh project. */

@@ -4,9 +4,11 @@
  * bundler resolution), the page's examples built with Vite, the Node examples run, the command run,
  * and each tarball linted by publint (strict) and attw (ESM-only profile).
  */
-import { execFileSync, spawnSync } from 'node:child_process'
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn, spawnSync } from 'node:child_process'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { createServiceClient } from '@card-jwe/service-client'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { blockFileName, isBrowserExample, isRunnableInNode, READMES, readmeBlocks, type ReadmeBlock } from './readme-blocks.ts'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
@@ -70,6 +72,17 @@ describe('the packed tarballs, installed in a shop project outside the workspace
     }
   })
 
+  it.each(PUBLISHED.map((p) => p.name))("%s: README and typings point at nothing a tarball user lacks (the repository's docs/, apps/, scripts)", (name) => {
+    const unpacked = mkdtempSync(join(tmpdir(), 'card-jwe-unpacked-'))
+    execFileSync('tar', ['xzf', project.tarballs.get(name)!, '-C', unpacked])
+    const files = readdirSync(join(unpacked, 'package'), { recursive: true, encoding: 'utf8' }).filter((f) => f === 'README.md' || f.endsWith('.d.ts'))
+    const pointers = files.flatMap((file) =>
+      [...readFileSync(join(unpacked, 'package', file), 'utf8').matchAll(/\bdocs\/[\w.-]+\.(md|json|html)|\bapps\/(demo|sandbox)\/|\bscripts\/[\w-]+\.(sh|mjs)|pnpm docs:api|repository README/g)].map((m) => `${file}: ${m[0]}`),
+    )
+    rmSync(unpacked, { recursive: true, force: true })
+    expect(pointers).toEqual([])
+  })
+
   it.each(PUBLISHED.map((p) => p.name))('%s passes publint --strict', (name) => {
     expect(() => execFileSync(join(root, 'test/node_modules/.bin/publint'), ['--strict', project.tarballs.get(name)!], { stdio: 'pipe' })).not.toThrow()
   }, STEP_TIMEOUT)
@@ -131,6 +144,36 @@ describe('the packed tarballs, installed in a shop project outside the workspace
     const { version } = JSON.parse(readFileSync(join(root, 'packages/testkit/package.json'), 'utf8'))
     expect(runIn(project, 'card-jwe', ['--version']).trim()).toBe(version)
   })
+
+  it('give the sandbox its own command: card-jwe-sandbox answers signed calls for the ready-made store it prints', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-sandbox-cli-'))
+    const child = spawn(join(project.dir, 'node_modules/.bin/card-jwe-sandbox'), ['--port', '0', '--data-dir', dataDir, '--ready-made-store'], { cwd: project.dir })
+    try {
+      let printed = ''
+      child.stdout.on('data', (chunk: Buffer) => (printed += chunk))
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+      const deadline = Date.now() + 30_000
+      while (!/^store id .+$/m.test(printed) && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
+      const line = (label: string) => new RegExp(`^${label} (.+)$`, 'm').exec(printed)?.[1]
+      const [baseUrl, certificatePath, shopId, serviceSecret, storeId] = ['sandbox listening at', 'certificate', 'shop id', 'service secret', 'store id'].map(line)
+      expect(baseUrl, printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(line('SHA-256')).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/)
+      expect(readFileSync(certificatePath!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/)
+      const client = createServiceClient({ baseUrl: baseUrl!, credentials: { shopId: shopId!, serviceSecret: serviceSecret! } })
+      const methods = await client.checkoutPaymentMethods(storeId!, { country: 'NL', currency: 'EUR' })
+      expect((methods.paymentMethods ?? []).map((m) => m.type)).toContain('scheme')
+      child.kill('SIGTERM')
+      expect(await exited).toBe(0)
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+    // Wrong words are refused with the rule and the usage, exit 2.
+    const wrong = spawnSync(join(project.dir, 'node_modules/.bin/card-jwe-sandbox'), ['--port', 'eighty'], { encoding: 'utf8' })
+    expect(wrong.status).toBe(2)
+    expect(wrong.stderr).toMatch(/--port: a whole number from 0 to 65535/)
+    expect(existsSync(join(project.dir, '.sandbox-data'))).toBe(false)
+  }, STEP_TIMEOUT)
 
   describe('the Playwright fixture (issue 15): the demo spec, run from the tarballs against the demo shop', () => {
     const DEMO_FRONT = join(root, 'apps/demo/dist/front')

@@ -12,6 +12,7 @@ import { configDefaults } from 'vitest/config'
 import type { BrowserInstanceOption } from 'vitest/node'
 import { firefox as firefoxBidi, FIREFOX_PATH } from './engines/firefox-provider.ts'
 import { webkit as webkitWebDriver, webkitInstalled } from './engines/webkit-provider.ts'
+import { UNDER_FAKETIME } from './faketime.ts'
 
 const SYSTEM_CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 /** Root in a container needs --no-sandbox; the rest keeps Chromium off a network it cannot reach. */
@@ -54,11 +55,11 @@ export const PLAYWRIGHT_PROVIDER_ONLY = Object.freeze([
 const playwrightOnly = PLAYWRIGHT_PROVIDER_ONLY.map((n) => n.file)
 
 /**
- * The engines this run wants: all three, unless CARD_JWE_ENGINES names some ("chromium" in the
- * clock-ahead pass: Firefox and WebKit do not start under libfaketime). Chromium is always one.
+ * The engines this run wants: all three, unless CARD_JWE_ENGINES names some; under libfaketime
+ * Chromium alone, since Firefox and WebKit do not start there (faketime.ts). Chromium is always one.
  */
 export function wantedEngines(): ReadonlySet<'chromium' | 'firefox' | 'webkit'> {
-  const named = (process.env.CARD_JWE_ENGINES ?? 'chromium,firefox,webkit').split(',').map((e) => e.trim())
+  const named = (process.env.CARD_JWE_ENGINES ?? (UNDER_FAKETIME ? 'chromium' : 'chromium,firefox,webkit')).split(',').map((e) => e.trim())
   return new Set(['chromium', ...named.filter((e): e is 'firefox' | 'webkit' => e === 'firefox' || e === 'webkit')] as const)
 }
 
@@ -73,11 +74,11 @@ export function browserInstances(): BrowserInstanceOption[] {
     if (missing.length) throw new Error(`browsers missing in CI: ${missing.join(', ')}; run scripts/setup.sh --tests`)
   }
   if (!wanted.has('firefox')) {
-    // left out on purpose (CARD_JWE_ENGINES)
+    // left out on purpose (CARD_JWE_ENGINES, or libfaketime); the summary says so
   } else if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi(), exclude: [...configDefaults.exclude, ...playwrightOnly] })
   else if (installed(firefox.executablePath())) instances.push({ browser: 'firefox', provider: playwright() })
   if (!wanted.has('webkit')) {
-    // left out on purpose (CARD_JWE_ENGINES)
+    // left out on purpose (CARD_JWE_ENGINES, or libfaketime); the summary says so
   } else if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file), ...playwrightOnly] })
   else if (installed(webkit.executablePath())) instances.push({ browser: 'webkit', provider: playwright() })
   return instances

@@ -1,9 +1,15 @@
 /**
  * Prints, after vitest's own report, the count per project and runtime, then one plain line
- * "tests: N passed, N failed, N skipped" that CI and people can read without knowing vitest.
+ * "tests: N passed, N failed, N skipped". A file that fails outside its tests and an unhandled error
+ * count as failures (scripts/lib/test-summary.mjs). Under `pnpm test` (scripts/run-tests.mjs) the
+ * counts also go to CARD_JWE_SUMMARY_FILE, and the closing line of the whole run comes from there.
  */
-import type { Reporter, TestModule } from 'vitest/node'
-import { NOT_IN_WEBKIT, PLAYWRIGHT_PROVIDER_ONLY } from './browsers.ts'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node'
+import { closingLine, combineRuns, countRun, type ModuleRecord } from '../../scripts/lib/test-summary.mjs'
+import { NOT_IN_WEBKIT, PLAYWRIGHT_PROVIDER_ONLY, wantedEngines } from './browsers.ts'
+import { FAKETIME_LEFT_OUT, UNDER_FAKETIME } from './faketime.ts'
 
 /** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
 function runtime(): 'node' | 'deno' | 'bun' {
@@ -12,32 +18,45 @@ function runtime(): 'node' | 'deno' | 'bun' {
   return 'node'
 }
 
+/** The first error of a module outside its tests: a file that did not load, a hook that threw. */
+function errorOutsideTests(module: TestModule): string | undefined {
+  if (module.state() !== 'failed') return undefined
+  const suiteErrors = [...module.children.allSuites()].flatMap((suite) => suite.errors())
+  const first = [...module.errors(), ...suiteErrors][0]
+  return first ? `${first.name ?? 'Error'}: ${first.message ?? ''}`.slice(0, 300) : 'the file failed'
+}
+
 export default class SummaryReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const perProject = new Map<string, Record<'passed' | 'failed' | 'skipped', number>>()
-    for (const module of testModules) {
-      const name = (module.project.name || 'root').replace(/:node$/, `:${runtime()}`)
-      const counts = perProject.get(name) ?? { passed: 0, failed: 0, skipped: 0 }
-      for (const test of module.children.allTests()) {
-        const state = test.result().state
-        if (state === 'passed' || state === 'failed') counts[state]++
-        else counts.skipped++
-      }
-      perProject.set(name, counts)
-    }
-    const total = { passed: 0, failed: 0, skipped: 0 }
-    const lines = [...perProject.entries()].sort().map(([name, c]) => {
-      total.passed += c.passed
-      total.failed += c.failed
-      total.skipped += c.skipped
-      return `  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`
-    })
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
+    const modules: ModuleRecord[] = testModules.map((module) => ({
+      project: (module.project.name || 'root').replace(/:node$/, `:${runtime()}`),
+      file: module.relativeModuleId,
+      failedOutsideTests: errorOutsideTests(module),
+      states: [...module.children.allTests()].map((test) => test.result().state),
+    }))
+    const summary = countRun(
+      modules,
+      unhandledErrors.map((error) => `${error.name ?? 'Error'}: ${error.message ?? ''}`.slice(0, 300)),
+      reason === 'interrupted' ? 'interrupted' : undefined,
+    )
+    const { lines, total } = combineRuns([{ label: `vitest (${runtime()})`, exitCode: 0, summary }])
     // What an engine cannot run is said, not silently left out.
-    const ran = (engine: string) => [...perProject.keys()].some((name) => name.endsWith(`(${engine})`))
+    const ran = (engine: string) => modules.some((m) => m.project.endsWith(`(${engine})`))
+    const hasBrowsers = ran('chromium')
     const notRun = [
       ...(ran('webkit') ? NOT_IN_WEBKIT.map((n) => `  not run in webkit: ${n.file} (${n.reason})`) : []),
       ...['firefox', 'webkit'].filter(ran).flatMap((engine) => PLAYWRIGHT_PROVIDER_ONLY.map((n) => `  not run in ${engine}: ${n.file} (${n.reason})`)),
+      ...(['firefox', 'webkit'] as const)
+        .filter((engine) => hasBrowsers && !wantedEngines().has(engine))
+        .map((engine) => `  not run in ${engine}: this run left it out${UNDER_FAKETIME ? ` (${FAKETIME_LEFT_OUT[engine]}; it runs in the real-clock pass)` : ' (CARD_JWE_ENGINES)'}`),
     ]
-    process.stdout.write(`\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\ntests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped\n`)
+    const file = process.env.CARD_JWE_SUMMARY_FILE
+    if (file) {
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, JSON.stringify({ ...summary, notRun }))
+    }
+    // Under scripts/run-tests.mjs this is one run of several: its line is labelled, the closing line comes last.
+    const label = file ? `this run (${runtime()})` : 'tests'
+    process.stdout.write(`\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\n${closingLine(total).replace(/^tests/, label)}\n`)
   }
 }

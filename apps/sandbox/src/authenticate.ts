@@ -13,7 +13,7 @@ function headerOf(request: SandboxRequest, name: string): string | undefined {
 }
 
 /**
- * The signature the request should carry (docs/service-signing.md). node:crypto, synchronously: a
+ * The signature the request should carry (the scheme of `@card-jwe/service-client/signing`). node:crypto, synchronously: a
  * few hundred bytes hash in microseconds, where WebCrypto's two thread-pool jobs per request cost
  * the event loop more than the hashing (the service client signs with WebCrypto; tests compare both).
  */
@@ -23,7 +23,7 @@ function expectedSignature(secret: string, parts: SignedParts): string {
 }
 
 /**
- * Checks a signed request (docs/service-signing.md) and returns the shop that signed it: all four
+ * Checks a signed request (the scheme of `@card-jwe/service-client/signing`) and returns the shop that signed it: all four
  * headers present, the timestamp within five minutes of our clock, the HMAC right (compared in
  * constant time), and the nonce never seen before from that shop.
  */
@@ -39,7 +39,7 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
 
   const shop = context.db.prepare('SELECT * FROM shops WHERE shop_id = ?').get(shopId) as ShopRow | undefined
   // An unknown shop gets the same answer as a wrong signature: no hint which part was wrong.
-  // The timestamp is signed as the text that was sent (docs/service-signing.md), leading zeros and all.
+  // The timestamp is signed as the text that was sent (as the client signs it), leading zeros and all.
   const expected = expectedSignature(shop?.service_secret ?? 'unknown-shop', {
     timestamp,
     nonce,

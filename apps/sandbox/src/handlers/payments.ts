@@ -35,7 +35,7 @@ function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): 
 }
 
 /**
- * The amount the store can take (docs/decisions.md, "Amounts and currencies"): its own currency
+ * The amount the store can take (the spec leaves it open; ours, as processors do): its own currency
  * only, and 0 only as a card verification that stores the card (zero-value authorisation).
  */
 function checkAmount(body: ServicePaymentRequest, store: OwnedStore): void {
@@ -185,7 +185,7 @@ export async function paymentDetails(request: SandboxRequest, params: Params, co
   if (row.status === 'redirect_shopper') {
     if (row.acs_result === null) throw new SandboxError(422, 'REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
     if (row.acs_result === 'cancelled') {
-      // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer (docs/decisions.md).
+      // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer.
       const next = updatePayment(context, row, { status: 'refused', result_code: 'Cancelled', refusal_reason: 'Cancelled by shopper' })
       remember(context, next)
       return finalAnswer(next)

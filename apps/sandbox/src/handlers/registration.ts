@@ -8,7 +8,7 @@ import { findOrCreateContractor, insertStore, ONBOARDING_CLEAR } from '../mercha
 import type { SandboxContext } from '../context.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
-/** Registration path and body are not in the spec: ours, documented in docs/decisions.md. */
+/** Registration path and body are not in the spec: ours (`REGISTRATION_PATH` of the service client). */
 export { REGISTRATION_PATH } from '@card-jwe/service-client'
 /** The shop's settings endpoint the sandbox reads at registration (spec: "Shop registration"). */
 export const SETTINGS_PATH = '/shop-json/shop/v3/settings/general'

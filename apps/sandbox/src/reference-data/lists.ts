@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 
 /**
  * The lists behind GET countries and GET industry-codes, from maintained public data sets pinned
- * to exact versions in package.json (docs/decisions.md, "Merchant set-up"):
+ * to exact versions in package.json:
  * - countries: ISO 3166-1 alpha-2 with English names, from i18n-iso-countries 7.14.0 (2025-07-17),
  *   which also carries the user-assigned XK (Kosovo) that processors accept;
  * - industry codes: merchant category codes (ISO 18245) with descriptions, from the greggles/mcc-codes

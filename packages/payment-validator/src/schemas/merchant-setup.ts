@@ -4,7 +4,7 @@ import { CurrencyCodeSchema } from './amount.js'
 /**
  * Bodies of the merchant set-up calls (spec: "What the service does" rule 4, "Endpoints" rules 3
  * and 4, "Create-store request body", "Contractor"). Where the spec shows no body or limit, the
- * choice is in docs/decisions.md ("Merchant set-up"). Membership of the countries and industry-codes
+ * limits are ours: those of the widely used checkout APIs. Membership of the countries and industry-codes
  * lists is the service's to check: it owns the lists.
  */
 

@@ -22,7 +22,7 @@ export const KNOWN_RESULT_CODES = Object.freeze([
  * `type` passes through (`redirect` with url/method/data, `threeDS2` with subtype/token, ...).
  */
 export const ActionSchema = z.looseObject({
-  /** "threeDS2" or "redirect" (see docs/decisions.md); what the page must do next. */
+  /** "threeDS2" (a 3-D Secure 2 fingerprint or challenge) or "redirect" (a bank page); what the page must do next. */
   type: z.string().min(1),
   /** The payment method the action belongs to ("scheme", "ideal"). */
   paymentMethodType: z.string().optional(),

@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+/**
+ * `npx card-jwe-sandbox`: the sandbox on loopback until Ctrl-C, for a shop in development. Prints
+ * what a shop needs to talk to it: base URL, certificate path and SHA-256 fingerprint, and with
+ * --ready-made-store a registered shop and an onboarded store to pay with at once.
+ */
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startSandbox } from './start-sandbox.js'
+import { REGISTRATION_PATH } from '@card-jwe/service-client'
+
+/** The port `card-jwe-sandbox` listens on unless told otherwise; the service client's default base URL. */
+export const DEFAULT_PORT = 8790
+
+const USAGE = `Usage: card-jwe-sandbox [options]
+
+  --port N            port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 for a free one; env SANDBOX_PORT)
+  --data-dir DIR      where the database and certificate live, kept across runs
+                      (default ./.sandbox-data; env SANDBOX_DATA_DIR)
+  --ready-made-store  also create a registered shop with an onboarded store, and print its
+                      shop id, service secret and store id (skips registration and merchant set-up)
+  --help, --version
+`
+
+function fail(message: string): never {
+  process.stderr.write(`card-jwe-sandbox: ${message}\n\n${USAGE}`)
+  process.exit(2)
+}
+
+let args: ReturnType<typeof parse>
+function parse() {
+  return parseArgs({
+    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'ready-made-store': { type: 'boolean' }, help: { type: 'boolean' }, version: { type: 'boolean' } },
+    strict: true,
+  }).values
+}
+try {
+  args = parse()
+} catch (error) {
+  fail((error as Error).message)
+}
+if (args.help) {
+  process.stdout.write(USAGE)
+  process.exit(0)
+}
+if (args.version) {
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  process.stdout.write(`${version}\n`)
+  process.exit(0)
+}
+const portText = args.port ?? process.env.SANDBOX_PORT ?? String(DEFAULT_PORT)
+if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a whole number from 0 to 65535')
+
+const sandbox = await startSandbox({ dataDir: resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data'), port: Number(portText) })
+const lines = [
+  `sandbox listening at ${sandbox.baseUrl}`,
+  `certificate ${sandbox.certificatePath}`,
+  `SHA-256 ${sandbox.fingerprint}`,
+  `database ${sandbox.databasePath}`,
+]
+if (args['ready-made-store']) {
+  const shop = sandbox.createReadyMadeShop()
+  lines.push(`shop id ${shop.shopId}`, `service secret ${shop.serviceSecret}`, `store id ${shop.storeId}`)
+} else {
+  lines.push(`register a shop: POST ${sandbox.baseUrl}${REGISTRATION_PATH} {shopUrl, key, secret} (or restart with --ready-made-store)`)
+}
+process.stdout.write(`${lines.join('\n')}\n`)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void sandbox.close().then(() => process.exit(0)))
