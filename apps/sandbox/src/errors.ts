@@ -9,6 +9,8 @@ export class SandboxError extends Error {
     readonly errorCode: string,
     message: string,
     readonly errorType: 'validation' | 'security' | 'configuration' | 'internal' = 'validation',
+    /** Sent as `Retry-After` (a 429's "not before"), so a client does not retry into the same refusal. */
+    readonly retryAfterSeconds: number | undefined = undefined,
   ) {
     super(message)
   }

@@ -1,6 +1,7 @@
 import { notFound, SandboxError } from './errors.js'
 import { newId } from './lib/ids.js'
 import type { SandboxContext, ShopRow } from './context.js'
+import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
 /** Onboarding status values: the spec shows `verification-required`; the cleared value is ours. */
 export const ONBOARDING_REQUIRED = 'verification-required'
@@ -92,7 +93,7 @@ export const compactPhone = (phone: string) => phone.replace(/ /g, '')
 /** The merchant account behind the shop, or the refusal that says which step comes first. */
 export function accountOf(shop: ShopRow): string {
   if (!shop.account_id) {
-    throw new SandboxError(422, 'BACKOFFICE_USER_REQUIRED', 'no backoffice user is connected: POST /email-verification-messages, then PUT /shopplatform/processor/backoffice-user with the code', 'configuration')
+    throw new SandboxError(422, 'BACKOFFICE_USER_REQUIRED', `no backoffice user is connected: ${describeEndpoint(ENDPOINTS.sendVerificationEmail)}, then ${describeEndpoint(ENDPOINTS.connectBackofficeUser)} with the code`, 'configuration')
   }
   return shop.account_id
 }
@@ -102,7 +103,7 @@ export function currentContractor(context: SandboxContext, shop: ShopRow): Contr
   accountOf(shop)
   const row = shop.contractor_id ? (context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(shop.contractor_id) as ContractorRow | undefined) : undefined
   if (!row) {
-    throw new SandboxError(422, 'CONTRACTOR_NOT_CONNECTED', 'no contractor is connected: PUT /shopplatform/processor/contractor with a contractorId from backoffice-user-contractors, or create a store', 'configuration')
+    throw new SandboxError(422, 'CONTRACTOR_NOT_CONNECTED', `no contractor is connected: ${describeEndpoint(ENDPOINTS.connectContractor)} with a contractorId from backoffice-user-contractors, or create a store`, 'configuration')
   }
   return row
 }

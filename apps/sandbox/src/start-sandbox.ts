@@ -73,7 +73,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       log(`${method} ${redactPathForLog(url.pathname)} ${result.status}`)
     } catch (error) {
       const refusal = error instanceof SandboxError ? error : new SandboxError(500, 'INTERNAL', 'internal error', 'internal')
-      send(outgoing, { status: refusal.status, json: refusal.toBody() })
+      const retryAfter = refusal.retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(refusal.retryAfterSeconds) } }
+      send(outgoing, { status: refusal.status, json: refusal.toBody(), ...retryAfter })
       // The error's kind only: a stack or message of a foreign error could quote request data.
       log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`)
     }

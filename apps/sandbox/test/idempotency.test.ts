@@ -1,7 +1,7 @@
 /**
  * Idempotency keys (docs/decisions.md, "Idempotency"): a retry under the same key gets the first
- * answer, never a second payment or a second capture; the client retries keyed calls through an
- * outage. Counted in the sandbox's own database.
+ * answer, never a second payment or a second capture; the client retries through an outage under
+ * the caller's key or one it generated. Counted in the sandbox's own database.
  */
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -69,20 +69,24 @@ describe('idempotency keys', () => {
     expect(count('SELECT refunded + 0 AS n FROM payments WHERE psp_reference = ?', psp)).toBe(500)
   })
 
-  it('has the client retry a keyed call while the service restarts, and not an unkeyed one', async () => {
+  it("has the client retry payments through a service restart, under the caller's key or one it made, each paid once", async () => {
     const port = Number(new URL(fixture.sandbox.baseUrl).port)
-    const body = await fixture.cardPayment(card, { reference: 'idem-5' })
+    const keyed = await fixture.cardPayment(card, { reference: 'idem-5' })
+    const unkeyed = await fixture.cardPayment(card, { reference: 'idem-6' })
     await fixture.sandbox.close()
     let restarted: RunningSandbox | undefined
     const restart = new Promise<void>((resolve) =>
       setTimeout(() => void startSandbox({ dataDir, port, log: (line) => fixture.logs.push(line) }).then((s) => ((restarted = s), resolve())), 400),
     )
-    const client = createServiceClient({ baseUrl: fixture.sandbox.baseUrl, credentials: fixture.credentials, retryDelaysMs: [300, 600, 1200] })
-    await expect(client.createPayment(fixture.storeId, body)).rejects.toThrow() // no key: no retry, fails at once
-    const paid = await client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-5-attempt-0' })
+    const client = createServiceClient({ baseUrl: fixture.sandbox.baseUrl, credentials: fixture.credentials, backoff: { initialMs: 300, maxMs: 1200 } })
+    const [first, second] = await Promise.all([
+      client.createPayment(fixture.storeId, keyed, { idempotencyKey: 'order-idem-5-attempt-0' }),
+      client.createPayment(fixture.storeId, unkeyed),
+    ])
     await restart
-    expect(paid.resultCode).toBe('Authorised')
+    expect([first.resultCode, second.resultCode]).toEqual(['Authorised', 'Authorised'])
     expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-5'")).toBe(1)
+    expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-6'")).toBe(1)
     await restarted!.close()
     // The fixture's own close() then closes an already closed server, which is harmless.
     Object.assign(fixture.sandbox, { close: async () => {} })

@@ -1,69 +1,53 @@
-import {
-  ContractorSchema,
-  OnboardingLinkSchema,
-  OnboardingStatusSchema,
-  PaymentMethodsResponseSchema,
-  PaymentResponseSchema,
-  type Amount,
-  type Contractor,
-  type CreateStoreRequest,
-  type OnboardingStatus,
-  type PaymentDetailsRequest,
-  type PaymentMethodsResponse,
-  type BackofficeUserRequest,
-  type UpdateStoreRequest,
-  type PaymentRequest,
-  type PaymentResponse,
-  type ServicePaymentDetailsRequest,
-  type ServicePaymentRequest,
-  type StorePaymentMethodsRequest,
+import type {
+  Amount,
+  BackofficeUserRequest,
+  Contractor,
+  CreateStoreRequest,
+  OnboardingStatus,
+  PaymentDetailsRequest,
+  PaymentMethodsResponse,
+  PaymentRequest,
+  PaymentResponse,
+  ServicePaymentDetailsRequest,
+  ServicePaymentRequest,
+  StorePaymentMethodsRequest,
+  UpdateStoreRequest,
 } from '@card-jwe/payment-validator'
-import { ServiceError } from './errors.js'
-import {
-  BackofficeUserResultSchema,
-  ClientKeySchema,
-  ContractorConnectionSchema,
-  CountryListSchema,
-  EmailVerificationResultSchema,
-  ErasureResultSchema,
-  IndustryCodeListSchema,
-  StoreListSchema,
-  StorePaymentMethodsResultSchema,
-  StoreSchema,
-  ModificationResultSchema,
-  RegistrationResultSchema,
-  UnsubscribeResultSchema,
-  UpdatedPaymentsPageSchema,
-  type BackofficeUserResult,
-  type ContractorConnection,
-  type CountryList,
-  type EmailVerificationResult,
-  type ErasureResult,
-  type IndustryCodeList,
-  type ModificationResult,
-  type StorePaymentMethodsResult,
-  type UnsubscribeResult,
-  type Store,
-  type RegistrationResult,
-  type UpdatedPaymentsPage,
-} from './responses.js'
+import type { z } from 'zod'
+import { describeEndpoint, ENDPOINTS, type ServiceEndpoint } from './endpoints.js'
+import { ServiceError, ServiceUnreachableError, type CallRecord } from './errors.js'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js'
+import type { Backoff } from './lib/backoff.js'
+import { send, type SendPolicy } from './lib/send.js'
+import type {
+  BackofficeUserResult,
+  ContractorConnection,
+  CountryList,
+  EmailVerificationResult,
+  ErasureResult,
+  IndustryCodeList,
+  ModificationResult,
+  RegistrationResult,
+  Store,
+  StorePaymentMethodsResult,
+  UnsubscribeResult,
+  UpdatedPaymentsPage,
+} from './responses.js'
 import { signRequest } from './signing.js'
-import { z } from 'zod'
 
 /** Where the client talks by default: the local sandbox (`pnpm sandbox`). */
 export const SANDBOX_BASE_URL = 'http://127.0.0.1:8790'
-/** Registration path and body are ours (the spec does not show them); see docs/decisions.md. */
-export const REGISTRATION_PATH = '/shopplatform/processor/shop-registrations'
-/** How long one call may take before the client gives up. */
-export const DEFAULT_TIMEOUT_MS = 30_000
+/** Registration's path: ours, since the spec does not show it (unsigned, `{shopUrl, key, secret, readyMadeStore?}`). */
+export const REGISTRATION_PATH = ENDPOINTS.register.path
 /**
- * Waits before each retry of a call that carries an idempotency key, when the service could not be
- * reached or answered 502/503/504. Calls without a key are never retried: a second try could pay twice.
+ * How long one call may take in all, retries and waits included: about what a shopper waiting on
+ * "Pay" bears before the shop should say something.
  */
-export const DEFAULT_RETRY_DELAYS_MS = Object.freeze([250, 1000, 2500])
-
-const P = '/shopplatform/processor'
+export const DEFAULT_DEADLINE_MS = 15_000
+/** How long one attempt may take, to the answer's last byte; three fit in the default deadline. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5_000
+/** Waits between attempts: 0.5 s doubling to 5 s, each 50-100 % of that (jitter). */
+export const DEFAULT_BACKOFF: Backoff = Object.freeze({ initialMs: 500, maxMs: 5_000 })
 
 /** Who signs: the shop's id and the secret the service pushed to it. */
 export interface ServiceCredentials {
@@ -73,18 +57,43 @@ export interface ServiceCredentials {
   readonly serviceSecret: string
 }
 
+/** How long a call may take; per client in {@link ServiceClientOptions}, per call in {@link CallOptions}. */
+export interface CallTimes {
+  /** The whole call, every retry and wait included; default {@link DEFAULT_DEADLINE_MS}. */
+  readonly deadlineMs?: number
+  /** One attempt, to the answer's last byte (never past the deadline); default {@link DEFAULT_ATTEMPT_TIMEOUT_MS}. */
+  readonly attemptTimeoutMs?: number
+}
+
 /** Options of {@link createServiceClient}. */
-export interface ServiceClientOptions {
+export interface ServiceClientOptions extends CallTimes {
   /** The sandbox by default; the service's `{base_url_dev}` or `{base_url}` otherwise. */
   readonly baseUrl?: string
   /** Needed for every call but registration. */
   readonly credentials?: ServiceCredentials
-  /** Per attempt; default {@link DEFAULT_TIMEOUT_MS}. */
-  readonly timeoutMs?: number
   /** Clock for the signature's timestamp; defaults to the real time. */
   readonly now?: () => Date
-  /** Waits before retries of calls with an idempotency key; default {@link DEFAULT_RETRY_DELAYS_MS}. */
-  readonly retryDelaysMs?: readonly number[]
+  /** Waits between attempts; default {@link DEFAULT_BACKOFF}. */
+  readonly backoff?: Backoff
+  /** 0 to 1, for the jitter of the waits; default `Math.random`. `() => 1` makes every wait its full length. */
+  readonly random?: () => number
+  /** How the client waits between attempts; default a timer. The deadline counts each wait as asked, however short this makes it. */
+  readonly sleep?: (ms: number) => Promise<void>
+  /** Default `globalThis.fetch`: pass a wrapped one for logging, a proxy or tests. */
+  readonly fetch?: typeof globalThis.fetch
+}
+
+/** Per-call options of a call that reads. */
+export type CallOptions = CallTimes
+
+/** Per-call options of a call that writes: all but the GETs. */
+export interface IdempotentCall extends CallTimes {
+  /**
+   * 8-64 of [A-Za-z0-9_-], sent as `Idempotency-Key` on every attempt of the call. Without one the
+   * client generates one per call, which covers its own retries only: derive the key from the order
+   * and attempt, and store it before the call, so a second call for the same thing sends it again.
+   */
+  readonly idempotencyKey?: string
 }
 
 /** The body of {@link ServiceClient.register}. */
@@ -137,55 +146,54 @@ export interface UnsubscribeRequest {
   readonly storedPaymentMethodId: string
 }
 
-/** For calls that create a payment or move money: the same key on a retry gets the first answer. */
-export interface IdempotentCall {
-  /** 8-64 of [A-Za-z0-9_-]; derive it from the order and attempt, so a retry sends the same one. */
-  readonly idempotencyKey?: string
-}
-
-type Schema<T> = z.ZodType<T>
-
-/** Every endpoint of the service, typed; see {@link createServiceClient}. */
+/**
+ * Every endpoint of the service, typed; see {@link createServiceClient}. Each call rejects with
+ * `ServiceError` (the service's refusal, or an answer that breaks its schema), `ServiceUnreachableError`
+ * (no answer within the deadline) or, before anything is sent, `TypeError` (a wrong argument).
+ */
 export interface ServiceClient {
   /** The base URL the client calls, without a trailing slash. */
   readonly baseUrl: string
   /** The same client, signing as this shop. */
   withCredentials(credentials: ServiceCredentials): ServiceClient
   /**
-   * Unsigned: the service then calls the shop's settings endpoints with key and secret. With
-   * `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present).
+   * Unsigned, one attempt: the service then calls the shop's settings endpoints with key and secret.
+   * With `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present).
    */
-  register(shop: ShopRegistration & { readonly readyMadeStore: true }): Promise<ReadyMadeStoreRegistration>
-  /** Unsigned: the service then calls the shop's settings endpoints with key and secret. */
-  register(shop: ShopRegistration): Promise<RegistrationResult>
+  register(shop: ShopRegistration & { readonly readyMadeStore: true }, options?: IdempotentCall): Promise<ReadyMadeStoreRegistration>
+  /** Unsigned, one attempt: the service then calls the shop's settings endpoints with key and secret. */
+  register(shop: ShopRegistration, options?: IdempotentCall): Promise<RegistrationResult>
   /** Merchant set-up, in the spec's order ("Endpoints" rules 3 and 4). */
-  sendVerificationEmail(email: string): Promise<EmailVerificationResult>
+  sendVerificationEmail(email: string, options?: IdempotentCall): Promise<EmailVerificationResult>
   /** Connects the merchant's back-office user with the emailed code. */
-  connectBackofficeUser(body: BackofficeUserRequest): Promise<BackofficeUserResult>
+  connectBackofficeUser(body: BackofficeUserRequest, options?: IdempotentCall): Promise<BackofficeUserResult>
   /** The contractors (legal entities) the back-office user may act for. */
-  listContractors(): Promise<Contractor[]>
+  listContractors(options?: CallOptions): Promise<Contractor[]>
   /** Makes a contractor current for the following calls. */
-  connectContractor(contractorId: string): Promise<ContractorConnection>
+  connectContractor(contractorId: string, options?: IdempotentCall): Promise<ContractorConnection>
   /** The industry codes a store may have. */
-  industryCodes(): Promise<IndustryCodeList>
+  industryCodes(options?: CallOptions): Promise<IndustryCodeList>
   /** The countries a store may be in. */
-  countries(): Promise<CountryList>
+  countries(options?: CallOptions): Promise<CountryList>
   /** The stores of whichever contractor is current: connect the one you mean first (rule 3). */
-  listStores(): Promise<Store[]>
+  listStores(options?: CallOptions): Promise<Store[]>
   /** Creates a store for the current contractor (with the contractor itself, when new). */
-  createStore(body: CreateStoreRequest): Promise<Store>
+  createStore(body: CreateStoreRequest, options?: IdempotentCall): Promise<Store>
   /** Changes a store's label, phone, address or statement. */
-  updateStore(storeId: string, body: UpdateStoreRequest): Promise<Store>
+  updateStore(storeId: string, body: UpdateStoreRequest, options?: IdempotentCall): Promise<Store>
   /** What the service still needs before the current contractor may take payments. */
-  onboardingStatus(): Promise<OnboardingStatus>
+  onboardingStatus(options?: CallOptions): Promise<OnboardingStatus>
   /** A link to the processor's hosted onboarding pages, for the merchant to finish verification. */
-  createOnboardingLink(): Promise<OnboardingLink>
+  createOnboardingLink(options?: IdempotentCall): Promise<OnboardingLink>
   /** Turns a store's payment methods on or off. */
-  setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<StorePaymentMethodsResult>
-  /** Takes what the service takes: a body built by `buildPaymentRequest`, or a Drop-in's `state.data` plus the shop's fields. */
+  setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest, options?: IdempotentCall): Promise<StorePaymentMethodsResult>
+  /**
+   * Takes what the service takes: a body built by `buildPaymentRequest`, or a Drop-in's `state.data`
+   * plus the shop's fields. Pass an `idempotencyKey` derived from the order and attempt.
+   */
   createPayment(storeId: string, request: PaymentRequest | ServicePaymentRequest, options?: IdempotentCall): Promise<PaymentResponse>
   /** Sends what the page returned from a 3-D Secure step or redirect (`details`), for the final result. */
-  paymentDetails(storeId: string, request: PaymentDetailsRequest | ServicePaymentDetailsRequest): Promise<PaymentResponse>
+  paymentDetails(storeId: string, request: PaymentDetailsRequest | ServicePaymentDetailsRequest, options?: IdempotentCall): Promise<PaymentResponse>
   /** Captures all or part of an authorised payment. */
   capture(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
   /** Refunds all or part of a captured payment. */
@@ -193,21 +201,24 @@ export interface ServiceClient {
   /** Cancels an authorised payment that is not captured. */
   cancel(pspReference: string, options?: IdempotentCall): Promise<ModificationResult>
   /** The payments changed after a cursor: poll it to learn outcomes (the spec has no webhooks). */
-  updatedPayments(query?: UpdatedPaymentsQuery): Promise<UpdatedPaymentsPage>
+  updatedPayments(query?: UpdatedPaymentsQuery, options?: CallOptions): Promise<UpdatedPaymentsPage>
   /** The payment methods a store offers a shopper, for the checkout page. */
-  checkoutPaymentMethods(storeId: string, query?: CheckoutPaymentMethodsQuery): Promise<PaymentMethodsResponse>
+  checkoutPaymentMethods(storeId: string, query?: CheckoutPaymentMethodsQuery, options?: CallOptions): Promise<PaymentMethodsResponse>
   /** The store's client key, for a page that uses the processor's components. */
-  clientKey(storeId: string): Promise<string>
+  clientKey(storeId: string, options?: CallOptions): Promise<string>
   /** The client key of the service's own web component. */
-  webComponentClientKey(): Promise<string>
+  webComponentClientKey(options?: CallOptions): Promise<string>
   /** Removes a shopper's stored card. */
-  unsubscribe(storeId: string, body: UnsubscribeRequest): Promise<UnsubscribeResult>
+  unsubscribe(storeId: string, body: UnsubscribeRequest, options?: IdempotentCall): Promise<UnsubscribeResult>
   /** Asks the service to erase the shopper data of one payment. */
-  subjectErasure(pspReference: string): Promise<ErasureResult>
+  subjectErasure(pspReference: string, options?: IdempotentCall): Promise<ErasureResult>
 }
 
-const segment = (value: string) => {
-  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new TypeError('path parameter: expected 1-64 of [A-Za-z0-9_-]')
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
+
+/** A path id, checked: it goes into the path as is. */
+function id(field: 'storeId' | 'pspReference', value: unknown): string {
+  if (typeof value !== 'string' || !ID_PATTERN.test(value)) throw new TypeError(`${field}: 1 to 64 characters of [A-Za-z0-9_-]`)
   return value
 }
 
@@ -218,86 +229,150 @@ function query(values: { readonly [key: string]: string | number | undefined }):
   return text ? `?${text}` : ''
 }
 
+function positive(field: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new TypeError(`${field}: a positive number of milliseconds`)
+  return value
+}
+
+function checkCredentials(credentials: ServiceCredentials | undefined): void {
+  if (credentials === undefined) return
+  // Sent as a header: control characters would make fetch fail in a way that looks like a network error.
+  if (typeof credentials.shopId !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(credentials.shopId)) throw new TypeError('credentials.shopId: 1 to 128 visible ASCII characters')
+  if (typeof credentials.serviceSecret !== 'string' || credentials.serviceSecret.length === 0) throw new TypeError('credentials.serviceSecret: a non-empty string')
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+function envelopeOf(text: string): Partial<Record<'errorCode' | 'message' | 'errorType', unknown>> | undefined {
+  try {
+    const value: unknown = JSON.parse(text)
+    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * A typed client for every service endpoint: signs each request (docs/service-signing.md),
- * validates each response with the schemas, and throws ServiceError with the service's status,
- * code and message.
+ * A typed client for every service endpoint. Signs each attempt with `service_secret` (HMAC-SHA256
+ * over a timestamp, a nonce, the method, the path with query and the body's hash, in the `x-signature`
+ * headers), sends every call but a GET with an `Idempotency-Key`, retries within one deadline, and
+ * validates each answer with its schema.
  */
 export function createServiceClient(options: ServiceClientOptions = {}): ServiceClient {
   const baseUrl = (options.baseUrl ?? SANDBOX_BASE_URL).replace(/\/+$/, '')
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
-
-  const retryDelays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS
-
-  /** One attempt; each is signed afresh (new timestamp and nonce), with the same body and key. */
-  async function attempt(method: string, pathWithQuery: string, text: string | undefined, signed: boolean, idempotencyKey: string | undefined): Promise<Response> {
-    const headers: Record<string, string> = { accept: 'application/json' }
-    if (text !== undefined) headers['content-type'] = 'application/json'
-    if (idempotencyKey !== undefined) headers[IDEMPOTENCY_KEY_HEADER] = idempotencyKey
-    if (signed) Object.assign(headers, await signRequest(options.credentials!, { method, pathWithQuery, body: text ?? '' }, options.now?.()))
-    return fetch(baseUrl + pathWithQuery, { method, headers, ...(text === undefined ? {} : { body: text }), signal: AbortSignal.timeout(timeoutMs) })
+  let protocol = ''
+  try {
+    protocol = new URL(baseUrl).protocol
+  } catch {}
+  if (protocol !== 'http:' && protocol !== 'https:') throw new TypeError('baseUrl: an absolute http or https URL')
+  checkCredentials(options.credentials)
+  const deadlineMs = positive('deadlineMs', options.deadlineMs, DEFAULT_DEADLINE_MS)
+  const attemptTimeoutMs = positive('attemptTimeoutMs', options.attemptTimeoutMs, DEFAULT_ATTEMPT_TIMEOUT_MS)
+  const backoff: Backoff = {
+    initialMs: positive('backoff.initialMs', options.backoff?.initialMs, DEFAULT_BACKOFF.initialMs),
+    maxMs: positive('backoff.maxMs', options.backoff?.maxMs, DEFAULT_BACKOFF.maxMs),
   }
+  const fetchFn = options.fetch ?? globalThis.fetch
+  if (typeof fetchFn !== 'function') throw new TypeError('fetch: a function (globalThis.fetch is missing here)')
 
-  async function call<T>(method: string, pathWithQuery: string, schema: Schema<T>, body?: unknown, signed = true, idempotencyKey?: string): Promise<T> {
-    if (signed && !options.credentials) throw new TypeError('this call is signed: create the client with credentials (shopId, serviceSecret)')
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY_PATTERN.test(idempotencyKey)) throw new TypeError('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
+  async function call<T>(
+    endpoint: ServiceEndpoint<z.ZodType<T>>,
+    ids: Readonly<Record<string, string>>,
+    body: unknown,
+    callOptions: IdempotentCall = {},
+    search = '',
+  ): Promise<T> {
+    // Every check before the first byte is sent: a wrong argument is a TypeError, never a retry.
+    const credentials = options.credentials
+    if (endpoint.signed && !credentials) throw new TypeError('credentials: this call is signed; create the client with credentials (shopId, serviceSecret)')
+    const given = callOptions.idempotencyKey
+    if (given !== undefined && (typeof given !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(given))) throw new TypeError('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
+    if (given !== undefined && !endpoint.idempotencyKey) throw new TypeError(`idempotencyKey: ${endpoint.method} calls carry none`)
+    const idempotencyKey = endpoint.idempotencyKey ? (given ?? globalThis.crypto.randomUUID()) : undefined
+    const policy: SendPolicy = {
+      deadlineMs: positive('deadlineMs', callOptions.deadlineMs, deadlineMs),
+      attemptTimeoutMs: positive('attemptTimeoutMs', callOptions.attemptTimeoutMs, attemptTimeoutMs),
+      retried: endpoint.retried,
+      backoff,
+      random: options.random ?? Math.random,
+      sleep: options.sleep ?? defaultSleep,
+      fetch: fetchFn,
+    }
+    const pathWithQuery = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!) + search
     const text = body === undefined ? undefined : JSON.stringify(body)
-    let response: Response | undefined
-    for (let tries = 0; ; tries++) {
-      const retryable = idempotencyKey !== undefined && tries < retryDelays.length
-      try {
-        response = await attempt(method, pathWithQuery, text, signed, idempotencyKey)
-        if (!retryable || ![502, 503, 504].includes(response.status)) break
-      } catch (error) {
-        if (!retryable) throw error
-      }
-      await new Promise((resolve) => setTimeout(resolve, retryDelays[tries]))
+    const method = endpoint.method
+    const headers = async () => {
+      const h: Record<string, string> = { accept: 'application/json' }
+      if (text !== undefined) h['content-type'] = 'application/json'
+      if (idempotencyKey !== undefined) h[IDEMPOTENCY_KEY_HEADER] = idempotencyKey
+      // Each attempt signed afresh: a new timestamp and nonce, the same body and key.
+      if (endpoint.signed) Object.assign(h, await signRequest(credentials!, { method, pathWithQuery, body: text ?? '' }, options.now?.()))
+      return h
     }
-    const payload: unknown = await response.json().catch(() => undefined)
-    if (!response.ok) {
-      const envelope = payload as Partial<{ status: number; errorCode: string; message: string; errorType: string }> | undefined
-      throw new ServiceError({
-        status: response.status,
-        errorCode: typeof envelope?.errorCode === 'string' ? envelope.errorCode : 'HTTP_ERROR',
-        message: typeof envelope?.message === 'string' ? envelope.message : `HTTP ${response.status}`,
-        errorType: typeof envelope?.errorType === 'string' ? envelope.errorType : 'unknown',
-      })
+
+    const { outcome, attempts } = await send({ method, url: baseUrl + pathWithQuery, headers, body: text }, policy)
+    const record: CallRecord = { attempts, idempotencyKey }
+    const name = describeEndpoint(endpoint)
+    if (outcome.kind === 'no-answer') throw new ServiceUnreachableError(outcome.timedOut ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', name, record, { cause: outcome.cause })
+    if (outcome.status < 200 || outcome.status > 299) {
+      const envelope = envelopeOf(outcome.text)
+      throw new ServiceError(
+        {
+          status: outcome.status,
+          errorCode: typeof envelope?.errorCode === 'string' ? envelope.errorCode : 'HTTP_ERROR',
+          message: typeof envelope?.message === 'string' ? envelope.message : `${name}: HTTP ${outcome.status}`,
+          errorType: typeof envelope?.errorType === 'string' ? envelope.errorType : 'unknown',
+        },
+        record,
+      )
     }
-    const parsed = schema.safeParse(payload)
-    if (!parsed.success) throw new ServiceError({ status: response.status, errorCode: 'INVALID_RESPONSE', message: `${method} ${pathWithQuery.split('?')[0]}: response does not match its schema`, errorType: 'client' })
+    const invalid = (rule: string) =>
+      new ServiceError({ status: outcome.status, errorCode: 'INVALID_RESPONSE', message: `${name}: the answer ${rule}`, errorType: 'client' }, record)
+    let payload: unknown
+    try {
+      payload = JSON.parse(outcome.text)
+    } catch {
+      throw invalid('is not JSON')
+    }
+    const parsed = endpoint.answer.safeParse(payload)
+    if (!parsed.success) throw invalid('does not match its schema')
     return parsed.data
   }
 
+  const E = ENDPOINTS
   return {
     baseUrl,
     withCredentials: (credentials) => createServiceClient({ ...options, credentials }),
-    register: (async (shop: { readyMadeStore?: boolean }) => {
-      const result = await call('POST', REGISTRATION_PATH, RegistrationResultSchema, shop, false)
-      if (shop.readyMadeStore === true && result.storeId === undefined) throw new ServiceError({ status: 201, errorCode: 'INVALID_RESPONSE', message: 'registration: a ready-made store was asked for and no storeId came back', errorType: 'client' })
+    register: (async (shop: ShopRegistration, o?: IdempotentCall) => {
+      const result = await call(E.register, {}, shop, o)
+      if (shop.readyMadeStore === true && result.storeId === undefined) {
+        throw new ServiceError({ status: 201, errorCode: 'INVALID_RESPONSE', message: 'registration: a ready-made store was asked for and no storeId came back', errorType: 'client' })
+      }
       return result
     }) as ServiceClient['register'],
-    sendVerificationEmail: (email) => call('POST', '/email-verification-messages', EmailVerificationResultSchema, { email }),
-    connectBackofficeUser: (body) => call('PUT', `${P}/backoffice-user`, BackofficeUserResultSchema, body),
-    listContractors: () => call('GET', `${P}/backoffice-user-contractors`, z.array(ContractorSchema)),
-    connectContractor: (contractorId) => call('PUT', `${P}/contractor`, ContractorConnectionSchema, { contractorId }),
-    industryCodes: () => call('GET', `${P}/industry-codes`, IndustryCodeListSchema),
-    countries: () => call('GET', `${P}/countries`, CountryListSchema),
-    listStores: () => call('GET', `${P}/stores`, StoreListSchema),
-    createStore: (body) => call('POST', `${P}/stores`, StoreSchema, body),
-    updateStore: (storeId, body) => call('PATCH', `${P}/stores/${segment(storeId)}`, StoreSchema, body),
-    onboardingStatus: () => call('GET', `${P}/onboarding-status`, OnboardingStatusSchema),
-    createOnboardingLink: async () => ({ uri: (await call('POST', `${P}/onboarding-links`, OnboardingLinkSchema, {})).uri }),
-    setStorePaymentMethods: (storeId, body) => call('PUT', `${P}/stores/${segment(storeId)}/payment-methods`, StorePaymentMethodsResultSchema, body),
-    createPayment: (storeId, request, o = {}) => call('POST', `${P}/stores/${segment(storeId)}/payments`, PaymentResponseSchema, request, true, o.idempotencyKey),
-    paymentDetails: (storeId, request) => call('POST', `${P}/stores/${segment(storeId)}/payment-details`, PaymentResponseSchema, request),
-    capture: (psp, amount, o = {}) => call('POST', `${P}/payments/${segment(psp)}/captures`, ModificationResultSchema, { amount }, true, o.idempotencyKey),
-    refund: (psp, amount, o = {}) => call('POST', `${P}/payments/${segment(psp)}/refunds`, ModificationResultSchema, { amount }, true, o.idempotencyKey),
-    cancel: (psp, o = {}) => call('POST', `${P}/payments/${segment(psp)}/cancels`, ModificationResultSchema, undefined, true, o.idempotencyKey),
-    updatedPayments: (q = {}) => call('GET', `${P}/updated-payments${query({ after: q.after, limit: q.limit })}`, UpdatedPaymentsPageSchema),
-    checkoutPaymentMethods: (storeId, q = {}) => call('GET', `${P}/stores/${segment(storeId)}/checkout-payment-methods${query({ ...q })}`, PaymentMethodsResponseSchema),
-    clientKey: async (storeId) => (await call('GET', `${P}/stores/${segment(storeId)}/client-key`, ClientKeySchema)).clientKey,
-    webComponentClientKey: async () => (await call('GET', `${P}/web-component-client-key`, ClientKeySchema)).clientKey,
-    unsubscribe: (storeId, body) => call('POST', `${P}/stores/${segment(storeId)}/unsubscribe-requests`, UnsubscribeResultSchema, body),
-    subjectErasure: (psp) => call('POST', `${P}/payments/${segment(psp)}/subject-erasure-requests`, ErasureResultSchema),
+    sendVerificationEmail: (email, o) => call(E.sendVerificationEmail, {}, { email }, o),
+    connectBackofficeUser: (body, o) => call(E.connectBackofficeUser, {}, body, o),
+    listContractors: (o) => call(E.listContractors, {}, undefined, o),
+    connectContractor: (contractorId, o) => call(E.connectContractor, {}, { contractorId }, o),
+    industryCodes: (o) => call(E.industryCodes, {}, undefined, o),
+    countries: (o) => call(E.countries, {}, undefined, o),
+    listStores: (o) => call(E.listStores, {}, undefined, o),
+    createStore: (body, o) => call(E.createStore, {}, body, o),
+    updateStore: async (storeId, body, o) => call(E.updateStore, { store_id: id('storeId', storeId) }, body, o),
+    onboardingStatus: (o) => call(E.onboardingStatus, {}, undefined, o),
+    createOnboardingLink: async (o) => ({ uri: (await call(E.createOnboardingLink, {}, {}, o)).uri }),
+    setStorePaymentMethods: async (storeId, body, o) => call(E.setStorePaymentMethods, { store_id: id('storeId', storeId) }, body, o),
+    createPayment: async (storeId, request, o) => call(E.createPayment, { store_id: id('storeId', storeId) }, request, o),
+    paymentDetails: async (storeId, request, o) => call(E.paymentDetails, { store_id: id('storeId', storeId) }, request, o),
+    capture: async (psp, amount, o) => call(E.capture, { psp_reference: id('pspReference', psp) }, { amount }, o),
+    refund: async (psp, amount, o) => call(E.refund, { psp_reference: id('pspReference', psp) }, { amount }, o),
+    cancel: async (psp, o) => call(E.cancel, { psp_reference: id('pspReference', psp) }, undefined, o),
+    updatedPayments: (q = {}, o) => call(E.updatedPayments, {}, undefined, o, query({ after: q.after, limit: q.limit })),
+    checkoutPaymentMethods: async (storeId, q = {}, o) => call(E.checkoutPaymentMethods, { store_id: id('storeId', storeId) }, undefined, o, query({ ...q })),
+    clientKey: async (storeId, o) => (await call(E.clientKey, { store_id: id('storeId', storeId) }, undefined, o)).clientKey,
+    webComponentClientKey: async (o) => (await call(E.webComponentClientKey, {}, undefined, o)).clientKey,
+    unsubscribe: async (storeId, body, o) => call(E.unsubscribe, { store_id: id('storeId', storeId) }, body, o),
+    subjectErasure: async (psp, o) => call(E.subjectErasure, { psp_reference: id('pspReference', psp) }, undefined, o),
   }
 }

@@ -13,7 +13,18 @@ export interface ServiceErrorBody {
   readonly errorType: string
 }
 
-/** What the client throws for an error answer, or an answer that breaks its schema; network failures stay `TypeError`s. */
+/** How a call went: what a shop needs to repeat it later under the same key. */
+export interface CallRecord {
+  /** Requests sent, the first one included. */
+  readonly attempts: number
+  /** The `Idempotency-Key` every attempt carried (the caller's or a generated one); none on a GET. */
+  readonly idempotencyKey: string | undefined
+}
+
+/**
+ * The service answered with an error status, or with an answer that breaks its schema
+ * (`errorCode` `INVALID_RESPONSE`; without the service's envelope, `HTTP_ERROR`).
+ */
 export class ServiceError extends Error {
   /** Always "ServiceError", also after bundling renames the class. */
   override readonly name = 'ServiceError'
@@ -23,11 +34,51 @@ export class ServiceError extends Error {
   readonly errorCode: string
   /** See {@link ServiceErrorBody.errorType}. */
   readonly errorType: string
+  /** See {@link CallRecord.attempts}. */
+  readonly attempts: number
+  /** See {@link CallRecord.idempotencyKey}. */
+  readonly idempotencyKey: string | undefined
 
-  constructor(body: ServiceErrorBody) {
+  constructor(body: ServiceErrorBody, call: CallRecord = { attempts: 1, idempotencyKey: undefined }) {
     super(body.message)
     this.status = body.status
     this.errorCode = body.errorCode
     this.errorType = body.errorType
+    this.attempts = call.attempts
+    this.idempotencyKey = call.idempotencyKey
+  }
+}
+
+/**
+ * `SERVICE_UNREACHABLE`: no answer at all (connection refused or reset, name not found) on the last
+ * attempt. `SERVICE_TIMEOUT`: the last attempt, or the call's deadline, ran out before a whole answer
+ * arrived.
+ */
+export type ServiceUnreachableCode = 'SERVICE_UNREACHABLE' | 'SERVICE_TIMEOUT'
+
+/**
+ * No answer from the service within the call's deadline, retries included. Whether it acted is
+ * unknown: repeat the call later with the same `idempotencyKey` (a money call then gets the first
+ * answer, never a second charge), or learn the outcome from updated-payments.
+ */
+export class ServiceUnreachableError extends Error {
+  /** Always "ServiceUnreachableError", also after bundling renames the class. */
+  override readonly name = 'ServiceUnreachableError'
+  /** See {@link ServiceUnreachableCode}. */
+  readonly code: ServiceUnreachableCode
+  /** See {@link CallRecord.attempts}. */
+  readonly attempts: number
+  /** See {@link CallRecord.idempotencyKey}. */
+  readonly idempotencyKey: string | undefined
+  /** "METHOD path-template" of the call, e.g. "POST /shopplatform/processor/stores/{store_id}/payments". */
+  readonly endpoint: string
+
+  constructor(code: ServiceUnreachableCode, endpoint: string, call: CallRecord, options?: { readonly cause?: unknown }) {
+    const what = code === 'SERVICE_TIMEOUT' ? 'no whole answer in time' : 'the service could not be reached'
+    super(`${endpoint}: ${what} after ${call.attempts} attempt${call.attempts === 1 ? '' : 's'}`, options)
+    this.code = code
+    this.endpoint = endpoint
+    this.attempts = call.attempts
+    this.idempotencyKey = call.idempotencyKey
   }
 }

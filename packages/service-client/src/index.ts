@@ -1,5 +1,14 @@
-export { createServiceClient, DEFAULT_RETRY_DELAYS_MS, DEFAULT_TIMEOUT_MS, REGISTRATION_PATH, SANDBOX_BASE_URL } from './create-service-client.js'
+export {
+  createServiceClient,
+  DEFAULT_ATTEMPT_TIMEOUT_MS,
+  DEFAULT_BACKOFF,
+  DEFAULT_DEADLINE_MS,
+  REGISTRATION_PATH,
+  SANDBOX_BASE_URL,
+} from './create-service-client.js'
 export type {
+  CallOptions,
+  CallTimes,
   CheckoutPaymentMethodsQuery,
   IdempotentCall,
   OnboardingLink,
@@ -11,8 +20,12 @@ export type {
   UnsubscribeRequest,
   UpdatedPaymentsQuery,
 } from './create-service-client.js'
-export { ServiceError } from './errors.js'
-export type { ServiceErrorBody } from './errors.js'
+export { ServiceError, ServiceUnreachableError } from './errors.js'
+export type { CallRecord, ServiceErrorBody, ServiceUnreachableCode } from './errors.js'
+export type { Backoff } from './lib/backoff.js'
+export { RETRIED_STATUSES } from './lib/send.js'
+export { describeEndpoint, ENDPOINTS, SERVICE_PATH_PREFIX, ShopRegistrationRequestSchema, UnsubscribeRequestSchema } from './endpoints.js'
+export type { EndpointName, ServiceEndpoint } from './endpoints.js'
 export {
   BackofficeUserResultSchema,
   ClientKeySchema,
@@ -21,6 +34,7 @@ export {
   EmailVerificationResultSchema,
   ErasureResultSchema,
   IndustryCodeListSchema,
+  KNOWN_PAYMENT_STATUSES,
   ModificationResultSchema,
   RegistrationResultSchema,
   StoreListSchema,
@@ -37,7 +51,9 @@ export type {
   EmailVerificationResult,
   ErasureResult,
   IndustryCodeList,
+  KnownPaymentStatus,
   ModificationResult,
+  PaymentStatus,
   RegistrationResult,
   Store,
   StorePaymentMethodsResult,

@@ -1,6 +1,6 @@
 /**
- * Answers of endpoints whose shape the spec does not show: what the sandbox answers
- * (docs/decisions.md). Loose objects, so a field the service adds later does not break a shop.
+ * Answers of endpoints whose shape the spec does not show: what the sandbox answers. Loose objects,
+ * so a field the service adds later does not break a shop.
  */
 import { z } from 'zod'
 
@@ -38,14 +38,46 @@ export const ModificationResultSchema = z.looseObject({
 /** The answer to a capture, refund or cancel. */
 export type ModificationResult = z.infer<typeof ModificationResultSchema>
 
+/**
+ * The payment statuses the sandbox reports in the updated-payments feed (the spec shows none):
+ * - `identify_shopper`, `challenge_shopper`, `redirect_shopper`: waiting on the shopper (3-D Secure
+ *   fingerprint, challenge, or the bank's page); the order is not paid yet.
+ * - `authorised`: the money is reserved; ship once captured (or capture now).
+ * - `partially_captured`, `captured`: part or all of the amount is taken.
+ * - `partially_refunded`, `refunded`: part or all of the captured amount went back.
+ * - `cancelled`: the reservation was released; nothing was taken.
+ * - `refused`: not paid (declined, failed authentication, or cancelled at the bank); the order may be paid again.
+ */
+export const KNOWN_PAYMENT_STATUSES = Object.freeze([
+  'identify_shopper',
+  'challenge_shopper',
+  'redirect_shopper',
+  'authorised',
+  'partially_captured',
+  'captured',
+  'partially_refunded',
+  'refunded',
+  'cancelled',
+  'refused',
+] as const)
+/** One of {@link KNOWN_PAYMENT_STATUSES}. */
+export type KnownPaymentStatus = (typeof KNOWN_PAYMENT_STATUSES)[number]
+/**
+ * A payment's status: a known one, or a newer one the service added, which still parses (a shop
+ * should keep such an order as it is and log the value).
+ */
+export type PaymentStatus = KnownPaymentStatus | (string & {})
+/** Any string: a status this client does not know yet must not make a whole feed page fail. */
+const PaymentStatusSchema: z.ZodType<PaymentStatus> = z.string()
+
 /** One payment in the updated-payments feed, as it stands now. */
 export const UpdatedPaymentSchema = z.looseObject({
   /** Position in the feed; pass the page's `cursor` to continue after it. */
   sequence: z.int(),
   /** The payment's reference. */
   pspReference: z.string().min(1),
-  /** The payment's state: authorised, captured, refunded, cancelled, refused, ... */
-  status: z.string(),
+  /** The payment's state; see {@link KNOWN_PAYMENT_STATUSES}. */
+  status: PaymentStatusSchema,
   /** The authorised amount. */
   amount: MoneySchema,
   /** How much of it is captured so far. */

@@ -1,6 +1,6 @@
 /**
- * Request signing with `service_secret` (spec: Authentication 1; the scheme itself is ours and is
- * documented in docs/service-signing.md). WebCrypto only, so it runs in Node and anywhere else.
+ * Request signing with `service_secret` (spec: Authentication 1; the spec does not show a scheme, so
+ * this one is ours). WebCrypto only, so it runs in Node and anywhere else.
  *
  *   message = "v1" LF timestamp LF nonce LF METHOD LF path-with-query LF hex(SHA-256(body))
  *   X-Signature: v1=hex(HMAC-SHA256(UTF-8(service_secret), UTF-8(message)))

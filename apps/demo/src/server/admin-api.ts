@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto'
 import { z } from 'zod'
 import { parseJsonBody } from '@card-jwe/payment-validator'
-import { ServiceError, type ServiceClient } from '@card-jwe/service-client'
+import { ServiceError, ServiceUnreachableError, type ServiceClient } from '@card-jwe/service-client'
 import { HttpError } from './http.js'
 import { findOrder, type OrderRow } from './orders.js'
 import type { ShopDb } from './db.js'
+
+/** No answer from the service within the call's deadline: said as such, not as an internal error. */
+const UNREACHABLE = 'The payment service could not be reached. Try again in a moment.'
 
 const AmountSchema = z.strictObject({ value: z.int().min(1).optional() })
 
@@ -40,6 +43,7 @@ export async function modifyOrder(db: ShopDb, client: ServiceClient, orderId: nu
     if (action === 'refund') return await client.refund(order.psp_reference, { currency: order.currency, value: parsed.value.value ?? order.captured - order.refunded }, key)
     if (action === 'cancel') return await client.cancel(order.psp_reference, key)
   } catch (error) {
+    if (error instanceof ServiceUnreachableError) throw new HttpError(503, 'SERVICE_UNREACHABLE', UNREACHABLE)
     if (error instanceof ServiceError) throw new HttpError(error.status === 422 ? 409 : 502, error.errorCode, error.message)
     throw error
   }

@@ -7,9 +7,12 @@ import {
   parseJsonBody,
   VerificationCodeSchema,
 } from '@card-jwe/payment-validator'
-import { ServiceError, type CountryList, type IndustryCodeList, type ServiceClient } from '@card-jwe/service-client'
+import { ServiceError, ServiceUnreachableError, type CountryList, type IndustryCodeList, type ServiceClient } from '@card-jwe/service-client'
 import { HttpError } from './http.js'
 import type { Settings } from './settings.js'
+
+/** No answer from the service within the call's deadline: said as such, not as an internal error. */
+const UNREACHABLE = 'The payment service could not be reached. Try again in a moment.'
 
 /** The onboarding status value that lets the checkout take payments (docs/decisions.md). */
 export const ONBOARDED_STATUS = 'verified'
@@ -45,6 +48,7 @@ async function service<T>(call: Promise<T>): Promise<T> {
   try {
     return await call
   } catch (error) {
+    if (error instanceof ServiceUnreachableError) throw new HttpError(503, 'SERVICE_UNREACHABLE', UNREACHABLE)
     if (error instanceof ServiceError) throw new HttpError(error.status >= 500 ? 502 : 409, error.errorCode, error.message)
     throw error
   }

@@ -10,7 +10,7 @@ import {
   toBrowserPaymentResult,
   type PaymentResponse,
 } from '@card-jwe/payment-validator'
-import { ServiceError, type ServiceClient } from '@card-jwe/service-client'
+import { RETRIED_STATUSES, ServiceError, ServiceUnreachableError, type ServiceClient } from '@card-jwe/service-client'
 import { HttpError } from './http.js'
 import { findOrder, orderRecord, updateOrder, type OrderRow } from './orders.js'
 import type { ShopDb } from './db.js'
@@ -42,14 +42,18 @@ function orderOf(db: ShopDb, orderId: number | string): OrderRow {
   return order
 }
 
-/** Service refusals the page may show (the service's card messages); everything else is the shop's problem. */
+/**
+ * Service refusals the page may show (the service's card messages); everything else is the shop's
+ * problem. A TypeError (a wrong argument, found before anything was sent) is rethrown: an internal
+ * error, never "unreachable".
+ */
 function fromService(error: unknown): never {
-  if (error instanceof ServiceError && error.status === 422 && error.errorCode.startsWith('CARD_')) throw new HttpError(422, error.errorCode, error.message)
-  if (error instanceof ServiceError) throw new HttpError(502, 'SERVICE_ERROR', `the payment service refused the request (${error.errorCode})`)
-  // No answer at all (refused connection, timeout): plain words, and a retry is safe (same idempotency key).
-  if (error instanceof Error && ['TypeError', 'TimeoutError', 'AbortError'].includes(error.name)) {
+  // No answer within the deadline, or "not now" to the end of it: plain words, and a retry is safe (same idempotency key).
+  if (error instanceof ServiceUnreachableError || (error instanceof ServiceError && RETRIED_STATUSES.has(error.status))) {
     throw new HttpError(503, 'SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment; the order is never charged twice.')
   }
+  if (error instanceof ServiceError && error.status === 422 && error.errorCode.startsWith('CARD_')) throw new HttpError(422, error.errorCode, error.message)
+  if (error instanceof ServiceError) throw new HttpError(502, 'SERVICE_ERROR', `the payment service refused the request (${error.errorCode})`)
   throw error
 }
 
@@ -116,7 +120,9 @@ export async function postPaymentDetails(body: Buffer, context: PaymentsApiConte
   const order = orderOf(context.db, parsed.value.orderId)
   if (order.status !== 'pending') throw new HttpError(409, 'ORDER_NOT_PENDING', `order is ${order.status}`)
   const { client, storeId } = context.client()
-  const response = await client.paymentDetails(storeId, buildPaymentDetailsRequest(orderRecord(order), parsed.value)).catch(fromService)
+  // One key per shopper step of an attempt (the fingerprint, then the challenge), so a retry of a step is one step.
+  const key = { idempotencyKey: `${paymentKey(order)}-details-${order.result_code ?? 'step'}` }
+  const response = await client.paymentDetails(storeId, buildPaymentDetailsRequest(orderRecord(order), parsed.value), key).catch(fromService)
   record(context, order, response)
   return toBrowserPaymentResult(response)
 }

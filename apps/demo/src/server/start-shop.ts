@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseJsonBody, redactPathForLog } from '@card-jwe/payment-validator'
-import { createServiceClient, type ServiceClient } from '@card-jwe/service-client'
+import { createServiceClient, ServiceError, ServiceUnreachableError, type ServiceClient } from '@card-jwe/service-client'
 import { listOrders, modifyOrder } from './admin-api.js'
 import { CATALOGUE } from './catalogue.js'
 import { openShopDatabase } from './db.js'
@@ -55,10 +55,16 @@ export interface RunningShop {
 
 const headerOf = (request: IncomingMessage, name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined)
 
-/** Per attempt of a call to the service while a shopper waits (the library's default is 30 s). */
-export const SERVICE_CALL_TIMEOUT_MS = 5_000
-/** One retry, same idempotency key, so an answer lost on the way is fetched rather than paid twice. */
-export const SERVICE_RETRY_DELAYS_MS = Object.freeze([500])
+/**
+ * A shopper waits on these calls: a frozen service is reported within about 11 s (the library's
+ * default deadline is 15 s). Two attempts of 5 s fit, the second on the same idempotency key, so an
+ * answer lost on the way is fetched rather than paid twice.
+ */
+export const SERVICE_CALL_DEADLINE_MS = 11_000
+/** One attempt of a service call. */
+export const SERVICE_ATTEMPT_TIMEOUT_MS = 5_000
+/** The checkout's configuration asks for payment methods on page load: an outage is said within 5 s. */
+export const CONFIG_CALL_DEADLINE_MS = 5_000
 
 const FRONT_DIR = fileURLToPath(new URL('../front', import.meta.url))
 
@@ -101,7 +107,10 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     let paymentMethods: string[] = []
     let serviceReachable = true
     if (state.checkoutReady) {
-      const methods = await client().checkoutPaymentMethods(state.storeId!, { country: 'NL', currency: 'EUR' }).catch(() => undefined)
+      const methods = await client()
+        .checkoutPaymentMethods(state.storeId!, { country: 'NL', currency: 'EUR' }, { deadlineMs: CONFIG_CALL_DEADLINE_MS })
+        // A wrong argument (TypeError) is the shop's bug and stays one; only the service's failures are "unreachable".
+        .catch((error: unknown) => (error instanceof ServiceError || error instanceof ServiceUnreachableError ? undefined : Promise.reject(error)))
       // Said, not hidden: an empty payment section with no message is a dead end for the shopper.
       serviceReachable = methods !== undefined
       paymentMethods = methods?.paymentMethods?.map((m) => m.type) ?? []
@@ -186,9 +195,8 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   serviceClient = createServiceClient({
     baseUrl: options.serviceBaseUrl,
     credentials: { shopId, serviceSecret: settings.get('service_secret')! },
-    // A shopper waits on these calls: a frozen service is reported within about 11 s, not 2 minutes.
-    timeoutMs: SERVICE_CALL_TIMEOUT_MS,
-    retryDelaysMs: SERVICE_RETRY_DELAYS_MS,
+    deadlineMs: SERVICE_CALL_DEADLINE_MS,
+    attemptTimeoutMs: SERVICE_ATTEMPT_TIMEOUT_MS,
   })
   const timer = setInterval(() => void poll().catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
 

@@ -36,10 +36,12 @@ export async function sendVerificationEmail(request: SandboxRequest, _params: Pa
   const email = validBody(request, EmailVerificationRequestSchema, 'email verification').email.toLowerCase()
   const now = nowSeconds(context)
   const recent = context.db
-    .prepare('SELECT count(*) AS n FROM verification_codes WHERE shop_id = ? AND email = ? AND expires_at > ?')
-    .get(shop.shop_id, email, now) as { n: number }
+    .prepare('SELECT count(*) AS n, min(expires_at) AS first FROM verification_codes WHERE shop_id = ? AND email = ? AND expires_at > ?')
+    .get(shop.shop_id, email, now) as { n: number; first: number | null }
   if (recent.n >= VERIFICATION_MAX_SENDS) {
-    throw new SandboxError(429, 'VERIFICATION_RATE_LIMITED', `email: at most ${VERIFICATION_MAX_SENDS} codes per address in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes; use the latest code`)
+    // Retry-After: when the oldest of those codes expires and a send is allowed again.
+    const retryAfter = Math.max(1, (recent.first ?? now) - now)
+    throw new SandboxError(429, 'VERIFICATION_RATE_LIMITED', `email: at most ${VERIFICATION_MAX_SENDS} codes per address in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes; use the latest code`, 'validation', retryAfter)
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
   const expiresAt = now + VERIFICATION_CODE_TTL_SECONDS

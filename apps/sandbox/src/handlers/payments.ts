@@ -14,6 +14,7 @@ import { challengeToken, fingerprintToken } from '../lib/threeds-tokens.js'
 import { findPayment, insertPayment, paymentAnswer, updatePayment, type PaymentRow, type PaymentStatus } from '../payment-store.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxContext, ShopRow } from '../context.js'
+import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
 /** Redirect methods the sandbox offers (one is enough to exercise the flow). */
 export const REDIRECT_METHODS = Object.freeze(['ideal'])
@@ -29,7 +30,7 @@ const CARD_ERROR_CODES: Record<DecryptionError['code'], string> = {
 function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
   const store = ownedStore(context, shop, storeId)
   if (store.onboarding_status !== ONBOARDING_CLEAR) {
-    throw new SandboxError(422, 'STORE_NOT_ONBOARDED', 'store: its contractor has not completed onboarding; see GET /shopplatform/processor/onboarding-status', 'configuration')
+    throw new SandboxError(422, 'STORE_NOT_ONBOARDED', `store: its contractor has not completed onboarding; see ${describeEndpoint(ENDPOINTS.onboardingStatus)}`, 'configuration')
   }
   return store
 }

@@ -23,6 +23,7 @@ import {
 import { isListedCountry, isListedIndustryCode } from '../reference-data/lists.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
 /** GET /shopplatform/processor/stores: the stores of the *current* contractor (spec: Endpoints rule 3). */
 export async function listStores(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
@@ -39,8 +40,8 @@ function checkListed(body: CreateStoreRequest): void {
     ['contractor.country', body.contractor.country],
     ['store.address.country', body.store.address.country],
   ].filter(([, code]) => !isListedCountry(code!))
-  if (unlisted.length > 0) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `${unlisted.map(([path]) => path).join(', ')}: not a code from GET /shopplatform/processor/countries`)
-  if (!isListedIndustryCode(body.store.industryCode)) throw new SandboxError(422, 'INDUSTRY_CODE_NOT_LISTED', 'store.industryCode: not a code from GET /shopplatform/processor/industry-codes')
+  if (unlisted.length > 0) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `${unlisted.map(([path]) => path).join(', ')}: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
+  if (!isListedIndustryCode(body.store.industryCode)) throw new SandboxError(422, 'INDUSTRY_CODE_NOT_LISTED', `store.industryCode: not a code from ${describeEndpoint(ENDPOINTS.industryCodes)}`)
 }
 
 /**
@@ -74,7 +75,7 @@ export async function updateStore(request: SandboxRequest, params: Params, conte
   if (body.shopperStatement !== undefined && body.shopperStatement !== store.shopper_statement) {
     throw new SandboxError(422, 'SHOPPER_STATEMENT_IMMUTABLE', 'shopperStatement: cannot be changed after the store is created; create a new store for a new statement')
   }
-  if (body.address && !isListedCountry(body.address.country)) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', 'address.country: not a code from GET /shopplatform/processor/countries')
+  if (body.address && !isListedCountry(body.address.country)) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `address.country: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
   context.db
     .prepare('UPDATE stores SET label = ?, phone = ?, address = ? WHERE store_id = ?')
     .run(body.label ?? store.label, body.phone ? compactPhone(body.phone) : store.phone, body.address ? JSON.stringify(body.address) : store.address, store.store_id)

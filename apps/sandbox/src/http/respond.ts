@@ -8,6 +8,7 @@ const PAGE_CSP = "default-src 'none'; img-src data:; script-src 'self'; style-sr
 export function send(response: ServerResponse, result: SandboxResponse): void {
   response.setHeader('cache-control', 'no-store')
   response.setHeader('x-content-type-options', 'nosniff')
+  for (const [name, value] of Object.entries(result.headers ?? {})) response.setHeader(name, value)
   if (result.location !== undefined) {
     response.writeHead(result.status, { location: result.location }).end()
   } else if (result.html !== undefined) {

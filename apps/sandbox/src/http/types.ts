@@ -16,6 +16,8 @@ export interface SandboxResponse {
   readonly script?: string
   /** For 302/303 redirects. */
   readonly location?: string
+  /** Further headers, e.g. `retry-after` on a 429. */
+  readonly headers?: Readonly<Record<string, string>>
 }
 
 export type Params = Readonly<Record<string, string>>

@@ -1,0 +1,140 @@
+/**
+ * Every endpoint of the service, once: method, path template, whether it is signed, whether it
+ * moves money, whether it carries an idempotency key and is retried, and the schemas of its body and
+ * answer. The client builds its calls from this table and the sandbox its routes, so a path is
+ * written in one place.
+ */
+import {
+  BackofficeUserRequestSchema,
+  CaptureRequestSchema,
+  ConnectContractorRequestSchema,
+  ContractorSchema,
+  CreateStoreRequestSchema,
+  EmailVerificationRequestSchema,
+  OnboardingLinkRequestSchema,
+  OnboardingLinkSchema,
+  OnboardingStatusSchema,
+  PaymentMethodsResponseSchema,
+  PaymentResponseSchema,
+  RefundRequestSchema,
+  ServicePaymentDetailsRequestSchema,
+  ServicePaymentRequestSchema,
+  StorePaymentMethodsRequestSchema,
+  UpdateStoreRequestSchema,
+} from '@card-jwe/payment-validator'
+import { z } from 'zod'
+import {
+  BackofficeUserResultSchema,
+  ClientKeySchema,
+  ContractorConnectionSchema,
+  CountryListSchema,
+  EmailVerificationResultSchema,
+  ErasureResultSchema,
+  IndustryCodeListSchema,
+  ModificationResultSchema,
+  RegistrationResultSchema,
+  StoreListSchema,
+  StorePaymentMethodsResultSchema,
+  StoreSchema,
+  UnsubscribeResultSchema,
+  UpdatedPaymentsPageSchema,
+} from './responses.js'
+
+/** The fixed first segments of every service path but email verification (spec: design rule 6). */
+export const SERVICE_PATH_PREFIX = '/shopplatform/processor'
+
+/** One endpoint of the service. */
+export interface ServiceEndpoint<Answer extends z.ZodType = z.ZodType> {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH'
+  /** The path, with `{store_id}` and `{psp_reference}` where the call puts its ids. */
+  readonly path: string
+  /** Signed with `service_secret` (every call but registration). */
+  readonly signed: boolean
+  /** Creates, finishes or changes a payment: a repeat must never charge, capture or refund twice. */
+  readonly movesMoney: boolean
+  /**
+   * The client sends an `Idempotency-Key` (the caller's, or one it generates per call), the same on
+   * every retry: every call but a GET.
+   */
+  readonly idempotencyKey: boolean
+  /** Retried on no answer, 429, 502, 503 and 504 within the call's deadline. */
+  readonly retried: boolean
+  /** The body's schema; `null` for a call without a body. */
+  readonly body: z.ZodType | null
+  /** The schema of a successful answer. */
+  readonly answer: Answer
+}
+
+/** The body of registration: the shop's URL and the HTTP Basic pair the service presents to it. */
+export const ShopRegistrationRequestSchema = z.strictObject({
+  /** The shop's base URL, http or https. */
+  shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
+  /** 16-256 characters, no ":" (an HTTP Basic user-id cannot carry one). */
+  key: z.string().min(16).max(256).refine((key) => !key.includes(':'), { message: 'no ":" (HTTP Basic user-id)' }),
+  /** 16-256 characters. */
+  secret: z.string().min(16).max(256),
+  /** A verified contractor and an onboarded store with the registration (the sandbox's quick start). */
+  readyMadeStore: z.boolean().optional(),
+})
+
+/** The body of removing a shopper's stored card. */
+export const UnsubscribeRequestSchema = z.strictObject({
+  /** The shopper the card was stored for. */
+  shopperReference: z.string().min(3).max(256),
+  /** The stored card, from the payment methods' `storedPaymentMethods`. */
+  storedPaymentMethodId: z.string().min(1).max(64),
+})
+
+const P = SERVICE_PATH_PREFIX
+
+/** Signed, keyed and retried unless said otherwise; a GET carries no key. */
+function endpoint<Answer extends z.ZodType>(
+  method: ServiceEndpoint['method'],
+  path: string,
+  body: z.ZodType | null,
+  answer: Answer,
+  extra: Partial<Pick<ServiceEndpoint, 'signed' | 'movesMoney' | 'retried'>> = {},
+): ServiceEndpoint<Answer> {
+  return Object.freeze({ method, path, signed: true, movesMoney: false, idempotencyKey: method !== 'GET', retried: true, body, answer, ...extra })
+}
+
+/**
+ * The service's endpoints by the client's method names. Paths the spec does not show are ours:
+ * registration (`POST .../shop-registrations`) and changing a store (`PATCH .../stores/{store_id}`).
+ */
+export const ENDPOINTS = Object.freeze({
+  /**
+   * Unsigned, and not retried: the service calls the shop's settings endpoints before it answers, so
+   * its 502 names the shop's failure, which a repeat meets again.
+   */
+  register: endpoint('POST', `${P}/shop-registrations`, ShopRegistrationRequestSchema, RegistrationResultSchema, { signed: false, retried: false }),
+  sendVerificationEmail: endpoint('POST', '/email-verification-messages', EmailVerificationRequestSchema, EmailVerificationResultSchema),
+  connectBackofficeUser: endpoint('PUT', `${P}/backoffice-user`, BackofficeUserRequestSchema, BackofficeUserResultSchema),
+  listContractors: endpoint('GET', `${P}/backoffice-user-contractors`, null, z.array(ContractorSchema)),
+  connectContractor: endpoint('PUT', `${P}/contractor`, ConnectContractorRequestSchema, ContractorConnectionSchema),
+  industryCodes: endpoint('GET', `${P}/industry-codes`, null, IndustryCodeListSchema),
+  countries: endpoint('GET', `${P}/countries`, null, CountryListSchema),
+  listStores: endpoint('GET', `${P}/stores`, null, StoreListSchema),
+  createStore: endpoint('POST', `${P}/stores`, CreateStoreRequestSchema, StoreSchema),
+  updateStore: endpoint('PATCH', `${P}/stores/{store_id}`, UpdateStoreRequestSchema, StoreSchema),
+  setStorePaymentMethods: endpoint('PUT', `${P}/stores/{store_id}/payment-methods`, StorePaymentMethodsRequestSchema, StorePaymentMethodsResultSchema),
+  onboardingStatus: endpoint('GET', `${P}/onboarding-status`, null, OnboardingStatusSchema),
+  createOnboardingLink: endpoint('POST', `${P}/onboarding-links`, OnboardingLinkRequestSchema, OnboardingLinkSchema),
+  createPayment: endpoint('POST', `${P}/stores/{store_id}/payments`, ServicePaymentRequestSchema, PaymentResponseSchema, { movesMoney: true }),
+  paymentDetails: endpoint('POST', `${P}/stores/{store_id}/payment-details`, ServicePaymentDetailsRequestSchema, PaymentResponseSchema, { movesMoney: true }),
+  capture: endpoint('POST', `${P}/payments/{psp_reference}/captures`, CaptureRequestSchema, ModificationResultSchema, { movesMoney: true }),
+  refund: endpoint('POST', `${P}/payments/{psp_reference}/refunds`, RefundRequestSchema, ModificationResultSchema, { movesMoney: true }),
+  cancel: endpoint('POST', `${P}/payments/{psp_reference}/cancels`, null, ModificationResultSchema, { movesMoney: true }),
+  subjectErasure: endpoint('POST', `${P}/payments/{psp_reference}/subject-erasure-requests`, null, ErasureResultSchema),
+  updatedPayments: endpoint('GET', `${P}/updated-payments`, null, UpdatedPaymentsPageSchema),
+  checkoutPaymentMethods: endpoint('GET', `${P}/stores/{store_id}/checkout-payment-methods`, null, PaymentMethodsResponseSchema),
+  clientKey: endpoint('GET', `${P}/stores/{store_id}/client-key`, null, ClientKeySchema),
+  webComponentClientKey: endpoint('GET', `${P}/web-component-client-key`, null, ClientKeySchema),
+  unsubscribe: endpoint('POST', `${P}/stores/{store_id}/unsubscribe-requests`, UnsubscribeRequestSchema, UnsubscribeResultSchema),
+})
+
+/** The name of one endpoint in {@link ENDPOINTS}. */
+export type EndpointName = keyof typeof ENDPOINTS
+
+/** "METHOD path-template", for messages and logs: names the endpoint, never an id. */
+export const describeEndpoint = (endpoint: ServiceEndpoint): string => `${endpoint.method} ${endpoint.path}`
