@@ -1,111 +1,18 @@
-import {
-  expiryVerdict,
-  holderNameVerdict,
-  numberVerdict,
-  securityCodeVerdict,
-  type CardBrand,
-  type CardBrandType,
-  type CardInput,
-  type FieldVerdict,
-} from 'card-jwe'
+import { numberVerdict, type CardBrand } from 'card-jwe'
 import { editCardNumber, reformatCardNumber } from './edit-card-number.js'
 import { editExpiry, editExpiryMonth, editExpiryYear, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from './edit-expiry.js'
 import { editSecurityCode, reformatSecurityCode } from './edit-security-code.js'
-import { CardFieldsError } from './errors.js'
 import type { EditResult, FieldEdit, FieldState } from './field-edit.js'
-import { digitsOf } from './lib/digits.js'
+import { fieldsAfter, isComplete } from './lib/auto-advance.js'
+import { checkInputs } from './lib/check-inputs.js'
 import { editFromEvent } from './lib/edit-from-event.js'
+import { errorMessage, isFlagged } from './lib/error-message.js'
 import { fieldErrorView, type FieldErrorView } from './lib/field-error-view.js'
-import { mergeMessages, type CardFieldMessages, type CardFieldMessagesOverride, type CardFieldName } from './messages.js'
+import { FIELD_ORDER } from './lib/field-order.js'
+import { fieldVerdict, securityCodeSize, type TypedValues, type VerdictContext } from './lib/field-verdict.js'
+import { mergeMessages, type CardFieldName } from './messages.js'
 import { MESSAGES_EN } from './messages-en.js'
-
-/** The shop's own inputs. The expiry is one MM/YY field, or a month and a year field. */
-export interface CardFieldInputs {
-  /** The card number. */
-  readonly number: HTMLInputElement
-  /** The expiry as one MM/YY field; or give `expiryMonth` and `expiryYear`. */
-  readonly expiry?: HTMLInputElement
-  /** The expiry month, with `expiryYear`. */
-  readonly expiryMonth?: HTMLInputElement
-  /** The expiry year (YY or YYYY), with `expiryMonth`. */
-  readonly expiryYear?: HTMLInputElement
-  /** The security code; hidden by the shop's container for brands without one. */
-  readonly securityCode?: HTMLInputElement
-  /** The name on the card. */
-  readonly holderName?: HTMLInputElement
-}
-
-/** Options of {@link attachCardFields}. */
-export interface CardFieldsOptions {
-  /** The inputs to attach to. */
-  readonly fields: CardFieldInputs
-  /** The shop's element for each field's error; `aria-describedby` points at it. */
-  readonly errors?: Partial<Record<CardFieldName, HTMLElement>>
-  /** The shop's polite live region: one announcement each time a field's error appears or changes. */
-  readonly announcer?: HTMLElement
-  /** The security code's label, whose text follows the brand ("Security code (CID, 4 digits)"). */
-  readonly securityCodeLabel?: HTMLElement
-  /** Hidden while the number's brand has no security code (Bancontact). */
-  readonly securityCodeContainer?: HTMLElement
-  /**
-   * The words: English by default; `MESSAGES_NL` for Dutch, a complete `CardFieldMessages` for any
-   * other language, or an override of some English messages. Imported, so unused languages are
-   * not shipped.
-   */
-  readonly messages?: CardFieldMessages | CardFieldMessagesOverride
-  /** Move the focus to the next field when one is complete and valid. Off by default. */
-  readonly autoAdvance?: boolean
-  /** Clock for "expired"; defaults to the real time. */
-  readonly now?: () => Date
-  /** Called after each change of a field: its verdict and the brand, never a value. */
-  readonly onChange?: (change: CardFieldChange) => void
-}
-
-/** What {@link CardFieldsOptions.onChange} gets: verdicts and brand only, never a value. */
-export interface CardFieldChange {
-  /** The field that changed. */
-  readonly field: CardFieldName
-  /** Its verdict now. */
-  readonly verdict: FieldVerdict
-  /** The number's brand, once known. */
-  readonly brand: CardBrandType | null
-}
-
-/** The attached fields. */
-export interface CardFields {
-  /** The card as typed, for card-jwe's `encryptCard` (which normalises it). */
-  values(): CardInput
-  /** Shows every field's error; focuses the first field in error. True when the card may be encrypted. */
-  validate(): boolean
-  /** The number's brand, once known. */
-  brand(): CardBrand | null
-  /** Empties every field and its error. */
-  clear(): void
-  /** Disables or enables every field (while a payment runs). */
-  setDisabled(disabled: boolean): void
-  /** Removes every listener and everything card-fields added to the shop's elements. */
-  destroy(): void
-}
-
-/** Input types with a selection to keep; `type="number"` has none (HTML, 4.10.5.2.10). */
-const TYPES_WITH_CARET = new Set(['text', 'tel', 'search', 'password', 'url'])
-
-/** The order of the fields, for auto-advance and for the first error to focus. */
-const ORDER: readonly CardFieldName[] = ['number', 'expiry', 'expiryMonth', 'expiryYear', 'securityCode', 'holderName']
-
-function checkInputs(fields: CardFieldInputs): void {
-  // Month and year come as a pair when there is no one-field expiry.
-  const pair = !fields?.expiry && !!(fields?.expiryMonth || fields?.expiryYear)
-  for (const name of ORDER) {
-    const input = fields?.[name]
-    if (!input && (name === 'number' || (pair && name.startsWith('expiry') && name !== 'expiry'))) {
-      throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: required`)
-    }
-    if (input && !TYPES_WITH_CARET.has(input.type)) {
-      throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: an <input type="text"> (a number input has no caret to keep)`)
-    }
-  }
-}
+import type { CardFields, CardFieldsOptions } from './types.js'
 
 function stateOf(input: HTMLInputElement): FieldState {
   const end = input.value.length
@@ -120,7 +27,7 @@ function stateOf(input: HTMLInputElement): FieldState {
 export function attachCardFields(options: CardFieldsOptions): CardFields {
   checkInputs(options.fields)
   const inputs = new Map<CardFieldName, HTMLInputElement>()
-  for (const name of ORDER) if (options.fields[name]) inputs.set(name, options.fields[name]!)
+  for (const name of FIELD_ORDER) if (options.fields[name]) inputs.set(name, options.fields[name]!)
   const messages = mergeMessages(MESSAGES_EN, options.messages)
   const views = new Map<CardFieldName, FieldErrorView>()
   for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name]))
@@ -131,7 +38,7 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
   if (addedLive) announcer.setAttribute('aria-live', 'polite')
   let brand: CardBrand | null = null
 
-  const codeSize = () => (brand?.code ? brand.code.size : 4)
+  const codeSize = () => securityCodeSize(brand)
   const editors: Partial<Record<CardFieldName, { edit(state: FieldState, edit: FieldEdit): EditResult | null; reformat(state: FieldState): EditResult }>> = {
     number: { edit: editCardNumber, reformat: reformatCardNumber },
     expiry: { edit: editExpiry, reformat: reformatExpiry },
@@ -141,27 +48,14 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
   }
 
   const value = (name: CardFieldName) => inputs.get(name)?.value ?? ''
-  const clock = options.now ? { now: options.now } : {}
 
-  /** The verdict for a field; month and year are judged together and the blame goes to one of them. */
-  function verdictOf(name: CardFieldName): FieldVerdict {
-    switch (name) {
-      case 'number':
-        return numberVerdict(value('number'))
-      case 'expiry':
-        return expiryVerdict(value('expiry'), clock)
-      case 'expiryMonth':
-      case 'expiryYear': {
-        const pair = expiryVerdict({ month: value('expiryMonth'), year: value('expiryYear') }, clock)
-        const blamed = pair.field === 'expiryMonth' ? 'expiryMonth' : 'expiryYear'
-        return pair.isValid || blamed === name ? pair : { isValid: true, isPotentiallyValid: true }
-      }
-      case 'securityCode':
-        return securityCodeVerdict(value('securityCode'), brand)
-      case 'holderName':
-        return holderNameVerdict(value('holderName'))
-    }
+  /** What the rules in lib/ judge: the fields' text now, the brand shown and the shop's clock. */
+  function typed(): TypedValues {
+    const values: Partial<Record<CardFieldName, string>> = {}
+    for (const [name, input] of inputs) values[name] = input.value
+    return values
   }
+  const context = (): VerdictContext => (options.now ? { brand, now: options.now } : { brand })
 
   /** The shop's own label for a field, in the page's language, to start an announcement. */
   function labelOf(input: HTMLInputElement): string {
@@ -175,13 +69,12 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
 
   /** Shows a field's state: while typing only hopeless input, after blur or submit any error. */
   function show(name: CardFieldName, final: boolean): boolean {
-    const verdict = verdictOf(name)
-    const wrong = final ? !verdict.isValid : !verdict.isPotentiallyValid
-    const fieldMessages = messages.errors[name]
-    const message = wrong ? ((verdict.rule && fieldMessages[verdict.rule]) ?? fieldMessages.invalid) : ''
+    const verdict = fieldVerdict(name, typed(), context())
+    const flagged = isFlagged(verdict, final)
+    const message = flagged ? errorMessage(verdict, messages.errors[name]) : ''
     if (views.get(name)!.show(message) && message) announce(`${labelOf(inputs.get(name)!)}${message}`)
     options.onChange?.({ field: name, verdict, brand: brand?.type ?? null })
-    return !wrong
+    return !flagged
   }
 
   /** The code field follows the brand: its size, its label, hidden for brands without a code. */
@@ -205,17 +98,9 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     if (input.ownerDocument.activeElement === input) input.setSelectionRange(result.caret, result.caret)
   }
 
-  function isComplete(name: CardFieldName): boolean {
-    if (!verdictOf(name).isValid) return false
-    if (name === 'number') return !!brand && digitsOf(value('number')).length === Math.max(...brand.lengths)
-    if (name === 'securityCode') return value('securityCode').length === codeSize()
-    if (name === 'expiryMonth') return value('expiryMonth').length === 2
-    return name !== 'holderName'
-  }
-
   function advanceFrom(name: CardFieldName): void {
     // The next field the shopper can type into: not disabled, not hidden (no layout box).
-    const next = ORDER.slice(ORDER.indexOf(name) + 1)
+    const next = fieldsAfter(name)
       .map((n) => inputs.get(n))
       .find((input) => input && !input.disabled && input.getClientRects().length > 0)
     next?.focus()
@@ -229,7 +114,7 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     // Month and year share one verdict: a change to one may clear the other's error.
     if (name === 'expiryMonth' && touched.has('expiryYear')) show('expiryYear', false)
     if (name === 'expiryYear' && touched.has('expiryMonth')) show('expiryMonth', false)
-    if (options.autoAdvance && typedAtEnd && isComplete(name)) advanceFrom(name)
+    if (options.autoAdvance && typedAtEnd && isComplete(name, typed(), context())) advanceFrom(name)
   }
 
   /** A whole expiry autofilled or pasted into the month field: the month there, the year in its own field. */

@@ -1,5 +1,5 @@
 export { attachCardFields } from './attach-card-fields.js'
-export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions } from './attach-card-fields.js'
+export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions } from './types.js'
 export { editCardNumber, reformatCardNumber } from './edit-card-number.js'
 export { EXPIRY_SEPARATOR, editExpiry, editExpiryMonth, editExpiryYear, parseWholeExpiry, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from './edit-expiry.js'
 export { editSecurityCode, reformatSecurityCode } from './edit-security-code.js'
