@@ -28,7 +28,7 @@ function paymentBody(jwe, i) {
 
 export async function sandboxLoad({ seconds }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-bench-'))
-  const sandbox = await startProcess('apps/sandbox/dist/main.js', { SANDBOX_DATA_DIR: join(dataDir, 'sandbox'), SANDBOX_PORT: '0' }, /certificate .*\n/)
+  const sandbox = await startProcess('apps/sandbox/dist/cli.js', { SANDBOX_DATA_DIR: join(dataDir, 'sandbox'), SANDBOX_PORT: '0' }, /certificate .*\n/)
   const url = /listening at (\S+)/.exec(sandbox.output)[1]
   const certificatePath = /certificate (\S+)/.exec(sandbox.output)[1]
   const certificatePem = readFileSync(certificatePath, 'utf8')

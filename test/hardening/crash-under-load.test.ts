@@ -44,7 +44,7 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   const [sandboxPort, shopPort] = [await freePort(), await freePort()]
   const serviceUrl = `http://127.0.0.1:${sandboxPort}`
   const shopUrl = `http://127.0.0.1:${shopPort}`
-  sandbox = managed('apps/sandbox/dist/main.js', { SANDBOX_DATA_DIR: join(dir, 'sandbox'), SANDBOX_PORT: String(sandboxPort) }, /database .*\n/)
+  sandbox = managed('apps/sandbox/dist/cli.js', { SANDBOX_DATA_DIR: join(dir, 'sandbox'), SANDBOX_PORT: String(sandboxPort) }, /database .*\n/)
   await sandbox.start()
   const certificatePath = join(dir, 'sandbox', 'certificate.pem')
   shop = managed(
