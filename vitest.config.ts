@@ -64,6 +64,7 @@ export default defineConfig({
       inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),
       inBrowsers({ name: 'browser-info:browser', include: ['packages/browser-info/test/**/*.browser.test.ts'] }, { setScreenSize }),
       inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),
+      inNode({ name: 'service-client:node', include: ['packages/service-client/test/**/*.test.ts'] }),
       inNode({ name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 30_000 }),
       inNode({ name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], globalSetup: [testCertificates] }),
       inNode({

@@ -22,7 +22,7 @@ import {
   StorePaymentMethodsRequestSchema,
   UpdateStoreRequestSchema,
 } from '@card-jwe/payment-validator'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   BackofficeUserResultSchema,
   ClientKeySchema,

@@ -2,7 +2,7 @@
  * Answers of endpoints whose shape the spec does not show: what the sandbox answers. Loose objects,
  * so a field the service adds later does not break a shop.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** An amount in minor units, as the service reports it. */
 const MoneySchema = z.object({
