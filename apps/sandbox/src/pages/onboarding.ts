@@ -1,8 +1,8 @@
 import { formOf } from '../http/body.js'
-import { escapeHtml } from '../http/respond.js'
 import { nowSeconds } from '../lib/clock.js'
 import { ONBOARDING_RETURN_PATH } from '../handlers/onboarding.js'
 import { ONBOARDING_CLEAR, type ContractorRow } from '../merchant-store.js'
+import { html } from './lib/html.js'
 import { page } from './page.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -51,19 +51,19 @@ function linkOf(context: SandboxContext, token: string | undefined): { link: Lin
 }
 
 function deadLink(reason: string): SandboxResponse {
-  return { ...page({ title: 'Sandbox onboarding', body: `<h1>Sandbox onboarding</h1><p id="onboarding-error">${escapeHtml(reason)}</p>` }), status: 410 }
+  return { ...page({ title: 'Sandbox onboarding', body: html`<h1>Sandbox onboarding</h1><p id="onboarding-error">${reason}</p>` }), status: 410 }
 }
 
 function identityForm(token: string, contractor: ContractorRow, problems: string[] = []): SandboxResponse {
   const field = (name: keyof typeof TEST_VALUES, label: string) =>
-    `<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${escapeHtml(TEST_VALUES[name])}" required>`
-  const errors = problems.length ? `<ul id="onboarding-problems" role="alert">${problems.map((p) => `<li>${escapeHtml(p)}</li>`).join('')}</ul>` : ''
+    html`<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${TEST_VALUES[name]}" required>`
+  const errors = problems.length ? html`<ul id="onboarding-problems" role="alert">${problems.map((p) => html`<li>${p}</li>`)}</ul>` : ''
   const response = page({
     title: 'Sandbox onboarding',
-    body: `<h1>Sandbox onboarding</h1>
-<p>Verify <strong>${escapeHtml(contractor.name)}</strong> (${escapeHtml(contractor.country)}, ${escapeHtml(contractor.type)}). This is the sandbox: the fields hold test values; do not enter real data.</p>
-${errors}<form method="post" action="/onboarding/${escapeHtml(token)}">
-${field('birthDate', `Date of birth of ${escapeHtml(contractor.owner_first_name)} ${escapeHtml(contractor.owner_last_name)}`)}
+    body: html`<h1>Sandbox onboarding</h1>
+<p>Verify <strong>${contractor.name}</strong> (${contractor.country}, ${contractor.type}). This is the sandbox: the fields hold test values; do not enter real data.</p>
+${errors}<form method="post" action="/onboarding/${token}">
+${field('birthDate', `Date of birth of ${contractor.owner_first_name} ${contractor.owner_last_name}`)}
 ${field('documentNumber', 'Identity document number')}
 ${contractor.type === 'organization' ? field('registrationNumber', 'Company registration number') : ''}
 ${field('iban', 'IBAN of the payout account')}

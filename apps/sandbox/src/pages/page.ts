@@ -1,4 +1,5 @@
-import { escapeHtml, html } from '../http/respond.js'
+import { html as htmlResponse } from '../http/respond.js'
+import { html, scriptJson, type Html } from './lib/html.js'
 import type { SandboxResponse } from '../http/types.js'
 
 /** Submits forms marked data-auto-submit and posts a page's result to the parent window. */
@@ -10,34 +11,26 @@ if (message) window.parent.postMessage(JSON.parse(message.textContent), message.
 
 export interface PageParts {
   readonly title: string
-  readonly body: string
+  readonly body: Html
   /** A message for window.parent, delivered only to this origin (never "*"). */
   readonly message?: { readonly data: unknown; readonly targetOrigin: string }
 }
 
-/**
- * JSON for a <script type="application/json"> block. Script content is raw text (no character
- * references), so "<" is written as \u003c: no "</script>" can end the block early.
- */
-function scriptSafeJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c')
-}
-
 export function page(parts: PageParts): SandboxResponse {
   const message = parts.message
-    ? `<script type="application/json" id="result-message" data-target-origin="${escapeHtml(parts.message.targetOrigin)}">${scriptSafeJson(parts.message.data)}</script>`
+    ? html`<script type="application/json" id="result-message" data-target-origin="${parts.message.targetOrigin}">${scriptJson(parts.message.data)}</script>`
     : ''
-  return html(`<!doctype html>
+  return htmlResponse(
+    html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="icon" href="data:,">
-<title>${escapeHtml(parts.title)}</title>
+<title>${parts.title}</title>
 <style>body{font:16px system-ui,sans-serif;margin:1.5rem;color:#1b1b1b}button,input{font:inherit;padding:.4rem .6rem}label{display:block;margin:.8rem 0 .3rem}</style>
-</head><body>${parts.body}${message}<script src="/static/sandbox-page.js"></script></body></html>`)
+</head><body>${parts.body}${message}<script src="/static/sandbox-page.js"></script></body></html>`.toString(),
+  )
 }
 
 /** A form that posts itself on load (the EMV browser flow's hand-offs). */
-export function autoPostForm(action: string, fields: Readonly<Record<string, string>>): string {
-  const inputs = Object.entries(fields)
-    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
-    .join('')
-  return `<form method="post" action="${escapeHtml(action)}" data-auto-submit>${inputs}<noscript><button>Continue</button></noscript></form>`
+export function autoPostForm(action: string, fields: Readonly<Record<string, string>>): Html {
+  const inputs = Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)
+  return html`<form method="post" action="${action}" data-auto-submit>${inputs}<noscript><button>Continue</button></noscript></form>`
 }

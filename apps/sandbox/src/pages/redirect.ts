@@ -1,7 +1,7 @@
 import { SandboxError } from '../errors.js'
-import { escapeHtml } from '../http/respond.js'
 import { toBase64Json } from '../lib/base64-json.js'
 import { findPayment, updatePayment, type PaymentRow } from '../payment-store.js'
+import { html } from './lib/html.js'
 import { page } from './page.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -16,10 +16,10 @@ function pendingRedirect(context: SandboxContext, transactionId: string | undefi
 export function bankPage(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
   const row = pendingRedirect(context, params.transaction)
   const action = (decision: string, label: string) =>
-    `<form method="post" action="/redirect/${escapeHtml(row.transaction_id!)}/${decision}" style="display:inline"><button type="submit">${label}</button></form>`
+    html`<form method="post" action="/redirect/${row.transaction_id!}/${decision}" style="display:inline"><button type="submit">${label}</button></form>`
   return page({
     title: 'Sandbox bank',
-    body: `<h1>Sandbox bank (${escapeHtml(row.method_type)})</h1><p>Pay ${escapeHtml(String(row.value))} minor units of ${escapeHtml(row.currency)}?</p>${action('approve', 'Approve')} ${action('cancel', 'Cancel')}`,
+    body: html`<h1>Sandbox bank (${row.method_type})</h1><p>Pay ${row.value} minor units of ${row.currency}?</p>${action('approve', 'Approve')} ${action('cancel', 'Cancel')}`,
   })
 }
 

@@ -1,9 +1,9 @@
 import { SandboxError } from '../errors.js'
 import { formOf } from '../http/body.js'
-import { escapeHtml } from '../http/respond.js'
 import { fromBase64Json, toBase64Json } from '../lib/base64-json.js'
 import { acsTransactionId, MESSAGE_VERSION } from '../lib/threeds-tokens.js'
 import { findPayment, updatePayment, type PaymentRow } from '../payment-store.js'
+import { html } from './lib/html.js'
 import { autoPostForm, page } from './page.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -34,7 +34,7 @@ export function methodNotification(request: SandboxRequest, _params: Params, con
   const row = paymentOfTransaction(context, fromBase64Json(formOf(request.body).get('threeDSMethodData')), 'identify_shopper')
   return page({
     title: '3DS Method complete',
-    body: '',
+    body: html``,
     message: { data: { type: 'threeDSMethodCompleted', threeDSServerTransID: row.transaction_id, threeDSCompInd: 'Y' }, targetOrigin: row.return_origin },
   })
 }
@@ -47,10 +47,10 @@ export function acsPage(request: SandboxRequest, _params: Params, context: Sandb
   if (data?.acsTransID !== acsTransactionId(row.transaction_id!) || data?.messageType !== 'CReq') throw new SandboxError(400, 'INVALID_CREQ', '3-D Secure: CReq does not match the transaction')
   return page({
     title: 'Sandbox bank: confirm your payment',
-    body: `<h1>Sandbox bank</h1>
-<p>Confirm a payment of ${escapeHtml((row.value / 100).toFixed(2))}&nbsp;${escapeHtml(row.currency)} with your card ending ${escapeHtml(row.card_last_four ?? '')}.</p>
+    body: html`<h1>Sandbox bank</h1>
+<p>Confirm a payment of ${(row.value / 100).toFixed(2)}&nbsp;${row.currency} with your card ending ${row.card_last_four ?? ''}.</p>
 <form method="post" action="/threeds/acs/answer">
-<input type="hidden" name="creq" value="${escapeHtml(creq)}">
+<input type="hidden" name="creq" value="${creq}">
 <label for="answer">Password (the sandbox accepts "${CHALLENGE_ANSWER}")</label>
 <input id="answer" name="answer" type="password" autocomplete="off" required>
 <button type="submit">Confirm</button>
@@ -74,7 +74,7 @@ export function challengeNotification(request: SandboxRequest, _params: Params, 
   const row = paymentOfTransaction(context, data, 'challenge_shopper')
   return page({
     title: 'Challenge complete',
-    body: '',
+    body: html``,
     message: { data: { type: 'threeDSChallengeCompleted', threeDSServerTransID: row.transaction_id, transStatus: row.acs_result }, targetOrigin: row.return_origin },
   })
 }
