@@ -21,6 +21,9 @@ declare global {
   const baseUrl: string
   const serviceSecret: string
   const lastCursor: number
+  const shopId: string
+  const storeId: string
+  const attempts: { current(orderId: number): Promise<number> }
   function startShopUnderTest(options: { serviceBaseUrl: string; certificatePem: string; shopId: string; serviceSecret: string; storeId: string }): Promise<{ url: string; close(): Promise<void> }>
 }
 export {}
