@@ -1,5 +1,5 @@
 /**
- * Supply chain (issue 8): what `pnpm pack` would publish for each library holds no private key, no
+ * Supply chain: what `pnpm pack` would publish for each library holds no private key, no
  * test, no database or key file, and no source map that embeds sources or points outside the
  * package. Packs the real packages with pnpm and reads every file of every tarball.
  */

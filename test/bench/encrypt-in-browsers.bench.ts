@@ -1,5 +1,5 @@
 /**
- * Card encryptions per second in each browser engine of the suite (issue 14): the raw WebCrypto
+ * Card encryptions per second in each browser engine of the suite: the raw WebCrypto
  * floor (RSA-OAEP-256 + A256GCM by hand), jose's CompactEncrypt alone, and card-jwe's encryptCard
  * (normalisation, certificate check, jose). `pnpm bench:browsers`; figures in BENCHMARKS.md.
  */

@@ -55,7 +55,7 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
-  it('issue 18, point 4: after a refused card, "Try another card or method" pays the same order', async () => {
+  it('after a refused card, "Try another card or method" pays the same order', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)
     await typeCard(page, findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'refused' }), 'A. Shopper')
@@ -77,7 +77,7 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
-  it('issue 18, point 4: a cancel at the bank reads as a cancel, and the order can still be paid', async () => {
+  it('a cancel at the bank reads as a cancel, and the order can still be paid', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)
     await page.getByRole('button', { name: 'pay with iDEAL' }).click()
@@ -95,7 +95,7 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
-  it('issue 18, point 3: one payment attempt at a time: "pay with iDEAL" and Pay are disabled during a challenge', async () => {
+  it('one payment attempt at a time: "pay with iDEAL" and Pay are disabled during a challenge', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)
     await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
@@ -109,7 +109,7 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
-  it('issue 18, point 3: Back from the bank page offers the same order again, and a card pays it', async () => {
+  it('Back from the bank page offers the same order again, and a card pays it', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)
     const summary = (await page.textContent('#order-summary'))!
@@ -132,7 +132,7 @@ describe('checkout in Chromium', () => {
   it.each([
     [390, 844],
     [1280, 800],
-  ] as const)('issue 18, point 5 at %i px: no sideways scroll, blur errors announced, focus on the status after Pay and in the challenge, shown in view', async (width, height) => {
+  ] as const)('at %i px: no sideways scroll, blur errors announced, focus on the status after Pay and in the challenge, shown in view', async (width, height) => {
     const { page, problems } = await stack.page()
     await page.setViewportSize({ width, height })
     await openCheckout(page, stack.shop.url)
@@ -211,7 +211,7 @@ describe('checkout in Chromium', () => {
     expect(problems.filter((p) => !p.includes('422'))).toEqual([])
   })
 
-  it('captures, refunds and cancels from the admin page; each state offers only what it can take, in words, updated at once (issue 18, point 7)', async () => {
+  it('captures, refunds and cancels from the admin page; each state offers only what it can take, in words, updated at once', async () => {
     const { page, problems } = await stack.page()
     const paid: string[] = []
     for (let i = 0; i < 2; i++) {
@@ -256,7 +256,7 @@ describe('checkout in Chromium', () => {
     expect(problems.filter((p) => !p.includes('status of 4'))).toEqual([])
   })
 
-  it('issue 18, point 6: with the ready-made store the admin says the shop is ready, no "Step 1" to connect an account', async () => {
+  it('with the ready-made store the admin says the shop is ready, no "Step 1" to connect an account', async () => {
     const { page, problems } = await stack.page()
     for (const [width, height] of [[390, 844], [1280, 800]] as const) {
       await page.setViewportSize({ width, height })

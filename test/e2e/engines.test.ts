@@ -1,5 +1,5 @@
 /**
- * The demo's checkout in Firefox and WebKit (issue 14), as a shopper goes through it: a standard
+ * The demo's checkout in Firefox and WebKit, as a shopper goes through it: a standard
  * card, a 3-D Secure challenge approved and refused, the iDEAL round trip, and the page refusing a
  * script altered on the way (Subresource Integrity), the alteration made by a proxy between the
  * browser and the shop, as an attacker on the network would.
@@ -91,14 +91,14 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await resultCode()).toBe(code)
   })
 
-  it('issue 18, point 6: with the ready-made store the admin says the shop is ready, no "Step 1"', async () => {
+  it('with the ready-made store the admin says the shop is ready, no "Step 1"', async () => {
     await shopper.open(`${stack.shop.url}/admin.html`)
     await shopper.waitFor('#step-done')
     expect(await shopper.text('#setup-summary')).toBe('Ready to take payments (ready-made test store).')
     expect(await shopper.evaluate(() => (document.querySelector('#step-email') as HTMLElement).hidden)).toBe(true)
   })
 
-  it('issue 18, point 9: the sandbox bank page loads without a CSP error (Firefox asked for /favicon.ico)', async () => {
+  it('the sandbox bank page loads without a CSP error (Firefox asks for /favicon.ico unless the page names an icon)', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')
     await shopper.waitFor('form[action$="/approve"] button')
@@ -109,7 +109,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.cspViolations()).toEqual([])
   })
 
-  it('issue 18, point 4: a cancel at the bank reads as a cancel; "Try another card or method" pays the same order by card', async () => {
+  it('a cancel at the bank reads as a cancel; "Try another card or method" pays the same order by card', async () => {
     await openCheckout()
     await shopper.click('#pay-ideal')
     await shopper.waitFor('form[action$="/cancel"] button')
@@ -126,7 +126,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.text('#result-order')).toBe(order)
   })
 
-  it('issue 18, point 3: "pay with iDEAL" is disabled while a card payment and its challenge run', async () => {
+  it('one payment attempt at a time: "pay with iDEAL" is disabled while a card payment and its challenge run', async () => {
     await openCheckout()
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
     await shopper.click('#pay')
@@ -136,7 +136,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await resultCode()).toBe('Authorised')
   })
 
-  it('issue 18, point 3: Back from the bank page, the page recovers and a card pays the same order', async () => {
+  it('Back from the bank page, the page recovers and a card pays the same order', async () => {
     await openCheckout()
     const summary = await shopper.text('#order-summary')
     await shopper.click('#pay-ideal')
@@ -152,7 +152,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect((await shopper.text('#result-order')).split(' ')[0]).toBe(reference)
   })
 
-  it('issue 18, point 7: the admin offers what the order state can take, in words, and follows a capture at once', async () => {
+  it('the admin offers what the order state can take, in words, and follows a capture at once', async () => {
     await openCheckout()
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
     await shopper.click('#pay')
@@ -171,7 +171,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await read()).toEqual(['Captured', ['Refund']])
   })
 
-  it('issue 18, point 5: focus on the status after Pay, then in the challenge frame, shown in view', async () => {
+  it('focus on the status after Pay, then in the challenge frame, shown in view', async () => {
     await openCheckout()
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
     await shopper.click('#pay')
@@ -191,7 +191,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.evaluate(() => document.activeElement?.id)).toBe('result-title')
   })
 
-  it('issue 18, point 2: "Cancel this payment" beside a challenge ends it at once; the order then pays by card', async () => {
+  it('"Cancel this payment" beside a challenge ends it at once; the order then pays by card', async () => {
     await openCheckout()
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
     await shopper.click('#pay')
@@ -209,7 +209,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await shopper.text('#result-order')).toBe(order)
   })
 
-  it('issue 18, point 5: at a phone width (390 px; WebKit 447 px) the checkout and the challenge fit, with no sideways scroll', async () => {
+  it('at a phone width (390 px; WebKit 447 px) the checkout and the challenge fit, with no sideways scroll', async () => {
     await shopper.setSize(390, 844)
     try {
       await openCheckout()

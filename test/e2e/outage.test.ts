@@ -1,5 +1,5 @@
 /**
- * Issue 18, point 2: the payment service goes down while a shopper checks out, and comes back. The
+ * The payment service goes down while a shopper checks out, and comes back. The
  * shopper reads a plain message at once (no empty section, no "internal error"), and a retry on the
  * same order pays once the service is back. Chromium through Playwright, Firefox and WebKit through
  * their own drivers; each engine has its own shop and sandbox, stopped and restarted on its port.

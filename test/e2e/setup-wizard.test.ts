@@ -1,7 +1,7 @@
 /**
- * Issue 7's "done when", in real Chromium: from an empty sandbox, a newcomer connects the shop,
- * creates and onboards a store and takes a payment, entirely through the demo's screens. A second
- * shop of the same merchant then connects by choosing the existing contractor and store.
+ * The set-up wizard end to end, in real Chromium: from an empty sandbox, a newcomer connects the
+ * shop, creates and onboards a store and takes a payment, entirely through the demo's screens. A
+ * second shop of the same merchant then connects by choosing the existing contractor and store.
  */
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -75,12 +75,12 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     await page.getByLabel('Postal code').fill('1011 AA')
     await page.getByLabel('City').fill('') // left empty: refused, worded by its label
     await page.getByRole('button', { name: 'Create store' }).click()
-    // Issue 18, point 7: the field's label and the rule in words, not `store.phone (…)`.
+    // A merchant reads the field's label and the rule in words, not the API's `store.phone (…)`.
     await expect.poll(() => page.textContent('#store-form-error')).toContain('Phone (international format): international format: + and 8 to 15 digits')
     expect(await page.textContent('#store-form-error')).toContain('City: required')
     expect(await page.textContent('#store-form-error')).not.toMatch(/store\.|too_small/)
     expect(await page.getAttribute('#store-phone', 'aria-invalid')).toBe('true')
-    // Issue 18, point 7: at phone width no Country select reaches past the page.
+    // At phone width no Country select reaches past the page (no sideways scroll).
     for (const [width, height] of [[390, 844], [1280, 800]] as const) {
       await page.setViewportSize({ width, height })
       const overflow = await page.evaluate(() => [...document.querySelectorAll('select')].filter((s) => s.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((s) => s.id))

@@ -1,5 +1,5 @@
 /**
- * Crashes under load (issue 8): many concurrent checkouts and captures through the demo backend to
+ * Crashes under load: many concurrent checkouts and captures through the demo backend to
  * the sandbox, both real processes on loopback, each killed with SIGKILL at random moments and
  * started again on the same data. Afterwards, read from both databases: every acknowledged payment
  * has its pspReference on its order, no payment or capture exists twice, the poller saw every

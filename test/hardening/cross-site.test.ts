@@ -1,6 +1,6 @@
 /**
- * Other web pages against the shop on loopback, in real Chromium (issue 8: "a hostile client must
- * never get in"). The demo listens on 127.0.0.1 only, but any page the shop owner has open can send
+ * Other web pages against the shop on loopback, in real Chromium: a hostile client must never get
+ * in. The demo listens on 127.0.0.1 only, but any page the shop owner has open can send
  * requests there. A hostile site (`hostile.test`, mapped to 127.0.0.1 by Chromium's resolver)
  * tries to capture, refund and cancel a paid order by CSRF (a no-cors fetch and a plain HTML form),
  * then by DNS rebinding (its own name re-pointed at the shop's port) tries to read the orders.

@@ -1,5 +1,5 @@
 /**
- * Fuzzing every sandbox and shop-side HTTP endpoint (issue 8) over real loopback HTTP: methods,
+ * Fuzzing every sandbox and shop-side HTTP endpoint over real loopback HTTP: methods,
  * raw paths, content types, headers (signed and forged), bodies (JSON with a card number inside,
  * invalid UTF-8, oversized, deeply nested). Properties: never a 5xx or a dropped connection, every
  * JSON refusal in its documented envelope, and no answer or log line holding card digits.

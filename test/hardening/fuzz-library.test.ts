@@ -1,5 +1,5 @@
 /**
- * Fuzzing the library entry points that take outside data (issue 8): card verdicts and
+ * Fuzzing the library entry points that take outside data: card verdicts and
  * normalisation, certificate import, the reference decryptor, and every payment-validator schema.
  * Properties: nothing throws but the documented error; no message holds card digits.
  */

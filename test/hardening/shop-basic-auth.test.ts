@@ -1,5 +1,5 @@
 /**
- * The shop-side settings endpoints under guessing (issue 8): a wrong key and a wrong secret get the
+ * The shop-side settings endpoints under guessing: a wrong key and a wrong secret get the
  * same 401, and repeated failures wait longer and longer (the delay is announced in a header, so
  * the test reads it instead of timing anything). The secrets are sealed at rest.
  */

@@ -1,5 +1,5 @@
 /**
- * As lenient and as strict as the service (issue 17): what a shop's backend met, black-box, where
+ * As lenient and as strict as the service: what a shop's backend met, black-box, where
  * the sandbox differed from the spec and docs/service-signing.md. Each case failed before its fix.
  */
 import { createHmac } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * The sandbox's certificate follows the sandbox's own clock (issue 12): made valid from its `now`,
+ * The sandbox's certificate follows the sandbox's own clock: made valid from its `now`,
  * reused across restarts while valid at that moment, and made again when it has run out or is not
  * valid yet, as when a data folder made on one date is opened with the clock elsewhere.
  */

@@ -1,5 +1,6 @@
 /**
- * Group commit (issue 17): the payment writes queued in one turn go to disk in one transaction,
+ * Group commit, so one payment's fsync does not stall every other request: the payment writes
+ * queued in one turn go to disk in one transaction,
  * each caller learns of its write only once that transaction has committed, and a write that fails
  * is rolled back alone. A second connection to the same file is the outside observer.
  */

@@ -1,7 +1,7 @@
 /**
- * Issue 4's "done when", as one run on loopback through the client: a shop registers, takes a
- * card payment without and with 3-D Secure, captures part of one, refunds it, and sees every
- * change through updated-payments. Each step is printed, so the run can be read.
+ * A shop's first day with the sandbox, as one run on loopback through the client: it registers,
+ * takes a card payment without and with 3-D Secure, captures part of one, refunds it, and sees
+ * every change through updated-payments. Each step is printed, so the run can be read.
  */
 import { afterAll, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit'

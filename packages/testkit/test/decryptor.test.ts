@@ -147,7 +147,7 @@ describe('reference decryptor: "Encrypted data is no longer valid"', () => {
     expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: hours(6 / 60) })))).message).toBe(SERVICE_MESSAGES.NO_LONGER_VALID)
   })
 
-  it('reads UTC written as Z or +00:00 alike, and ages it the same (issue 17)', async () => {
+  it('reads UTC written as Z or +00:00 alike, and ages it the same (Python\'s isoformat() writes +00:00)', async () => {
     const written = hours(-25).replace('Z', '+00:00')
     expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: written })))).message).toBe(SERVICE_MESSAGES.NO_LONGER_VALID)
     const fresh = hours(-1).replace(/\.\d+Z$/, '.123456+00:00')

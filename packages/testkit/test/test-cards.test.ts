@@ -1,5 +1,5 @@
 /**
- * The catalogue's expiry follows the clock (issue 12): a fixed date would stop working on its own
+ * The catalogue's expiry follows the clock: a fixed date would stop working on its own
  * (the documented 03/2030 in April 2030), so at any moment the cards must read as valid to card-jwe.
  */
 import fc from 'fast-check'

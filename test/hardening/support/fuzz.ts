@@ -1,5 +1,5 @@
 /**
- * Shared settings of the fuzz suites (issue 8). CI runs a fixed seed at scale 1 (well within two
+ * Shared settings of the fuzz suites. CI runs a fixed seed at scale 1 (well within two
  * minutes); `FUZZ_LONG=1` scales every entry point up so the whole suite generates over one million
  * inputs; `FUZZ_SEED` replays a failure; `FUZZ_SCALE` sets the scale directly.
  */
