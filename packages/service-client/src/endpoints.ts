@@ -45,6 +45,7 @@ export const SERVICE_PATH_PREFIX = '/shopplatform/processor'
 
 /** One endpoint of the service. */
 export interface ServiceEndpoint<Answer extends z.ZodType = z.ZodType> {
+  /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH'
   /** The path, with `{store_id}` and `{psp_reference}` where the call puts its ids. */
   readonly path: string
@@ -108,28 +109,51 @@ export const ENDPOINTS = Object.freeze({
    * its 502 names the shop's failure, which a repeat meets again.
    */
   register: endpoint('POST', `${P}/shop-registrations`, ShopRegistrationRequestSchema, RegistrationResultSchema, { signed: false, retried: false }),
+  /** Sends the merchant a one-time code (the one path outside the prefix). */
   sendVerificationEmail: endpoint('POST', '/email-verification-messages', EmailVerificationRequestSchema, EmailVerificationResultSchema),
+  /** Connects the merchant's back-office user with the emailed code. */
   connectBackofficeUser: endpoint('PUT', `${P}/backoffice-user`, BackofficeUserRequestSchema, BackofficeUserResultSchema),
+  /** The contractors the back-office user may act for. */
   listContractors: endpoint('GET', `${P}/backoffice-user-contractors`, null, z.array(ContractorSchema)),
+  /** Makes a contractor current for the following calls. */
   connectContractor: endpoint('PUT', `${P}/contractor`, ConnectContractorRequestSchema, ContractorConnectionSchema),
+  /** The industry codes a store may have. */
   industryCodes: endpoint('GET', `${P}/industry-codes`, null, IndustryCodeListSchema),
+  /** The countries a store may be in. */
   countries: endpoint('GET', `${P}/countries`, null, CountryListSchema),
+  /** The stores of the current contractor. */
   listStores: endpoint('GET', `${P}/stores`, null, StoreListSchema),
+  /** Creates a store (and its contractor, when new). */
   createStore: endpoint('POST', `${P}/stores`, CreateStoreRequestSchema, StoreSchema),
+  /** Changes a store's label, phone or address (ours: the spec shows no such call). */
   updateStore: endpoint('PATCH', `${P}/stores/{store_id}`, UpdateStoreRequestSchema, StoreSchema),
+  /** Turns a store's payment methods on or off. */
   setStorePaymentMethods: endpoint('PUT', `${P}/stores/{store_id}/payment-methods`, StorePaymentMethodsRequestSchema, StorePaymentMethodsResultSchema),
+  /** What the service still needs from the current contractor. */
   onboardingStatus: endpoint('GET', `${P}/onboarding-status`, null, OnboardingStatusSchema),
+  /** A link to the hosted onboarding pages. */
   createOnboardingLink: endpoint('POST', `${P}/onboarding-links`, OnboardingLinkRequestSchema, OnboardingLinkSchema),
+  /** Creates a payment. */
   createPayment: endpoint('POST', `${P}/stores/{store_id}/payments`, ServicePaymentRequestSchema, PaymentResponseSchema, { movesMoney: true }),
+  /** Finishes a payment after a shopper step. */
   paymentDetails: endpoint('POST', `${P}/stores/{store_id}/payment-details`, ServicePaymentDetailsRequestSchema, PaymentResponseSchema, { movesMoney: true }),
+  /** Captures all or part of an authorised payment. */
   capture: endpoint('POST', `${P}/payments/{psp_reference}/captures`, CaptureRequestSchema, ModificationResultSchema, { movesMoney: true }),
+  /** Refunds all or part of a captured payment. */
   refund: endpoint('POST', `${P}/payments/{psp_reference}/refunds`, RefundRequestSchema, ModificationResultSchema, { movesMoney: true }),
+  /** Cancels an authorised payment that is not captured. */
   cancel: endpoint('POST', `${P}/payments/{psp_reference}/cancels`, null, ModificationResultSchema, { movesMoney: true }),
+  /** Erases the shopper data of one payment. */
   subjectErasure: endpoint('POST', `${P}/payments/{psp_reference}/subject-erasure-requests`, null, ErasureResultSchema),
+  /** The payments changed after a cursor. */
   updatedPayments: endpoint('GET', `${P}/updated-payments`, null, UpdatedPaymentsPageSchema),
+  /** The payment methods a store offers a shopper. */
   checkoutPaymentMethods: endpoint('GET', `${P}/stores/{store_id}/checkout-payment-methods`, null, PaymentMethodsResponseSchema),
+  /** A store's client key. */
   clientKey: endpoint('GET', `${P}/stores/{store_id}/client-key`, null, ClientKeySchema),
+  /** The client key of the service's web component. */
   webComponentClientKey: endpoint('GET', `${P}/web-component-client-key`, null, ClientKeySchema),
+  /** Removes a shopper's stored card. */
   unsubscribe: endpoint('POST', `${P}/stores/{store_id}/unsubscribe-requests`, UnsubscribeRequestSchema, UnsubscribeResultSchema),
 })
 
