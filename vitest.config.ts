@@ -5,6 +5,7 @@ import { setScreenSize } from './test/support/browser-commands.ts'
 import { sandboxCommands } from './apps/sandbox/src/testing/vitest-commands.ts'
 import { answerChallenge, closeSandbox, frameUrl, sendDetails, startCardPayment } from './test/support/checkout-commands.ts'
 import { browserInstances, wantedEngines } from './test/support/browsers.ts'
+import { FAKETIME_LEFT_OUT_FILES, UNDER_FAKETIME } from './test/support/faketime.ts'
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
@@ -70,7 +71,13 @@ export default defineConfig({
       inNode({
         name: 'cross-package:node',
         include: ['test/**/*.test.ts'],
-        exclude: [...configDefaults.exclude, 'test/**/*.browser.test.ts', 'test/e2e/**', 'test/hardening/**'],
+        exclude: [
+          ...configDefaults.exclude,
+          'test/**/*.browser.test.ts',
+          'test/e2e/**',
+          'test/hardening/**',
+          ...(UNDER_FAKETIME ? FAKETIME_LEFT_OUT_FILES.map((f) => f.file) : []),
+        ],
         globalSetup: [testCertificates],
         testTimeout: 30_000,
       }),

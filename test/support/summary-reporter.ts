@@ -9,7 +9,7 @@ import { dirname } from 'node:path'
 import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vitest/node'
 import { closingLine, combineRuns, countRun, type ModuleRecord } from '../../scripts/lib/test-summary.mjs'
 import { NOT_IN_WEBKIT, PLAYWRIGHT_PROVIDER_ONLY, wantedEngines } from './browsers.ts'
-import { FAKETIME_LEFT_OUT, UNDER_FAKETIME } from './faketime.ts'
+import { FAKETIME_LEFT_OUT, FAKETIME_LEFT_OUT_FILES, UNDER_FAKETIME } from './faketime.ts'
 
 /** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
 function runtime(): 'node' | 'deno' | 'bun' {
@@ -49,6 +49,9 @@ export default class SummaryReporter implements Reporter {
       ...(['firefox', 'webkit'] as const)
         .filter((engine) => hasBrowsers && !wantedEngines().has(engine))
         .map((engine) => `  not run in ${engine}: this run left it out${UNDER_FAKETIME ? ` (${FAKETIME_LEFT_OUT[engine]}; it runs in the real-clock pass)` : ' (CARD_JWE_ENGINES)'}`),
+      ...(UNDER_FAKETIME && modules.some((m) => m.project.startsWith('cross-package:'))
+        ? FAKETIME_LEFT_OUT_FILES.map((f) => `  not run under libfaketime: ${f.file} (${f.reason}; it runs in the real-clock pass)`)
+        : []),
     ]
     const file = process.env.CARD_JWE_SUMMARY_FILE
     if (file) {
