@@ -28,6 +28,10 @@ const sourceAliases = [
   { find: /^@card-jwe\/service-client$/, replacement: here('./packages/service-client/src/index.ts') },
   { find: /^@card-jwe\/demo$/, replacement: here('./apps/demo/src/server/index.ts') },
   { find: /^@card-jwe\/sandbox$/, replacement: here('./apps/sandbox/src/index.ts') },
+  { find: /^@card-jwe\/shop-backend\/sqlite$/, replacement: here('./packages/shop-backend/src/sqlite/index.ts') },
+  { find: /^@card-jwe\/shop-backend\/node$/, replacement: here('./packages/shop-backend/src/node/index.ts') },
+  { find: /^@card-jwe\/shop-backend\/hono$/, replacement: here('./packages/shop-backend/src/hono/index.ts') },
+  { find: /^@card-jwe\/shop-backend$/, replacement: here('./packages/shop-backend/src/index.ts') },
   { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
 ]
 
@@ -65,6 +69,7 @@ export default defineConfig({
       inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),
       inBrowsers({ name: 'browser-info:browser', include: ['packages/browser-info/test/**/*.browser.test.ts'] }, { setScreenSize }),
       inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),
+      inNode({ name: 'shop-backend', include: ['packages/shop-backend/test/**/*.test.ts'], testTimeout: 30_000 }),
       inNode({ name: 'service-client:node', include: ['packages/service-client/test/**/*.test.ts'] }),
       inNode({ name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 30_000 }),
       inNode({ name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], globalSetup: [testCertificates] }),

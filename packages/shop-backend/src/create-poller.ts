@@ -1,0 +1,173 @@
+import { SHOP_ORDER_ID_KEY } from '@card-jwe/payment-validator'
+import type { FeedRecord } from './payment-service.js'
+import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from './store.js'
+import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from './transitions.js'
+import { changeOf } from './lib/ledger.js'
+import { retryAt } from './lib/backoff.js'
+import type { BackendContext } from './lib/context.js'
+
+/** What one poll did. */
+export interface PollReport {
+  /** Feed records written to the ledger. */
+  readonly applied: number
+  /** Records with nothing to write (already further along, a repeat). */
+  readonly skipped: number
+  /** Records that could not be applied now (kept and retried). */
+  readonly problems: readonly Pick<PollProblem, 'sequence' | 'reason'>[]
+  /** Set when the poll itself failed (the service unreachable, the store down); the cursor did not move. */
+  readonly failed?: string
+}
+
+/** The updated-payments poller (spec: "Events": polling only). */
+export interface Poller {
+  /** One poll now; the timer's polls and these run one after the other, never together. */
+  pollNow(): Promise<PollReport>
+  /** Polls every `intervalMs` (default 5 s) until `stop`. */
+  start(options?: { readonly intervalMs?: number }): void
+  stop(): void
+  /** Records kept as problems, for the merchant's report. */
+  problems(): Promise<PollProblem[]>
+}
+
+export const DEFAULT_POLL_INTERVAL_MS = 5_000
+/** Records per feed page. */
+const PAGE_SIZE = 100
+
+type Plan = { kind: 'apply'; applied: AppliedChange } | { kind: 'skip' } | { kind: 'problem'; reason: string }
+
+/** Which attempt a feed record is about: by pspReference, else (its answer was lost) the order's open attempt. */
+async function attemptOf(context: BackendContext, record: FeedRecord): Promise<AttemptRecord | string> {
+  const byPsp = await context.store.findAttemptByPspReference(record.pspReference)
+  if (byPsp) return byPsp
+  const raw = record.metadata?.[SHOP_ORDER_ID_KEY]
+  if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw) === '') return 'NO_ORDER_ID'
+  const orderId = String(raw)
+  const attempts = await context.store.listAttempts(orderId)
+  // A payment made while its answer was lost: the attempt that holds no pspReference yet and was not refused.
+  const open = [...attempts].reverse().find((a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required'))
+  if (open) return open
+  if (attempts.length === 0) return (await context.findOrder(orderId)) ? 'NO_ATTEMPT' : 'UNKNOWN_ORDER'
+  return 'NO_ATTEMPT'
+}
+
+async function plan(context: BackendContext, record: FeedRecord): Promise<Plan> {
+  const to = stateOfPaymentStatus(record.status)
+  if (!to) return { kind: 'problem', reason: 'UNKNOWN_STATUS' }
+  const attempt = await attemptOf(context, record)
+  if (typeof attempt === 'string') return { kind: 'problem', reason: attempt }
+  if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value) return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
+  const verdict = transition(attempt.state, to)
+  const captured = record.capturedAmount.value
+  const refunded = record.refundedAmount.value
+  const amountsMoved = captured > attempt.capturedValue || refunded > attempt.refundedValue
+  // An older record for an attempt already further along: nothing to write, nothing goes back.
+  if (verdict === 'ignore' || (verdict === 'same' && !amountsMoved && attempt.pspReference !== undefined)) return { kind: 'skip' }
+  const patch: AttemptPatch = {
+    ...(verdict === 'move' ? { state: to, resultCode: resultCodeOfState(to) } : {}),
+    pspReference: record.pspReference,
+    capturedValue: Math.max(captured, attempt.capturedValue),
+    refundedValue: Math.max(refunded, attempt.refundedValue),
+    // A paid attempt no longer waits for a step: a details call still out is answered from the ledger.
+    ...(verdict === 'move' && PAID_STATES.has(to) ? { detailsKey: null } : {}),
+    updatedAt: context.now().toISOString(),
+  }
+  return {
+    kind: 'apply',
+    applied: { sequence: record.sequence, record: record as Record<string, unknown>, attemptId: attempt.id, expectedVersion: attempt.version, patch, change: changeOf(attempt, patch) },
+  }
+}
+
+function problemTries(problems: readonly PollProblem[], sequence: number): number {
+  return problems.find((p) => p.sequence === sequence)?.tries ?? 0
+}
+
+/** Plans each record on its own: one record's failure (a store error included) becomes a problem, not a stop. */
+async function planBatch(context: BackendContext, records: readonly FeedRecord[], known: readonly PollProblem[], cursor?: number) {
+  const at = context.now()
+  const applied: AppliedChange[] = []
+  const skipped: number[] = []
+  const problems: Array<Omit<PollProblem, 'tries'>> = []
+  for (const record of records) {
+    let planned: Plan
+    try {
+      planned = await plan(context, record)
+    } catch {
+      planned = { kind: 'problem', reason: 'STORE_ERROR' }
+    }
+    if (planned.kind === 'apply') applied.push(planned.applied)
+    else if (planned.kind === 'skip') skipped.push(record.sequence)
+    else problems.push({ sequence: record.sequence, change: record as Record<string, unknown>, reason: planned.reason, nextTryAt: retryAt(at, problemTries(known, record.sequence)) })
+  }
+  const batch: PollBatch = { ...(cursor === undefined ? {} : { cursor }), applied, skipped, problems, resolved: [], at: at.toISOString() }
+  return batch
+}
+
+/**
+ * Reads the feed from the stored cursor. Each page is one store transaction: the changes applied
+ * (compare-and-set), the sequences seen (a repeat is never applied twice), the records that could
+ * not be applied (kept as problems, retried with backoff) and the new cursor, so a bad record
+ * never holds the cursor or the records after it. The shop hears of changes after the commit.
+ */
+export function createPoller(context: BackendContext, options: { readonly onProblem?: (problem: Pick<PollProblem, 'sequence' | 'reason'>) => void } = {}) {
+  let chain: Promise<unknown> = Promise.resolve()
+  let timer: ReturnType<typeof setInterval> | undefined
+
+  async function once(): Promise<PollReport> {
+    let applied = 0
+    let skipped = 0
+    const problems: Array<Pick<PollProblem, 'sequence' | 'reason'>> = []
+    const count = async (batch: PollBatch) => {
+      const result = await context.store.applyChangesAndCursor(batch)
+      applied += batch.applied.length - result.conflicts.length - result.repeats.length
+      skipped += batch.skipped.length + result.repeats.length
+      for (const p of batch.problems) problems.push({ sequence: p.sequence, reason: p.reason })
+      for (const sequence of result.conflicts) problems.push({ sequence, reason: 'CONFLICT' })
+    }
+    try {
+      const { service } = await context.connection()
+      // Problems due for another try first: an order created late, a store error that passed.
+      const due = await context.store.listProblems(context.now().toISOString())
+      if (due.length > 0) {
+        const batch = await planBatch(context, due.map((p) => p.change as FeedRecord), due)
+        await count({ ...batch, resolved: batch.skipped })
+      }
+      for (let pages = 0; pages < 1000; pages++) {
+        const page = await service.updatedPayments({ after: await context.store.readCursor(), limit: PAGE_SIZE })
+        const known = await context.store.listProblems()
+        await count(await planBatch(context, page.payments, known, page.cursor))
+        if (!page.hasMore) break
+      }
+    } catch (error) {
+      const failed = (error as { code?: string; serviceCode?: string })?.serviceCode ?? (error as { code?: string })?.code ?? (error as Error)?.name ?? 'Error'
+      context.log(`poll failed (${failed}); the cursor stays where it was`)
+      await context.drainOutbox()
+      return { applied, skipped, problems, failed: String(failed) }
+    }
+    for (const problem of problems) {
+      context.log(`updated-payments record ${problem.sequence} not applied (${problem.reason}); retried later`)
+      options.onProblem?.(problem)
+    }
+    await context.drainOutbox()
+    return { applied, skipped, problems }
+  }
+
+  const poller: Poller = {
+    pollNow() {
+      const run = chain.then(once, once)
+      chain = run
+      return run
+    },
+    start(startOptions = {}) {
+      if (timer) return
+      timer = setInterval(() => void poller.pollNow(), startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+      // A shop's process may end while the poller runs (Node: the timer does not hold it open).
+      ;(timer as { unref?: () => void }).unref?.()
+    },
+    stop() {
+      if (timer) clearInterval(timer)
+      timer = undefined
+    },
+    problems: () => context.store.listProblems(),
+  }
+  return poller
+}

@@ -1,0 +1,306 @@
+import { completeBrowserInfo } from '@card-jwe/browser-info/server'
+import {
+  buildPaymentDetailsRequest,
+  buildPaymentRequest,
+  checkSubmission,
+  DEFAULT_MAX_BODY_BYTES,
+  DetailsSubmissionSchema,
+  parseJsonBody,
+  PaymentSubmissionSchema,
+  type OrderRecord,
+} from '@card-jwe/payment-validator'
+import { ShopBackendError } from './errors.js'
+import { createPoller, type Poller } from './create-poller.js'
+import type { PaymentService, RegisterShop, ServiceCredentials } from './payment-service.js'
+import { createSecretBox, type SecretBox } from './secret-box.js'
+import type { LedgerStore, OrderChange } from './store.js'
+import { readSealed, SETTING, writeSealed, type BackendContext } from './lib/context.js'
+import { createFailureThrottle, type FailureThrottleOptions } from './lib/failure-throttle.js'
+import { fingerprintOf } from './lib/fingerprint.js'
+import { errorResponse, json, readBody, requireJson } from './lib/http.js'
+import { createKeyedLock } from './lib/keyed-lock.js'
+import { submitDetails, submitPayment } from './lib/ledger.js'
+import { modifyOrder, type ModificationResult, type ModifyOptions } from './lib/modify.js'
+import { createOutbox } from './lib/outbox.js'
+import { SHOP_SIDE_PATHS, shopSideEndpoint } from './lib/shop-endpoints.js'
+
+/** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
+export type ShopOrder = OrderRecord
+
+/** Paths of the checkout API the page calls. */
+export interface CheckoutPaths {
+  /** GET: certificate and payment methods. Default `/api/config`. */
+  readonly config: string
+  /** POST: the page's submission. Default `/api/payments`. */
+  readonly payments: string
+  /** POST: after a redirect or a 3-D Secure step. Default `/api/payment-details`. */
+  readonly paymentDetails: string
+}
+
+export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({ config: '/api/config', payments: '/api/payments', paymentDetails: '/api/payment-details' })
+
+/** Options of {@link createShopBackend}. */
+export interface ShopBackendOptions {
+  /** The payment ledger's storage (`@card-jwe/shop-backend/sqlite`, or another {@link LedgerStore}). */
+  readonly store: LedgerStore
+  /** The signed service port once the shop's credentials are known (`connectServiceClient(...).service`). */
+  readonly service: (credentials: ServiceCredentials) => PaymentService
+  /** The unsigned registration call (`connectServiceClient(...).registerShop`); needed by `register` only. */
+  readonly registerShop?: RegisterShop
+  /** 32 bytes (or an AES-GCM CryptoKey) that seal the secrets at rest; keep them outside the store. */
+  readonly secretKey: Uint8Array | CryptoKey
+  /** The shop's order by id; undefined when there is none. */
+  readonly findOrder: (orderId: string) => Promise<ShopOrder | undefined> | ShopOrder | undefined
+  /** Hears every change of an order's payment, after the commit; a throw means "tell me again later". */
+  readonly onOrderChange: (change: OrderChange) => Promise<void> | void
+  /** The shop's public origin: the service calls its settings endpoints there, shoppers return there. */
+  readonly shopUrl: string
+  /** Where the shopper returns after a redirect; default `${shopUrl}/?orderId=<id>`. */
+  readonly returnUrl?: (order: ShopOrder) => string
+  /** Where the onboarding return sends the merchant; default `/admin.html?onboarding=returned`. */
+  readonly adminUrl?: string
+  /** The processor's certificate (PEM) the page encrypts with; in the checkout config. */
+  readonly certificatePem?: string
+  /** The service's origin, in the checkout config (the page's CSP and 3-D Secure frames need it). */
+  readonly serviceOrigin?: string
+  /** The checkout-payment-methods query; default `{country: 'NL', currency: <none>}`. */
+  readonly paymentMethodsQuery?: { readonly country?: string; readonly currency?: string }
+  readonly paths?: Partial<CheckoutPaths>
+  /** Default 64 KiB. */
+  readonly maxBodyBytes?: number
+  /** An identical non-card submission within this time is a repeat (a double click); default 15 s. */
+  readonly repeatWindowMs?: number
+  readonly failureThrottle?: FailureThrottleOptions
+  readonly now?: () => Date
+  /** Log lines name codes and ids, never card data or secrets. Default: none. */
+  readonly log?: (line: string) => void
+  /** Test hook for the throttle's waits. */
+  readonly sleep?: (ms: number) => Promise<void>
+}
+
+/** Per request: the shopper's address (for 3-D Secure's browser data and the Basic throttle). */
+export interface RequestInfo {
+  readonly ip?: string | undefined
+}
+
+/** The result of {@link ShopBackend.register}. */
+export interface Registration {
+  readonly shopId: string
+  readonly storeId?: string | undefined
+  /** True when the shop was registered before and nothing was sent. */
+  readonly alreadyRegistered: boolean
+}
+
+/** See {@link createShopBackend}. */
+export interface ShopBackend {
+  /** Web-standard handler: the shop-side endpoints and the checkout API; 404 JSON for other paths. */
+  fetch(request: Request, info?: RequestInfo): Promise<Response>
+  /** Whether `fetch` serves this path (for frameworks that mount it beside their own routes). */
+  handles(pathname: string): boolean
+  /** Every path `fetch` serves. */
+  readonly paths: readonly string[]
+  readonly poller: Poller
+  capture(orderId: string, options?: ModifyOptions): Promise<ModificationResult>
+  refund(orderId: string, options?: ModifyOptions): Promise<ModificationResult>
+  cancel(orderId: string, options?: ModifyOptions): Promise<ModificationResult>
+  /**
+   * Registers the shop once (safe to repeat: a registered shop sends nothing): makes and seals a
+   * strong Basic pair, calls registration; the service reads the settings and pushes service_secret.
+   * `fetch` must already answer at `shopUrl`.
+   */
+  register(options?: { readonly readyMadeStore?: boolean }): Promise<Registration>
+  /** Uses credentials obtained elsewhere (a ready-made shop, a migration); the secret is sealed. */
+  connect(credentials: ServiceCredentials & { readonly storeId: string }): Promise<void>
+  /** Sets the store the checkout sells from (after the merchant set-up chose or created it). */
+  useStore(storeId: string): Promise<void>
+  /** Delivers due order changes now (also runs after every write and every poll). */
+  deliverChanges(): Promise<void>
+}
+
+const randomText = (bytes: number) => {
+  const raw = crypto.getRandomValues(new Uint8Array(bytes))
+  return Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/**
+ * The spec's shop back end as a Web-standard handler plus the ledger, the poller and capture,
+ * refund and cancel by order. Framework-neutral: mount `fetch` in Hono (`/hono`), node:http
+ * (`/node`) or anything that speaks Request and Response.
+ */
+export function createShopBackend(options: ShopBackendOptions): ShopBackend {
+  const now = options.now ?? (() => new Date())
+  const log = options.log ?? (() => {})
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
+  const paths: CheckoutPaths = { ...DEFAULT_CHECKOUT_PATHS, ...options.paths }
+  const shopUrl = options.shopUrl.replace(/\/+$/, '')
+  const throttle = createFailureThrottle(options.failureThrottle)
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const withLock = createKeyedLock()
+  let boxPromise: Promise<SecretBox> | undefined
+  let connected: { readonly secret: string; readonly shopId: string; readonly service: PaymentService } | undefined
+
+  const context: BackendContext = {
+    store: options.store,
+    now,
+    log,
+    findOrder: async (orderId) => options.findOrder(orderId),
+    withLock,
+    box: () => (boxPromise ??= createSecretBox(options.secretKey)),
+    async connection() {
+      const shopId = await options.store.getSetting(SETTING.shopId)
+      const secret = await readSealed(context, SETTING.serviceSecret)
+      const storeId = await options.store.getSetting(SETTING.storeId)
+      if (!shopId || !secret || !storeId) throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
+      if (!connected || connected.secret !== secret || connected.shopId !== shopId) connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
+      return { service: connected.service, storeId }
+    },
+    drainOutbox: () => drain(),
+    pollNow: () => poller.pollNow(),
+  }
+  const drain = createOutbox(options.store, options.onOrderChange, now, log)
+  const poller = createPoller(context)
+
+  async function orderOf(orderId: string | number): Promise<OrderRecord> {
+    const order = await context.findOrder(String(orderId))
+    if (!order) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: no such order')
+    return order
+  }
+
+  /** POST payments (spec: Front-end contract 3, 4, 7). */
+  async function payments(request: Request, info: RequestInfo): Promise<Response> {
+    requireJson(request)
+    const parsed = parseJsonBody(await readBody(request, maxBodyBytes), PaymentSubmissionSchema, { maxBytes: maxBodyBytes })
+    if (!parsed.ok) throw new ShopBackendError(400, 'INVALID_BODY', parsed.error.message, parsed.error.issues)
+    const order = await orderOf(parsed.value.orderId)
+    const checked = checkSubmission(parsed.value, order)
+    if (!checked.ok) throw new ShopBackendError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
+    const { service, storeId } = await context.connection()
+    const submission = checked.submission
+    const fingerprint = await fingerprintOf(submission.paymentMethod)
+    const methodType = String(submission.paymentMethod.type)
+    const result = await withLock(String(order.id), () =>
+      submitPayment(context, order, { methodType, fingerprint, repeatWindowMs: options.repeatWindowMs ?? 15_000 }, (attempt) => {
+        // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
+        const completed = submission.browserInfo ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: info.ip }) : undefined
+        const body = buildPaymentRequest({
+          order,
+          submission,
+          config: { returnUrl: options.returnUrl ?? ((o) => `${shopUrl}/?orderId=${encodeURIComponent(String(o.id))}`) },
+          ...(completed ? { browserInfo: completed.browserInfo } : {}),
+          ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
+        })
+        return service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey })
+      }),
+    )
+    await drain()
+    return json(200, result)
+  }
+
+  /** POST payment-details: after a redirect or a 3-D Secure step. */
+  async function paymentDetails(request: Request): Promise<Response> {
+    requireJson(request)
+    const parsed = parseJsonBody(await readBody(request, maxBodyBytes), DetailsSubmissionSchema, { maxBytes: maxBodyBytes })
+    if (!parsed.ok) throw new ShopBackendError(400, 'INVALID_BODY', parsed.error.message, parsed.error.issues)
+    const order = await orderOf(parsed.value.orderId)
+    const { service, storeId } = await context.connection()
+    const fingerprint = await fingerprintOf(parsed.value.details)
+    const result = await withLock(String(order.id), () =>
+      submitDetails(context, order, fingerprint, (_attempt, idempotencyKey) => service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey })),
+    )
+    await drain()
+    return json(200, result)
+  }
+
+  /** GET checkout config: the certificate, and whether and with which methods the page may sell. */
+  async function checkoutConfig(): Promise<Response> {
+    let paymentMethods: string[] = []
+    let serviceReachable = true
+    let checkoutReady = true
+    try {
+      const { service, storeId } = await context.connection()
+      const methods = await service.checkoutPaymentMethods(storeId, options.paymentMethodsQuery ?? { country: 'NL' })
+      paymentMethods = (methods.paymentMethods ?? []).map((m) => String(m.type))
+    } catch (error) {
+      if (error instanceof ShopBackendError && error.code === 'NOT_REGISTERED') checkoutReady = false
+      else if ((error as Error)?.name === 'PaymentServiceError') serviceReachable = false
+      else throw error
+    }
+    return json(200, {
+      ...(options.certificatePem ? { certificatePem: options.certificatePem } : {}),
+      ...(options.serviceOrigin ? { serviceOrigin: options.serviceOrigin } : {}),
+      checkoutReady,
+      serviceReachable,
+      paymentMethods,
+    })
+  }
+
+  const checkoutRoutes: Record<string, { method: string; run: (request: Request, info: RequestInfo) => Promise<Response> }> = {
+    [paths.config]: { method: 'GET', run: () => checkoutConfig() },
+    [paths.payments]: { method: 'POST', run: payments },
+    [paths.paymentDetails]: { method: 'POST', run: (request) => paymentDetails(request) },
+  }
+  const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), ...Object.keys(checkoutRoutes)])
+
+  async function handle(request: Request, info: RequestInfo = {}): Promise<Response> {
+    const path = new URL(request.url).pathname
+    try {
+      const shopSide = await shopSideEndpoint(context, request, path, info.ip, {
+        throttle,
+        adminUrl: options.adminUrl ?? '/admin.html?onboarding=returned',
+        maxBodyBytes,
+        sleep,
+        secretChanged: () => (connected = undefined),
+      })
+      if (shopSide) return shopSide
+      const route = checkoutRoutes[path]
+      if (!route) throw new ShopBackendError(404, 'NOT_FOUND', 'path: not served by the shop back end')
+      if (request.method !== route.method) return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', `method: ${route.method} only`), { allow: route.method })
+      return await route.run(request, info)
+    } catch (error) {
+      if (error instanceof ShopBackendError) return errorResponse(error)
+      // The error's kind only: a foreign message could quote request data.
+      log(`${request.method} ${path} failed (${(error as Error)?.name ?? 'Error'})`)
+      return errorResponse(new ShopBackendError(500, 'INTERNAL', 'internal error'))
+    }
+  }
+
+  return {
+    fetch: handle,
+    handles: (pathname) => allPaths.includes(pathname),
+    paths: allPaths,
+    poller,
+    capture: (orderId, o) => modifyOrder(context, 'capture', orderId, o),
+    refund: (orderId, o) => modifyOrder(context, 'refund', orderId, o),
+    cancel: (orderId, o) => modifyOrder(context, 'cancel', orderId, o),
+    async register(registerOptions = {}) {
+      const shopId = await options.store.getSetting(SETTING.shopId)
+      if (shopId && (await readSealed(context, SETTING.serviceSecret))) {
+        return { shopId, storeId: await options.store.getSetting(SETTING.storeId), alreadyRegistered: true }
+      }
+      if (!options.registerShop) throw new TypeError('registerShop: needed to register (connectServiceClient(...).registerShop)')
+      // A pair of our own, made once and kept sealed: a repeat after a failure presents the same pair.
+      let key = await readSealed(context, SETTING.basicKey)
+      let secret = await readSealed(context, SETTING.basicSecret)
+      if (!key || !secret) {
+        key = `shop_${randomText(16)}`
+        secret = randomText(32)
+        await writeSealed(context, SETTING.basicKey, key)
+        await writeSealed(context, SETTING.basicSecret, secret)
+      }
+      const result = await options.registerShop({ shopUrl, key, secret, ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}) })
+      await options.store.putSetting(SETTING.shopId, result.shopId)
+      if (result.storeId) await options.store.putSetting(SETTING.storeId, result.storeId)
+      return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
+    },
+    async connect(credentials) {
+      await options.store.putSetting(SETTING.shopId, credentials.shopId)
+      await writeSealed(context, SETTING.serviceSecret, credentials.serviceSecret)
+      await options.store.putSetting(SETTING.storeId, credentials.storeId)
+      connected = undefined
+    },
+    async useStore(storeId) {
+      await options.store.putSetting(SETTING.storeId, storeId)
+    },
+    deliverChanges: () => drain(),
+  }
+}

@@ -1,0 +1,23 @@
+import type { Context, Hono } from 'hono'
+import type { ShopBackend } from '../create-shop-backend.js'
+
+/** Options of {@link mountShopBackend}. */
+export interface MountOptions {
+  /** The shopper's address; default the node-server socket's (`c.env.incoming`), else none. */
+  readonly ip?: (c: Context) => string | undefined
+}
+
+function socketAddress(c: Context): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
+  return env?.incoming?.socket?.remoteAddress
+}
+
+/**
+ * Mounts the back end's paths (the spec's shop-side endpoints and the checkout API) on a Hono 4
+ * app, beside the shop's own routes: each answers through `backend.fetch`.
+ */
+export function mountShopBackend<App extends Hono<any, any, any>>(app: App, backend: ShopBackend, options: MountOptions = {}): App {
+  const ip = options.ip ?? socketAddress
+  for (const path of backend.paths) app.all(path, (c) => backend.fetch(c.req.raw, { ip: ip(c) }))
+  return app
+}

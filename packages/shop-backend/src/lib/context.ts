@@ -1,0 +1,39 @@
+import type { OrderRecord } from '@card-jwe/payment-validator'
+import type { PaymentService } from '../payment-service.js'
+import type { SecretBox } from '../secret-box.js'
+import type { LedgerStore } from '../store.js'
+import type { PollReport } from '../create-poller.js'
+
+/** What the operations share; built once by `createShopBackend`. */
+export interface BackendContext {
+  readonly store: LedgerStore
+  readonly now: () => Date
+  readonly log: (line: string) => void
+  readonly findOrder: (orderId: string) => Promise<OrderRecord | undefined>
+  /** The signed port and the store id; 503 NOT_REGISTERED before registration. */
+  readonly connection: () => Promise<{ readonly service: PaymentService; readonly storeId: string }>
+  readonly withLock: <T>(key: string, run: () => Promise<T>) => Promise<T>
+  readonly box: () => Promise<SecretBox>
+  /** Delivers due order changes to the shop; never throws. */
+  readonly drainOutbox: () => Promise<void>
+  /** One poll of the feed now (shared with the timer); never throws. */
+  readonly pollNow: () => Promise<PollReport>
+}
+
+/** Setting ids in the store. Secrets are sealed (secret-box). */
+export const SETTING = {
+  shopId: 'shop_id',
+  storeId: 'store_id',
+  serviceSecret: 'service_secret',
+  basicKey: 'basic_key',
+  basicSecret: 'basic_secret',
+} as const
+
+export async function readSealed(context: BackendContext, id: string): Promise<string | undefined> {
+  const sealed = await context.store.getSetting(id)
+  return sealed === undefined ? undefined : (await context.box()).open(sealed)
+}
+
+export async function writeSealed(context: BackendContext, id: string, value: string): Promise<void> {
+  await context.store.putSetting(id, await (await context.box()).seal(value))
+}

@@ -1,0 +1,201 @@
+import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
+import { ShopBackendError } from '../errors.js'
+import { PaymentServiceError } from '../payment-service.js'
+import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
+import { FAILED_STATES, PAID_STATES, resultCodeOfState, stateOfResultCode, transition, UNSETTLED_STATES, ABANDONABLE_RESULT_CODES } from '../transitions.js'
+import type { BackendContext } from './context.js'
+
+/** The order's paid attempt, if any: the latest one in a paid state. */
+export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
+
+/** What the page is told of an attempt: its stored answer, or (settled by the poller) its state in words. */
+export function browserAnswer(attempt: AttemptRecord): BrowserPaymentResult {
+  const stored = attempt.answer as PaymentResponse | undefined
+  // A stored answer that the poller has since overtaken (an action, then paid) is not repeated: the state is.
+  if (stored && stateOfResultCode(stored.resultCode, stored.action !== undefined) === attempt.state) return toBrowserPaymentResult(stored)
+  return { resultCode: resultCodeOfState(attempt.state) }
+}
+
+export function changeOf(attempt: AttemptRecord, patch: AttemptPatch): OrderChange {
+  const state = patch.state ?? attempt.state
+  const pspReference = patch.pspReference ?? attempt.pspReference
+  const resultCode = patch.resultCode ?? attempt.resultCode
+  return {
+    orderId: attempt.orderId,
+    attempt: attempt.number,
+    state,
+    previousState: attempt.state,
+    ...(resultCode ? { resultCode } : {}),
+    ...(pspReference ? { pspReference } : {}),
+    amount: attempt.amount,
+    capturedValue: patch.capturedValue ?? attempt.capturedValue,
+    refundedValue: patch.refundedValue ?? attempt.refundedValue,
+  }
+}
+
+/**
+ * Stores the service's answer on the attempt (compare-and-set on the version read before the call).
+ * A lost race or a state the table refuses keeps what is stored: the caller answers from it.
+ */
+export async function storeAnswer(context: BackendContext, attempt: AttemptRecord, answer: PaymentResponse, extra: Partial<AttemptPatch> = {}): Promise<AttemptRecord> {
+  for (let current: AttemptRecord | undefined = attempt; current; current = await context.store.findAttempt(attempt.id)) {
+    const to = stateOfResultCode(answer.resultCode, answer.action !== undefined)
+    const verdict = transition(current.state, to)
+    if (verdict === 'ignore') return current
+    const patch: AttemptPatch = {
+      state: to,
+      resultCode: answer.resultCode,
+      ...(answer.pspReference ? { pspReference: answer.pspReference } : {}),
+      answer: answer as unknown as Record<string, unknown>,
+      errorCode: null,
+      ...extra,
+      updatedAt: context.now().toISOString(),
+    }
+    const written = await context.store.compareAndSet(current.id, current.version, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
+    if (written) return written
+  }
+  throw new ShopBackendError(500, 'INTERNAL', 'attempt: vanished from the ledger')
+}
+
+/** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */
+async function markOpen(context: BackendContext, attempt: AttemptRecord): Promise<void> {
+  if (attempt.state !== 'created') return
+  await context.store.compareAndSet(attempt.id, attempt.version, { state: 'pending', updatedAt: context.now().toISOString() })
+}
+
+export function unreachable(): ShopBackendError {
+  return new ShopBackendError(503, 'SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment; the order is never charged twice.')
+}
+
+export function refusal(error: PaymentServiceError): ShopBackendError {
+  if (error.serviceCode.startsWith('CARD_')) return new ShopBackendError(422, 'CARD_DATA_REFUSED', error.message, { serviceCode: error.serviceCode })
+  return new ShopBackendError(502, 'SERVICE_REFUSED', `the payment service refused the request (${error.serviceCode})`, { serviceCode: error.serviceCode })
+}
+
+/** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
+async function attemptFor(context: BackendContext, order: OrderRecord, methodType: string, fingerprint: string, repeatWindowMs: number): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
+  const orderId = String(order.id)
+  for (let tries = 0; tries < 5; tries++) {
+    const attempts = await context.store.listAttempts(orderId)
+    const paid = paidAttempt(attempts)
+    if (paid) return { paid }
+    const latest = attempts.at(-1)
+    if (latest?.state === 'cancelled') throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
+    if (latest && UNSETTLED_STATES.has(latest.state)) return latest
+    // The same submission again (a double click, a second tab): the stored answer, not a second payment.
+    // A card JWE is made afresh for each real try, so its repeat is always a repeat; other methods within a window.
+    const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
+    if (latest?.answer && latest.fingerprint === fingerprint && (methodType === 'scheme' || recent)) return { repeat: latest }
+    const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
+    if (latest && !FAILED_STATES.has(latest.state) && !abandoned) throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
+    const number = (latest?.number ?? 0) + 1
+    const at = context.now().toISOString()
+    const attempt: AttemptRecord = {
+      id: `${orderId}:${number}`,
+      orderId,
+      number,
+      // Random, not derived from the order: a ledger started afresh never replays another order's payment.
+      idempotencyKey: crypto.randomUUID(),
+      state: 'created',
+      version: 1,
+      amount: { currency: order.amount.currency, value: order.amount.value },
+      methodType,
+      fingerprint,
+      detailsStep: 0,
+      capturedValue: 0,
+      refundedValue: 0,
+      createdAt: at,
+      updatedAt: at,
+    }
+    // Stored before the call (the key with it); losing the insert means another process is first: read again.
+    if (await context.store.insertAttempt(attempt)) return attempt
+  }
+  throw new ShopBackendError(500, 'INTERNAL', 'attempt: could not be stored')
+}
+
+/** POST payments: one attempt per submission, the key stored before the call, the answer before the page hears it. */
+export async function submitPayment(
+  context: BackendContext,
+  order: OrderRecord,
+  submission: { readonly methodType: string; readonly fingerprint: string; readonly repeatWindowMs: number },
+  send: (attempt: AttemptRecord) => Promise<PaymentResponse>,
+): Promise<BrowserPaymentResult> {
+  const chosen = await attemptFor(context, order, submission.methodType, submission.fingerprint, submission.repeatWindowMs)
+  if ('paid' in chosen) return browserAnswer(chosen.paid)
+  if ('repeat' in chosen) return browserAnswer(chosen.repeat)
+  let answer: PaymentResponse
+  try {
+    answer = await send(chosen)
+  } catch (error) {
+    if (!(error instanceof PaymentServiceError)) throw error
+    if (error.kind === 'unknown') {
+      await markOpen(context, chosen)
+      throw unreachable()
+    }
+    // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
+    const current = await context.store.findAttempt(chosen.id)
+    if (current && UNSETTLED_STATES.has(current.state)) {
+      await context.store.compareAndSet(current.id, current.version, { state: 'error', errorCode: error.serviceCode, updatedAt: context.now().toISOString() }, changeOf(current, { state: 'error', updatedAt: '' }))
+    }
+    throw refusal(error)
+  }
+  return browserAnswer(await storeAnswer(context, chosen, answer))
+}
+
+/** POST payment-details: a repeat for a settled attempt is answered from the ledger, never sent again. */
+export async function submitDetails(
+  context: BackendContext,
+  order: OrderRecord,
+  detailsFingerprint: string,
+  send: (attempt: AttemptRecord, idempotencyKey: string) => Promise<PaymentResponse>,
+): Promise<BrowserPaymentResult> {
+  const orderId = String(order.id)
+  for (let tries = 0; tries < 5; tries++) {
+    const attempts = await context.store.listAttempts(orderId)
+    const paid = paidAttempt(attempts)
+    // The return page reloaded, a second tab, a double click: the paid answer again, never a 4xx.
+    if (paid) return browserAnswer(paid)
+    const latest = attempts.at(-1)
+    if (!latest) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
+    if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
+    // The same step's details again (a double submit, a reload): the answer they already got.
+    if (latest.answer && latest.detailsFingerprint === detailsFingerprint) return browserAnswer(latest)
+    const awaiting = latest.state === 'action_required' || (latest.state === 'pending' && latest.detailsKey !== undefined)
+    if (!awaiting) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`)
+    let attempt = latest
+    if (attempt.detailsKey === undefined) {
+      const claimed = await context.store.compareAndSet(attempt.id, attempt.version, { detailsKey: `${attempt.idempotencyKey}-d${attempt.detailsStep + 1}`, updatedAt: context.now().toISOString() })
+      if (!claimed) continue // another writer moved it: read again
+      attempt = claimed
+    }
+    const key = attempt.detailsKey!
+    let answer: PaymentResponse
+    try {
+      answer = await send(attempt, key)
+    } catch (error) {
+      if (!(error instanceof PaymentServiceError)) throw error
+      if (error.kind === 'unknown') throw unreachable()
+      // The step went through before and its answer was lost: the feed knows the outcome.
+      if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt)
+      // Refused (the step not finished yet, details of another payment): judged again on the next try.
+      const current = await context.store.findAttempt(attempt.id)
+      if (current?.detailsKey === key) await context.store.compareAndSet(current.id, current.version, { detailsKey: null, updatedAt: context.now().toISOString() })
+      throw refusal(error)
+    }
+    const stored = await storeAnswer(context, attempt, answer, { detailsKey: null, detailsFingerprint, detailsStep: attempt.detailsStep + 1 })
+    return browserAnswer(stored)
+  }
+  throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
+}
+
+/** Polls once and answers from the ledger if that settled the attempt; else "being confirmed". */
+async function settledByFeed(context: BackendContext, attempt: AttemptRecord): Promise<BrowserPaymentResult> {
+  await context.pollNow()
+  const attempts = await context.store.listAttempts(attempt.orderId)
+  const paid = paidAttempt(attempts)
+  if (paid) return browserAnswer(paid)
+  const current = attempts.find((a) => a.id === attempt.id)
+  if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
+  throw new ShopBackendError(503, 'OUTCOME_PENDING', 'The payment is being confirmed. Reload this page in a moment; the order is never charged twice.')
+}

@@ -1,0 +1,92 @@
+import { ShopBackendError } from '../errors.js'
+import { PaymentServiceError, type ModificationAnswer, type PaymentService } from '../payment-service.js'
+import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from '../store.js'
+import type { AttemptState } from '../transitions.js'
+import type { BackendContext } from './context.js'
+import { paidAttempt, refusal, unreachable } from './ledger.js'
+
+/** Options of capture, refund and cancel by order. */
+export interface ModifyOptions {
+  /** Default: what is left (capture: authorised minus captured; refund: captured minus refunded). */
+  readonly amount?: Money
+  /**
+   * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id after an
+   * unknown outcome and it is sent with the same idempotency key, never twice. Default: a new one.
+   */
+  readonly requestId?: string
+}
+
+/** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
+export interface ModificationResult {
+  readonly requestId: string
+  readonly orderId: string
+  readonly kind: ModificationKind
+  readonly state: ModificationRecord['state']
+  readonly pspReference?: string | undefined
+  readonly amount?: Money | undefined
+}
+
+/** Spec "States and transitions" and "Endpoints" rule 5; refund preconditions are decisions.md's (captured money only). */
+const ALLOWED: Readonly<Record<ModificationKind, ReadonlySet<AttemptState>>> = {
+  capture: new Set(['authorised', 'partially_captured']),
+  refund: new Set(['partially_captured', 'captured', 'partially_refunded']),
+  cancel: new Set(['authorised']),
+}
+
+const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/
+
+function amountFor(kind: ModificationKind, attempt: AttemptRecord, given: Money | undefined): Money | undefined {
+  if (kind === 'cancel') return undefined
+  const left = kind === 'capture' ? attempt.amount.value - attempt.capturedValue : attempt.capturedValue - attempt.refundedValue
+  const amount = given ?? { currency: attempt.amount.currency, value: left }
+  if (amount.currency !== attempt.amount.currency) throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', 'amount.currency: must be the payment\'s currency')
+  if (!Number.isSafeInteger(amount.value) || amount.value < 1 || amount.value > left) {
+    throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind}`)
+  }
+  return amount
+}
+
+const resultOf = (m: ModificationRecord): ModificationResult => ({ requestId: m.id, orderId: m.orderId, kind: m.kind, state: m.state, pspReference: m.pspReference, amount: m.amount })
+
+/** Capture, refund or cancel the order's paid attempt: the key stored before the call, a repeat sent under it. */
+export async function modifyOrder(context: BackendContext, kind: ModificationKind, orderId: string, options: ModifyOptions = {}): Promise<ModificationResult> {
+  if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId)) throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
+  const requestId = options.requestId ?? crypto.randomUUID()
+  return context.withLock(orderId, async () => {
+    let modification = await context.store.findModification(requestId)
+    if (modification && (modification.orderId !== orderId || modification.kind !== kind)) {
+      throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+    }
+    if (modification && modification.state !== 'requested') return resultOf(modification)
+    if (!modification) {
+      const attempt = paidAttempt(await context.store.listAttempts(orderId))
+      if (!attempt || !ALLOWED[kind].has(attempt.state)) {
+        throw new ShopBackendError(409, 'MODIFICATION_NOT_ALLOWED', `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`)
+      }
+      const at = context.now().toISOString()
+      const amount = amountFor(kind, attempt, options.amount)
+      const record: ModificationRecord = { id: requestId, orderId, attemptId: attempt.id, kind, amount, idempotencyKey: crypto.randomUUID(), state: 'requested', version: 1, createdAt: at, updatedAt: at }
+      if (!(await context.store.insertModification(record))) throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
+      modification = record
+    }
+    const attempt = await context.store.findAttempt(modification.attemptId)
+    const { service } = await context.connection()
+    const call = { idempotencyKey: modification.idempotencyKey }
+    let answer: ModificationAnswer
+    try {
+      answer = await send(service, kind, attempt!.pspReference!, modification.amount, call)
+    } catch (error) {
+      if (!(error instanceof PaymentServiceError)) throw error
+      if (error.kind === 'unknown') throw unreachable()
+      await context.store.updateModification(modification.id, modification.version, { state: 'refused', errorCode: error.serviceCode, updatedAt: context.now().toISOString() })
+      throw refusal(error)
+    }
+    const written = await context.store.updateModification(modification.id, modification.version, { state: 'received', pspReference: answer.pspReference, updatedAt: context.now().toISOString() })
+    return resultOf(written ?? (await context.store.findModification(modification.id))!)
+  })
+}
+
+function send(service: PaymentService, kind: ModificationKind, psp: string, amount: Money | undefined, call: { idempotencyKey: string }) {
+  if (kind === 'cancel') return service.cancel(psp, call)
+  return kind === 'capture' ? service.capture(psp, amount!, call) : service.refund(psp, amount!, call)
+}

@@ -1,0 +1,80 @@
+import { parseJsonBody, ShopSettingsBatchSchema } from '@card-jwe/payment-validator'
+import { ShopBackendError } from '../errors.js'
+import { constantTimeEqual } from './constant-time.js'
+import { readSealed, SETTING, writeSealed, type BackendContext } from './context.js'
+import type { FailureThrottle } from './failure-throttle.js'
+import { errorResponse, json, readBody, requireJson } from './http.js'
+
+/** The spec's fixed paths ("Shop-side endpoints"; the settings paths carry `v3`, "Versioning" 1). */
+export const SHOP_SIDE_PATHS = Object.freeze({
+  settings: '/shop-json/shop/v3/settings/general',
+  settingsBatch: '/shop-json/shop/v3/settings/general/batch',
+  onboardingReturn: '/shop-json/service-payments/onboarding-redirect',
+})
+
+/** Settings the service may set through the batch endpoint: the signing secret, nothing else. */
+const WRITABLE = new Set([SETTING.serviceSecret])
+
+export interface ShopEndpointOptions {
+  readonly throttle: FailureThrottle
+  readonly adminUrl: string
+  readonly maxBodyBytes: number
+  readonly sleep: (ms: number) => Promise<void>
+  /** Told when the service pushed a new secret (the signed client is made again). */
+  readonly secretChanged: () => void
+}
+
+function basicOf(header: string | null): string {
+  return header ?? ''
+}
+
+async function credentialsMatch(context: BackendContext, authorization: string | null): Promise<boolean> {
+  const key = await readSealed(context, SETTING.basicKey)
+  const secret = await readSealed(context, SETTING.basicSecret)
+  // No pair yet: nothing matches (compared all the same, so the answer takes as long).
+  const expected = key && secret ? `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(`${key}:${secret}`)))}` : '\u0000'
+  const same = await constantTimeEqual(basicOf(authorization), expected)
+  return same && key !== undefined && secret !== undefined
+}
+
+async function visibleSettings(context: BackendContext) {
+  // Spec: at least service_secret, an empty string before registration; the service sees nothing else.
+  return [{ id: SETTING.serviceSecret, value: (await readSealed(context, SETTING.serviceSecret)) ?? '' }]
+}
+
+/** The three shop-side endpoints; undefined for any other path. */
+export async function shopSideEndpoint(context: BackendContext, request: Request, path: string, ip: string | undefined, options: ShopEndpointOptions): Promise<Response | undefined> {
+  if (path === SHOP_SIDE_PATHS.onboardingReturn) {
+    if (request.method !== 'GET') return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
+    // No authentication (spec: "Authentication" 4): a redirect to the admin, which re-checks the status.
+    return new Response(null, { status: 302, headers: { location: options.adminUrl, 'cache-control': 'no-store' } })
+  }
+  if (path !== SHOP_SIDE_PATHS.settings && path !== SHOP_SIDE_PATHS.settingsBatch) return undefined
+  const address = ip ?? 'unknown'
+  if (!(await credentialsMatch(context, request.headers.get('authorization')))) {
+    const delay = options.throttle.failed(address)
+    await options.sleep(delay)
+    // The same answer whichever half was wrong (spec: "Errors": 401).
+    return errorResponse(new ShopBackendError(401, 'UNAUTHORIZED', 'credentials not accepted'), {
+      'www-authenticate': 'Basic realm="shop settings", charset="UTF-8"',
+      'retry-after': String(Math.ceil(delay / 1000)),
+    })
+  }
+  options.throttle.succeeded(address)
+  if (path === SHOP_SIDE_PATHS.settings) {
+    if (request.method !== 'GET') return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
+    return json(200, await visibleSettings(context))
+  }
+  if (request.method !== 'POST') return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: POST only'), { allow: 'POST' })
+  requireJson(request)
+  const body = parseJsonBody(await readBody(request, options.maxBodyBytes), ShopSettingsBatchSchema, { maxBytes: options.maxBodyBytes })
+  if (!body.ok) throw new ShopBackendError(400, 'INVALID_BODY', body.error.message, body.error.issues)
+  const refused = body.value.update.map((s, i) => ({ id: s.id, index: i })).filter((s) => !WRITABLE.has(s.id as typeof SETTING.serviceSecret))
+  // The id is named (a setting's name is not a secret); its value never is.
+  if (refused.length > 0) {
+    throw new ShopBackendError(400, 'UNKNOWN_SETTING', `update: only service_secret can be set; refused ${refused.map((s) => `update[${s.index}].id "${s.id.slice(0, 64)}"`).join(', ')}`)
+  }
+  for (const setting of body.value.update) await writeSealed(context, setting.id, setting.value)
+  options.secretChanged()
+  return json(200, await visibleSettings(context))
+}

@@ -1,0 +1,52 @@
+import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '@card-jwe/service-client'
+import { PaymentServiceError, type PaymentService, type RegisterShop, type ServiceCredentials } from './payment-service.js'
+
+/** Statuses that leave the outcome open: overloaded, a gateway without an answer, the service's own crash. */
+const isOpenStatus = (status: number) => status === 429 || status >= 500
+
+/** Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays as it is. */
+function classify(error: unknown): never {
+  // By name as well: the class identity breaks when two copies of the client are installed.
+  const named = (error as { name?: unknown })?.name
+  if (named === 'ServiceUnreachableError') {
+    const code = String((error as { code?: unknown }).code ?? 'SERVICE_UNREACHABLE')
+    throw new PaymentServiceError('unknown', code, 'the payment service gave no answer', undefined, { cause: error })
+  }
+  if (named === 'ServiceError') {
+    const { status, errorCode, message } = error as { status: number; errorCode: string; message: string }
+    if (isOpenStatus(status)) throw new PaymentServiceError('unknown', errorCode, `the payment service answered ${status}`, status, { cause: error })
+    // Only the service's card messages are safe for the page as they are; they name no value.
+    throw new PaymentServiceError('refused', errorCode, errorCode.startsWith('CARD_') ? message : `the payment service refused (${errorCode})`, status, { cause: error })
+  }
+  throw error
+}
+
+/** Adapts a signed `ServiceClient` to the back end's {@link PaymentService} port. */
+export function paymentServiceFromClient(client: ServiceClient): PaymentService {
+  return {
+    createPayment: (storeId, body, call) => client.createPayment(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    paymentDetails: (storeId, body, call) => client.paymentDetails(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    capture: (psp, amount, call) => client.capture(psp, amount, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    refund: (psp, amount, call) => client.refund(psp, amount, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    cancel: (psp, call) => client.cancel(psp, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    updatedPayments: (query) => client.updatedPayments({ after: query.after, ...(query.limit ? { limit: query.limit } : {}) }).catch(classify),
+    checkoutPaymentMethods: (storeId, query) => client.checkoutPaymentMethods(storeId, query).catch(classify),
+  }
+}
+
+/**
+ * The back end's `service` and `registerShop` options from service-client's options (base URL,
+ * deadlines, fetch): one client signs as the shop once its credentials are known.
+ */
+export function connectServiceClient(options: Omit<ServiceClientOptions, 'credentials'> = {}): {
+  readonly service: (credentials: ServiceCredentials) => PaymentService
+  readonly registerShop: RegisterShop
+} {
+  return {
+    service: (credentials) => paymentServiceFromClient(createServiceClient({ ...options, credentials })),
+    registerShop: async (shop) => {
+      const result = await createServiceClient(options).register(shop).catch(classify)
+      return { shopId: result.shopId, storeId: result.storeId }
+    },
+  }
+}

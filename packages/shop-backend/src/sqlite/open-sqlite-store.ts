@@ -1,0 +1,357 @@
+import Database from 'better-sqlite3'
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type {
+  AttemptPatch,
+  AttemptRecord,
+  LedgerStore,
+  ModificationPatch,
+  ModificationRecord,
+  OrderChange,
+  OutboxEntry,
+  PollBatch,
+  PollBatchResult,
+  PollProblem,
+} from '../store.js'
+import type { AttemptState } from '../transitions.js'
+import { MIGRATIONS, type Migration } from './migrations.js'
+
+/** Options of {@link openSqliteStore}. */
+export interface SqliteStoreOptions {
+  /** The database file, e.g. `<data folder>/payments.sqlite`; its folder is created. */
+  readonly path: string
+  /** Test hook: the migrations to apply (default: this version's). */
+  readonly migrations?: readonly Migration[]
+}
+
+/** A {@link LedgerStore} and what it adds. */
+export interface SqliteStore extends LedgerStore {
+  /** The schema version the database is at. */
+  readonly schemaVersion: number
+  /** The underlying connection, for the shop's own read-only reports. */
+  readonly database: Database.Database
+}
+
+interface AttemptRow {
+  id: string
+  order_id: string
+  number: number
+  idempotency_key: string
+  state: string
+  version: number
+  currency: string
+  value: number
+  method_type: string
+  fingerprint: string
+  result_code: string | null
+  psp_reference: string | null
+  answer: string | null
+  details_step: number
+  details_key: string | null
+  details_fingerprint: string | null
+  error_code: string | null
+  captured_value: number
+  refunded_value: number
+  created_at: string
+  updated_at: string
+}
+
+interface ModificationRow {
+  id: string
+  order_id: string
+  attempt_id: string
+  kind: ModificationRecord['kind']
+  currency: string | null
+  value: number | null
+  idempotency_key: string
+  state: ModificationRecord['state']
+  version: number
+  psp_reference: string | null
+  error_code: string | null
+  created_at: string
+  updated_at: string
+}
+
+const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
+
+function attemptOf(row: AttemptRow): AttemptRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    number: row.number,
+    idempotencyKey: row.idempotency_key,
+    state: row.state as AttemptState,
+    version: row.version,
+    amount: { currency: row.currency, value: row.value },
+    methodType: row.method_type,
+    fingerprint: row.fingerprint,
+    resultCode: orUndefined(row.result_code),
+    pspReference: orUndefined(row.psp_reference),
+    answer: row.answer === null ? undefined : (JSON.parse(row.answer) as Record<string, unknown>),
+    detailsStep: row.details_step,
+    detailsKey: orUndefined(row.details_key),
+    detailsFingerprint: orUndefined(row.details_fingerprint),
+    errorCode: orUndefined(row.error_code),
+    capturedValue: row.captured_value,
+    refundedValue: row.refunded_value,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function modificationOf(row: ModificationRow): ModificationRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    attemptId: row.attempt_id,
+    kind: row.kind,
+    amount: row.currency === null || row.value === null ? undefined : { currency: row.currency, value: row.value },
+    idempotencyKey: row.idempotency_key,
+    state: row.state,
+    version: row.version,
+    pspReference: orUndefined(row.psp_reference),
+    errorCode: orUndefined(row.error_code),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = {
+  state: 'state',
+  resultCode: 'result_code',
+  pspReference: 'psp_reference',
+  answer: 'answer',
+  detailsStep: 'details_step',
+  detailsKey: 'details_key',
+  detailsFingerprint: 'details_fingerprint',
+  errorCode: 'error_code',
+  capturedValue: 'captured_value',
+  refundedValue: 'refunded_value',
+  updatedAt: 'updated_at',
+}
+
+const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT') === true
+
+/** Applies the migrations the database lacks, each in one transaction with its `schema_migrations` row. */
+function migrate(db: Database.Database, migrations: readonly Migration[]): number {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  const current = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0
+  const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0)
+  if (current > newest) throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
+  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (migration.version <= current) continue
+    db.transaction(() => {
+      db.exec(migration.sql)
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString())
+    }).immediate()
+  }
+  return Math.max(current, newest)
+}
+
+/**
+ * The embedded default store: one SQLite file (better-sqlite3), WAL with synchronous=FULL so a
+ * committed write survives a crash, busy_timeout for a second process on the same file.
+ */
+export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  mkdirSync(dirname(options.path), { recursive: true })
+  const db = new Database(options.path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = FULL')
+  db.pragma('busy_timeout = 5000')
+  db.pragma('foreign_keys = ON')
+  const schemaVersion = migrate(db, options.migrations ?? MIGRATIONS)
+
+  const q = {
+    getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
+    putSetting: db.prepare('INSERT INTO settings (id, value) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value'),
+    insertAttempt: db.prepare(`INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint, result_code, psp_reference, answer,
+      details_step, details_key, details_fingerprint, error_code, captured_value, refunded_value, created_at, updated_at)
+      VALUES (@id, @order_id, @number, @idempotency_key, @state, @version, @currency, @value, @method_type, @fingerprint, @result_code, @psp_reference, @answer,
+      @details_step, @details_key, @details_fingerprint, @error_code, @captured_value, @refunded_value, @created_at, @updated_at)`),
+    findAttempt: db.prepare('SELECT * FROM attempts WHERE id = ?'),
+    findByPsp: db.prepare('SELECT * FROM attempts WHERE psp_reference = ?'),
+    listAttempts: db.prepare('SELECT * FROM attempts WHERE order_id = ? ORDER BY number'),
+    insertOutbox: db.prepare('INSERT INTO outbox (order_id, change, next_try_at) VALUES (?, ?, ?)'),
+    insertModification: db.prepare(`INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference, error_code, created_at, updated_at)
+      VALUES (@id, @order_id, @attempt_id, @kind, @currency, @value, @idempotency_key, @state, @version, @psp_reference, @error_code, @created_at, @updated_at)`),
+    findModification: db.prepare('SELECT * FROM modifications WHERE id = ?'),
+    updateModification: db.prepare(
+      'UPDATE modifications SET state = @state, psp_reference = COALESCE(@psp_reference, psp_reference), error_code = @error_code, updated_at = @updated_at, version = version + 1 WHERE id = @id AND version = @version',
+    ),
+    readCursor: db.prepare('SELECT cursor FROM poll_state WHERE id = 1'),
+    writeCursor: db.prepare('INSERT INTO poll_state (id, cursor) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET cursor = MAX(cursor, excluded.cursor)'),
+    seen: db.prepare('SELECT 1 FROM seen_changes WHERE sequence = ?'),
+    markSeen: db.prepare('INSERT OR IGNORE INTO seen_changes (sequence, seen_at) VALUES (?, ?)'),
+    upsertProblem: db.prepare(`INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES (?, ?, ?, 1, ?)
+      ON CONFLICT(sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = tries + 1, next_try_at = excluded.next_try_at`),
+    resolveProblem: db.prepare('DELETE FROM poll_problems WHERE sequence = ?'),
+    allProblems: db.prepare('SELECT * FROM poll_problems ORDER BY sequence'),
+    dueProblems: db.prepare('SELECT * FROM poll_problems WHERE next_try_at <= ? ORDER BY sequence'),
+    dueOutbox: db.prepare('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?'),
+    delivered: db.prepare('UPDATE outbox SET delivered_at = ? WHERE id = ?'),
+    deliveryFailed: db.prepare('UPDATE outbox SET tries = tries + 1, next_try_at = ? WHERE id = ?'),
+  }
+
+  /** The CAS itself, inside whichever transaction calls it. */
+  function casAttempt(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): AttemptRecord | undefined {
+    const sets: string[] = []
+    const values: Record<string, unknown> = { id, expected: expectedVersion }
+    for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[keyof AttemptPatch, string]>) {
+      if (!(key in patch) || patch[key] === undefined) continue
+      const value = patch[key]
+      sets.push(`${column} = @${column}`)
+      values[column] = key === 'answer' && value !== null ? JSON.stringify(value) : value
+    }
+    const result = db.prepare(`UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected`).run(values)
+    if (result.changes !== 1) return undefined
+    if (change) q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
+    return attemptOf(q.findAttempt.get(id) as AttemptRow)
+  }
+
+  const problemOf = (row: { sequence: number; change: string; reason: string; tries: number; next_try_at: string }): PollProblem => ({
+    sequence: row.sequence,
+    change: JSON.parse(row.change) as Record<string, unknown>,
+    reason: row.reason,
+    tries: row.tries,
+    nextTryAt: row.next_try_at,
+  })
+
+  return {
+    schemaVersion,
+    database: db,
+    async getSetting(id) {
+      return (q.getSetting.get(id) as { value: string } | undefined)?.value
+    },
+    async putSetting(id, value) {
+      q.putSetting.run(id, value)
+    },
+    async insertAttempt(a) {
+      try {
+        q.insertAttempt.run({
+          id: a.id,
+          order_id: a.orderId,
+          number: a.number,
+          idempotency_key: a.idempotencyKey,
+          state: a.state,
+          version: a.version,
+          currency: a.amount.currency,
+          value: a.amount.value,
+          method_type: a.methodType,
+          fingerprint: a.fingerprint,
+          result_code: a.resultCode ?? null,
+          psp_reference: a.pspReference ?? null,
+          answer: a.answer === undefined ? null : JSON.stringify(a.answer),
+          details_step: a.detailsStep,
+          details_key: a.detailsKey ?? null,
+          details_fingerprint: a.detailsFingerprint ?? null,
+          error_code: a.errorCode ?? null,
+          captured_value: a.capturedValue,
+          refunded_value: a.refundedValue,
+          created_at: a.createdAt,
+          updated_at: a.updatedAt,
+        })
+        return true
+      } catch (error) {
+        if (isUniqueViolation(error)) return false
+        throw error
+      }
+    },
+    async findAttempt(id) {
+      const row = q.findAttempt.get(id) as AttemptRow | undefined
+      return row && attemptOf(row)
+    },
+    async findAttemptByPspReference(psp) {
+      const row = q.findByPsp.get(psp) as AttemptRow | undefined
+      return row && attemptOf(row)
+    },
+    async listAttempts(orderId) {
+      return (q.listAttempts.all(orderId) as AttemptRow[]).map(attemptOf)
+    },
+    async compareAndSet(id, expectedVersion, patch, change) {
+      return db.transaction(() => casAttempt(id, expectedVersion, patch, change)).immediate()
+    },
+    async insertModification(m) {
+      try {
+        q.insertModification.run({
+          id: m.id,
+          order_id: m.orderId,
+          attempt_id: m.attemptId,
+          kind: m.kind,
+          currency: m.amount?.currency ?? null,
+          value: m.amount?.value ?? null,
+          idempotency_key: m.idempotencyKey,
+          state: m.state,
+          version: m.version,
+          psp_reference: m.pspReference ?? null,
+          error_code: m.errorCode ?? null,
+          created_at: m.createdAt,
+          updated_at: m.updatedAt,
+        })
+        return true
+      } catch (error) {
+        if (isUniqueViolation(error)) return false
+        throw error
+      }
+    },
+    async findModification(id) {
+      const row = q.findModification.get(id) as ModificationRow | undefined
+      return row && modificationOf(row)
+    },
+    async updateModification(id, expectedVersion, patch: ModificationPatch) {
+      const result = q.updateModification.run({ id, version: expectedVersion, state: patch.state, psp_reference: patch.pspReference ?? null, error_code: patch.errorCode ?? null, updated_at: patch.updatedAt })
+      if (result.changes !== 1) return undefined
+      return modificationOf(q.findModification.get(id) as ModificationRow)
+    },
+    async readCursor() {
+      return (q.readCursor.get() as { cursor: number } | undefined)?.cursor ?? 0
+    },
+    async applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult> {
+      return db
+        .transaction(() => {
+          const conflicts: number[] = []
+          const repeats: number[] = []
+          for (const applied of batch.applied) {
+            // Seen already (another poller, or a repeat of the feed): applying it twice could move amounts twice.
+            if (q.seen.get(applied.sequence)) {
+              repeats.push(applied.sequence)
+              q.resolveProblem.run(applied.sequence)
+              continue
+            }
+            if (casAttempt(applied.attemptId, applied.expectedVersion, applied.patch, applied.change)) {
+              q.markSeen.run(applied.sequence, batch.at)
+              q.resolveProblem.run(applied.sequence)
+            } else {
+              conflicts.push(applied.sequence)
+              q.upsertProblem.run(applied.sequence, JSON.stringify(applied.record), 'CONFLICT', batch.at)
+            }
+          }
+          for (const sequence of batch.skipped) {
+            q.markSeen.run(sequence, batch.at)
+            q.resolveProblem.run(sequence)
+          }
+          for (const problem of batch.problems) q.upsertProblem.run(problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt)
+          for (const sequence of batch.resolved) q.resolveProblem.run(sequence)
+          if (batch.cursor !== undefined) q.writeCursor.run(batch.cursor)
+          return { conflicts, repeats }
+        })
+        .immediate()
+    },
+    async listProblems(now) {
+      const rows = (now === undefined ? q.allProblems.all() : q.dueProblems.all(now)) as Array<Parameters<typeof problemOf>[0]>
+      return rows.map(problemOf)
+    },
+    async dueOutbox(now, limit) {
+      const rows = q.dueOutbox.all(now, limit) as Array<{ id: number; change: string; tries: number; next_try_at: string }>
+      return rows.map((row): OutboxEntry => ({ id: row.id, change: JSON.parse(row.change) as OrderChange, tries: row.tries, nextTryAt: row.next_try_at }))
+    },
+    async markDelivered(id) {
+      q.delivered.run(new Date().toISOString(), id)
+    },
+    async markDeliveryFailed(id, nextTryAt) {
+      q.deliveryFailed.run(nextTryAt, id)
+    },
+    async close() {
+      if (db.open) db.close()
+    },
+  }
+}

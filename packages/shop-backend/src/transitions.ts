@@ -1,0 +1,97 @@
+/**
+ * The one transition table of a payment attempt. Pure: the ledger, the checkout handlers and the
+ * poller all ask it, and every write that follows is a compare-and-set on the attempt's version.
+ */
+
+/** An attempt's state. `created`: the row and its idempotency key are stored, the call not answered yet. */
+export const ATTEMPT_STATES = Object.freeze([
+  'created',
+  'pending',
+  'action_required',
+  'error',
+  'refused',
+  'authorised',
+  'partially_captured',
+  'captured',
+  'partially_refunded',
+  'refunded',
+  'cancelled',
+] as const)
+export type AttemptState = (typeof ATTEMPT_STATES)[number]
+
+/** Higher is further along; failures rank below every success, so a late failure never wins. */
+const RANK: Readonly<Record<AttemptState, number>> = {
+  created: 0,
+  pending: 1,
+  action_required: 2,
+  error: 3,
+  refused: 3,
+  authorised: 10,
+  partially_captured: 11,
+  captured: 12,
+  partially_refunded: 13,
+  refunded: 14,
+  cancelled: 14,
+}
+
+/** Final and failed: the order may be paid again with a new attempt. */
+export const FAILED_STATES: ReadonlySet<AttemptState> = new Set(['error', 'refused'])
+/** The money was reserved (and maybe moved): the order is paid, whatever arrives later. */
+export const PAID_STATES: ReadonlySet<AttemptState> = new Set(['authorised', 'partially_captured', 'captured', 'partially_refunded', 'refunded'])
+/** No answer yet, or an answer saying "wait": a retry re-sends with the same idempotency key. */
+export const UNSETTLED_STATES: ReadonlySet<AttemptState> = new Set(['created', 'pending'])
+
+/** Shopper steps an attempt may be abandoned at for a new one (Back from the bank, a challenge that would not load). */
+export const ABANDONABLE_RESULT_CODES: ReadonlySet<string> = new Set(['RedirectShopper', 'ChallengeShopper', 'IdentifyShopper'])
+
+/** `move`: write the new state; `same`: the state stays (amounts or the answer may change); `ignore`: never write it. */
+export type TransitionVerdict = 'move' | 'same' | 'ignore'
+
+/** May an attempt in `from` be put in `to`? States only move forward; failures are terminal. */
+export function transition(from: AttemptState, to: AttemptState): TransitionVerdict {
+  if (from === to) return 'same'
+  if (FAILED_STATES.has(from)) return 'ignore'
+  // A late failure never overwrites a success (spec: pspReference and authorisation are permanent).
+  if (FAILED_STATES.has(to) && RANK[from] >= RANK.authorised) return 'ignore'
+  // Spec "Endpoints" rule 5: cancel applies to an authorised payment not yet captured.
+  if (to === 'cancelled' && RANK[from] > RANK.authorised) return 'ignore'
+  if (from === 'cancelled') return 'ignore'
+  return RANK[to] > RANK[from] ? 'move' : 'ignore'
+}
+
+/** The state a payment or payment-details answer puts an attempt in (spec: "Payment response"). */
+export function stateOfResultCode(resultCode: string, hasAction: boolean): AttemptState {
+  if (resultCode === 'Authorised') return 'authorised'
+  // A shopper's cancel at the bank is `Cancelled`: a failed attempt, not a merchant's cancel.
+  if (resultCode === 'Refused' || resultCode === 'Cancelled') return 'refused'
+  if (resultCode === 'Error') return 'error'
+  if (hasAction || ABANDONABLE_RESULT_CODES.has(resultCode)) return 'action_required'
+  return 'pending'
+}
+
+const FEED_STATES: Readonly<Record<string, AttemptState>> = {
+  identify_shopper: 'action_required',
+  challenge_shopper: 'action_required',
+  redirect_shopper: 'action_required',
+  authorised: 'authorised',
+  partially_captured: 'partially_captured',
+  captured: 'captured',
+  partially_refunded: 'partially_refunded',
+  refunded: 'refunded',
+  cancelled: 'cancelled',
+  refused: 'refused',
+}
+
+/** The state an updated-payments status means; undefined for a status this package does not know. */
+export function stateOfPaymentStatus(status: string): AttemptState | undefined {
+  return Object.hasOwn(FEED_STATES, status) ? FEED_STATES[status] : undefined
+}
+
+/** The resultCode the page is told for an attempt the poller settled (its own answer was lost). */
+export function resultCodeOfState(state: AttemptState): string {
+  if (PAID_STATES.has(state)) return 'Authorised'
+  if (state === 'refused') return 'Refused'
+  if (state === 'error') return 'Error'
+  if (state === 'cancelled') return 'Cancelled'
+  return 'Pending'
+}

@@ -1,0 +1,225 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createServiceClient } from '@card-jwe/service-client'
+import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
+
+let world: World
+const shops: TestShop[] = []
+beforeAll(async () => {
+  world = await startWorld()
+})
+afterEach(async () => {
+  world.proxy.mode = 'pass'
+  world.proxy.matches = () => true
+  while (shops.length > 0) await shops.pop()!.close()
+})
+afterAll(() => world.close())
+
+async function shop(...args: Parameters<typeof startShop> extends [World, ...infer Rest] ? Rest : never) {
+  const started = await startShop(world, ...args)
+  shops.push(started)
+  return started
+}
+
+const paymentsBefore = () => world.sandboxPayments(world.sandbox.readyMadeShop.shopId)
+const isPaymentCall = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
+const attemptsOf = (s: TestShop, orderId: string | number) => s.store.listAttempts(String(orderId))
+
+describe('on a bad day: the shopper submits twice', () => {
+  it('two identical card submissions at once make one service payment, and both get the same answer', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const submission = await s.cardSubmission(order)
+    const before = paymentsBefore()
+    const [first, second] = await Promise.all([s.post('/api/payments', submission), s.post('/api/payments', submission)])
+    expect(first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(second).toEqual(first)
+    expect(paymentsBefore() - before).toBe(1)
+    expect(await attemptsOf(s, order.id)).toHaveLength(1)
+  })
+
+  it('two identical iDEAL starts at once make one payment and give the same redirect', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const before = paymentsBefore()
+    const [first, second] = await Promise.all([s.post('/api/payments', s.idealSubmission(order)), s.post('/api/payments', s.idealSubmission(order))])
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect' } })
+    expect(second).toEqual(first)
+    expect(paymentsBefore() - before).toBe(1)
+  })
+
+  it('Pay again on a paid order answers Authorised from the ledger, without a second payment', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    const before = paymentsBefore()
+    const again = await s.post('/api/payments', await s.cardSubmission(order))
+    expect(again).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(paymentsBefore()).toBe(before)
+  })
+
+  it('two identical payment-details at once: one /details call, both answered Authorised', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    const detailsBefore = world.proxy.counted('POST', '/payment-details')
+    const details = { orderId: order.id, details: { redirectResult } }
+    const [first, second] = await Promise.all([s.post('/api/payment-details', details), s.post('/api/payment-details', details)])
+    expect(first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(second).toEqual(first)
+    expect(world.proxy.counted('POST', '/payment-details') - detailsBefore).toBe(1)
+  })
+
+  it('a reload of the return page after success answers the stored Authorised (200), with no second /details call', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    const details = { orderId: order.id, details: { redirectResult } }
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    const detailsBefore = world.proxy.counted('POST', '/payment-details')
+    // The demo answered this with 502 SERVICE_ERROR (PAYMENT_ALREADY_FINAL), later 409.
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult: 'something-else' } })).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(world.proxy.counted('POST', '/payment-details')).toBe(detailsBefore)
+  })
+})
+
+describe('on a bad day: the network', () => {
+  it('the service acted but its answer was lost: the attempt stays pending with its key, and Pay again gets the one payment', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const before = paymentsBefore()
+    world.proxy.matches = isPaymentCall
+    world.proxy.mode = 'lose-answers'
+    const lost = await s.post('/api/payments', await s.cardSubmission(order))
+    expect(lost).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
+    const [pending] = await attemptsOf(s, order.id)
+    expect(pending).toMatchObject({ state: 'pending', number: 1 })
+    expect(pending!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
+    expect(paymentsBefore() - before).toBe(1)
+
+    world.proxy.mode = 'pass'
+    // The page encrypts afresh at each Pay: a new JWE, the same attempt and key.
+    const again = await s.post('/api/payments', await s.cardSubmission(order))
+    expect(again).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(paymentsBefore() - before).toBe(1)
+    const attempts = await attemptsOf(s, order.id)
+    expect(attempts).toHaveLength(1)
+    expect(attempts[0]).toMatchObject({ state: 'authorised', idempotencyKey: pending!.idempotencyKey, pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/) })
+  })
+
+  it('the answer was lost and the shopper left: the poller finds the payment by its metadata and the order becomes authorised', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    world.proxy.matches = isPaymentCall
+    world.proxy.mode = 'lose-answers'
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+    world.proxy.mode = 'pass'
+    const report = await s.backend.poller.pollNow()
+    expect(report.failed).toBeUndefined()
+    const [attempt] = await attemptsOf(s, order.id)
+    expect(attempt).toMatchObject({ state: 'authorised', pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/) })
+    expect(s.changes.filter((c) => c.orderId === String(order.id))).toEqual([
+      expect.objectContaining({ state: 'authorised', previousState: 'pending', pspReference: attempt!.pspReference, amount: order.amount }),
+    ])
+    // The shopper comes back after all: the stored result, no second payment.
+    const before = paymentsBefore()
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(paymentsBefore()).toBe(before)
+  })
+
+  it('the service is down (nothing sent), then back: 503 in words, then the same attempt pays once', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const before = paymentsBefore()
+    world.proxy.mode = 'down'
+    const down = await s.post('/api/payments', await s.cardSubmission(order))
+    expect(down).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE', message: expect.stringContaining('never charged twice') } })
+    expect(paymentsBefore()).toBe(before)
+    const config = await s.backend.fetch(new Request('http://shop.test/api/config'))
+    expect(await config.json()).toMatchObject({ serviceReachable: false })
+    world.proxy.mode = 'pass'
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(paymentsBefore() - before).toBe(1)
+    expect(await attemptsOf(s, order.id)).toHaveLength(1)
+  })
+
+  it('a payment-details answer lost: the retry is answered from the feed (Authorised), not an error', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/payment-details')
+    world.proxy.mode = 'lose-answers'
+    const details = { orderId: order.id, details: { redirectResult } }
+    expect((await s.post('/api/payment-details', details)).status).toBe(503)
+    world.proxy.mode = 'pass'
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'authorised' })
+  })
+})
+
+describe('on a bad day: the feed', () => {
+  it('an older feed record for an order already further along is skipped: no regression, no change heard', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    expect((await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).body).toEqual({ resultCode: 'Authorised' })
+    const heard = s.changes.length
+    // The feed holds redirect_shopper (older) and authorised for this payment.
+    const report = await s.backend.poller.pollNow()
+    expect(report.skipped).toBeGreaterThanOrEqual(2)
+    expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'authorised' })
+    expect(s.changes.slice(heard).filter((c) => c.orderId === String(order.id))).toEqual([])
+  })
+
+  it('a record that cannot be applied (an order the shop does not know) is reported and kept; later records apply and the cursor moves on', async () => {
+    const s = await shop()
+    await s.backend.poller.pollNow() // from the start of the feed: earlier tests' payments are unknown here too
+    const direct = createServiceClient({ baseUrl: world.sandbox.baseUrl, credentials: world.sandbox.readyMadeShop })
+    const ghost = await direct.createPayment(world.sandbox.readyMadeShop.storeId, {
+      channel: 'web',
+      returnUrl: 'http://127.0.0.1:9/',
+      amount: { currency: 'EUR', value: 1500 },
+      reference: 'ghost-order',
+      metadata: { shop_order_id: 'no-such-order' },
+      paymentMethod: { type: 'ideal' },
+    })
+    // Then a payment of a real order whose answer was lost: only the feed can settle it.
+    const order = s.createOrder()
+    world.proxy.matches = isPaymentCall
+    world.proxy.mode = 'lose-answers'
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+    world.proxy.mode = 'pass'
+    const cursorBefore = await s.store.readCursor()
+    const report = await s.backend.poller.pollNow()
+    expect(report.problems).toContainEqual({ sequence: expect.any(Number), reason: 'UNKNOWN_ORDER' })
+    expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'authorised' })
+    expect(await s.store.readCursor()).toBeGreaterThan(cursorBefore)
+    const problems = await s.backend.poller.problems()
+    expect(problems.find((p) => p.change.pspReference === ghost.pspReference)).toMatchObject({ reason: 'UNKNOWN_ORDER', tries: 1 })
+    // The next poll is not held up by it either.
+    expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
+  })
+
+  it('an onOrderChange that throws is delivered again later, not lost', async () => {
+    let failing = true
+    const heard: string[] = []
+    const s = await shop({
+      onOrderChange: (change) => {
+        if (failing) throw new Error('shop database busy')
+        heard.push(`${change.orderId}:${change.state}`)
+      },
+      now: () => new Date(Date.now() + (failing ? 0 : 3_600_000)),
+    })
+    const order = s.createOrder()
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    expect(heard).toEqual([])
+    failing = false // and an hour later, past the backoff
+    await s.backend.deliverChanges()
+    expect(heard).toEqual([`${order.id}:authorised`])
+  })
+})

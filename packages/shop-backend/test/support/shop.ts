@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { startTestSandbox, type TestSandbox } from '@card-jwe/sandbox'
+import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
+import { connectServiceClient, createShopBackend, generateSecretKey, type OrderChange, type ShopBackend, type ShopBackendOptions, type ShopOrder } from '@card-jwe/shop-backend'
+import { openSqliteStore, type SqliteStore } from '@card-jwe/shop-backend/sqlite'
+import { startServiceProxy, type ServiceProxy } from './service-proxy.js'
+
+/** One sandbox and proxy per test file; a fresh shop (store, orders) per test. */
+export interface World {
+  readonly sandbox: TestSandbox
+  readonly proxy: ServiceProxy
+  /** Payments the sandbox holds for a shop: the one count that says "charged once". */
+  sandboxPayments(shopId: string): number
+  close(): Promise<void>
+}
+
+export async function startWorld(): Promise<World> {
+  const sandbox = await startTestSandbox()
+  const proxy = await startServiceProxy(sandbox.baseUrl)
+  return {
+    sandbox,
+    proxy,
+    sandboxPayments(shopId) {
+      const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+      try {
+        return (db.prepare('SELECT COUNT(*) AS n FROM payments WHERE shop_id = ?').get(shopId) as { n: number }).n
+      } finally {
+        db.close()
+      }
+    },
+    async close() {
+      await proxy.close()
+      await sandbox.close()
+    },
+  }
+}
+
+export interface TestShop {
+  readonly backend: ShopBackend
+  readonly store: SqliteStore
+  readonly storePath: string
+  readonly secretKey: Uint8Array
+  readonly shopId: string
+  readonly orders: Map<string, ShopOrder>
+  /** Everything onOrderChange heard, in order. */
+  readonly changes: OrderChange[]
+  createOrder(value?: number): ShopOrder
+  /** What the page posts to /api/payments for a card (encrypted now, as the page does at each Pay). */
+  cardSubmission(order: ShopOrder, card?: TestCard): Promise<Record<string, unknown>>
+  idealSubmission(order: ShopOrder): Record<string, unknown>
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>
+  close(): Promise<void>
+}
+
+let orderCounter = 0
+
+/** A shop on a fresh SQLite file, connected as the sandbox's ready-made shop, talking through the proxy. */
+export async function startShop(world: World, overrides: Partial<ShopBackendOptions> & { readonly storePath?: string; readonly secretKey?: Uint8Array; readonly connect?: boolean } = {}): Promise<TestShop> {
+  const dir = await mkdtemp(join(tmpdir(), 'shop-backend-test-'))
+  const storePath = overrides.storePath ?? join(dir, 'payments.sqlite')
+  const store = openSqliteStore({ path: storePath })
+  const orders = new Map<string, ShopOrder>()
+  const changes: OrderChange[] = []
+  const secretKey = overrides.secretKey ?? generateSecretKey()
+  const readyMade = world.sandbox.readyMadeShop
+  const backend = createShopBackend({
+    store,
+    // Short deadlines: a lost answer is noticed in about a second, not fifteen.
+    ...connectServiceClient({ baseUrl: world.proxy.baseUrl, deadlineMs: 2_000, attemptTimeoutMs: 1_000, backoff: { initialMs: 50, maxMs: 100 } }),
+    secretKey,
+    findOrder: (id) => orders.get(id),
+    onOrderChange: (change) => void changes.push(change),
+    shopUrl: 'http://127.0.0.1:9',
+    certificatePem: world.sandbox.certificatePem,
+    ...overrides,
+  })
+  if (overrides.connect !== false) await backend.connect({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId })
+  const certificate = await importCertificate(world.sandbox.certificatePem)
+  return {
+    backend,
+    store,
+    storePath,
+    secretKey,
+    shopId: readyMade.shopId,
+    orders,
+    changes,
+    createOrder(value = 2800) {
+      const id = `${Date.now().toString(36)}${++orderCounter}`
+      const order = { id, reference: `order-${id}`, amount: { currency: 'EUR', value } }
+      orders.set(id, order)
+      return order
+    },
+    async cardSubmission(order, card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })) {
+      return { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(await encryptCard(card, certificate)) }
+    },
+    idealSubmission: (order) => ({ orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } }),
+    async post(path, body) {
+      const response = await backend.fetch(new Request(`http://shop.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'vitest' }, body: JSON.stringify(body) }), { ip: '127.0.0.1' })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    },
+    async close() {
+      backend.poller.stop()
+      await store.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** The shopper at the bank page: approve, and the return URL's redirectResult. */
+export async function approveAtBank(url: string): Promise<string> {
+  const page = await fetch(url)
+  if (!page.ok) throw new Error(`bank page answered ${page.status}`)
+  const back = await fetch(`${url}/approve`, { method: 'POST', body: new URLSearchParams({}), redirect: 'manual' })
+  const location = back.headers.get('location')
+  if (back.status !== 303 || !location) throw new Error(`bank decision answered ${back.status}`)
+  return new URL(location).searchParams.get('redirectResult')!
+}
