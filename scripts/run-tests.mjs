@@ -18,7 +18,7 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const vitest = join(root, 'node_modules/vitest/vitest.mjs')
 const bin = (name) => join(root, 'test/node_modules/.bin', name)
 /** The projects whose suites need no browser and must pass in every server runtime. */
-const RUNTIME_PROJECTS = ['card-jwe:node']
+const RUNTIME_PROJECTS = ['card-jwe:node', 'service-client:node']
 /** Debian's faketime puts libfaketime in LD_PRELOAD (test/support/faketime.ts says the same). */
 const underFaketime = /libfaketime/.test(process.env.LD_PRELOAD ?? '')
 

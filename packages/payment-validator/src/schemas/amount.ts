@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ISO_4217_MINOR_UNITS } from '../currencies.js'
 
 /** An ISO 4217 code in use (see currencies.ts); "EURO", "eur" and withdrawn codes are refused. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /**
  * The 3-D Secure 2 browser data (spec: "not shown"; named as the widely used checkout APIs do and

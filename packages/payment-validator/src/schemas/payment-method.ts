@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** A compact JWE: five base64url segments, no padding; far shorter than 16 KiB for a card. */
 export const CompactJweSchema = z

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AmountSchema } from './amount.js'
 import { BrowserInfoSchema } from './browser-info.js'
 import { PaymentMethodSchema } from './payment-method.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { PaymentDetailsRequestSchema } from './other-bodies.js'
 import { CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema } from './payment-method.js'
 import { PaymentRequestSchema } from './payment-request.js'
