@@ -100,9 +100,9 @@ export interface ShopBackend {
   /** Every path `fetch` serves. */
   readonly paths: readonly string[]
   readonly poller: Poller
-  capture(orderId: string, options?: ModifyOptions): Promise<ModificationResult>
-  refund(orderId: string, options?: ModifyOptions): Promise<ModificationResult>
-  cancel(orderId: string, options?: ModifyOptions): Promise<ModificationResult>
+  capture(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  refund(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  cancel(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
   /**
    * Registers the shop once (safe to repeat: a registered shop sends nothing): makes and seals a
    * strong Basic pair, calls registration; the service reads the settings and pushes service_secret.
@@ -269,9 +269,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     handles: (pathname) => allPaths.includes(pathname),
     paths: allPaths,
     poller,
-    capture: (orderId, o) => modifyOrder(context, 'capture', orderId, o),
-    refund: (orderId, o) => modifyOrder(context, 'refund', orderId, o),
-    cancel: (orderId, o) => modifyOrder(context, 'cancel', orderId, o),
+    capture: (orderId, o) => modifyOrder(context, 'capture', String(orderId), o),
+    refund: (orderId, o) => modifyOrder(context, 'refund', String(orderId), o),
+    cancel: (orderId, o) => modifyOrder(context, 'cancel', String(orderId), o),
     async register(registerOptions = {}) {
       const shopId = await options.store.getSetting(SETTING.shopId)
       if (shopId && (await readSealed(context, SETTING.serviceSecret))) {

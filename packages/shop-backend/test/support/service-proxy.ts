@@ -46,7 +46,7 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       forwarded.push({ method, path: url.pathname })
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
-      const answer = await fetch(url, { method, headers, ...(body.length > 0 ? { body } : {}) })
+      const answer = await fetch(url, { method, headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) })
       const text = Buffer.from(await answer.arrayBuffer())
       if (applies && proxy.mode === 'lose-answers') return request.socket.destroy()
       response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text)

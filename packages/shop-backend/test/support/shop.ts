@@ -5,8 +5,8 @@ import Database from 'better-sqlite3'
 import { startTestSandbox, type TestSandbox } from '@card-jwe/sandbox'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import { connectServiceClient, createShopBackend, generateSecretKey, type OrderChange, type ShopBackend, type ShopBackendOptions, type ShopOrder } from '@card-jwe/shop-backend'
-import { openSqliteStore, type SqliteStore } from '@card-jwe/shop-backend/sqlite'
+import { connectServiceClient, createShopBackend, generateSecretKey, type OrderChange, type ShopBackend, type ShopBackendOptions, type ShopOrder } from '../../src/index.js'
+import { openSqliteStore, type SqliteStore } from '../../src/sqlite/index.js'
 import { startServiceProxy, type ServiceProxy } from './service-proxy.js'
 
 /** One sandbox and proxy per test file; a fresh shop (store, orders) per test. */

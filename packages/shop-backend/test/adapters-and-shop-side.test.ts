@@ -1,0 +1,139 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Hono } from 'hono'
+import { createServiceClient } from '@card-jwe/service-client'
+import { createSecretBox, SHOP_SIDE_PATHS } from '../src/index.js'
+import { mountShopBackend } from '../src/hono/index.js'
+import { toNodeListener } from '../src/node/index.js'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+
+let world: World
+beforeAll(async () => {
+  world = await startWorld()
+})
+afterAll(() => world.close())
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server; close(): Promise<void> }> {
+  const server = createServer(handler)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    url,
+    server,
+    close: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}
+
+const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`
+
+describe('registration over a real node:http server (toNodeListener) with the real sandbox', () => {
+  let shop: TestShop
+  let http: Awaited<ReturnType<typeof listen>>
+  const delays: number[] = []
+  beforeAll(async () => {
+    // The port first, so shopUrl is known before the backend exists.
+    let listener: ReturnType<typeof toNodeListener> | undefined
+    http = await listen((req, res) => listener!(req, res))
+    shop = await startShop(world, { connect: false, shopUrl: http.url, sleep: async (ms) => void delays.push(ms) })
+    listener = toNodeListener(shop.backend)
+  })
+  afterAll(async () => {
+    await http.close()
+    await shop.close()
+  })
+
+  it('registers in one call: the service reads the settings with Basic, pushes service_secret, which is stored sealed', async () => {
+    const first = await shop.backend.register({ readyMadeStore: true })
+    expect(first).toMatchObject({ shopId: expect.any(String), storeId: expect.any(String), alreadyRegistered: false })
+    const sealed = (await shop.store.getSetting('service_secret'))!
+    expect(sealed).toMatch(/^v1\./)
+    const box = await createSecretBox(shop.secretKey)
+    const secret = await box.open(sealed)
+    expect(secret.length).toBeGreaterThan(16)
+    expect(JSON.stringify(shop.store.database.prepare('SELECT * FROM settings').all())).not.toContain(secret)
+    // The pushed secret signs: the service answers a signed call.
+    const client = createServiceClient({ baseUrl: world.sandbox.baseUrl, credentials: { shopId: first.shopId, serviceSecret: secret } })
+    await expect(client.updatedPayments({ after: 0 })).resolves.toMatchObject({ payments: [] })
+  })
+
+  it('is safe to repeat: a registered shop sends nothing and answers what it has', async () => {
+    const before = await shop.store.getSetting('shop_id')
+    expect(await shop.backend.register({ readyMadeStore: true })).toMatchObject({ shopId: before, alreadyRegistered: true })
+  })
+
+  it('answers wrong Basic credentials 401 with WWW-Authenticate, the same body whichever half was wrong, slower each time', async () => {
+    const box = await createSecretBox(shop.secretKey)
+    const key = await box.open((await shop.store.getSetting('basic_key'))!)
+    const secret = await box.open((await shop.store.getSetting('basic_secret'))!)
+    const url = `${http.url}${SHOP_SIDE_PATHS.settings}`
+    const wrongKey = await fetch(url, { headers: { authorization: basic(`${key}x`, secret) } })
+    const wrongSecret = await fetch(url, { headers: { authorization: basic(key, `${secret}x`) } })
+    const none = await fetch(url)
+    for (const response of [wrongKey, wrongSecret, none]) {
+      expect(response.status).toBe(401)
+      expect(response.headers.get('www-authenticate')).toMatch(/^Basic realm=/)
+    }
+    const bodies = await Promise.all([wrongKey.text(), wrongSecret.text(), none.text()])
+    expect(new Set(bodies).size).toBe(1)
+    expect(delays.slice(-3)).toEqual([250, 500, 1000])
+    const right = await fetch(url, { headers: { authorization: basic(key, secret) } })
+    expect(right.status).toBe(200)
+    expect(await right.json()).toEqual([{ id: 'service_secret', value: expect.any(String) }])
+  })
+
+  it('batch: only service_secret is writable; another id is refused by name', async () => {
+    const box = await createSecretBox(shop.secretKey)
+    const auth = basic(await box.open((await shop.store.getSetting('basic_key'))!), await box.open((await shop.store.getSetting('basic_secret'))!))
+    const post = (body: unknown, type = 'application/json') =>
+      fetch(`${http.url}${SHOP_SIDE_PATHS.settingsBatch}`, { method: 'POST', headers: { authorization: auth, 'content-type': type }, body: JSON.stringify(body) })
+    const refused = await post({ update: [{ id: 'service_secret', value: 'x'.repeat(40) }, { id: 'basic_secret', value: 'mine' }] })
+    expect(refused.status).toBe(400)
+    const answer = (await refused.json()) as { error: string; message: string }
+    expect(answer.error).toBe('UNKNOWN_SETTING')
+    expect(answer.message).toContain('update[1].id "basic_secret"')
+    expect(answer.message).not.toContain('mine')
+    expect((await post({ update: [{ id: 'service_secret', value: 'x' }] }, 'text/plain')).status).toBe(415)
+  })
+
+  it('the onboarding return redirects (302) to the admin without authentication', async () => {
+    const response = await fetch(`${http.url}${SHOP_SIDE_PATHS.onboardingReturn}`, { redirect: 'manual' })
+    expect(response.status).toBe(302)
+    expect(response.headers.get('location')).toBe('/admin.html?onboarding=returned')
+  })
+
+  it('the checkout API takes JSON only (415) and caps the body (413), over node:http', async () => {
+    const form = await fetch(`${http.url}/api/payments`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'orderId=1' })
+    expect(form.status).toBe(415)
+    const huge = await fetch(`${http.url}/api/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(70_000) }) })
+    expect(huge.status).toBe(413)
+    expect((await fetch(`${http.url}/elsewhere`)).status).toBe(404)
+  })
+})
+
+describe('mounted in a real Hono app', () => {
+  it('serves the checkout API beside the shop\'s own routes, and a card payment goes through', async () => {
+    const shop = await startShop(world)
+    try {
+      const app = new Hono()
+      app.get('/', (c) => c.text('the shop'))
+      mountShopBackend(app, shop.backend, { ip: () => '203.0.113.7' })
+      expect(await (await app.request('/')).text()).toBe('the shop')
+      const config = await app.request('/api/config')
+      expect(await config.json()).toMatchObject({ certificatePem: world.sandbox.certificatePem, checkoutReady: true, serviceReachable: true, paymentMethods: expect.arrayContaining(['scheme', 'ideal']) })
+      const order = shop.createOrder()
+      const paid = await app.request('/api/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await shop.cardSubmission(order)) })
+      expect(paid.status).toBe(200)
+      expect(await paid.json()).toEqual({ resultCode: 'Authorised' })
+      const mismatch = await app.request('/api/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...(await shop.cardSubmission(order)), amount: { currency: 'EUR', value: 1 } }) })
+      expect(mismatch.status).toBe(422)
+      expect(await mismatch.json()).toMatchObject({ error: 'ORDER_MISMATCH', details: [{ kind: 'mismatch', field: 'amount.value' }] })
+    } finally {
+      await shop.close()
+    }
+  })
+})

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startShop, startWorld, type World } from './support/shop.js'
+
+let world: World
+beforeAll(async () => {
+  world = await startWorld()
+})
+afterAll(() => world.close())
+
+describe('capture, refund and cancel by order', () => {
+  it('capture part, capture the rest, refund part: each through the feed into the ledger, and the shop hears each state', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2800)
+      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      expect(await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).toMatchObject({ kind: 'capture', state: 'received', amount: { value: 1000 } })
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_captured', capturedValue: 1000 })
+      await shop.backend.capture(order.id) // the rest
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'captured', capturedValue: 2800 })
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 800 } })
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 800 })
+      expect(shop.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).toEqual(['authorised', 'partially_captured', 'captured', 'partially_refunded'])
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('state rules: no refund before a capture, no cancel after one, no capture above what is left, nothing on an unpaid order', async () => {
+    const shop = await startShop(world)
+    try {
+      const unpaid = shop.createOrder()
+      await expect(shop.backend.capture(unpaid.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED', status: 409 })
+      const order = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
+      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED', message: expect.stringContaining('amount.value') })
+      await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })
+      await shop.backend.poller.pollNow()
+      await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a cancel whose answer was lost, repeated with the same requestId, is sent under the same key: one cancel', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/cancels')
+      world.proxy.mode = 'lose-answers'
+      await expect(shop.backend.cancel(order.id, { requestId: 'click-0001' })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      world.proxy.mode = 'pass'
+      const cancels = world.proxy.counted('POST', '/cancels')
+      const again = await shop.backend.cancel(order.id, { requestId: 'click-0001' })
+      expect(again).toMatchObject({ state: 'received', kind: 'cancel' })
+      expect(world.proxy.counted('POST', '/cancels')).toBe(cancels + 1)
+      // A third press of the same click is answered from the ledger.
+      expect(await shop.backend.cancel(order.id, { requestId: 'click-0001' })).toEqual(again)
+      expect(world.proxy.counted('POST', '/cancels')).toBe(cancels + 1)
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'cancelled' })
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
+})

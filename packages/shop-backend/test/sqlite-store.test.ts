@@ -1,0 +1,57 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { MIGRATIONS, openSqliteStore } from '../src/sqlite/index.js'
+import { attempt, describeStoreConformance } from './store-conformance.js'
+
+async function tempPath() {
+  const dir = await mkdtemp(join(tmpdir(), 'shop-backend-sqlite-'))
+  return { path: join(dir, 'data', 'payments.sqlite'), remove: () => rm(dir, { recursive: true, force: true }) }
+}
+
+describeStoreConformance('SQLite (better-sqlite3, WAL, a temp file)', async () => {
+  const { path, remove } = await tempPath()
+  const store = openSqliteStore({ path })
+  return {
+    store,
+    second: async () => openSqliteStore({ path }),
+    async cleanup() {
+      await store.close()
+      await remove()
+    },
+  }
+})
+
+describe('SQLite store: file and schema', () => {
+  it('creates its folder, runs in WAL, records each migration once, and keeps data across a reopen', async () => {
+    const { path, remove } = await tempPath()
+    try {
+      const store = openSqliteStore({ path })
+      expect(store.database.pragma('journal_mode', { simple: true })).toBe('wal')
+      expect(store.schemaVersion).toBe(MIGRATIONS.at(-1)!.version)
+      await store.insertAttempt(attempt('o1', 1))
+      await store.close()
+      const reopened = openSqliteStore({ path })
+      expect(reopened.database.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })))
+      expect(await reopened.listAttempts('o1')).toHaveLength(1)
+      await reopened.close()
+    } finally {
+      await remove()
+    }
+  })
+
+  it('applies a later migration to an existing file, and refuses a file from a newer package', async () => {
+    const { path, remove } = await tempPath()
+    try {
+      await openSqliteStore({ path }).close()
+      const next = [...MIGRATIONS, { version: 99, name: 'test column', sql: 'ALTER TABLE attempts ADD COLUMN note TEXT' }]
+      const upgraded = openSqliteStore({ path, migrations: next })
+      expect(upgraded.schemaVersion).toBe(99)
+      await upgraded.close()
+      expect(() => openSqliteStore({ path })).toThrow(/schema version 99 is newer/)
+    } finally {
+      await remove()
+    }
+  })
+})
