@@ -62,7 +62,11 @@ export default defineConfig({
     projects: [
       inNode({ name: 'card-jwe:node', include: cardJweSuite, globalSetup: [testCertificates] }),
       inBrowsers({ name: 'card-jwe:browser', include: cardJweSuite, globalSetup: [testCertificates] }),
-      inNode({ name: 'card-fields:node', include: ['packages/card-fields/test/**/*.test.ts'], exclude: [...configDefaults.exclude, '**/*.browser.test.ts'] }),
+      inNode({
+        name: 'card-fields:node',
+        include: ['packages/card-fields/test/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, '**/*.browser.test.ts'],
+      }),
       inBrowsers({ name: 'card-fields:browser', include: ['packages/card-fields/test/**/*.test.ts'] }),
       inNode({ name: 'checkout-actions:node', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
       inBrowsers({ name: 'checkout-actions:browser', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
@@ -87,7 +91,13 @@ export default defineConfig({
         testTimeout: 30_000,
       }),
       // Fuzzing and crash-under-load runs against the built apps (issue 8); FUZZ_RUNS and CRASH_* lengthen them.
-      inNode({ name: 'hardening', include: ['test/hardening/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 300_000, hookTimeout: 60_000 }),
+      inNode({
+        name: 'hardening',
+        include: ['test/hardening/**/*.test.ts'],
+        globalSetup: [testCertificates],
+        testTimeout: 300_000,
+        hookTimeout: 60_000,
+      }),
       inNode({
         name: 'demo:e2e',
         include: ['test/e2e/**/*.test.ts'],
@@ -97,7 +107,12 @@ export default defineConfig({
         hookTimeout: 60_000,
       }),
       inBrowsers(
-        { name: 'cross-package:browser', include: ['test/**/*.browser.test.{ts,tsx}'], globalSetup: [testCertificates, runSandbox], testTimeout: 30_000 },
+        {
+          name: 'cross-package:browser',
+          include: ['test/**/*.browser.test.{ts,tsx}'],
+          globalSetup: [testCertificates, runSandbox],
+          testTimeout: 30_000,
+        },
         { startCardPayment, sendDetails, answerChallenge, frameUrl, closeSandbox, ...sandboxCommands() },
       ),
     ],

@@ -59,6 +59,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     rows.push({ entry: name, 'minified (B)': minified, 'gzip (B)': gzip, 'budget (B)': gzipBudget, within: gzip <= gzipBudget })
   }
   const floor = await measure(JOSE_FLOOR_ENTRY)
-  rows.push({ entry: 'jose CompactEncrypt (floor)', 'minified (B)': floor.minified, 'gzip (B)': floor.gzip, 'budget (B)': '-', within: '-' })
+  rows.push({
+    entry: 'jose CompactEncrypt (floor)',
+    'minified (B)': floor.minified,
+    'gzip (B)': floor.gzip,
+    'budget (B)': '-',
+    within: '-',
+  })
   console.table(rows)
 }

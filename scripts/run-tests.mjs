@@ -29,7 +29,11 @@ const leftOut = []
 function run(label, command, args, env = {}) {
   const summaryFile = join(summaries, `${runs.length}.json`)
   process.stdout.write(`\n== ${label}\n`)
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, CARD_JWE_SUMMARY_FILE: summaryFile } })
+  const result = spawnSync(command, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...env, CARD_JWE_SUMMARY_FILE: summaryFile },
+  })
   if (result.error) process.stdout.write(`${label}: could not start: ${result.error.message}\n`)
   const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) : undefined
   runs.push({ label, exitCode: result.error ? 1 : result.status, summary, notRun: summary?.notRun ?? [] })
@@ -38,7 +42,10 @@ function run(label, command, args, env = {}) {
 if (!process.argv.includes('--runtimes-only')) run('vitest (node)', process.execPath, [vitest, 'run'])
 
 const projectArgs = RUNTIME_PROJECTS.flatMap((p) => ['--project', p])
-if (underFaketime) leftOut.push(`deno: ${RUNTIME_PROJECTS.join(', ')} (a Deno under libfaketime now and then exits 1 after passing; it runs in the real-clock pass)`)
+if (underFaketime)
+  leftOut.push(
+    `deno: ${RUNTIME_PROJECTS.join(', ')} (a Deno under libfaketime now and then exits 1 after passing; it runs in the real-clock pass)`,
+  )
 else {
   // No update check: it needs the network.
   run('vitest (deno)', bin('deno'), ['run', '-A', vitest, 'run', ...projectArgs], { DENO_NO_UPDATE_CHECK: '1' })
@@ -49,14 +56,8 @@ rmSync(summaries, { recursive: true, force: true })
 const { lines, total } = combineRuns(runs)
 const notRun = [...new Set(runs.flatMap((r) => r.notRun))]
 process.stdout.write(
-  [
-    '',
-    'all runs, per project and runtime:',
-    ...lines,
-    ...notRun,
-    ...leftOut.map((l) => `  not run in ${l}`),
-    closingLine(total),
-    '',
-  ].join('\n'),
+  ['', 'all runs, per project and runtime:', ...lines, ...notRun, ...leftOut.map((l) => `  not run in ${l}`), closingLine(total), ''].join(
+    '\n',
+  ),
 )
 process.exit(total.failed > 0 ? 1 : 0)

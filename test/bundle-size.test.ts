@@ -7,7 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error -- a plain .mjs script without type declarations
 import { BROWSER_ENTRIES, FORBIDDEN_IN_BROWSER, measure } from '../scripts/bundle-size.mjs'
 
-interface Measured { minified: number; gzip: number; inputs: string[] }
+interface Measured {
+  minified: number
+  gzip: number
+  inputs: string[]
+}
 const entries = BROWSER_ENTRIES as Record<string, { entry: string; gzipBudget: number }>
 
 describe.each(Object.entries(entries))('browser entry %s', (name, { entry, gzipBudget }) => {
@@ -24,7 +28,10 @@ describe.each(Object.entries(entries))('browser entry %s', (name, { entry, gzipB
   it('contains nothing server-side', () => {
     if (name.includes('card-jwe')) expect(size.inputs.some((i) => i.includes('node_modules/jose/'))).toBe(true)
     for (const forbidden of FORBIDDEN_IN_BROWSER as string[]) {
-      expect(size.inputs.filter((i) => i.includes(forbidden)), forbidden).toEqual([])
+      expect(
+        size.inputs.filter((i) => i.includes(forbidden)),
+        forbidden,
+      ).toEqual([])
     }
   })
 })

@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url))
-const PUBLISHED = ['packages/card-jwe', 'packages/browser-info', 'packages/payment-validator', 'packages/service-client', 'packages/testkit']
+const PUBLISHED = [
+  'packages/card-jwe',
+  'packages/browser-info',
+  'packages/payment-validator',
+  'packages/service-client',
+  'packages/testkit',
+]
 /** A key itself (marker and a base64 body), not code that parses one. */
 const PRIVATE_KEY = /-----BEGIN (?:[A-Z]+ )?PRIVATE KEY-----\s*[A-Za-z0-9+/=\s]{100,}-----END/
 
@@ -41,7 +47,9 @@ describe('published tarballs', () => {
       if (file.endsWith('.map')) {
         const map = JSON.parse(text) as { sources: string[]; sourcesContent?: unknown }
         if (map.sourcesContent) problems.push(`${file}: embeds its sources`)
-        const outside = map.sources.filter((source) => !relative(join(out, 'package'), join(out, 'package', file, '..', source)).match(/^src\//))
+        const outside = map.sources.filter(
+          (source) => !relative(join(out, 'package'), join(out, 'package', file, '..', source)).match(/^src\//),
+        )
         if (outside.length) problems.push(`${file}: points outside the package's src/ (${outside.join(', ')})`)
       }
     }

@@ -16,5 +16,8 @@ export interface ModuleRecord {
   states: readonly string[]
 }
 export function countRun(modules: readonly ModuleRecord[], unhandledErrors: readonly string[], interrupted: string | undefined): RunSummary
-export function combineRuns(runs: ReadonlyArray<{ label: string; exitCode: number | null; summary: RunSummary | undefined }>): { lines: string[]; total: Counts }
+export function combineRuns(runs: ReadonlyArray<{ label: string; exitCode: number | null; summary: RunSummary | undefined }>): {
+  lines: string[]
+  total: Counts
+}
 export function closingLine(total: Counts): string

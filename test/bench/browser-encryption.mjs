@@ -12,7 +12,14 @@ import { createTestCertificate, findTestCard } from '@card-jwe/testkit'
 import { ratio, round } from './measure.mjs'
 
 function launchOptions() {
-  const args = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+  const args = [
+    '--no-sandbox',
+    '--headless',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ]
   const system = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
   return existsSync(system) ? { executablePath: system, args } : { args }
 }
@@ -20,7 +27,15 @@ function launchOptions() {
 const median = (values) => values.slice().sort((a, b) => a - b)[Math.floor(values.length / 2)]
 
 export async function browserEncryption({ seconds, rounds = 3 }) {
-  const bundle = await build({ entryPoints: [fileURLToPath(new URL('./browser-page.mjs', import.meta.url))], bundle: true, minify: true, format: 'esm', platform: 'browser', write: false, logLevel: 'silent' })
+  const bundle = await build({
+    entryPoints: [fileURLToPath(new URL('./browser-page.mjs', import.meta.url))],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    write: false,
+    logLevel: 'silent',
+  })
   const script = bundle.outputFiles[0].text
   const server = createServer((req, res) => {
     if (req.url === '/bench.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(script)
@@ -37,7 +52,13 @@ export async function browserEncryption({ seconds, rounds = 3 }) {
     await page.waitForSelector('body[data-ready="true"]', { state: 'attached' })
     const samples = { floor: [], jose: [], 'card-jwe': [], normalize: [] }
     for (let r = 0; r < rounds; r++) {
-      for (const kind of Object.keys(samples)) samples[kind].push(await page.evaluate(([k, pem, c, ms]) => window.bench.steady(k, pem, c, ms), [kind, certificatePem, card, (seconds * 1000) / rounds]))
+      for (const kind of Object.keys(samples))
+        samples[kind].push(
+          await page.evaluate(
+            ([k, pem, c, ms]) => window.bench.steady(k, pem, c, ms),
+            [kind, certificatePem, card, (seconds * 1000) / rounds],
+          ),
+        )
     }
     const firsts = []
     for (let i = 0; i < 5; i++) {
@@ -52,7 +73,9 @@ export async function browserEncryption({ seconds, rounds = 3 }) {
     const cardJwe = median(samples['card-jwe'])
     const steadyMs = 1000 / cardJwe
     const firstMs = median(firsts.map((f) => f.total))
-    const breakdown = Object.fromEntries(['importCertificate', 'firstEncrypt', 'secondEncrypt'].map((k) => [k, round(median(firsts.map((f) => f[k])), 2)]))
+    const breakdown = Object.fromEntries(
+      ['importCertificate', 'firstEncrypt', 'secondEncrypt'].map((k) => [k, round(median(firsts.map((f) => f[k])), 2)]),
+    )
     const rows = [
       { name: 'WebCrypto floor', opsPerSecond: round(floor), vsFloor: 1, vsJose: ratio(floor, jose) },
       { name: 'jose alone', opsPerSecond: round(jose), vsFloor: ratio(jose, floor), vsJose: 1 },
@@ -66,7 +89,10 @@ export async function browserEncryption({ seconds, rounds = 3 }) {
       normalizePerCardUs: round(1e6 / median(samples.normalize), 2),
       steadyOpMs: round(steadyMs, 3),
       firstVsSteady: ratio(firstMs, steadyMs),
-      targets: { 'card-jwe steady state >= 0.95 of jose': cardJwe / jose >= 0.95, 'first JWE within 3x one steady-state operation': firstMs <= 3 * steadyMs },
+      targets: {
+        'card-jwe steady state >= 0.95 of jose': cardJwe / jose >= 0.95,
+        'first JWE within 3x one steady-state operation': firstMs <= 3 * steadyMs,
+      },
     }
   } finally {
     await browser.close()

@@ -8,7 +8,10 @@ const encoder = new TextEncoder()
 const b64u = (bytes) =>
   typeof Uint8Array.prototype.toBase64 === 'function'
     ? new Uint8Array(bytes).toBase64({ alphabet: 'base64url', omitPadding: true })
-    : btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+    : btoa(String.fromCharCode(...new Uint8Array(bytes)))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '')
 const HEADER_B64 = b64u(encoder.encode(JSON.stringify(HEADER)))
 
 async function rawKey(pem) {
@@ -39,7 +42,9 @@ window.bench = {
         const cek = crypto.getRandomValues(new Uint8Array(32))
         const iv = crypto.getRandomValues(new Uint8Array(12))
         const aes = await crypto.subtle.importKey('raw', cek, 'AES-GCM', false, ['encrypt'])
-        const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(HEADER_B64) }, aes, payload()))
+        const sealed = new Uint8Array(
+          await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(HEADER_B64) }, aes, payload()),
+        )
         const wrapped = await crypto.subtle.encrypt({ name: 'RSA-OAEP' }, rsa, cek)
         return [HEADER_B64, b64u(wrapped), b64u(iv), b64u(sealed.slice(0, -16)), b64u(sealed.slice(-16))].join('.')
       }, ms)

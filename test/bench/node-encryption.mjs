@@ -28,12 +28,24 @@ export async function nodeEncryption({ seconds, rounds = 5 }) {
     const key = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, cek)
     const cipher = createCipheriv('aes-256-gcm', cek, iv).setAAD(Buffer.from(HEADER_B64))
     const body = Buffer.concat([cipher.update(payload()), cipher.final()])
-    return [HEADER_B64, key.toString('base64url'), iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.')
+    return [
+      HEADER_B64,
+      key.toString('base64url'),
+      iv.toString('base64url'),
+      body.toString('base64url'),
+      cipher.getAuthTag().toString('base64url'),
+    ].join('.')
   }
   const joseKey = await importX509(certificatePem, 'RSA-OAEP-256')
   const jose = () => new CompactEncrypt(payload()).setProtectedHeader(HEADER).encrypt(joseKey)
   const nodeJoseKey = await nodeJose.JWK.asKey(certificatePem, 'pem')
-  const viaNodeJose = () => nodeJose.JWE.createEncrypt({ format: 'compact', fields: HEADER, contentAlg: 'A256GCM' }, { key: nodeJoseKey, header: { alg: 'RSA-OAEP-256' } }).update(Buffer.from(payload())).final()
+  const viaNodeJose = () =>
+    nodeJose.JWE.createEncrypt(
+      { format: 'compact', fields: HEADER, contentAlg: 'A256GCM' },
+      { key: nodeJoseKey, header: { alg: 'RSA-OAEP-256' } },
+    )
+      .update(Buffer.from(payload()))
+      .final()
   const certificate = await importCertificate(certificatePem)
   const cardJwe = () => encryptCard(card, certificate)
 
@@ -50,7 +62,10 @@ export async function nodeEncryption({ seconds, rounds = 5 }) {
     for (const [name, fn] of Object.entries(implementations)) {
       for (const concurrency of [1, 16]) {
         const key = `${name}|${concurrency}`
-        samples.set(key, [...(samples.get(key) ?? []), await opsPerSecond(fn, { seconds: seconds / rounds, concurrency, warmup: r === 0 ? 100 : 10 })])
+        samples.set(key, [
+          ...(samples.get(key) ?? []),
+          await opsPerSecond(fn, { seconds: seconds / rounds, concurrency, warmup: r === 0 ? 100 : 10 }),
+        ])
       }
     }
   }
@@ -62,7 +77,11 @@ export async function nodeEncryption({ seconds, rounds = 5 }) {
   const batch = Array.from({ length: 40_000 }, () => card)
   const started = performance.now()
   const jwes = await encryptCardBatch(batch, certificatePem)
-  rows.push({ name: 'card-jwe batch (testkit)', concurrency: 'batch', opsPerSecond: round(jwes.length / ((performance.now() - started) / 1000)) })
+  rows.push({
+    name: 'card-jwe batch (testkit)',
+    concurrency: 'batch',
+    opsPerSecond: round(jwes.length / ((performance.now() - started) / 1000)),
+  })
   if ((await decryptor.decrypt(jwes.at(-1))).card.number !== card.number) throw new Error('batch: last JWE does not decrypt')
 
   const floorRate = rows.find((r) => r.name === 'node:crypto floor' && r.concurrency === 1).opsPerSecond

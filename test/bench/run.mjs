@@ -14,7 +14,12 @@ import { sandboxLoad } from './sandbox-load.mjs'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const started = Date.now()
-const machine = { node: process.version, cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`, memoryGiB: Math.round(totalmem() / 2 ** 30), date: new Date().toISOString() }
+const machine = {
+  node: process.version,
+  cpus: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown'}`,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  date: new Date().toISOString(),
+}
 const log = (text) => process.stdout.write(`[bench] ${text}\n`)
 
 log('1/4 Node encryption')
@@ -31,11 +36,37 @@ const dir = fileURLToPath(new URL('../../test-results/bench/', import.meta.url))
 mkdirSync(dir, { recursive: true })
 writeFileSync(`${dir}benchmarks.json`, JSON.stringify(results, null, 2))
 
-const table = (rows, columns) => [`| ${columns.join(' | ')} |`, `|${columns.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${columns.map((c) => r[c] ?? '').join(' | ')} |`)].join('\n')
-const targets = (t) => Object.entries(t).map(([k, v]) => `- ${v ? 'met' : 'MISSED'}: ${k}`).join('\n')
+const table = (rows, columns) =>
+  [
+    `| ${columns.join(' | ')} |`,
+    `|${columns.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${columns.map((c) => r[c] ?? '').join(' | ')} |`),
+  ].join('\n')
+const targets = (t) =>
+  Object.entries(t)
+    .map(([k, v]) => `- ${v ? 'met' : 'MISSED'}: ${k}`)
+    .join('\n')
 const loadRows = load.flatMap((l, i) => [
-  { run: i + 1, path: 'sandbox direct', perSecond: l.sandbox.perSecond, p50Ms: l.sandbox.p50Ms, p99Ms: l.sandbox.p99Ms, errors: l.sandbox.errors + l.sandbox.non2xx, ratio: `${l.sandboxVsFloor} of floor (${l.decryptionFloorPerSecond}/s)`, stored: `${l.paymentRows}/${l.paymentsAcknowledged}` },
-  { run: i + 1, path: 'through demo backend', perSecond: l.demo.perSecond, p50Ms: l.demo.p50Ms, p99Ms: l.demo.p99Ms, errors: l.demo.errors + l.demo.non2xx, ratio: `${l.demoVsDirect} of direct`, stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}` },
+  {
+    run: i + 1,
+    path: 'sandbox direct',
+    perSecond: l.sandbox.perSecond,
+    p50Ms: l.sandbox.p50Ms,
+    p99Ms: l.sandbox.p99Ms,
+    errors: l.sandbox.errors + l.sandbox.non2xx,
+    ratio: `${l.sandboxVsFloor} of floor (${l.decryptionFloorPerSecond}/s)`,
+    stored: `${l.paymentRows}/${l.paymentsAcknowledged}`,
+  },
+  {
+    run: i + 1,
+    path: 'through demo backend',
+    perSecond: l.demo.perSecond,
+    p50Ms: l.demo.p50Ms,
+    p99Ms: l.demo.p99Ms,
+    errors: l.demo.errors + l.demo.non2xx,
+    ratio: `${l.demoVsDirect} of direct`,
+    stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}`,
+  },
 ])
 const markdown = `## Measured ${machine.date} (${machine.cpus}, ${machine.memoryGiB} GiB, Node ${machine.node}), ${results.elapsedSeconds} s
 

@@ -28,7 +28,11 @@ function paymentBody(jwe, i) {
 
 export async function sandboxLoad({ seconds }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-bench-'))
-  const sandbox = await startProcess('apps/sandbox/dist/cli.js', { SANDBOX_DATA_DIR: join(dataDir, 'sandbox'), SANDBOX_PORT: '0' }, /certificate .*\n/)
+  const sandbox = await startProcess(
+    'apps/sandbox/dist/cli.js',
+    { SANDBOX_DATA_DIR: join(dataDir, 'sandbox'), SANDBOX_PORT: '0' },
+    /certificate .*\n/,
+  )
   const url = /listening at (\S+)/.exec(sandbox.output)[1]
   const certificatePath = /certificate (\S+)/.exec(sandbox.output)[1]
   const certificatePem = readFileSync(certificatePath, 'utf8')
@@ -36,19 +40,30 @@ export async function sandboxLoad({ seconds }) {
   const shop = await registerShop(url)
   const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
   const path = `/shopplatform/processor/stores/${shop.storeId}/payments`
-  const build = async (count, offset) => (await encryptCardBatch(Array.from({ length: count }, () => card), certificatePem)).map((jwe, i) => signedRequest(shop, 'POST', path, paymentBody(jwe, offset + i)))
+  const build = async (count, offset) =>
+    (
+      await encryptCardBatch(
+        Array.from({ length: count }, () => card),
+        certificatePem,
+      )
+    ).map((jwe, i) => signedRequest(shop, 'POST', path, paymentBody(jwe, offset + i)))
 
   try {
     // The floor: node:crypto RSA-OAEP-256 private decryption of a wrapped content key, one core.
     const publicKey = createPublicKey(certificatePem)
     const wrapped = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, randomBytes(32))
-    const floor = await opsPerSecond(() => privateDecrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, wrapped), { seconds: 1.5 })
+    const floor = await opsPerSecond(
+      () => privateDecrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, wrapped),
+      { seconds: 1.5 },
+    )
 
     // Calibrate, then run for about `seconds` with every request used once.
     const calibration = summary(await runLoad({ url, requests: await build(400, 0) }))
     const count = Math.max(1000, Math.round(calibration.perSecond * seconds))
     const direct = summary(await runLoad({ url, requests: await build(count, 1000) }))
-    const rows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true }).prepare('SELECT COUNT(*) AS n FROM payments').get().n
+    const rows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
+      .prepare('SELECT COUNT(*) AS n FROM payments')
+      .get().n
     const acknowledged = calibration.requests - calibration.non2xx + direct.requests - direct.non2xx
 
     const overhead = await demoOverhead({ url, certificatePath, certificatePem, dataDir, count, card })
@@ -73,18 +88,44 @@ export async function sandboxLoad({ seconds }) {
 
 /** The same load, one payment per order, through the demo shop's /api/payments. */
 async function demoOverhead({ url, certificatePath, certificatePem, dataDir, count, card }) {
-  const shop = await startProcess('apps/demo/dist/server/main.js', { SERVICE_BASE_URL: url, CERTIFICATE_PATH: certificatePath, DEMO_DATA_DIR: join(dataDir, 'demo'), SHOP_PORT: '0', DEMO_READY_MADE_STORE: '1' }, /shop: +\S+/)
+  const shop = await startProcess(
+    'apps/demo/dist/server/main.js',
+    {
+      SERVICE_BASE_URL: url,
+      CERTIFICATE_PATH: certificatePath,
+      DEMO_DATA_DIR: join(dataDir, 'demo'),
+      SHOP_PORT: '0',
+      DEMO_READY_MADE_STORE: '1',
+    },
+    /shop: +\S+/,
+  )
   try {
     const shopUrl = /shop: +(\S+)/.exec(shop.output)[1]
-    const jwes = await encryptCardBatch(Array.from({ length: count }, () => card), certificatePem)
+    const jwes = await encryptCardBatch(
+      Array.from({ length: count }, () => card),
+      certificatePem,
+    )
     const requests = []
     for (const jwe of jwes) {
-      const order = await (await fetch(`${shopUrl}/api/orders`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ items: [{ sku: 'tea-sencha', quantity: 1 }] }) })).json()
-      const body = JSON.stringify({ orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'scheme', jwe } })
+      const order = await (
+        await fetch(`${shopUrl}/api/orders`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ items: [{ sku: 'tea-sencha', quantity: 1 }] }),
+        })
+      ).json()
+      const body = JSON.stringify({
+        orderId: order.id,
+        reference: order.reference,
+        amount: order.amount,
+        paymentMethod: { type: 'scheme', jwe },
+      })
       requests.push({ method: 'POST', path: '/api/payments', headers: { 'content-type': 'application/json' }, body })
     }
     const result = summary(await runLoad({ url: shopUrl, requests }))
-    const rows = new Database(join(dataDir, 'demo', 'shop', 'shop.sqlite'), { readonly: true }).prepare("SELECT COUNT(*) AS n FROM orders WHERE psp_reference IS NOT NULL").get().n
+    const rows = new Database(join(dataDir, 'demo', 'shop', 'shop.sqlite'), { readonly: true })
+      .prepare('SELECT COUNT(*) AS n FROM orders WHERE psp_reference IS NOT NULL')
+      .get().n
     return { ...result, ordersWithPspReference: rows }
   } finally {
     await shop.stop()

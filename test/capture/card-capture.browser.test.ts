@@ -14,7 +14,10 @@ const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'autho
 /** What a page would send to its shop; the probe path answers 404, the request is what counts. */
 async function pay(extra: Record<string, unknown> = {}): Promise<void> {
   const jwe = await encryptCard(card, await importCertificate(testSandbox().certificatePem))
-  await fetch('/capture-probe/api/payments', { method: 'POST', body: JSON.stringify({ orderId: 1, paymentMethod: toPaymentMethod(jwe), ...extra }) })
+  await fetch('/capture-probe/api/payments', {
+    method: 'POST',
+    body: JSON.stringify({ orderId: 1, paymentMethod: toPaymentMethod(jwe), ...extra }),
+  })
 }
 
 describe('card capture in Vitest browser mode', () => {
@@ -31,7 +34,10 @@ describe('card capture in Vitest browser mode', () => {
   it('fails a page that sends the number in clear, naming the rule and not the card', async () => {
     await commands.startCardCapture()
     await pay({ display: card.number.replace(/(\d{4})(?=\d)/g, '$1 ') })
-    const error = await commands.nextCapturedCard({ source: '/api/payments$' }).then(() => undefined, (e: Error) => e)
+    const error = await commands.nextCapturedCard({ source: '/api/payments$' }).then(
+      () => undefined,
+      (e: Error) => e,
+    )
     expect(error?.message).toMatch(/CARD_DIGITS_IN_CLEAR: POST \/capture-probe\/api\/payments: the body carried the card number in clear/)
     expect(error?.message).not.toContain(card.number.slice(-4))
   })

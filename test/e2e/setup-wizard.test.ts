@@ -76,16 +76,28 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     await page.getByLabel('City').fill('') // left empty: refused, worded by its label
     await page.getByRole('button', { name: 'Create store' }).click()
     // A merchant reads the field's label and the rule in words, not the API's `store.phone (…)`.
-    await expect.poll(() => page.textContent('#store-form-error')).toContain('Phone (international format): international format: + and 8 to 15 digits')
+    await expect
+      .poll(() => page.textContent('#store-form-error'))
+      .toContain('Phone (international format): international format: + and 8 to 15 digits')
     expect(await page.textContent('#store-form-error')).toContain('City: required')
     expect(await page.textContent('#store-form-error')).not.toMatch(/store\.|too_small/)
     expect(await page.getAttribute('#store-phone', 'aria-invalid')).toBe('true')
     // At phone width no Country select reaches past the page (no sideways scroll).
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    for (const [width, height] of [
+      [390, 844],
+      [1280, 800],
+    ] as const) {
       await page.setViewportSize({ width, height })
-      const overflow = await page.evaluate(() => [...document.querySelectorAll('select')].filter((s) => s.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((s) => s.id))
+      const overflow = await page.evaluate(() =>
+        [...document.querySelectorAll('select')]
+          .filter((s) => s.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+          .map((s) => s.id),
+      )
       expect(overflow, `width ${width}`).toEqual([])
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), `width ${width}`).toBe(true)
+      expect(
+        await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth),
+        `width ${width}`,
+      ).toBe(true)
       await stack.screenshot(page, `setup-store-form-${width}`)
     }
     await page.getByLabel('City').fill('Amsterdam')
@@ -118,7 +130,10 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     expect((await result(page)).code).toBe('Authorised')
     steps.push('first payment: Authorised')
 
-    const orders = (await (await fetch(`${stack.shop.url}/api/admin/orders`)).json()) as Array<{ status: string; pspReference: string | null }>
+    const orders = (await (await fetch(`${stack.shop.url}/api/admin/orders`)).json()) as Array<{
+      status: string
+      pspReference: string | null
+    }>
     expect(orders).toEqual([expect.objectContaining({ status: 'authorised', pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/) })])
     // Chromium logs every 4xx answer; these two are the refusals the test asked for, nothing else.
     expect(problems).toEqual([

@@ -104,7 +104,8 @@ class FirefoxShopper implements ShopperBrowser {
   async answerChallenge(answer: string) {
     const frame = await until<Frame>('the bank’s challenge page', 20_000, async () => {
       for (const frame of this.page.frames()) {
-        if ((await frameAttribute(frame, 'title')) === 'Card verification by your bank' && frame.url().includes('/threeds/acs')) return frame
+        if ((await frameAttribute(frame, 'title')) === 'Card verification by your bank' && frame.url().includes('/threeds/acs'))
+          return frame
       }
       return undefined
     })
@@ -155,7 +156,12 @@ class WebKitShopper implements ShopperBrowser {
   async type(selector: string, text: string) {
     await this.session.switchToFrame(null)
     await this.session.execute((s: string) => (document.querySelector(s) as HTMLElement).focus(), selector as never)
-    await this.session.keys([...text].flatMap((key) => [{ kind: 'down' as const, key }, { kind: 'up' as const, key }]))
+    await this.session.keys(
+      [...text].flatMap((key) => [
+        { kind: 'down' as const, key },
+        { kind: 'up' as const, key },
+      ]),
+    )
   }
   async text(selector: string) {
     await this.session.switchToFrame(null)
@@ -204,7 +210,10 @@ export function launchShopper(engine: 'firefox' | 'webkit'): Promise<ShopperBrow
 }
 
 /** Types a test card into the demo's card fields, key by key. */
-export async function typeTestCard(shopper: ShopperBrowser, card: { number: string; expiryMonth: string; expiryYear: string; cvc?: string }): Promise<void> {
+export async function typeTestCard(
+  shopper: ShopperBrowser,
+  card: { number: string; expiryMonth: string; expiryYear: string; cvc?: string },
+): Promise<void> {
   await shopper.type('#card-number', card.number)
   await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
   if (card.cvc) await shopper.type('#card-cvc', card.cvc)

@@ -49,16 +49,19 @@ describe('3-D Secure against the sandbox', () => {
   it.each([
     ['password', 'Y', 'Authorised'],
     ['wrong', 'N', 'Refused'],
-  ])('challenge answered "%s": transStatus %s, %s; the frame sized by its EMV window and then removed', async (answer, transStatus, resultCode) => {
-    const action = await untilChallenge()
-    const running = handleAction(action, { container: newContainer() })
-    await expect.poll(() => challengeFrame()?.style.width).toMatch(/px|%/)
-    await commands.answerChallenge(answer)
-    const outcome = await running
-    expect(decodeResult(outcome)).toMatchObject({ transStatus })
-    expect(challengeFrame()).toBeNull()
-    expect(await commands.sendDetails((outcome as { details: Record<string, string> }).details)).toMatchObject({ resultCode })
-  })
+  ])(
+    'challenge answered "%s": transStatus %s, %s; the frame sized by its EMV window and then removed',
+    async (answer, transStatus, resultCode) => {
+      const action = await untilChallenge()
+      const running = handleAction(action, { container: newContainer() })
+      await expect.poll(() => challengeFrame()?.style.width).toMatch(/px|%/)
+      await commands.answerChallenge(answer)
+      const outcome = await running
+      expect(decodeResult(outcome)).toMatchObject({ transStatus })
+      expect(challengeFrame()).toBeNull()
+      expect(await commands.sendDetails((outcome as { details: Record<string, string> }).details)).toMatchObject({ resultCode })
+    },
+  )
 
   it('ignores a message from the wrong origin and one from another frame of the right origin', async () => {
     const action = await untilChallenge()
@@ -121,12 +124,16 @@ describe('redirects', () => {
     const frame = document.createElement('iframe')
     frame.name = 'redirect-window'
     newContainer().append(frame)
-    await new Promise((resolve) => (frame.contentDocument?.readyState === 'complete' ? resolve(null) : frame.addEventListener('load', resolve, { once: true })))
+    await new Promise((resolve) =>
+      frame.contentDocument?.readyState === 'complete' ? resolve(null) : frame.addEventListener('load', resolve, { once: true }),
+    )
     const inner = frame.contentDocument!.body
     const first = await commands.startCardPayment('frictionless', location.origin)
     const sandboxOrigin = new URL(JSON.parse(atob(String(first.action!.token))).threeDSMethodUrl as string).origin
 
-    expect(await handleAction({ type: 'redirect', method: 'GET', url: `${sandboxOrigin}/sandbox/inbox?via=get` }, { container: inner })).toEqual({ kind: 'redirecting' })
+    expect(
+      await handleAction({ type: 'redirect', method: 'GET', url: `${sandboxOrigin}/sandbox/inbox?via=get` }, { container: inner }),
+    ).toEqual({ kind: 'redirecting' })
     await expect.poll(() => commands.frameUrl('redirect-window')).toBe(`${sandboxOrigin}/sandbox/inbox?via=get`)
 
     frame.src = 'about:blank'

@@ -8,7 +8,14 @@ import { beforeAll, describe, expect, inject, it } from 'vitest'
 import { encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { collectBrowserInfo } from '@card-jwe/browser-info'
 import { completeBrowserInfo } from '@card-jwe/browser-info/server'
-import { buildPaymentRequest, checkSubmission, parseJsonBody, PaymentRequestSchema, PaymentSubmissionSchema, type OrderRecord } from '@card-jwe/payment-validator'
+import {
+  buildPaymentRequest,
+  checkSubmission,
+  parseJsonBody,
+  PaymentRequestSchema,
+  PaymentSubmissionSchema,
+  type OrderRecord,
+} from '@card-jwe/payment-validator'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type {} from '@card-jwe/testkit/vitest-global-setup'
@@ -24,7 +31,10 @@ beforeAll(async () => {
 
 /** The page's side: what the shop's checkout script sends its backend at submit. */
 async function pageSubmission(overrides: Record<string, unknown> = {}): Promise<string> {
-  const jwe = await encryptCard({ number: card.number, expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`, cvc: card.cvc!, holderName: 'A. Shopper' }, certificate)
+  const jwe = await encryptCard(
+    { number: card.number, expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`, cvc: card.cvc!, holderName: 'A. Shopper' },
+    certificate,
+  )
   return JSON.stringify({
     orderId: order.id,
     reference: order.reference,
@@ -65,14 +75,25 @@ describe('page to forwardable payment body', () => {
       metadata: { shop_order_id: 4711 },
       returnUrl: 'https://shop.example/checkout/return?orderId=4711',
       shopperIP: '203.0.113.7',
-      browserInfo: { acceptHeader: 'text/html,application/xhtml+xml', userAgent: navigator.userAgent, screenWidth: screen.width, javaScriptEnabled: true },
+      browserInfo: {
+        acceptHeader: 'text/html,application/xhtml+xml',
+        userAgent: navigator.userAgent,
+        screenWidth: screen.width,
+        javaScriptEnabled: true,
+      },
     })
     // The card crosses only as the JWE: no digit of it anywhere else in the body.
     const { paymentMethod, ...rest } = body
     expect(JSON.stringify(rest)).not.toContain(card.number.slice(0, 6))
 
     const decrypted = await (await createCardDecryptor(valid.privateKeyPem)).decrypt((paymentMethod as { jwe: string }).jwe)
-    expect(decrypted.card).toMatchObject({ number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc, holderName: 'A. Shopper' })
+    expect(decrypted.card).toMatchObject({
+      number: card.number,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      cvc: card.cvc,
+      holderName: 'A. Shopper',
+    })
   })
 
   it('stops a page that lowers the amount before anything is forwarded', async () => {

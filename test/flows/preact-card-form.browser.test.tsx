@@ -36,7 +36,8 @@ async function pay(): Promise<void> {
   await act(() => userEvent.keyboard('{Enter}'))
 }
 
-const field = (label: string) => [...root.querySelectorAll('label')].find((l) => l.textContent?.trim().startsWith(label))!.control as HTMLInputElement
+const field = (label: string) =>
+  [...root.querySelectorAll('label')].find((l) => l.textContent?.trim().startsWith(label))!.control as HTMLInputElement
 
 it('formats as typed, refuses an incomplete card, then encrypts exactly what was typed', async () => {
   const sent: string[] = []

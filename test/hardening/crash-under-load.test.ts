@@ -44,12 +44,22 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   const [sandboxPort, shopPort] = [await freePort(), await freePort()]
   const serviceUrl = `http://127.0.0.1:${sandboxPort}`
   const shopUrl = `http://127.0.0.1:${shopPort}`
-  sandbox = managed('apps/sandbox/dist/cli.js', { SANDBOX_DATA_DIR: join(dir, 'sandbox'), SANDBOX_PORT: String(sandboxPort) }, /database .*\n/)
+  sandbox = managed(
+    'apps/sandbox/dist/cli.js',
+    { SANDBOX_DATA_DIR: join(dir, 'sandbox'), SANDBOX_PORT: String(sandboxPort) },
+    /database .*\n/,
+  )
   await sandbox.start()
   const certificatePath = join(dir, 'sandbox', 'certificate.pem')
   shop = managed(
     'apps/demo/dist/server/main.js',
-    { SERVICE_BASE_URL: serviceUrl, CERTIFICATE_PATH: certificatePath, DEMO_DATA_DIR: join(dir, 'demo'), SHOP_PORT: String(shopPort), DEMO_READY_MADE_STORE: '1' },
+    {
+      SERVICE_BASE_URL: serviceUrl,
+      CERTIFICATE_PATH: certificatePath,
+      DEMO_DATA_DIR: join(dir, 'demo'),
+      SHOP_PORT: String(shopPort),
+      DEMO_READY_MADE_STORE: '1',
+    },
     /shop: +\S+/,
   )
   await shop.start()
@@ -57,11 +67,21 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
 
   /** POST to the shop until it answers one of `done`; connection failures and 5xx are retried. */
-  async function post(path: string, body: () => Promise<unknown>, done: number[], headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+  async function post(
+    path: string,
+    body: () => Promise<unknown>,
+    done: number[],
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; json: unknown }> {
     for (let tries = 0; ; tries++) {
       if (tries > 400) throw new Error(`${path}: no answer after 400 tries`)
       try {
-        const response = await fetch(shopUrl + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(await body()), signal: AbortSignal.timeout(15_000) })
+        const response = await fetch(shopUrl + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...headers },
+          body: JSON.stringify(await body()),
+          signal: AbortSignal.timeout(15_000),
+        })
         if (done.includes(response.status)) return { status: response.status, json: await response.json() }
         await response.body?.cancel()
       } catch {
@@ -80,9 +100,19 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   async function worker(): Promise<void> {
     while (next < CHECKOUTS || kills < KILLS) {
       const index = next++
-      const order = (await post('/api/orders', async () => ({ items: [{ sku: 'tea-sencha', quantity: 1 + (index % 3) }] }), [201])).json as { id: number; reference: string; amount: { currency: string; value: number } }
+      const order = (await post('/api/orders', async () => ({ items: [{ sku: 'tea-sencha', quantity: 1 + (index % 3) }] }), [201]))
+        .json as { id: number; reference: string; amount: { currency: string; value: number } }
       // A fresh JWE per try, as a page would encrypt again when the shopper submits again.
-      const paid = await post('/api/payments', async () => ({ orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(await encryptCard(card, certificate)) }), [200, 409])
+      const paid = await post(
+        '/api/payments',
+        async () => ({
+          orderId: order.id,
+          reference: order.reference,
+          amount: order.amount,
+          paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
+        }),
+        [200, 409],
+      )
       if (paid.status === 409) {
         unacknowledged.push(order.id)
         continue
@@ -90,7 +120,9 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
       acknowledged.set(order.id, (paid.json as { resultCode: string }).resultCode)
       if (index % 2 === 0) {
         const key = randomUUID() // one key per "click", the same on every retry
-        const captured = await post(`/api/admin/orders/${order.id}/capture`, async () => ({ value: order.amount.value }), [200, 409], { 'idempotency-key': key })
+        const captured = await post(`/api/admin/orders/${order.id}/capture`, async () => ({ value: order.amount.value }), [200, 409], {
+          'idempotency-key': key,
+        })
         if (captured.status === 200) captures.set(order.id, order.amount.value)
       }
     }
@@ -122,9 +154,16 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   const shopDb = new Database(join(dir, 'demo', 'shop', 'shop.sqlite'), { readonly: true })
   const serviceDb = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
   try {
-    const orders = shopDb.prepare('SELECT id, psp_reference, status, captured FROM orders').all() as Array<{ id: number; psp_reference: string | null; status: string; captured: number }>
+    const orders = shopDb.prepare('SELECT id, psp_reference, status, captured FROM orders').all() as Array<{
+      id: number
+      psp_reference: string | null
+      status: string
+      captured: number
+    }>
     const byId = new Map(orders.map((o) => [o.id, o]))
-    const payments = serviceDb.prepare("SELECT psp_reference, json_extract(metadata, '$.shop_order_id') AS order_id, captured FROM payments").all() as Array<{ psp_reference: string; order_id: number; captured: number }>
+    const payments = serviceDb
+      .prepare("SELECT psp_reference, json_extract(metadata, '$.shop_order_id') AS order_id, captured FROM payments")
+      .all() as Array<{ psp_reference: string; order_id: number; captured: number }>
     const paymentsPerOrder = new Map<number, number>()
     for (const p of payments) paymentsPerOrder.set(p.order_id, (paymentsPerOrder.get(p.order_id) ?? 0) + 1)
 
@@ -136,12 +175,22 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
     // 2. No payment stored twice: one payment per order at most (every test card here authorises).
     const duplicated = [...paymentsPerOrder.entries()].filter(([, n]) => n > 1)
     // 3. No capture applied twice: one capture modification per captured payment, amounts as acknowledged.
-    const captureRows = serviceDb.prepare("SELECT payment_psp_reference AS psp, count(*) AS n, sum(value) AS total FROM modifications WHERE kind = 'capture' GROUP BY payment_psp_reference").all() as Array<{ psp: string; n: number; total: number }>
+    const captureRows = serviceDb
+      .prepare(
+        "SELECT payment_psp_reference AS psp, count(*) AS n, sum(value) AS total FROM modifications WHERE kind = 'capture' GROUP BY payment_psp_reference",
+      )
+      .all() as Array<{ psp: string; n: number; total: number }>
     const doubleCaptures = captureRows.filter((c) => c.n > 1)
-    const lostCaptures = [...captures.entries()].filter(([id, value]) => !captureRows.some((c) => c.psp === byId.get(id)?.psp_reference && c.total === value))
+    const lostCaptures = [...captures.entries()].filter(
+      ([id, value]) => !captureRows.some((c) => c.psp === byId.get(id)?.psp_reference && c.total === value),
+    )
     // 4. The poller saw every change exactly once (seen_changes' primary key forbids a repeat).
-    const events = (serviceDb.prepare('SELECT sequence FROM events ORDER BY sequence').all() as Array<{ sequence: number }>).map((e) => e.sequence)
-    const seen = (shopDb.prepare('SELECT sequence FROM seen_changes ORDER BY sequence').all() as Array<{ sequence: number }>).map((e) => e.sequence)
+    const events = (serviceDb.prepare('SELECT sequence FROM events ORDER BY sequence').all() as Array<{ sequence: number }>).map(
+      (e) => e.sequence,
+    )
+    const seen = (shopDb.prepare('SELECT sequence FROM seen_changes ORDER BY sequence').all() as Array<{ sequence: number }>).map(
+      (e) => e.sequence,
+    )
     // 5. The poller's view agrees with the service: every captured payment shows captured on its order.
     const staleOrders = [...captures.keys()].filter((id) => byId.get(id)?.captured !== captures.get(id))
     // 6. No card digits in any log line of either process, across all restarts.

@@ -26,7 +26,11 @@ interface AdminOrder {
 }
 
 async function postJson(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(stack.shop.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const response = await fetch(stack.shop.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
   return { status: response.status, json: (await response.json()) as Record<string, unknown> }
 }
 
@@ -42,10 +46,19 @@ afterAll(async () => {
 
 /** One authorised order, paid the way the page pays (card encrypted with the service's certificate). */
 async function paidOrder(): Promise<AdminOrder> {
-  const order = (await postJson('/api/orders', { items: [{ sku: 'tea-sencha', quantity: 2 }] })).json as { id: number; reference: string; amount: unknown }
+  const order = (await postJson('/api/orders', { items: [{ sku: 'tea-sencha', quantity: 2 }] })).json as {
+    id: number
+    reference: string
+    amount: unknown
+  }
   const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
   const jwe = await encryptCard(card, await importCertificate(stack.sandbox.certificatePem))
-  const paid = await postJson('/api/payments', { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(jwe) })
+  const paid = await postJson('/api/payments', {
+    orderId: order.id,
+    reference: order.reference,
+    amount: order.amount,
+    paymentMethod: toPaymentMethod(jwe),
+  })
   expect(paid.json.resultCode).toBe('Authorised')
   return orderById(order.id)
 }
@@ -74,14 +87,19 @@ describe('other web pages against the shop on loopback (Chromium)', () => {
     await page.waitForURL(`${admin}/cancel`)
 
     const refused = (action: string) => `POST /api/admin/orders/${order.id}/${action} 403`
-    await expect.poll(() => ['capture', 'refund', 'cancel'].filter((action) => stack.shopLog.includes(refused(action)))).toEqual(['capture', 'refund', 'cancel'])
+    await expect
+      .poll(() => ['capture', 'refund', 'cancel'].filter((action) => stack.shopLog.includes(refused(action))))
+      .toEqual(['capture', 'refund', 'cancel'])
     expect(await page.textContent('body')).toContain('CROSS_SITE_REQUEST')
     expect(await orderById(order.id)).toMatchObject({ status: 'authorised', captured: 0, refunded: 0 })
 
     // The shop's own admin page, same origin and JSON, still captures.
     const { page: own } = await stack.page()
     await own.goto(`${stack.shop.url}/admin.html`)
-    const status = await own.evaluate(async (url) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"value":100}' })).status, `${admin}/capture`)
+    const status = await own.evaluate(
+      async (url) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"value":100}' })).status,
+      `${admin}/capture`,
+    )
     expect(status).toBe(200)
     expect((await orderById(order.id)).captured).toBe(100)
   })

@@ -37,11 +37,20 @@ interface Answer {
 function send(base: string, method: string, path: string, headers: Record<string, string>, body: Uint8Array | undefined): Promise<Answer> {
   const { hostname, port } = new URL(base)
   return new Promise((resolve, reject) => {
-    const outgoing = request({ hostname, port, method, path, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } }, (incoming) => {
-      const chunks: Buffer[] = []
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
-      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, contentType: String(incoming.headers['content-type'] ?? ''), text: Buffer.concat(chunks).toString('utf8') }))
-    })
+    const outgoing = request(
+      { hostname, port, method, path, headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+      (incoming) => {
+        const chunks: Buffer[] = []
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+        incoming.on('end', () =>
+          resolve({
+            status: incoming.statusCode ?? 0,
+            contentType: String(incoming.headers['content-type'] ?? ''),
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        )
+      },
+    )
     outgoing.on('error', reject)
     outgoing.end(body)
   })
@@ -54,11 +63,40 @@ const encoder = new TextEncoder()
 const body = fc.oneof(
   { weight: 6, arbitrary: jsonWith(CARD.number).map((v) => encoder.encode(JSON.stringify(v) ?? 'null')) },
   { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }) },
-  { weight: 1, arbitrary: fc.constantFrom(encoder.encode(deeplyNested(20_000)), encoder.encode(`{"a":${deeplyNested(30_000)}}`), encoder.encode('"' + 'x'.repeat(70_000) + '"'), Uint8Array.of(0xff, 0xfe, 0x7b, 0x7d)) },
-  { weight: 1, arbitrary: fc.constant(encoder.encode(JSON.stringify({ number: CARD.number, expiryMonth: CARD.expiryMonth, expiryYear: CARD.expiryYear, cvc: CARD.cvc, paymentMethod: { type: 'scheme', number: CARD.number } }))) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      encoder.encode(deeplyNested(20_000)),
+      encoder.encode(`{"a":${deeplyNested(30_000)}}`),
+      encoder.encode('"' + 'x'.repeat(70_000) + '"'),
+      Uint8Array.of(0xff, 0xfe, 0x7b, 0x7d),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constant(
+      encoder.encode(
+        JSON.stringify({
+          number: CARD.number,
+          expiryMonth: CARD.expiryMonth,
+          expiryYear: CARD.expiryYear,
+          cvc: CARD.cvc,
+          paymentMethod: { type: 'scheme', number: CARD.number },
+        }),
+      ),
+    ),
+  },
   { weight: 1, arbitrary: fc.constant(undefined) },
 )
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', '')
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  '',
+)
 const method = fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD', 'FOO')
 /** Path segments: real ids, random ones, traversal, encodings, overlong. */
 const segment = () =>
@@ -83,7 +121,12 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'card-jwe-fuzz-'))
   sandbox = await startSandbox({ dataDir: join(dir, 'sandbox'), log: (line) => logs.push(`[sandbox] ${line}`) })
   testShop = await startTestShop()
-  const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: testShop.url, key: testShop.key, secret: testShop.secret, readyMadeStore: true })
+  const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({
+    shopUrl: testShop.url,
+    key: testShop.key,
+    secret: testShop.secret,
+    readyMadeStore: true,
+  })
   credentials = { shopId: registration.shopId, serviceSecret: testShop.settings.get('service_secret')! }
   storeId = registration.storeId!
   shop = await startShop({
@@ -173,7 +216,10 @@ const SHOP_PATHS = [
   '/shop-json/service-payments/onboarding-redirect',
 ]
 
-const filled = (template: string) => fc.array(segment(), { minLength: 4, maxLength: 4 }).map((parts) => template.replace(/\{id\}/g, () => encodeURI(parts.shift() ?? 'x').replace(/%25/g, '%')))
+const filled = (template: string) =>
+  fc
+    .array(segment(), { minLength: 4, maxLength: 4 })
+    .map((parts) => template.replace(/\{id\}/g, () => encodeURI(parts.shift() ?? 'x').replace(/%25/g, '%')))
 
 describe('HTTP endpoints under hostile requests', () => {
   it('the sandbox never fails, answers its envelope, and never echoes card data', async () => {
@@ -191,7 +237,11 @@ describe('HTTP endpoints under hostile requests', () => {
         const headers: Record<string, string> = r.contentType ? { 'content-type': r.contentType } : {}
         if (r.key) headers['idempotency-key'] = r.key
         if (r.signing !== 'none') {
-          const signed = await signRequest(r.signing === 'forged' ? { ...credentials, serviceSecret: 'forged-secret' } : credentials, { method: r.method, pathWithQuery: r.path, body: r.body ?? new Uint8Array() }, r.signing === 'stale' ? new Date(Date.now() - 3_600_000) : undefined)
+          const signed = await signRequest(
+            r.signing === 'forged' ? { ...credentials, serviceSecret: 'forged-secret' } : credentials,
+            { method: r.method, pathWithQuery: r.path, body: r.body ?? new Uint8Array() },
+            r.signing === 'stale' ? new Date(Date.now() - 3_600_000) : undefined,
+          )
           Object.assign(headers, signed)
         }
         checkAnswer(await send(sandbox.baseUrl, r.method, r.path, headers, r.body), `${r.method} ${r.path.slice(0, 80)}`)
@@ -201,8 +251,19 @@ describe('HTTP endpoints under hostile requests', () => {
   })
 
   it('the demo shop never fails, refuses in its envelope, and never echoes card data', async () => {
-    const basic = fc.oneof(fc.constant(undefined), fc.string({ maxLength: 40 }).map((s) => `Basic ${Buffer.from(s).toString('base64')}`), fc.string({ maxLength: 60 }))
-    const requestArb = fc.record({ method, path: fc.constantFrom(...SHOP_PATHS).chain(filled), contentType, body, basic, key: fc.option(fc.string({ maxLength: 70 })) })
+    const basic = fc.oneof(
+      fc.constant(undefined),
+      fc.string({ maxLength: 40 }).map((s) => `Basic ${Buffer.from(s).toString('base64')}`),
+      fc.string({ maxLength: 60 }),
+    )
+    const requestArb = fc.record({
+      method,
+      path: fc.constantFrom(...SHOP_PATHS).chain(filled),
+      contentType,
+      body,
+      basic,
+      key: fc.option(fc.string({ maxLength: 70 })),
+    })
     await fc.assert(
       fc.asyncProperty(requestArb, async (r) => {
         count('shop HTTP')

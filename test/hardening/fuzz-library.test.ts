@@ -6,7 +6,18 @@
 import { afterAll, describe, expect, inject, it } from 'vitest'
 import fc from 'fast-check'
 import * as validator from '@card-jwe/payment-validator'
-import { CardJweError, checkCard, encryptCard, expiryVerdict, holderNameVerdict, importCertificate, normalizeCard, numberVerdict, securityCodeVerdict, CARD_BRANDS } from 'card-jwe'
+import {
+  CardJweError,
+  checkCard,
+  encryptCard,
+  expiryVerdict,
+  holderNameVerdict,
+  importCertificate,
+  normalizeCard,
+  numberVerdict,
+  securityCodeVerdict,
+  CARD_BRANDS,
+} from 'card-jwe'
 import { createCardDecryptor, DecryptionError, SERVICE_MESSAGES, encodeBase64url, decodeBase64url } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { count, hostileText, jsonWith, report, settings } from './support/fuzz.js'
@@ -15,7 +26,8 @@ import { leaksCardDigits } from '../../packages/card-jwe/test/support/cards.js'
 
 const { valid } = inject('cardJweTestCertificates')
 const CARD = TEST_CARDS.find((c) => c.brand === 'visa')!
-const isVerdict = (v: { isValid: unknown; isPotentiallyValid: unknown }) => typeof v.isValid === 'boolean' && typeof v.isPotentiallyValid === 'boolean' && (!v.isValid || v.isPotentiallyValid)
+const isVerdict = (v: { isValid: unknown; isPotentiallyValid: unknown }) =>
+  typeof v.isValid === 'boolean' && typeof v.isPotentiallyValid === 'boolean' && (!v.isValid || v.isPotentiallyValid)
 
 afterAll(() => report('library'))
 
@@ -59,13 +71,21 @@ describe('card verdicts and normalisation', () => {
 
 describe('certificate import', () => {
   const der = Uint8Array.from(atob(valid.certificatePem.replace(/-----[^-]+-----|\s/g, '')), (c) => c.charCodeAt(0))
-  const mutatedDer = fc.tuple(fc.array(fc.tuple(fc.nat(der.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(der.length)).map(([flips, cut]) => {
-    const bytes = der.slice(0, Math.max(cut, 1))
-    for (const [at, value] of flips) if (at < bytes.length) bytes[at] = value
-    return bytes
-  })
+  const mutatedDer = fc
+    .tuple(fc.array(fc.tuple(fc.nat(der.length - 1), fc.integer({ min: 0, max: 255 })), { minLength: 1, maxLength: 4 }), fc.nat(der.length))
+    .map(([flips, cut]) => {
+      const bytes = der.slice(0, Math.max(cut, 1))
+      for (const [at, value] of flips) if (at < bytes.length) bytes[at] = value
+      return bytes
+    })
   const pemOf = (bytes: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${btoa(String.fromCharCode(...bytes))}\n-----END CERTIFICATE-----`
-  const input = fc.oneof(mutatedDer, mutatedDer.map(pemOf), fc.uint8Array({ maxLength: 2000 }), fc.string({ unit: 'binary', maxLength: 400 }), hostileText(60))
+  const input = fc.oneof(
+    mutatedDer,
+    mutatedDer.map(pemOf),
+    fc.uint8Array({ maxLength: 2000 }),
+    fc.string({ unit: 'binary', maxLength: 400 }),
+    hostileText(60),
+  )
 
   it('imports or refuses with a CardJweError code for random and mutated DER and PEM', async () => {
     await fc.assert(
@@ -92,7 +112,13 @@ describe('reference decryptor', async () => {
   const encodeHeader = (text: string) => encodeBase64url(new TextEncoder().encode(text))
   const mutation = fc.oneof(
     // a changed byte or character in any segment
-    fc.tuple(fc.nat(4), fc.nat(2000), fc.constantFrom(...'AZaz09-_=+/.'.split(''))).map(([s, at, c]) => segments.map((seg, i) => (i === s && seg.length ? seg.slice(0, at % seg.length) + c + seg.slice((at % seg.length) + 1) : seg)).join('.')),
+    fc
+      .tuple(fc.nat(4), fc.nat(2000), fc.constantFrom(...'AZaz09-_=+/.'.split('')))
+      .map(([s, at, c]) =>
+        segments
+          .map((seg, i) => (i === s && seg.length ? seg.slice(0, at % seg.length) + c + seg.slice((at % seg.length) + 1) : seg))
+          .join('.'),
+      ),
     // truncated, extended, oversized
     fc.nat(genuine.length).map((n) => genuine.slice(0, n)),
     fc.string({ maxLength: 50 }).map((tail) => genuine + tail),
@@ -105,7 +131,15 @@ describe('reference decryptor', async () => {
       .record({
         alg: fc.constantFrom('RSA-OAEP-256', 'RSA-OAEP', 'RSA1_5', 'dir', 'A256KW', 'none', 'A256GCM'),
         enc: fc.constantFrom('A256GCM', 'A128CBC-HS256', 'A128GCM', 'RSA-OAEP-256', 'A256CBC-HS512'),
-        extra: fc.subarray([['zip', 'DEF'], ['crit', ['exp']], ['jku', 'https://attacker.example/jwks'], ['x5u', 'https://attacker.example/c'], ['jwk', { kty: 'RSA' }], ['version', 2], ['kid', 'k1']] as Array<[string, unknown]>),
+        extra: fc.subarray([
+          ['zip', 'DEF'],
+          ['crit', ['exp']],
+          ['jku', 'https://attacker.example/jwks'],
+          ['x5u', 'https://attacker.example/c'],
+          ['jwk', { kty: 'RSA' }],
+          ['version', 2],
+          ['kid', 'k1'],
+        ] as Array<[string, unknown]>),
         duplicate: fc.option(fc.constantFrom('alg', 'enc', 'version')),
       })
       .map(({ alg, enc, extra, duplicate }) => {
@@ -135,7 +169,9 @@ describe('reference decryptor', async () => {
 })
 
 describe('payment-validator schemas', () => {
-  const schemas = Object.entries(validator).filter(([name, value]) => name.endsWith('Schema') && typeof (value as { safeParse?: unknown }).safeParse === 'function') as Array<[string, { safeParse(v: unknown): { success: boolean; error?: unknown } }]>
+  const schemas = Object.entries(validator).filter(
+    ([name, value]) => name.endsWith('Schema') && typeof (value as { safeParse?: unknown }).safeParse === 'function',
+  ) as Array<[string, { safeParse(v: unknown): { success: boolean; error?: unknown } }]>
 
   it('parse or refuse any JSON for every schema, with issues that never quote a card number', () => {
     expect(schemas.length).toBeGreaterThan(30)
@@ -154,37 +190,78 @@ describe('payment-validator schemas', () => {
 
   it('parse any bytes as a body: a value or a refusal, never a throw', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 300 }), jsonWith(CARD.number).map((v) => new TextEncoder().encode(JSON.stringify(v) ?? ''))), (bytes) => {
-        count('parseJsonBody')
-        const result = validator.parseJsonBody(bytes, validator.PaymentSubmissionSchema)
-        if (!result.ok) expect(leaksCardDigits(result.error.message + JSON.stringify(result.error.issues), CARD.number)).toBe(false)
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }),
+          jsonWith(CARD.number).map((v) => new TextEncoder().encode(JSON.stringify(v) ?? '')),
+        ),
+        (bytes) => {
+          count('parseJsonBody')
+          const result = validator.parseJsonBody(bytes, validator.PaymentSubmissionSchema)
+          if (!result.ok) expect(leaksCardDigits(result.error.message + JSON.stringify(result.error.issues), CARD.number)).toBe(false)
+        },
+      ),
       settings(5_000),
     )
   })
 })
 
-describe('the shop\'s CSP report reader', () => {
+describe("the shop's CSP report reader", () => {
   // A skimmer's blocked request carries the card wherever it can: host (DNS exfiltration), path, query, user info.
   const blockedUrl = fc
-    .tuple(fc.constantFrom('https://{}.skimmer.example/', 'https://skimmer.example/{}', 'https://skimmer.example/c?pan={}', 'https://{}@skimmer.example', 'wss://a{}b.example:8443', 'data:text/plain,{}', '{}'), hostileText())
+    .tuple(
+      fc.constantFrom(
+        'https://{}.skimmer.example/',
+        'https://skimmer.example/{}',
+        'https://skimmer.example/c?pan={}',
+        'https://{}@skimmer.example',
+        'wss://a{}b.example:8443',
+        'data:text/plain,{}',
+        '{}',
+      ),
+      hostileText(),
+    )
     .map(([template, noise]) => template.replace('{}', CARD.number + noise))
   const report = fc.oneof(
-    fc.record({ 'csp-report': fc.record({ 'effective-directive': fc.oneof(hostileText(), fc.constant('script-src-elem')), 'blocked-uri': fc.oneof(blockedUrl, jsonWith(CARD.number)), 'script-sample': fc.constant(CARD.number) }, { requiredKeys: [] }) }),
-    fc.array(fc.record({ type: fc.constant('csp-violation'), url: blockedUrl, body: fc.record({ effectiveDirective: hostileText(), blockedURL: blockedUrl, sample: fc.constant(CARD.number) }, { requiredKeys: [] }) }), { maxLength: 25 }),
+    fc.record({
+      'csp-report': fc.record(
+        {
+          'effective-directive': fc.oneof(hostileText(), fc.constant('script-src-elem')),
+          'blocked-uri': fc.oneof(blockedUrl, jsonWith(CARD.number)),
+          'script-sample': fc.constant(CARD.number),
+        },
+        { requiredKeys: [] },
+      ),
+    }),
+    fc.array(
+      fc.record({
+        type: fc.constant('csp-violation'),
+        url: blockedUrl,
+        body: fc.record(
+          { effectiveDirective: hostileText(), blockedURL: blockedUrl, sample: fc.constant(CARD.number) },
+          { requiredKeys: [] },
+        ),
+      }),
+      { maxLength: 25 },
+    ),
     jsonWith(CARD.number),
   )
 
   it('reads any body without throwing, at most 20 violations, and never passes card digits to the log', () => {
     fc.assert(
-      fc.property(fc.oneof(report.map((value) => Buffer.from(JSON.stringify(value) ?? '')), fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes))), (body) => {
-        count('readCspReport')
-        const violations = readCspReport(body)
-        expect(violations.length).toBeLessThanOrEqual(20)
-        expect(leaksCardDigits(JSON.stringify(violations), CARD.number)).toBe(false)
-      }),
+      fc.property(
+        fc.oneof(
+          report.map((value) => Buffer.from(JSON.stringify(value) ?? '')),
+          fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+        ),
+        (body) => {
+          count('readCspReport')
+          const violations = readCspReport(body)
+          expect(violations.length).toBeLessThanOrEqual(20)
+          expect(leaksCardDigits(JSON.stringify(violations), CARD.number)).toBe(false)
+        },
+      ),
       settings(5_000),
     )
   })
 })
-

@@ -19,7 +19,13 @@ const SETTINGS = '/shop-json/shop/v3/settings/general'
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'card-jwe-basic-'))
   sandbox = await startSandbox({ dataDir: join(dir, 'sandbox'), log: () => {} })
-  shop = await startShop({ dataDir: join(dir, 'shop'), serviceBaseUrl: sandbox.baseUrl, certificatePem: sandbox.certificatePem, pollIntervalMs: 3_600_000, log: () => {} })
+  shop = await startShop({
+    dataDir: join(dir, 'shop'),
+    serviceBaseUrl: sandbox.baseUrl,
+    certificatePem: sandbox.certificatePem,
+    pollIntervalMs: 3_600_000,
+    log: () => {},
+  })
 }, 60_000)
 afterAll(async () => {
   await shop.close()
@@ -30,8 +36,16 @@ function pair(): { key: string; secret: string } {
   // The test reads the pair the way an attacker with the disk could not: through the shop's key file.
   const db = new Database(join(dir, 'shop', 'shop.sqlite'), { readonly: true })
   try {
-    const rows = db.prepare("SELECT id, value, encrypted FROM settings WHERE id IN ('basic_key', 'basic_secret', 'service_secret')").all() as Array<{ id: string; value: string; encrypted: number }>
-    expect(rows.map((r) => [r.id, r.encrypted])).toEqual(expect.arrayContaining([['basic_key', 1], ['basic_secret', 1], ['service_secret', 1]]))
+    const rows = db
+      .prepare("SELECT id, value, encrypted FROM settings WHERE id IN ('basic_key', 'basic_secret', 'service_secret')")
+      .all() as Array<{ id: string; value: string; encrypted: number }>
+    expect(rows.map((r) => [r.id, r.encrypted])).toEqual(
+      expect.arrayContaining([
+        ['basic_key', 1],
+        ['basic_secret', 1],
+        ['service_secret', 1],
+      ]),
+    )
     return { key: rows.find((r) => r.id === 'basic_key')!.value, secret: rows.find((r) => r.id === 'basic_secret')!.value }
   } finally {
     db.close()
@@ -41,7 +55,12 @@ function pair(): { key: string; secret: string } {
 const basic = (key: string, secret: string) => ({ authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}` })
 async function get(headers: Record<string, string>) {
   const response = await fetch(shop.url + SETTINGS, { headers })
-  return { status: response.status, delay: response.headers.get('x-failure-delay-ms'), retryAfter: response.headers.get('retry-after'), body: await response.text() }
+  return {
+    status: response.status,
+    delay: response.headers.get('x-failure-delay-ms'),
+    retryAfter: response.headers.get('retry-after'),
+    body: await response.text(),
+  }
 }
 
 it('stores the Basic pair and service_secret sealed, with the key file outside the served folder and private', () => {

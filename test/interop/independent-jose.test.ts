@@ -55,7 +55,10 @@ let certificate: EncryptionCertificate
 let decryptor: CardDecryptor
 
 beforeAll(async () => {
-  for (const [tool, hint] of [[PYTHON, 'python3-jwcrypto python3-authlib'], [PERL, 'libcrypt-jwt-perl']] as const) {
+  for (const [tool, hint] of [
+    [PYTHON, 'python3-jwcrypto python3-authlib'],
+    [PERL, 'libcrypt-jwt-perl'],
+  ] as const) {
     expect(existsSync(tool), `${tool} is missing: apt-get install ${hint} (scripts/setup.sh does it)`).toBe(true)
   }
   certificate = await importCertificate(valid.certificatePem)

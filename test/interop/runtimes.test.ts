@@ -34,18 +34,37 @@ describe.each(runtimes)('a JWE made in %s', (runtime) => {
   it('opens with the reference decryptor to the card as typed', { timeout: 30_000 }, async () => {
     const { valid } = testCertificates()
     const card = findTestCard({ brand: 'american-express' })
-    const typed = { number: card.number.replace(/(\d{4})(\d{6})/, '$1 $2 '), expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc!, holderName: ' J. Smith ' }
+    const typed = {
+      number: card.number.replace(/(\d{4})(\d{6})/, '$1 $2 '),
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      cvc: card.cvc!,
+      holderName: ' J. Smith ',
+    }
     const [command, args] = RUNTIMES[runtime]([Buffer.from(valid.certificatePem).toString('base64'), JSON.stringify(typed)])
     let jwe: string
     try {
       // No update check: with the clock years ahead (the clock-ahead pass) Deno would go looking.
-      jwe = execFileSync(command, args, { cwd: here('..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } }).trim()
+      jwe = execFileSync(command, args, {
+        cwd: here('..'),
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' },
+      }).trim()
     } catch (error) {
       const failed = error as { stderr?: string; status?: number | null; signal?: string | null }
-      throw new Error(`${runtime} could not encrypt (status ${failed.status}, signal ${failed.signal}): ${String(failed.stderr ?? error).slice(0, 2000)} | stdout: ${String((error as { stdout?: string }).stdout ?? "").slice(0, 500)}`)
+      throw new Error(
+        `${runtime} could not encrypt (status ${failed.status}, signal ${failed.signal}): ${String(failed.stderr ?? error).slice(0, 2000)} | stdout: ${String((error as { stdout?: string }).stdout ?? '').slice(0, 500)}`,
+      )
     }
     const { header, card: opened } = await (await createCardDecryptor(valid.privateKeyPem)).decrypt(jwe)
     expect(header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
-    expect(opened).toMatchObject({ number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc, holderName: 'J. Smith' })
+    expect(opened).toMatchObject({
+      number: card.number,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      cvc: card.cvc,
+      holderName: 'J. Smith',
+    })
   })
 })

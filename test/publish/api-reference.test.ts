@@ -24,19 +24,24 @@ function runTypedoc(cwd: string, args: readonly string[]): { status: number; out
 }
 
 describe('the API reference', () => {
-  it('fails the check on an undocumented export, naming it', () => {
-    const copy = join(root, 'test-results/api-reference')
-    rmSync(copy, { recursive: true, force: true })
-    mkdirSync(join(copy, 'packages'), { recursive: true })
-    cpSync(join(root, 'tsconfig.base.json'), join(copy, 'tsconfig.base.json'))
-    cpSync(join(root, 'typedoc.json'), join(copy, 'typedoc.json'))
-    const pkg = join(copy, 'packages/browser-info')
-    for (const part of ['src', 'package.json', 'tsconfig.json', 'typedoc.json']) cpSync(join(root, 'packages/browser-info', part), join(pkg, part), { recursive: true })
-    appendFileSync(join(pkg, 'src/index.ts'), '\nexport const undocumentedExport = 1\n')
-    writeFileSync(join(copy, 'api-readme.md'), '# check\n')
+  it(
+    'fails the check on an undocumented export, naming it',
+    () => {
+      const copy = join(root, 'test-results/api-reference')
+      rmSync(copy, { recursive: true, force: true })
+      mkdirSync(join(copy, 'packages'), { recursive: true })
+      cpSync(join(root, 'tsconfig.base.json'), join(copy, 'tsconfig.base.json'))
+      cpSync(join(root, 'typedoc.json'), join(copy, 'typedoc.json'))
+      const pkg = join(copy, 'packages/browser-info')
+      for (const part of ['src', 'package.json', 'tsconfig.json', 'typedoc.json'])
+        cpSync(join(root, 'packages/browser-info', part), join(pkg, part), { recursive: true })
+      appendFileSync(join(pkg, 'src/index.ts'), '\nexport const undocumentedExport = 1\n')
+      writeFileSync(join(copy, 'api-readme.md'), '# check\n')
 
-    const { status, output } = runTypedoc(copy, ['--entryPoints', 'packages/browser-info', '--readme', 'api-readme.md'])
-    expect(output).toMatch(/undocumentedExport \(Variable\).*does not have any documentation/)
-    expect(status).not.toBe(0)
-  }, TYPEDOC_TIMEOUT)
+      const { status, output } = runTypedoc(copy, ['--entryPoints', 'packages/browser-info', '--readme', 'api-readme.md'])
+      expect(output).toMatch(/undocumentedExport \(Variable\).*does not have any documentation/)
+      expect(status).not.toBe(0)
+    },
+    TYPEDOC_TIMEOUT,
+  )
 })

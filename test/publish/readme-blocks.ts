@@ -52,5 +52,8 @@ export function isBrowserExample(block: ReadmeBlock): boolean {
 
 /** An example that runs as written in Node: it uses the testkit and needs nothing the shop supplies. */
 export function isRunnableInNode(block: ReadmeBlock): boolean {
-  return block.imports.includes('@card-jwe/testkit') && block.imports.every((m) => m === 'card-jwe' || m === '@card-jwe/testkit' || m.startsWith('node:'))
+  return (
+    block.imports.includes('@card-jwe/testkit') &&
+    block.imports.every((m) => m === 'card-jwe' || m === '@card-jwe/testkit' || m.startsWith('node:'))
+  )
 }

@@ -24,6 +24,12 @@ declare global {
   const shopId: string
   const storeId: string
   const attempts: { current(orderId: number): Promise<number> }
-  function startShopUnderTest(options: { serviceBaseUrl: string; certificatePem: string; shopId: string; serviceSecret: string; storeId: string }): Promise<{ url: string; close(): Promise<void> }>
+  function startShopUnderTest(options: {
+    serviceBaseUrl: string
+    certificatePem: string
+    shopId: string
+    serviceSecret: string
+    storeId: string
+  }): Promise<{ url: string; close(): Promise<void> }>
 }
 export {}

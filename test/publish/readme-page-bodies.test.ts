@@ -6,7 +6,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import { checkSubmission, DetailsSubmissionSchema, parseJsonBody, PaymentSubmissionSchema, type OrderRecord } from '@card-jwe/payment-validator'
+import {
+  checkSubmission,
+  DetailsSubmissionSchema,
+  parseJsonBody,
+  PaymentSubmissionSchema,
+  type OrderRecord,
+} from '@card-jwe/payment-validator'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { testCertificates } from '@card-jwe/testkit/vitest'
 import { isBrowserExample, readmeBlocks, type ReadmeBlock } from './readme-blocks.ts'
@@ -15,7 +21,17 @@ import { root } from './shop-project.ts'
 /** The order the page shows (readme-globals.d.ts declares it) and the shop's record of it: the same. */
 const ORDER: OrderRecord & { id: number } = { id: 42, reference: 'ORDER-42', amount: { currency: 'EUR', value: 2800 } }
 /** What collectBrowserInfo() returns in a desktop Chromium. */
-const BROWSER_INFO = { userAgent: 'Mozilla/5.0', acceptHeader: '*/*', language: 'en-GB', colorDepth: 24, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false, javaScriptEnabled: true }
+const BROWSER_INFO = {
+  userAgent: 'Mozilla/5.0',
+  acceptHeader: '*/*',
+  language: 'en-GB',
+  colorDepth: 24,
+  screenHeight: 1080,
+  screenWidth: 1920,
+  timeZoneOffset: -60,
+  javaEnabled: false,
+  javaScriptEnabled: true,
+}
 const PATHS = ['/api/payments', '/api/payment-details'] as const
 
 /** The source of the balanced `{ … }` that opens at `start`. */
@@ -59,48 +75,67 @@ const pageBlocks = readmeBlocks(root).filter((block) => isBrowserExample(block) 
 
 describe("the READMEs' page examples", () => {
   it('post to the shop: the root README, card-jwe, card-fields and checkout-actions', () => {
-    expect(new Set(pageBlocks.map((b) => b.file))).toEqual(new Set(['README.md', 'packages/card-jwe/README.md', 'packages/card-fields/README.md', 'packages/checkout-actions/README.md']))
+    expect(new Set(pageBlocks.map((b) => b.file))).toEqual(
+      new Set(['README.md', 'packages/card-jwe/README.md', 'packages/card-fields/README.md', 'packages/checkout-actions/README.md']),
+    )
   })
 
-  it.each(pageBlocks.map((b) => [`${b.file}:${b.line}`, b] as const))('%s: posts JSON bodies the backend example accepts', async (_, block) => {
-    const { valid } = testCertificates()
-    const jwe = await encryptCard(findTestCard({ brand: 'visa' }), await importCertificate(valid.certificatePem))
-    const scope = { order: ORDER, orderId: ORDER.id, jwe, toPaymentMethod, collectBrowserInfo: () => BROWSER_INFO, outcome: { details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ' } } }
-    for (const post of postsOf(block)) {
-      const where = `${block.file}:${block.line} ${post.path}`
-      let body: unknown
-      if (post.viaFetch) {
-        // The body may be a const of the example's own (`JSON.stringify(submission)`): evaluated as written too.
-        const named = /JSON\.stringify\(([A-Za-z_]\w*)\)/.exec(post.argument)?.[1]
-        const start = named ? block.code.indexOf(`const ${named} = {`) : -1
-        const bound = named && start >= 0 ? { [named]: evaluate(objectAt(block.code, block.code.indexOf('{', start)), scope) } : {}
-        const options = evaluate(post.argument.replace(/JSON\.stringify\(/, '__json('), { ...scope, ...bound, __json: JSON.stringify })
-        expect(options.method, where).toBe('POST')
-        expect(options.headers, where).toEqual({ 'Content-Type': 'application/json' })
-        body = JSON.parse(options.body as string)
-      } else {
-        // The example's own helper: it must send the content type.
-        expect(block.code, `${where}: the post helper`).toMatch(/const post = [^\n]*headers: \{ 'Content-Type': 'application\/json' \}/)
-        body = evaluate(post.argument, scope)
+  it.each(pageBlocks.map((b) => [`${b.file}:${b.line}`, b] as const))(
+    '%s: posts JSON bodies the backend example accepts',
+    async (_, block) => {
+      const { valid } = testCertificates()
+      const jwe = await encryptCard(findTestCard({ brand: 'visa' }), await importCertificate(valid.certificatePem))
+      const scope = {
+        order: ORDER,
+        orderId: ORDER.id,
+        jwe,
+        toPaymentMethod,
+        collectBrowserInfo: () => BROWSER_INFO,
+        outcome: { details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ' } },
       }
-      if (post.path === '/api/payments') {
-        const parsed = parseJsonBody(JSON.stringify(body), PaymentSubmissionSchema)
-        expect(parsed.ok ? [] : parsed.error.message, where).toEqual([])
-        const check = checkSubmission(parsed.ok ? parsed.value : null, ORDER)
-        expect(check.ok ? [] : check.problems, where).toEqual([])
-      } else {
-        const parsed = parseJsonBody(JSON.stringify(body), DetailsSubmissionSchema)
-        expect(parsed.ok ? [] : parsed.error.message, where).toEqual([])
+      for (const post of postsOf(block)) {
+        const where = `${block.file}:${block.line} ${post.path}`
+        let body: unknown
+        if (post.viaFetch) {
+          // The body may be a const of the example's own (`JSON.stringify(submission)`): evaluated as written too.
+          const named = /JSON\.stringify\(([A-Za-z_]\w*)\)/.exec(post.argument)?.[1]
+          const start = named ? block.code.indexOf(`const ${named} = {`) : -1
+          const bound = named && start >= 0 ? { [named]: evaluate(objectAt(block.code, block.code.indexOf('{', start)), scope) } : {}
+          const options = evaluate(post.argument.replace(/JSON\.stringify\(/, '__json('), { ...scope, ...bound, __json: JSON.stringify })
+          expect(options.method, where).toBe('POST')
+          expect(options.headers, where).toEqual({ 'Content-Type': 'application/json' })
+          body = JSON.parse(options.body as string)
+        } else {
+          // The example's own helper: it must send the content type.
+          expect(block.code, `${where}: the post helper`).toMatch(/const post = [^\n]*headers: \{ 'Content-Type': 'application\/json' \}/)
+          body = evaluate(post.argument, scope)
+        }
+        if (post.path === '/api/payments') {
+          const parsed = parseJsonBody(JSON.stringify(body), PaymentSubmissionSchema)
+          expect(parsed.ok ? [] : parsed.error.message, where).toEqual([])
+          const check = checkSubmission(parsed.ok ? parsed.value : null, ORDER)
+          expect(check.ok ? [] : check.problems, where).toEqual([])
+        } else {
+          const parsed = parseJsonBody(JSON.stringify(body), DetailsSubmissionSchema)
+          expect(parsed.ok ? [] : parsed.error.message, where).toEqual([])
+        }
       }
-    }
-  })
+    },
+  )
 
   it('would be caught posting without reference and amount, or without a content type', () => {
     const old = "await fetch('/api/payments', { method: 'POST', body: JSON.stringify({ orderId, paymentMethod: toPaymentMethod(jwe) }) })"
     const [post] = postsOf({ file: 'old', line: 1, code: old, imports: [] })
-    const options = evaluate(post!.argument.replace(/JSON\.stringify\(/, '__json('), { orderId: 42, jwe: 'a.b.c.d.e', toPaymentMethod: (j: string) => ({ type: 'scheme', jwe: j }), __json: JSON.stringify })
+    const options = evaluate(post!.argument.replace(/JSON\.stringify\(/, '__json('), {
+      orderId: 42,
+      jwe: 'a.b.c.d.e',
+      toPaymentMethod: (j: string) => ({ type: 'scheme', jwe: j }),
+      __json: JSON.stringify,
+    })
     expect(options.headers).toBeUndefined()
     const check = checkSubmission(JSON.parse(options.body as string), ORDER)
-    expect(check.ok ? [] : check.problems.map((p) => ('field' in p ? p.field : p.path))).toEqual(expect.arrayContaining(['reference', 'amount.value']))
+    expect(check.ok ? [] : check.problems.map((p) => ('field' in p ? p.field : p.path))).toEqual(
+      expect.arrayContaining(['reference', 'amount.value']),
+    )
   })
 })

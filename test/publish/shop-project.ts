@@ -31,7 +31,15 @@ export const PUBLISHED = [
 export const APP_JOSE = '6.0.0'
 
 /** The tools the shop's project has, at the versions the workspace uses. */
-const SHOP_TOOLS = { typescript: '5.9.3', vite: '8.3.8', vitest: '4.1.12', '@vitest/browser-playwright': '4.1.12', '@playwright/test': '1.65.1', '@types/node': '20.19.43', zod: '4.6.7' }
+const SHOP_TOOLS = {
+  typescript: '5.9.3',
+  vite: '8.3.8',
+  vitest: '4.1.12',
+  '@vitest/browser-playwright': '4.1.12',
+  '@playwright/test': '1.65.1',
+  '@types/node': '20.19.43',
+  zod: '4.6.7',
+}
 
 export interface ShopProject {
   readonly dir: string
@@ -61,7 +69,11 @@ export function makeShopProject(): ShopProject {
   const fromTarball = Object.fromEntries([...tarballs].map(([name, path]) => [name, `file:${path}`]))
   writeFileSync(
     join(dir, 'package.json'),
-    JSON.stringify({ name: 'shop', private: true, type: 'module', dependencies: { ...fromTarball, jose: APP_JOSE }, devDependencies: SHOP_TOOLS }, null, 2),
+    JSON.stringify(
+      { name: 'shop', private: true, type: 'module', dependencies: { ...fromTarball, jose: APP_JOSE }, devDependencies: SHOP_TOOLS },
+      null,
+      2,
+    ),
   )
   // Our packages depend on each other by range (^0.1.0), which the registry cannot answer before
   // publication: point those ranges at the tarballs too.

@@ -15,11 +15,15 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 
 function runFixtures(files: readonly string[]): { status: number | null; output: string; summary: RunSummary } {
   const summaryFile = join(mkdtempSync(join(tmpdir(), 'closing-line-')), 'summary.json')
-  const run = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/summary/fixtures/vitest.config.ts'], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, FIXTURE_FILES: files.join(','), CARD_JWE_SUMMARY_FILE: summaryFile, FORCE_COLOR: '0' },
-  })
+  const run = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/summary/fixtures/vitest.config.ts'],
+    {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, FIXTURE_FILES: files.join(','), CARD_JWE_SUMMARY_FILE: summaryFile, FORCE_COLOR: '0' },
+    },
+  )
   return { status: run.status, output: run.stdout + run.stderr, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) }
 }
 
@@ -50,7 +54,11 @@ describe('the closing line', () => {
   it('counts a runtime that exits non-zero after passing as failed', () => {
     const passed: RunSummary = { projects: { 'card-jwe:deno': { passed: 100, failed: 0, skipped: 0 } }, problems: [] }
     const { lines, total } = combineRuns([
-      { label: 'vitest (node)', exitCode: 0, summary: { projects: { 'card-jwe:node': { passed: 100, failed: 0, skipped: 0 } }, problems: [] } },
+      {
+        label: 'vitest (node)',
+        exitCode: 0,
+        summary: { projects: { 'card-jwe:node': { passed: 100, failed: 0, skipped: 0 } }, problems: [] },
+      },
       { label: 'vitest (deno)', exitCode: 1, summary: passed },
       { label: 'vitest (bun)', exitCode: null, summary: undefined },
     ])
@@ -61,6 +69,8 @@ describe('the closing line', () => {
 
   it('does not count a run twice when its failed tests explain its exit code', () => {
     const failedOne: RunSummary = { projects: { 'card-jwe:bun': { passed: 99, failed: 1, skipped: 0 } }, problems: [] }
-    expect(closingLine(combineRuns([{ label: 'vitest (bun)', exitCode: 1, summary: failedOne }]).total)).toBe('tests: 99 passed, 1 failed, 0 skipped')
+    expect(closingLine(combineRuns([{ label: 'vitest (bun)', exitCode: 1, summary: failedOne }]).total)).toBe(
+      'tests: 99 passed, 1 failed, 0 skipped',
+    )
   })
 })

@@ -14,14 +14,25 @@ export const setScreenSize: BrowserCommand<[width: number, height: number]> = as
   if ((context as { engine?: string }).engine === 'firefox') {
     // WebDriver BiDi, emulation.setScreenSettingsOverride; null clears it.
     const { page } = context as unknown as FirefoxCommandsContext
-    await sendBidi(page, 'emulation.setScreenSettingsOverride', (id) => ({ screenArea: width === 0 && height === 0 ? null : { width, height }, contexts: [id] }))
+    await sendBidi(page, 'emulation.setScreenSettingsOverride', (id) => ({
+      screenArea: width === 0 && height === 0 ? null : { width, height },
+      contexts: [id],
+    }))
     return
   }
   const { page } = context as unknown as PlaywrightContext
   const cdp = await page.context().newCDPSession(page)
   if (width === 0 && height === 0) await cdp.send('Emulation.clearDeviceMetricsOverride')
   // width/height 0 keep the viewport as it is; only the reported screen changes.
-  else await cdp.send('Emulation.setDeviceMetricsOverride', { width: 0, height: 0, deviceScaleFactor: 0, mobile: false, screenWidth: width, screenHeight: height })
+  else
+    await cdp.send('Emulation.setDeviceMetricsOverride', {
+      width: 0,
+      height: 0,
+      deviceScaleFactor: 0,
+      mobile: false,
+      screenWidth: width,
+      screenHeight: height,
+    })
 }
 
 declare module 'vitest/browser' {

@@ -50,7 +50,10 @@ export const NOT_IN_WEBKIT = Object.freeze([
  * on drivers of their own (firefox-provider.ts, webkit-provider.ts), so these run in Chromium.
  */
 export const PLAYWRIGHT_PROVIDER_ONLY = Object.freeze([
-  { file: 'test/capture/card-capture.browser.test.ts', reason: "the Vitest capture commands read Playwright's request events; Firefox and WebKit run on their own drivers here" },
+  {
+    file: 'test/capture/card-capture.browser.test.ts',
+    reason: "the Vitest capture commands read Playwright's request events; Firefox and WebKit run on their own drivers here",
+  },
 ])
 const playwrightOnly = PLAYWRIGHT_PROVIDER_ONLY.map((n) => n.file)
 
@@ -65,21 +68,28 @@ export function wantedEngines(): ReadonlySet<'chromium' | 'firefox' | 'webkit'> 
 
 export function browserInstances(): BrowserInstanceOption[] {
   const wanted = wantedEngines()
-  const instances: BrowserInstanceOption[] = [
-    { browser: 'chromium', provider: playwright({ launchOptions: chromiumLaunchOptions() }) },
-  ]
+  const instances: BrowserInstanceOption[] = [{ browser: 'chromium', provider: playwright({ launchOptions: chromiumLaunchOptions() }) }]
   // In CI every engine must be there: a missing browser fails the run rather than thinning it.
   if (process.env.CI === 'true') {
-    const missing = [wanted.has('firefox') && !installed(FIREFOX_PATH) && `Firefox (${FIREFOX_PATH})`, wanted.has('webkit') && !webkitInstalled() && 'WebKitGTK (WebKitWebDriver, MiniBrowser, xvfb-run)'].filter(Boolean)
+    const missing = [
+      wanted.has('firefox') && !installed(FIREFOX_PATH) && `Firefox (${FIREFOX_PATH})`,
+      wanted.has('webkit') && !webkitInstalled() && 'WebKitGTK (WebKitWebDriver, MiniBrowser, xvfb-run)',
+    ].filter(Boolean)
     if (missing.length) throw new Error(`browsers missing in CI: ${missing.join(', ')}; run scripts/setup.sh --tests`)
   }
   if (!wanted.has('firefox')) {
     // left out on purpose (CARD_JWE_ENGINES, or libfaketime); the summary says so
-  } else if (installed(FIREFOX_PATH)) instances.push({ browser: 'firefox', provider: firefoxBidi(), exclude: [...configDefaults.exclude, ...playwrightOnly] })
+  } else if (installed(FIREFOX_PATH))
+    instances.push({ browser: 'firefox', provider: firefoxBidi(), exclude: [...configDefaults.exclude, ...playwrightOnly] })
   else if (installed(firefox.executablePath())) instances.push({ browser: 'firefox', provider: playwright() })
   if (!wanted.has('webkit')) {
     // left out on purpose (CARD_JWE_ENGINES, or libfaketime); the summary says so
-  } else if (webkitInstalled()) instances.push({ browser: 'webkit', provider: webkitWebDriver(), exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file), ...playwrightOnly] })
+  } else if (webkitInstalled())
+    instances.push({
+      browser: 'webkit',
+      provider: webkitWebDriver(),
+      exclude: [...configDefaults.exclude, ...NOT_IN_WEBKIT.map((n) => n.file), ...playwrightOnly],
+    })
   else if (installed(webkit.executablePath())) instances.push({ browser: 'webkit', provider: playwright() })
   return instances
 }

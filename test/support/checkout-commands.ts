@@ -26,7 +26,10 @@ export const startCardPayment: BrowserCommand<[flow: ThreeDSecureFlow, returnOri
   const shop = await sandbox()
   const { findTestCard } = await import('@card-jwe/testkit')
   const card = findTestCard({ brand: 'visa', threeDSecure: flow, outcome: 'authorised' })
-  const response = await shop.client.createPayment(shop.storeId, await shop.cardPayment(card, { returnUrl: `${returnOrigin}/checkout/return` }))
+  const response = await shop.client.createPayment(
+    shop.storeId,
+    await shop.cardPayment(card, { returnUrl: `${returnOrigin}/checkout/return` }),
+  )
   return { resultCode: response.resultCode, action: response.action } satisfies PageResult
 }
 
@@ -40,7 +43,10 @@ export const sendDetails: BrowserCommand<[details: Record<string, string>]> = as
 interface PlaywrightFrame {
   name(): string
   url(): string
-  locator(selector: string): { fill(value: string, options?: { timeout: number }): Promise<void>; press(key: string, options?: { timeout: number; noWaitAfter?: boolean }): Promise<void> }
+  locator(selector: string): {
+    fill(value: string, options?: { timeout: number }): Promise<void>
+    press(key: string, options?: { timeout: number; noWaitAfter?: boolean }): Promise<void>
+  }
   waitForURL(url: RegExp): Promise<void>
   isDetached(): boolean
 }
@@ -52,7 +58,8 @@ interface PlaywrightContext {
 async function firefoxAcsFrame(page: FirefoxCommandsContext['page'], frameName: string | undefined): Promise<Frame | undefined> {
   for (const frame of page.frames()) {
     const name = await frameAttribute(frame, 'name')
-    if (name && (frameName ? name === frameName : name.startsWith('threeds-challenge')) && frame.url().includes('/threeds/acs')) return frame
+    if (name && (frameName ? name === frameName : name.startsWith('threeds-challenge')) && frame.url().includes('/threeds/acs'))
+      return frame
   }
   return undefined
 }
@@ -95,7 +102,10 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
             .waitForSelector('#answer', { timeout: 2_000 })
             .then(() => frame.type('#answer', answer))
             .then(() => frame.focus('#answer'))
-            .then(() => true, () => false)
+            .then(
+              () => true,
+              () => false,
+            )
         : false
       if (typed) {
         await page.keyboard.press('Enter')
@@ -107,7 +117,9 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
   }
   const { page } = context as unknown as PlaywrightContext
   for (let waited = 0; waited < 10_000; waited += 50) {
-    const frame = page.frames().find((f) => (frameName ? f.name() === frameName : f.name().startsWith('threeds-challenge')) && f.url().includes('/threeds/acs'))
+    const frame = page
+      .frames()
+      .find((f) => (frameName ? f.name() === frameName : f.name().startsWith('threeds-challenge')) && f.url().includes('/threeds/acs'))
     if (frame) {
       // Keys, not a click: the runner's own page lies over the test frame and takes pointer events.
       await frame.locator('#answer').fill(answer, { timeout: 5000 })
@@ -124,7 +136,12 @@ export const answerChallenge: BrowserCommand<[answer: string, frameName?: string
     }
     await page.waitForTimeout(50)
   }
-  throw new Error(`no challenge frame showed the ACS page within 10 s; frames: ${page.frames().map((f) => `${f.name()} ${f.url()}`).join(', ')}`)
+  throw new Error(
+    `no challenge frame showed the ACS page within 10 s; frames: ${page
+      .frames()
+      .map((f) => `${f.name()} ${f.url()}`)
+      .join(', ')}`,
+  )
 }
 
 /** The URL a frame named `frameName` shows now (cross-origin frames included). */
@@ -134,11 +151,17 @@ export const frameUrl: BrowserCommand<[frameName: string]> = async (context, fra
     return (await enterWebKitFrame(webkit, frameName)) ? webkit.session.execute<string>(() => location.href) : null
   }
   if ((context as { engine?: string }).engine === 'firefox') {
-    for (const frame of (context as unknown as FirefoxCommandsContext).page.frames()) if ((await frameAttribute(frame, 'name')) === frameName) return frame.url()
+    for (const frame of (context as unknown as FirefoxCommandsContext).page.frames())
+      if ((await frameAttribute(frame, 'name')) === frameName) return frame.url()
     return null
   }
   const { page } = context as unknown as PlaywrightContext
-  return page.frames().find((f) => f.name() === frameName)?.url() ?? null
+  return (
+    page
+      .frames()
+      .find((f) => f.name() === frameName)
+      ?.url() ?? null
+  )
 }
 
 /** Closes the run's sandbox (the last test calls it). */

@@ -16,6 +16,6 @@ export const FAKETIME_LEFT_OUT = Object.freeze({
 export const FAKETIME_LEFT_OUT_FILES = Object.freeze([
   {
     file: 'test/publish/tarballs.test.ts',
-    reason: "its shop project installs from the npm registry, whose TLS certificates are not valid years ahead",
+    reason: 'its shop project installs from the npm registry, whose TLS certificates are not valid years ahead',
   },
 ])

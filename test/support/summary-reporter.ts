@@ -45,10 +45,15 @@ export default class SummaryReporter implements Reporter {
     const hasBrowsers = ran('chromium')
     const notRun = [
       ...(ran('webkit') ? NOT_IN_WEBKIT.map((n) => `  not run in webkit: ${n.file} (${n.reason})`) : []),
-      ...['firefox', 'webkit'].filter(ran).flatMap((engine) => PLAYWRIGHT_PROVIDER_ONLY.map((n) => `  not run in ${engine}: ${n.file} (${n.reason})`)),
+      ...['firefox', 'webkit']
+        .filter(ran)
+        .flatMap((engine) => PLAYWRIGHT_PROVIDER_ONLY.map((n) => `  not run in ${engine}: ${n.file} (${n.reason})`)),
       ...(['firefox', 'webkit'] as const)
         .filter((engine) => hasBrowsers && !wantedEngines().has(engine))
-        .map((engine) => `  not run in ${engine}: this run left it out${UNDER_FAKETIME ? ` (${FAKETIME_LEFT_OUT[engine]}; it runs in the real-clock pass)` : ' (CARD_JWE_ENGINES)'}`),
+        .map(
+          (engine) =>
+            `  not run in ${engine}: this run left it out${UNDER_FAKETIME ? ` (${FAKETIME_LEFT_OUT[engine]}; it runs in the real-clock pass)` : ' (CARD_JWE_ENGINES)'}`,
+        ),
       ...(UNDER_FAKETIME && modules.some((m) => m.project.startsWith('cross-package:'))
         ? FAKETIME_LEFT_OUT_FILES.map((f) => `  not run under libfaketime: ${f.file} (${f.reason}; it runs in the real-clock pass)`)
         : []),
@@ -60,6 +65,8 @@ export default class SummaryReporter implements Reporter {
     }
     // Under scripts/run-tests.mjs this is one run of several: its line is labelled, the closing line comes last.
     const label = file ? `this run (${runtime()})` : 'tests'
-    process.stdout.write(`\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\n${closingLine(total).replace(/^tests/, label)}\n`)
+    process.stdout.write(
+      `\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\n${closingLine(total).replace(/^tests/, label)}\n`,
+    )
   }
 }

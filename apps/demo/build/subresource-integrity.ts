@@ -28,14 +28,17 @@ export function subresourceIntegrity(): Plugin {
         if (!bundle) return html
         const page = context.filename.split('/').pop()!
         const entries: Array<{ file: string; integrity: string }> = []
-        const tagged = html.replace(/<(script|link)\b([^>]*?)\s(src|href)="\/([^"]+)"([^>]*)>/g, (tag, name: string, before: string, attribute: string, file: string, after: string) => {
-          const output = bundle[file]
-          if (!output) return tag
-          const source = output.type === 'chunk' ? output.code : output.source
-          const integrity = `sha384-${createHash('sha384').update(source).digest('base64')}`
-          entries.push({ file, integrity })
-          return `<${name}${before} ${attribute}="/${file}" integrity="${integrity}"${after}>`
-        })
+        const tagged = html.replace(
+          /<(script|link)\b([^>]*?)\s(src|href)="\/([^"]+)"([^>]*)>/g,
+          (tag, name: string, before: string, attribute: string, file: string, after: string) => {
+            const output = bundle[file]
+            if (!output) return tag
+            const source = output.type === 'chunk' ? output.code : output.source
+            const integrity = `sha384-${createHash('sha384').update(source).digest('base64')}`
+            entries.push({ file, integrity })
+            return `<${name}${before} ${attribute}="/${file}" integrity="${integrity}"${after}>`
+          },
+        )
         manifest[page] = entries
         const scripts = Object.fromEntries(entries.filter((e) => e.file.endsWith('.js')).map((e) => [`/${e.file}`, e.integrity]))
         const importMap = `<script type="importmap">${JSON.stringify({ integrity: scripts })}</script>`

@@ -1,5 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import { canonicalText, MAX_SIGNATURE_SKEW_SECONDS, NONCE_PATTERN, SIGNATURE_HEADERS, SIGNATURE_VERSION, type SignedParts } from '@card-jwe/service-client/signing'
+import {
+  canonicalText,
+  MAX_SIGNATURE_SKEW_SECONDS,
+  NONCE_PATTERN,
+  SIGNATURE_HEADERS,
+  SIGNATURE_VERSION,
+  type SignedParts,
+} from '@card-jwe/service-client/signing'
 import { SandboxError } from './errors.js'
 import { nowSeconds } from './lib/clock.js'
 import type { SandboxContext, ShopRow } from './context.js'
@@ -32,10 +39,16 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
   const timestamp = headerOf(request, SIGNATURE_HEADERS.timestamp)
   const nonce = headerOf(request, SIGNATURE_HEADERS.nonce)
   const signature = headerOf(request, SIGNATURE_HEADERS.signature)
-  if (!shopId || !timestamp || !nonce || !signature) throw refuse('SIGNATURE_MISSING', 'request is not signed: x-shop-id, x-signature-timestamp, x-signature-nonce and x-signature are required')
-  if (!/^\d{1,12}$/.test(timestamp) || !NONCE_PATTERN.test(nonce)) throw refuse('SIGNATURE_MALFORMED', 'signature headers: timestamp must be Unix seconds, nonce 16-64 of [A-Za-z0-9_-]')
+  if (!shopId || !timestamp || !nonce || !signature)
+    throw refuse(
+      'SIGNATURE_MISSING',
+      'request is not signed: x-shop-id, x-signature-timestamp, x-signature-nonce and x-signature are required',
+    )
+  if (!/^\d{1,12}$/.test(timestamp) || !NONCE_PATTERN.test(nonce))
+    throw refuse('SIGNATURE_MALFORMED', 'signature headers: timestamp must be Unix seconds, nonce 16-64 of [A-Za-z0-9_-]')
   const now = nowSeconds(context)
-  if (Math.abs(now - Number(timestamp)) > MAX_SIGNATURE_SKEW_SECONDS) throw refuse('SIGNATURE_STALE', `signature timestamp more than ${MAX_SIGNATURE_SKEW_SECONDS} seconds from the service clock`)
+  if (Math.abs(now - Number(timestamp)) > MAX_SIGNATURE_SKEW_SECONDS)
+    throw refuse('SIGNATURE_STALE', `signature timestamp more than ${MAX_SIGNATURE_SKEW_SECONDS} seconds from the service clock`)
 
   const shop = context.db.prepare('SELECT * FROM shops WHERE shop_id = ?').get(shopId) as ShopRow | undefined
   // An unknown shop gets the same answer as a wrong signature: no hint which part was wrong.
@@ -49,12 +62,15 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
   })
   const given = Buffer.from(signature)
   const wanted = Buffer.from(expected)
-  if (!shop || given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw refuse('SIGNATURE_INVALID', 'signature does not match')
+  if (!shop || given.length !== wanted.length || !timingSafeEqual(given, wanted))
+    throw refuse('SIGNATURE_INVALID', 'signature does not match')
 
   const db = context.nonces
   const fresh = db.transaction(() => {
     db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now)
-    return db.prepare('INSERT OR IGNORE INTO nonces (shop_id, nonce, expires_at) VALUES (?, ?, ?)').run(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS)
+    return db
+      .prepare('INSERT OR IGNORE INTO nonces (shop_id, nonce, expires_at) VALUES (?, ?, ?)')
+      .run(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS)
   })()
   if (fresh.changes === 0) throw refuse('SIGNATURE_REPLAYED', 'this nonce was already used')
   return shop

@@ -31,7 +31,13 @@ function fail(message: string): never {
 let args: ReturnType<typeof parse>
 function parse() {
   return parseArgs({
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'ready-made-store': { type: 'boolean' }, help: { type: 'boolean' }, version: { type: 'boolean' } },
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'ready-made-store': { type: 'boolean' },
+      help: { type: 'boolean' },
+      version: { type: 'boolean' },
+    },
     strict: true,
   }).values
 }
@@ -52,7 +58,10 @@ if (args.version) {
 const portText = args.port ?? process.env.SANDBOX_PORT ?? String(DEFAULT_PORT)
 if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a whole number from 0 to 65535')
 
-const sandbox = await startSandbox({ dataDir: resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data'), port: Number(portText) })
+const sandbox = await startSandbox({
+  dataDir: resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data'),
+  port: Number(portText),
+})
 const lines = [
   `sandbox listening at ${sandbox.baseUrl}`,
   `certificate ${sandbox.certificatePath}`,

@@ -173,7 +173,9 @@ export function openDatabase(path: string): Db {
   const hasTables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'shops'").get() as { n: number }
   if (hasTables.n > 0 && version !== SCHEMA_VERSION) {
     db.close()
-    throw new Error(`${path} was written by an older sandbox (schema ${version}, now ${SCHEMA_VERSION}): move its folder away to start afresh`)
+    throw new Error(
+      `${path} was written by an older sandbox (schema ${version}, now ${SCHEMA_VERSION}): move its folder away to start afresh`,
+    )
   }
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = FULL')

@@ -25,16 +25,23 @@ export function claimOf(request: SandboxRequest, shop: ShopRow, parts: unknown):
   if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
   }
-  const fingerprint = createHash('sha256').update(JSON.stringify([request.method, request.url.pathname, parts])).digest('hex')
+  const fingerprint = createHash('sha256')
+    .update(JSON.stringify([request.method, request.url.pathname, parts]))
+    .digest('hex')
   return { scope: `${shop.shop_id}:${header}`, fingerprint }
 }
 
 /** The first answer given under this key, or undefined if the key is new. */
-export function replay(context: SandboxContext, table: 'payments' | 'modifications', claim: IdempotencyClaim | undefined, status: number): SandboxResponse | undefined {
+export function replay(
+  context: SandboxContext,
+  table: 'payments' | 'modifications',
+  claim: IdempotencyClaim | undefined,
+  status: number,
+): SandboxResponse | undefined {
   if (!claim) return undefined
-  const row = context.db.prepare(`SELECT idempotency_fingerprint, idempotent_answer FROM ${table} WHERE idempotency_key = ?`).get(claim.scope) as
-    | { idempotency_fingerprint: string; idempotent_answer: string }
-    | undefined
+  const row = context.db
+    .prepare(`SELECT idempotency_fingerprint, idempotent_answer FROM ${table} WHERE idempotency_key = ?`)
+    .get(claim.scope) as { idempotency_fingerprint: string; idempotent_answer: string } | undefined
   if (!row) return undefined
   if (row.idempotency_fingerprint !== claim.fingerprint) {
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)

@@ -57,16 +57,27 @@ export function findOrCreateContractor(
 ): ContractorRow {
   const { type, name, country, owner } = contractor
   context.db
-    .prepare('INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+    .prepare(
+      'INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
     .run(crypto.randomUUID(), accountId, type, name, country, owner.firstName, owner.lastName, onboarding, context.now().toISOString())
-  return context.db.prepare('SELECT * FROM contractors WHERE account_id = ? AND type = ? AND name = ? AND country = ?').get(accountId, type, name, country) as ContractorRow
+  return context.db
+    .prepare('SELECT * FROM contractors WHERE account_id = ? AND type = ? AND name = ? AND country = ?')
+    .get(accountId, type, name, country) as ContractorRow
 }
 
 /** A new store of a contractor, offering DEFAULT_STORE_PAYMENT_METHODS; the phone is kept without spaces. */
 export function insertStore(
   context: SandboxContext,
   contractorId: string,
-  store: { label: string; shopperStatement: string; industryCode: string; phone: string; currency: string; address: Record<string, string> },
+  store: {
+    label: string
+    shopperStatement: string
+    industryCode: string
+    phone: string
+    currency: string
+    address: Record<string, string>
+  },
 ): StoreRow {
   const row: StoreRow = {
     store_id: newId('store'),
@@ -93,7 +104,12 @@ export const compactPhone = (phone: string) => phone.replace(/ /g, '')
 /** The merchant account behind the shop, or the refusal that says which step comes first. */
 export function accountOf(shop: ShopRow): string {
   if (!shop.account_id) {
-    throw new SandboxError(422, 'BACKOFFICE_USER_REQUIRED', `no backoffice user is connected: ${describeEndpoint(ENDPOINTS.sendVerificationEmail)}, then ${describeEndpoint(ENDPOINTS.connectBackofficeUser)} with the code`, 'configuration')
+    throw new SandboxError(
+      422,
+      'BACKOFFICE_USER_REQUIRED',
+      `no backoffice user is connected: ${describeEndpoint(ENDPOINTS.sendVerificationEmail)}, then ${describeEndpoint(ENDPOINTS.connectBackofficeUser)} with the code`,
+      'configuration',
+    )
   }
   return shop.account_id
 }
@@ -101,9 +117,16 @@ export function accountOf(shop: ShopRow): string {
 /** The current contractor (spec: Endpoints rule 3), or the refusal that says how to set one. */
 export function currentContractor(context: SandboxContext, shop: ShopRow): ContractorRow {
   accountOf(shop)
-  const row = shop.contractor_id ? (context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(shop.contractor_id) as ContractorRow | undefined) : undefined
+  const row = shop.contractor_id
+    ? (context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(shop.contractor_id) as ContractorRow | undefined)
+    : undefined
   if (!row) {
-    throw new SandboxError(422, 'CONTRACTOR_NOT_CONNECTED', `no contractor is connected: ${describeEndpoint(ENDPOINTS.connectContractor)} with a contractorId from backoffice-user-contractors, or create a store`, 'configuration')
+    throw new SandboxError(
+      422,
+      'CONTRACTOR_NOT_CONNECTED',
+      `no contractor is connected: ${describeEndpoint(ENDPOINTS.connectContractor)} with a contractorId from backoffice-user-contractors, or create a store`,
+      'configuration',
+    )
   }
   return row
 }
@@ -115,7 +138,9 @@ export function currentContractor(context: SandboxContext, shop: ShopRow): Contr
 export function ownedStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
   const row = shop.account_id
     ? (context.db
-        .prepare('SELECT s.*, c.onboarding_status FROM stores s JOIN contractors c ON c.contractor_id = s.contractor_id WHERE s.store_id = ? AND c.account_id = ?')
+        .prepare(
+          'SELECT s.*, c.onboarding_status FROM stores s JOIN contractors c ON c.contractor_id = s.contractor_id WHERE s.store_id = ? AND c.account_id = ?',
+        )
         .get(storeId, shop.account_id) as OwnedStore | undefined)
     : undefined
   if (!row) throw notFound('store')

@@ -46,7 +46,10 @@ export function findPayment(context: SandboxContext, where: 'psp_reference' | 't
 }
 
 /** Records that a payment changed, with its state at that moment, for updated-payments. */
-function recordEvent(context: SandboxContext, row: Pick<PaymentRow, 'shop_id' | 'psp_reference' | 'status' | 'captured' | 'refunded'>): void {
+function recordEvent(
+  context: SandboxContext,
+  row: Pick<PaymentRow, 'shop_id' | 'psp_reference' | 'status' | 'captured' | 'refunded'>,
+): void {
   context.db
     .prepare('INSERT INTO events (shop_id, psp_reference, status, captured, refunded, changed_at) VALUES (?, ?, ?, ?, ?, ?)')
     .run(row.shop_id, row.psp_reference, row.status, row.captured, row.refunded, context.now().toISOString())
@@ -55,7 +58,11 @@ function recordEvent(context: SandboxContext, row: Pick<PaymentRow, 'shop_id' | 
 /** With a claim, the key, its fingerprint and the answer commit in the same INSERT as the payment. */
 export function insertPayment(context: SandboxContext, row: PaymentRow, idempotency?: IdempotencyClaim & { answer: unknown }): void {
   const now = context.now().toISOString()
-  const claim = { idempotency_key: idempotency?.scope ?? null, idempotency_fingerprint: idempotency?.fingerprint ?? null, idempotent_answer: idempotency ? JSON.stringify(idempotency.answer) : null }
+  const claim = {
+    idempotency_key: idempotency?.scope ?? null,
+    idempotency_fingerprint: idempotency?.fingerprint ?? null,
+    idempotent_answer: idempotency ? JSON.stringify(idempotency.answer) : null,
+  }
   context.db.transaction(() => {
     context.db
       .prepare(
@@ -81,7 +88,9 @@ export function updatePayment(context: SandboxContext, row: PaymentRow, changes:
   context.db.transaction(() => {
     const columns = Object.keys(changes)
     context.db
-      .prepare(`UPDATE payments SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE psp_reference = @psp_reference`)
+      .prepare(
+        `UPDATE payments SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE psp_reference = @psp_reference`,
+      )
       .run({ ...changes, psp_reference: row.psp_reference, updated_at: context.now().toISOString() })
     if (visible) recordEvent(context, next)
   })()

@@ -47,7 +47,8 @@ const SERVICE_HANDLERS: { readonly [name in EndpointName]: Handler<SandboxContex
 /** Every path the sandbox answers: the spec's service endpoints, then the pages shoppers see. */
 export function sandboxRoutes(): Router<SandboxContext> {
   const router = new Router<SandboxContext>()
-  for (const [name, handler] of Object.entries(SERVICE_HANDLERS)) router.add(ENDPOINTS[name as EndpointName].method, ENDPOINTS[name as EndpointName].path, handler)
+  for (const [name, handler] of Object.entries(SERVICE_HANDLERS))
+    router.add(ENDPOINTS[name as EndpointName].method, ENDPOINTS[name as EndpointName].path, handler)
   return router
     .add('POST', '/threeds/method', methodPage)
     .add('POST', '/threeds/method-notification', methodNotification)

@@ -59,7 +59,15 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const nonces = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
   const routes = sandboxRoutes()
-  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = { db, nonces, commit: createGroupCommit(db), decryptor, baseUrl: '', now, log }
+  const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = {
+    db,
+    nonces,
+    commit: createGroupCommit(db),
+    decryptor,
+    baseUrl: '',
+    now,
+    log,
+  }
 
   async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
     const method = incoming.method ?? 'GET'
@@ -76,7 +84,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const retryAfter = refusal.retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(refusal.retryAfterSeconds) } }
       send(outgoing, { status: refusal.status, json: refusal.toBody(), ...retryAfter })
       // The error's kind only: a stack or message of a foreign error could quote request data.
-      log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`)
+      log(
+        `${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`,
+      )
     }
   }
 

@@ -57,9 +57,19 @@ describe('sandbox ACS challenge page in Chromium', () => {
     const card = findTestCard({ brand: 'american-express', threeDSecure: 'challenge' })
     const request = await fixture.cardPayment(card, { returnUrl: `${shopOrigin}/checkout/return` })
     const first = await fixture.client.createPayment(fixture.storeId, request)
-    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
+    const second = await fixture.client.paymentDetails(fixture.storeId, {
+      details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) },
+    })
     const token = decodeToken(actionField(second, 'token'))
-    const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: token.threeDSServerTransID, acsTransID: token.acsTransID, messageVersion: token.messageVersion, messageType: 'CReq', challengeWindowSize: '02' })).toString('base64url')
+    const creq = Buffer.from(
+      JSON.stringify({
+        threeDSServerTransID: token.threeDSServerTransID,
+        acsTransID: token.acsTransID,
+        messageVersion: token.messageVersion,
+        messageType: 'CReq',
+        challengeWindowSize: '02',
+      }),
+    ).toString('base64url')
     pageHtml = checkoutPage(token.acsURL!, creq, fixture.sandbox.baseUrl)
 
     const page = await browser.newPage()
@@ -71,7 +81,12 @@ describe('sandbox ACS challenge page in Chromium', () => {
     await acs.getByRole('button', { name: 'Confirm' }).click()
     await page.waitForFunction(() => (window as unknown as { results: unknown[] }).results.length > 0)
     const results = await page.evaluate(() => (window as unknown as { results: unknown[] }).results)
-    expect(results).toEqual([{ origin: fixture.sandbox.baseUrl, data: { type: 'threeDSChallengeCompleted', threeDSServerTransID: token.threeDSServerTransID, transStatus } }])
+    expect(results).toEqual([
+      {
+        origin: fixture.sandbox.baseUrl,
+        data: { type: 'threeDSChallengeCompleted', threeDSServerTransID: token.threeDSServerTransID, transStatus },
+      },
+    ])
     expect(consoleErrors).toEqual([])
     await page.close()
 

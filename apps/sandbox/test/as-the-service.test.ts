@@ -32,7 +32,12 @@ describe('signature timestamp', () => {
     const message = ['v1', timestampText, nonce, 'GET', path, await sha256Hex('')].join('\n')
     const signature = 'v1=' + createHmac('sha256', fixture.credentials.serviceSecret).update(message).digest('hex')
     const response = await fetch(fixture.sandbox.baseUrl + path, {
-      headers: { [SIGNATURE_HEADERS.shop]: fixture.credentials.shopId, [SIGNATURE_HEADERS.timestamp]: timestampText, [SIGNATURE_HEADERS.nonce]: nonce, [SIGNATURE_HEADERS.signature]: signature },
+      headers: {
+        [SIGNATURE_HEADERS.shop]: fixture.credentials.shopId,
+        [SIGNATURE_HEADERS.timestamp]: timestampText,
+        [SIGNATURE_HEADERS.nonce]: nonce,
+        [SIGNATURE_HEADERS.signature]: signature,
+      },
     })
     await response.body?.cancel()
     return response.status
@@ -48,7 +53,10 @@ describe('signature timestamp', () => {
 
 describe('state.data forwarded as is (spec: Front-end contract 3)', () => {
   /** A Drop-in's card state.data with the shop's own fields added, as a migrating shop would send it. */
-  async function dropInBody(paymentMethodExtra: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<ServicePaymentRequest> {
+  async function dropInBody(
+    paymentMethodExtra: Record<string, unknown> = {},
+    extra: Record<string, unknown> = {},
+  ): Promise<ServicePaymentRequest> {
     const body = await fixture.cardPayment(card)
     return {
       ...body,
@@ -63,7 +71,10 @@ describe('state.data forwarded as is (spec: Front-end contract 3)', () => {
   }
 
   it('passes through riskData, clientStateDataIndicator, origin, order, and brand and checkoutAttemptId in paymentMethod', async () => {
-    expect(await client.createPayment(fixture.storeId, await dropInBody())).toMatchObject({ resultCode: 'Authorised', pspReference: expect.any(String) })
+    expect(await client.createPayment(fixture.storeId, await dropInBody())).toMatchObject({
+      resultCode: 'Authorised',
+      pspReference: expect.any(String),
+    })
   })
 
   it('passes the rest of state.data through on payment-details too', async () => {
@@ -72,7 +83,11 @@ describe('state.data forwarded as is (spec: Front-end contract 3)', () => {
     const token = (started.action as unknown as { token: string }).token
     const { threeDSServerTransID } = JSON.parse(Buffer.from(token, 'base64').toString()) as { threeDSServerTransID: string }
     const threeDSResult = Buffer.from(JSON.stringify({ threeDSServerTransID, transStatus: 'Y' })).toString('base64')
-    const details = { details: { threeDSResult }, sessionData: 'from-the-drop-in', authenticationData: { threeDSRequestData: { nativeThreeDS: 'preferred' } } }
+    const details = {
+      details: { threeDSResult },
+      sessionData: 'from-the-drop-in',
+      authenticationData: { threeDSRequestData: { nativeThreeDS: 'preferred' } },
+    }
     expect(await client.paymentDetails(fixture.storeId, details as never)).toMatchObject({ resultCode: 'Authorised' })
   })
 
@@ -109,8 +124,16 @@ describe('updated-payments cursor', () => {
   it('refuses another shop’s cursor on the same service', async () => {
     const shop = await startTestShop()
     try {
-      const { shopId, storeId } = await createServiceClient({ baseUrl: fixture.sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: shop.secret, readyMadeStore: true })
-      const other = createServiceClient({ baseUrl: fixture.sandbox.baseUrl, credentials: { shopId, serviceSecret: shop.settings.get('service_secret')! } })
+      const { shopId, storeId } = await createServiceClient({ baseUrl: fixture.sandbox.baseUrl }).register({
+        shopUrl: shop.url,
+        key: shop.key,
+        secret: shop.secret,
+        readyMadeStore: true,
+      })
+      const other = createServiceClient({
+        baseUrl: fixture.sandbox.baseUrl,
+        credentials: { shopId, serviceSecret: shop.settings.get('service_secret')! },
+      })
       await other.createPayment(storeId!, await fixture.cardPayment(card))
       const { cursor } = await other.updatedPayments()
       expect((await client.updatedPayments()).payments.map((p) => p.sequence)).not.toContain(cursor)
@@ -126,7 +149,9 @@ describe('registration', () => {
     const shop = await startTestShop()
     try {
       const key = `${shop.key.slice(0, 8)}:${shop.key.slice(8)}`
-      const error = await serviceError(createServiceClient({ baseUrl: fixture.sandbox.baseUrl }).register({ shopUrl: shop.url, key, secret: shop.secret }))
+      const error = await serviceError(
+        createServiceClient({ baseUrl: fixture.sandbox.baseUrl }).register({ shopUrl: shop.url, key, secret: shop.secret }),
+      )
       expect(error).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
       expect(error.message).toContain('key (no ":"')
       expect(error.message).not.toContain(key)
@@ -140,14 +165,23 @@ describe('registration', () => {
 describe('amounts and currencies (docs/decisions.md)', () => {
   it('takes only the store’s currency', async () => {
     const usd = await fixture.cardPayment(card, { amount: { currency: 'USD', value: 2800 } })
-    expect(await serviceError(client.createPayment(fixture.storeId, usd))).toMatchObject({ status: 422, errorCode: 'CURRENCY_NOT_SUPPORTED', message: 'amount.currency: this store takes EUR only' })
+    expect(await serviceError(client.createPayment(fixture.storeId, usd))).toMatchObject({
+      status: 422,
+      errorCode: 'CURRENCY_NOT_SUPPORTED',
+      message: 'amount.currency: this store takes EUR only',
+    })
   })
 
   it('authorises 0 only to verify and store a card', async () => {
     const zero = { currency: 'EUR', value: 0 }
     const plain = await fixture.cardPayment(card, { amount: zero })
     expect(await serviceError(client.createPayment(fixture.storeId, plain))).toMatchObject({ errorCode: 'AMOUNT_ZERO_NOT_ALLOWED' })
-    const ideal = await fixture.cardPayment(card, { amount: zero, paymentMethod: { type: 'ideal' }, storePaymentMethod: true, shopperReference: 'shopper-zero' })
+    const ideal = await fixture.cardPayment(card, {
+      amount: zero,
+      paymentMethod: { type: 'ideal' },
+      storePaymentMethod: true,
+      shopperReference: 'shopper-zero',
+    })
     expect(await serviceError(client.createPayment(fixture.storeId, ideal))).toMatchObject({ errorCode: 'AMOUNT_ZERO_NOT_ALLOWED' })
 
     const verification = await fixture.cardPayment(card, { amount: zero, storePaymentMethod: true, shopperReference: 'shopper-zero' })
@@ -156,7 +190,9 @@ describe('amounts and currencies (docs/decisions.md)', () => {
     const methods = await client.checkoutPaymentMethods(fixture.storeId, { country: 'NL', currency: 'EUR', shopper: 'shopper-zero' })
     expect(methods.storedPaymentMethods).toEqual([expect.objectContaining({ brand: 'mastercard', lastFour: card.number.slice(-4) })])
     // Nothing to capture on a verification.
-    expect(await serviceError(client.capture(verified.pspReference!, { currency: 'EUR', value: 1 }))).toMatchObject({ errorCode: 'CAPTURE_EXCEEDS_AUTHORISED' })
+    expect(await serviceError(client.capture(verified.pspReference!, { currency: 'EUR', value: 1 }))).toMatchObject({
+      errorCode: 'CAPTURE_EXCEEDS_AUTHORISED',
+    })
   })
 })
 
@@ -164,7 +200,9 @@ describe('generationtime', () => {
   async function withGenerationTime(generationtime: string) {
     const key = await importX509(fixture.sandbox.certificatePem, 'RSA-OAEP-256')
     const payload = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc, generationtime }
-    const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' }).encrypt(key)
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+      .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
+      .encrypt(key)
     return client.createPayment(fixture.storeId, await fixture.cardPayment(card, { paymentMethod: toPaymentMethod(jwe) }))
   }
   const seconds = () => new Date().toISOString().slice(0, 19)
@@ -177,7 +215,10 @@ describe('generationtime', () => {
 
   it('keeps refusing any other offset', async () => {
     for (const written of [`${seconds()}+01:00`, `${seconds()}-00:00`, `${seconds()}-05:00`, seconds()]) {
-      expect(await serviceError(withGenerationTime(written)), written).toMatchObject({ errorCode: 'CARD_DETAILS_INVALID', message: SERVICE_MESSAGES.INVALID_CARD_DETAILS })
+      expect(await serviceError(withGenerationTime(written)), written).toMatchObject({
+        errorCode: 'CARD_DETAILS_INVALID',
+        message: SERVICE_MESSAGES.INVALID_CARD_DETAILS,
+      })
     }
   })
 })

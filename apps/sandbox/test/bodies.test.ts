@@ -15,7 +15,11 @@ const card = findTestCard({ brand: 'visa', threeDSecure: 'none' })
 async function send(body: string | Uint8Array<ArrayBuffer>, contentType = 'application/json') {
   const pathWithQuery = `/shopplatform/processor/stores/${fixture.storeId}/payments`
   const headers = await signRequest(fixture.credentials, { method: 'POST', pathWithQuery, body })
-  const response = await fetch(fixture.sandbox.baseUrl + pathWithQuery, { method: 'POST', headers: { ...headers, 'content-type': contentType }, body })
+  const response = await fetch(fixture.sandbox.baseUrl + pathWithQuery, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': contentType },
+    body,
+  })
   return { status: response.status, text: await response.text() }
 }
 
@@ -26,7 +30,18 @@ describe('request bodies', () => {
     ['not declared as JSON', JSON.stringify({ channel: 'web' }), 'text/plain', 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['deeply nested', '['.repeat(50_000) + ']'.repeat(50_000), 'application/json', 413, 'BODY_TOO_LARGE'],
     ['nested but small', '['.repeat(20_000) + ']'.repeat(20_000), 'application/json', 422, 'INVALID_REQUEST'],
-    ['raw card fields', JSON.stringify({ channel: 'web', returnUrl: 'https://shop.example/r', amount: { currency: 'EUR', value: 1 }, paymentMethod: { type: 'scheme', number: card.number, cvc: '737' } }), 'application/json', 422, 'INVALID_REQUEST'],
+    [
+      'raw card fields',
+      JSON.stringify({
+        channel: 'web',
+        returnUrl: 'https://shop.example/r',
+        amount: { currency: 'EUR', value: 1 },
+        paymentMethod: { type: 'scheme', number: card.number, cvc: '737' },
+      }),
+      'application/json',
+      422,
+      'INVALID_REQUEST',
+    ],
     ['invalid UTF-8', new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), 'application/json', 400, 'INVALID_JSON'],
   ] as const)('refuses a body %s', async (_, body, contentType, status, errorCode) => {
     const answer = await send(body, contentType)

@@ -51,7 +51,8 @@ describe('group commit', () => {
   it('rolls back a failing write alone and commits the rest of its group', async () => {
     const { db, committed } = databases()
     const commit = createGroupCommit(db)
-    const keys = (observer = db) => (observer.prepare('SELECT key FROM items ORDER BY id').all() as Array<{ key: string }>).map((r) => r.key)
+    const keys = (observer = db) =>
+      (observer.prepare('SELECT key FROM items ORDER BY id').all() as Array<{ key: string }>).map((r) => r.key)
     const insert = (first: string, key: string) => () => {
       db.prepare('INSERT INTO items (key) VALUES (?)').run(first)
       db.prepare('INSERT INTO items (key) VALUES (?)').run(key)

@@ -11,7 +11,9 @@ describe('html`...`', () => {
   })
 
   it('escapes them in a quoted attribute value, so a value cannot close the attribute', () => {
-    expect(html`<input value="${'" autofocus onfocus="alert(1)'}">`.toString()).toBe('<input value="&#34; autofocus onfocus=&#34;alert(1)">')
+    expect(html`<input value="${'" autofocus onfocus="alert(1)'}">`.toString()).toBe(
+      '<input value="&#34; autofocus onfocus=&#34;alert(1)">',
+    )
     expect(html`<a title='${"' onclick='x"}'>`.toString()).toBe("<a title='&#39; onclick=&#39;x'>")
   })
 

@@ -31,27 +31,46 @@ function count(sql: string, ...args: unknown[]): number {
 
 describe('idempotency keys', () => {
   it('answers a repeated payment with the first answer, even with a freshly encrypted card', async () => {
-    const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-1' }), { idempotencyKey: 'order-idem-1-attempt-0' })
-    const again = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-1', metadata: first.metadata as Record<string, number> }), {
+    const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-1' }), {
       idempotencyKey: 'order-idem-1-attempt-0',
     })
+    const again = await fixture.client.createPayment(
+      fixture.storeId,
+      await fixture.cardPayment(card, { reference: 'idem-1', metadata: first.metadata as Record<string, number> }),
+      {
+        idempotencyKey: 'order-idem-1-attempt-0',
+      },
+    )
     expect(again).toEqual(first)
     expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-1'")).toBe(1)
     expect(fixture.logs.filter((l) => l === 'idempotent replay on payments')).toHaveLength(1)
   })
 
   it('refuses the key for a different payment, and a malformed key', async () => {
-    await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-2' }), { idempotencyKey: 'order-idem-2-attempt-0' })
+    await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-2' }), {
+      idempotencyKey: 'order-idem-2-attempt-0',
+    })
     const other = await fixture.cardPayment(card, { reference: 'idem-2', amount: { currency: 'EUR', value: 1 } })
-    expect(await serviceError(fixture.client.createPayment(fixture.storeId, other, { idempotencyKey: 'order-idem-2-attempt-0' }))).toMatchObject({ status: 422, errorCode: 'IDEMPOTENCY_KEY_REUSED' })
-    const raw = await fetch(`${fixture.sandbox.baseUrl}/shopplatform/processor/payments/XXXXXXXXXXXXXXXX/cancels`, { method: 'POST', headers: { 'idempotency-key': 'short' } })
+    expect(
+      await serviceError(fixture.client.createPayment(fixture.storeId, other, { idempotencyKey: 'order-idem-2-attempt-0' })),
+    ).toMatchObject({ status: 422, errorCode: 'IDEMPOTENCY_KEY_REUSED' })
+    const raw = await fetch(`${fixture.sandbox.baseUrl}/shopplatform/processor/payments/XXXXXXXXXXXXXXXX/cancels`, {
+      method: 'POST',
+      headers: { 'idempotency-key': 'short' },
+    })
     expect(raw.status).toBe(401) // signature first: the key is looked at only for a signed request
-    await expect(fixture.client.cancel('XXXXXXXXXXXXXXXX', { idempotencyKey: 'bad key!' })).rejects.toThrow('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
+    await expect(fixture.client.cancel('XXXXXXXXXXXXXXXX', { idempotencyKey: 'bad key!' })).rejects.toThrow(
+      'idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]',
+    )
   })
 
   it('creates one payment for five concurrent requests under one key', async () => {
-    const bodies = await Promise.all(Array.from({ length: 5 }, () => fixture.cardPayment(card, { reference: 'idem-3', metadata: { shop_order_id: 3 } })))
-    const answers = await Promise.all(bodies.map((body) => fixture.client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-3-attempt-0' })))
+    const bodies = await Promise.all(
+      Array.from({ length: 5 }, () => fixture.cardPayment(card, { reference: 'idem-3', metadata: { shop_order_id: 3 } })),
+    )
+    const answers = await Promise.all(
+      bodies.map((body) => fixture.client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-3-attempt-0' })),
+    )
     expect(new Set(answers.map((a) => a.pspReference)).size).toBe(1)
     expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-3'")).toBe(1)
   })
@@ -59,7 +78,9 @@ describe('idempotency keys', () => {
   it('applies a capture and a refund once however often they are retried', async () => {
     const paid = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-4' }))
     const psp = paid.pspReference!
-    const captures = await Promise.all([1, 2, 3].map(() => fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-4-a' })))
+    const captures = await Promise.all(
+      [1, 2, 3].map(() => fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-4-a' })),
+    )
     expect(new Set(captures.map((c) => c.pspReference)).size).toBe(1)
     await fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-4-b' }) // a second, intended capture
     for (let i = 0; i < 3; i++) await fixture.client.refund(psp, { currency: 'EUR', value: 500 }, { idempotencyKey: 'refund-idem-4-a' })
@@ -76,9 +97,16 @@ describe('idempotency keys', () => {
     await fixture.sandbox.close()
     let restarted: RunningSandbox | undefined
     const restart = new Promise<void>((resolve) =>
-      setTimeout(() => void startSandbox({ dataDir, port, log: (line) => fixture.logs.push(line) }).then((s) => ((restarted = s), resolve())), 400),
+      setTimeout(
+        () => void startSandbox({ dataDir, port, log: (line) => fixture.logs.push(line) }).then((s) => ((restarted = s), resolve())),
+        400,
+      ),
     )
-    const client = createServiceClient({ baseUrl: fixture.sandbox.baseUrl, credentials: fixture.credentials, backoff: { initialMs: 300, maxMs: 1200 } })
+    const client = createServiceClient({
+      baseUrl: fixture.sandbox.baseUrl,
+      credentials: fixture.credentials,
+      backoff: { initialMs: 300, maxMs: 1200 },
+    })
     const [first, second] = await Promise.all([
       client.createPayment(fixture.storeId, keyed, { idempotencyKey: 'order-idem-5-attempt-0' }),
       client.createPayment(fixture.storeId, unkeyed),

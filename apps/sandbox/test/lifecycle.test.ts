@@ -19,7 +19,11 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
 }
 
 /** Reads updated-payments page by page from a cursor, as a poller does. */
-async function drain(client: ServiceClient, after: number, limit = 2): Promise<{ entries: Array<{ pspReference: string; status: string; sequence: number }>; cursor: number }> {
+async function drain(
+  client: ServiceClient,
+  after: number,
+  limit = 2,
+): Promise<{ entries: Array<{ pspReference: string; status: string; sequence: number }>; cursor: number }> {
   const entries = []
   let cursor = after
   for (;;) {
@@ -42,7 +46,12 @@ describe('captures, refunds and cancels (spec: Payment states)', () => {
     const payment = await client.createPayment(storeId, await fixture.cardPayment(visa))
     const psp = payment.pspReference!
     expect(await refusal(client.refund(psp, eur(1)))).toBe('422 REFUND_NOT_ALLOWED')
-    expect(await client.capture(psp, eur(1000))).toMatchObject({ paymentPspReference: psp, status: 'received', amount: eur(1000), metadata: payment.metadata })
+    expect(await client.capture(psp, eur(1000))).toMatchObject({
+      paymentPspReference: psp,
+      status: 'received',
+      amount: eur(1000),
+      metadata: payment.metadata,
+    })
     expect(await refusal(client.capture(psp, eur(1801)))).toBe('422 CAPTURE_EXCEEDS_AUTHORISED')
     expect(await refusal(client.capture(psp, { currency: 'USD', value: 1 }))).toBe('422 CURRENCY_MISMATCH')
     expect(await refusal(client.cancel(psp))).toBe('422 CANCEL_NOT_ALLOWED')
@@ -105,11 +114,22 @@ describe('payment methods, client keys, stored cards, erasure', () => {
 
     await client.createPayment(storeId, await fixture.cardPayment(visa, { shopperReference: 'shopper-7', storePaymentMethod: true }))
     const stored = await client.checkoutPaymentMethods(storeId, { country: 'NL', currency: 'EUR', shopper: 'shopper-7' })
-    expect(stored.storedPaymentMethods).toEqual([expect.objectContaining({ type: 'scheme', brand: 'visa', lastFour: visa.number.slice(-4), expiryMonth: visa.expiryMonth, expiryYear: visa.expiryYear })])
+    expect(stored.storedPaymentMethods).toEqual([
+      expect.objectContaining({
+        type: 'scheme',
+        brand: 'visa',
+        lastFour: visa.number.slice(-4),
+        expiryMonth: visa.expiryMonth,
+        expiryYear: visa.expiryYear,
+      }),
+    ])
     expect(JSON.stringify(stored)).not.toContain(visa.number.slice(0, 6))
 
     const id = (stored.storedPaymentMethods![0] as { id: string }).id
-    expect(await client.unsubscribe(storeId, { shopperReference: 'shopper-7', storedPaymentMethodId: id })).toEqual({ status: 'disabled', storedPaymentMethodId: id })
+    expect(await client.unsubscribe(storeId, { shopperReference: 'shopper-7', storedPaymentMethodId: id })).toEqual({
+      status: 'disabled',
+      storedPaymentMethodId: id,
+    })
     expect((await client.checkoutPaymentMethods(storeId, { shopper: 'shopper-7' })).storedPaymentMethods).toEqual([])
     expect(await refusal(client.unsubscribe(storeId, { shopperReference: 'shopper-7', storedPaymentMethodId: id }))).toBe('404 NOT_FOUND')
     expect(await refusal(client.checkoutPaymentMethods(storeId, { country: 'Netherlands' }))).toBe('422 INVALID_REQUEST')
@@ -118,7 +138,10 @@ describe('payment methods, client keys, stored cards, erasure', () => {
   it('stores a card after a 3-D Secure authorisation too', async () => {
     const { client, storeId } = fixture
     const card = findTestCard({ brand: 'mastercard', threeDSecure: 'challenge' })
-    const first = await client.createPayment(storeId, await fixture.cardPayment(card, { shopperReference: 'shopper-3ds', storePaymentMethod: true }))
+    const first = await client.createPayment(
+      storeId,
+      await fixture.cardPayment(card, { shopperReference: 'shopper-3ds', storePaymentMethod: true }),
+    )
     const second = await client.paymentDetails(storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
     expect((await client.checkoutPaymentMethods(storeId, { shopper: 'shopper-3ds' })).storedPaymentMethods).toEqual([])
     const { threeDSResult } = await answerChallenge(actionField(second, 'token'), CHALLENGE_ANSWER)
@@ -144,12 +167,18 @@ describe('restart', () => {
     const dataDir = freshDataDir()
     const before = await registeredShop(dataDir)
     const references: string[] = []
-    for (let i = 0; i < 5; i++) references.push((await before.client.createPayment(before.storeId, await before.cardPayment(visa))).pspReference!)
+    for (let i = 0; i < 5; i++)
+      references.push((await before.client.createPayment(before.storeId, await before.cardPayment(visa))).pspReference!)
     await before.client.capture(references[0]!, eur(2800))
     await before.client.cancel(references[1]!)
     // A 3-D Secure payment stopped at the challenge: the shopper answers after the restart.
-    const challenged = await before.client.createPayment(before.storeId, await before.cardPayment(findTestCard({ brand: 'visa', threeDSecure: 'challenge' })))
-    const challenge = await before.client.paymentDetails(before.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(challenged, 'token')) } })
+    const challenged = await before.client.createPayment(
+      before.storeId,
+      await before.cardPayment(findTestCard({ brand: 'visa', threeDSecure: 'challenge' })),
+    )
+    const challenge = await before.client.paymentDetails(before.storeId, {
+      details: { threeDSResult: await runThreeDSMethod(actionField(challenged, 'token')) },
+    })
     const seen = await drain(before.client, 0, 500)
     const certificate = before.sandbox.certificatePem
     await before.sandbox.close()
@@ -168,7 +197,10 @@ describe('restart', () => {
     const resumed = await drain(client, seen.cursor)
     expect(resumed.entries.map((e) => [e.pspReference, e.status])).toEqual([[references[2], 'partially_captured']])
     const { threeDSResult } = await answerChallenge(actionField(challenge, 'token'), CHALLENGE_ANSWER)
-    expect(await client.paymentDetails(before.storeId, { details: { threeDSResult } })).toMatchObject({ resultCode: 'Authorised', pspReference: challenged.pspReference })
+    expect(await client.paymentDetails(before.storeId, { details: { threeDSResult } })).toMatchObject({
+      resultCode: 'Authorised',
+      pspReference: challenged.pspReference,
+    })
     const all = await drain(client, 0, 500)
     expect(new Set(all.entries.map((e) => e.pspReference))).toEqual(new Set([...references, challenged.pspReference]))
     await after.close()

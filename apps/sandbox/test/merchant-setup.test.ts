@@ -25,12 +25,25 @@ const shops: TestShop[] = []
 async function newShop(): Promise<{ client: ServiceClient; shop: TestShop }> {
   const shop = await startTestShop()
   shops.push(shop)
-  const { shopId } = await createServiceClient({ baseUrl: sandbox.baseUrl, now }).register({ shopUrl: shop.url, key: shop.key, secret: shop.secret })
-  return { shop, client: createServiceClient({ baseUrl: sandbox.baseUrl, now, credentials: { shopId, serviceSecret: shop.settings.get('service_secret')! } }) }
+  const { shopId } = await createServiceClient({ baseUrl: sandbox.baseUrl, now }).register({
+    shopUrl: shop.url,
+    key: shop.key,
+    secret: shop.secret,
+  })
+  return {
+    shop,
+    client: createServiceClient({
+      baseUrl: sandbox.baseUrl,
+      now,
+      credentials: { shopId, serviceSecret: shop.settings.get('service_secret')! },
+    }),
+  }
 }
 
 async function latestCode(email: string): Promise<string> {
-  const inbox = (await (await fetch(`${sandbox.baseUrl}/sandbox/inbox?email=${encodeURIComponent(email)}`)).json()) as { messages: Array<{ code: string; text: string }> }
+  const inbox = (await (await fetch(`${sandbox.baseUrl}/sandbox/inbox?email=${encodeURIComponent(email)}`)).json()) as {
+    messages: Array<{ code: string; text: string }>
+  }
   expect(inbox.messages[0]!.text).toContain(inbox.messages[0]!.code)
   return inbox.messages[0]!.code
 }
@@ -43,22 +56,40 @@ async function connectAccount(client: ServiceClient, email: string): Promise<voi
   await client.connectBackofficeUser({ email, code: await latestCode(email) })
 }
 
-function storeBody(overrides: { contractorName?: string; shopperStatement?: string; country?: string; industryCode?: string } = {}): CreateStoreRequest {
+function storeBody(
+  overrides: { contractorName?: string; shopperStatement?: string; country?: string; industryCode?: string } = {},
+): CreateStoreRequest {
   return {
-    contractor: { type: 'organization', name: overrides.contractorName ?? 'Example Tea B.V.', owner: { firstName: 'Test', lastName: 'Owner' }, country: overrides.country ?? 'NL' },
+    contractor: {
+      type: 'organization',
+      name: overrides.contractorName ?? 'Example Tea B.V.',
+      owner: { firstName: 'Test', lastName: 'Owner' },
+      country: overrides.country ?? 'NL',
+    },
     store: {
       label: 'Tea shop online',
       shopperStatement: overrides.shopperStatement ?? 'EXAMPLE TEA',
       industryCode: overrides.industryCode ?? '5499',
       phone: '+31 20 123 4567',
       currency: 'EUR',
-      address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
+      address: {
+        country: 'NL',
+        city: 'Amsterdam',
+        stateOrProvince: '',
+        line1: 'Teststraat 1',
+        line2: '',
+        line3: '',
+        postalCode: '1011 AA',
+      },
     },
   }
 }
 
 /** Submits the sandbox's identity page the way its form does; answers status and Location. */
-async function submitIdentity(uri: string, fields: Record<string, string>): Promise<{ status: number; location: string | null; html: string }> {
+async function submitIdentity(
+  uri: string,
+  fields: Record<string, string>,
+): Promise<{ status: number; location: string | null; html: string }> {
   const response = await fetch(uri, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' })
   return { status: response.status, location: response.headers.get('location'), html: await response.text() }
 }
@@ -68,7 +99,14 @@ async function cardPayment(storeId: string, client: ServiceClient, method?: Paym
   const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' }, { now })
   const certificate = await importCertificate(sandbox.certificatePem, { now })
   const paymentMethod = method ?? toPaymentMethod(await encryptCard(card, certificate, { now }))
-  return client.createPayment(storeId, { channel: 'web', returnUrl: RETURN_URL, amount: { currency: 'EUR', value: 1500 }, reference: 'setup-1', metadata: { shop_order_id: 1 }, paymentMethod })
+  return client.createPayment(storeId, {
+    channel: 'web',
+    returnUrl: RETURN_URL,
+    amount: { currency: 'EUR', value: 1500 },
+    reference: 'setup-1',
+    metadata: { shop_order_id: 1 },
+    paymentMethod,
+  })
 }
 
 beforeAll(async () => {
@@ -88,7 +126,10 @@ describe('email verification and the backoffice user', () => {
     expect(code).toMatch(/^\d{6}$/)
     expect(logs).toContain(`mail to ${email}: your verification code is ${code}`)
     expect(await client.connectBackofficeUser({ email, code })).toEqual({ email, status: 'connected' })
-    expect(await serviceError(client.connectBackofficeUser({ email, code }))).toMatchObject({ status: 422, errorCode: 'VERIFICATION_CODE_USED' })
+    expect(await serviceError(client.connectBackofficeUser({ email, code }))).toMatchObject({
+      status: 422,
+      errorCode: 'VERIFICATION_CODE_USED',
+    })
   })
 
   it('refuses a wrong code with the attempts left, and every code after five wrong attempts', async () => {
@@ -114,7 +155,8 @@ describe('email verification and the backoffice user', () => {
     const old = await latestCode(email)
     await client.sendVerificationEmail(email)
     const latest = await latestCode(email)
-    if (old !== latest) expect((await serviceError(client.connectBackofficeUser({ email, code: old }))).errorCode).toBe('VERIFICATION_CODE_EXPIRED')
+    if (old !== latest)
+      expect((await serviceError(client.connectBackofficeUser({ email, code: old }))).errorCode).toBe('VERIFICATION_CODE_EXPIRED')
     clock = new Date(clock.getTime() + 11 * MINUTE)
     try {
       const expired = await serviceError(client.connectBackofficeUser({ email, code: latest }))
@@ -128,14 +170,23 @@ describe('email verification and the backoffice user', () => {
 
   it('validates both bodies, naming the field and the rule', async () => {
     const { client } = await newShop()
-    expect(await serviceError(client.sendVerificationEmail('not-an-address'))).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST', message: 'email verification: email (format:email)' })
+    expect(await serviceError(client.sendVerificationEmail('not-an-address'))).toMatchObject({
+      status: 422,
+      errorCode: 'INVALID_REQUEST',
+      message: 'email verification: email (format:email)',
+    })
     const badCode = await serviceError(client.connectBackofficeUser({ email: 'a@example.test', code: '12345' }))
     expect(badCode.message).toBe('backoffice user: code (six digits)')
   })
 
   it('asks for a backoffice user before any contractor call', async () => {
     const { client } = await newShop()
-    for (const call of [() => client.listContractors(), () => client.listStores(), () => client.onboardingStatus(), () => client.createStore(storeBody())]) {
+    for (const call of [
+      () => client.listContractors(),
+      () => client.listStores(),
+      () => client.onboardingStatus(),
+      () => client.createStore(storeBody()),
+    ]) {
       expect(await serviceError(call())).toMatchObject({ status: 422, errorCode: 'BACKOFFICE_USER_REQUIRED' })
     }
   })
@@ -175,28 +226,45 @@ describe('contractors, stores and onboarding', () => {
   })
 
   it('refuses store bodies that break a rule, naming each field', async () => {
-    const broken = { ...storeBody(), store: { ...storeBody().store, shopperStatement: 'A STATEMENT FAR TOO LONG FOR ANY CARD', phone: '020 123', extra: 1 } }
+    const broken = {
+      ...storeBody(),
+      store: { ...storeBody().store, shopperStatement: 'A STATEMENT FAR TOO LONG FOR ANY CARD', phone: '020 123', extra: 1 },
+    }
     const error = await serviceError(client.createStore(broken as CreateStoreRequest))
     expect(error).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
     expect(error.message).toContain('store.shopperStatement (too_big)')
     expect(error.message).toContain('store.phone (international format: + and 8 to 15 digits, e.g. +31 20 123 4567)')
     expect(error.message).toContain('store.extra (unknown_key)')
-    expect(await serviceError(client.createStore(storeBody({ country: 'ZZ' })))).toMatchObject({ errorCode: 'COUNTRY_NOT_LISTED', message: 'contractor.country: not a code from GET /shopplatform/processor/countries' })
-    expect(await serviceError(client.createStore(storeBody({ industryCode: '0001' })))).toMatchObject({ errorCode: 'INDUSTRY_CODE_NOT_LISTED' })
+    expect(await serviceError(client.createStore(storeBody({ country: 'ZZ' })))).toMatchObject({
+      errorCode: 'COUNTRY_NOT_LISTED',
+      message: 'contractor.country: not a code from GET /shopplatform/processor/countries',
+    })
+    expect(await serviceError(client.createStore(storeBody({ industryCode: '0001' })))).toMatchObject({
+      errorCode: 'INDUSTRY_CODE_NOT_LISTED',
+    })
     expect(await client.listContractors()).toEqual([])
   })
 
   it('creates the contractor with the first store and connects it', async () => {
     const store = await client.createStore(storeBody())
     storeId = store.id
-    expect(store).toMatchObject({ id: expect.stringMatching(/^store_/), label: 'Tea shop online', shopperStatement: 'EXAMPLE TEA', phone: '+31201234567', currency: 'EUR' })
+    expect(store).toMatchObject({
+      id: expect.stringMatching(/^store_/),
+      label: 'Tea shop online',
+      shopperStatement: 'EXAMPLE TEA',
+      phone: '+31201234567',
+      currency: 'EUR',
+    })
     const contractors = await client.listContractors()
     expect(contractors).toEqual([{ id: store.contractorId, name: 'Example Tea B.V.', country: 'NL', type: 'organization' }])
     expect((await client.listStores()).map((s) => s.id)).toEqual([storeId])
   })
 
   it('never changes the shopper statement after creation, while other fields may change', async () => {
-    expect(await serviceError(client.updateStore(storeId, { shopperStatement: 'OTHER TEA' }))).toMatchObject({ status: 422, errorCode: 'SHOPPER_STATEMENT_IMMUTABLE' })
+    expect(await serviceError(client.updateStore(storeId, { shopperStatement: 'OTHER TEA' }))).toMatchObject({
+      status: 422,
+      errorCode: 'SHOPPER_STATEMENT_IMMUTABLE',
+    })
     expect((await client.updateStore(storeId, { label: 'Tea shop', shopperStatement: 'EXAMPLE TEA' })).label).toBe('Tea shop')
     expect((await client.listStores())[0]!.shopperStatement).toBe('EXAMPLE TEA')
   })
@@ -244,7 +312,10 @@ describe('contractors, stores and onboarding', () => {
     expect((await client.listStores()).map((s) => s.id)).toEqual([storeId])
     expect((await client.onboardingStatus()).status).toBe('verified')
     expect(await serviceError(client.connectContractor(crypto.randomUUID()))).toMatchObject({ status: 404, errorCode: 'NOT_FOUND' })
-    expect(await serviceError(client.connectContractor('not-a-uuid'))).toMatchObject({ status: 422, message: 'contractor: contractorId (format:uuid)' })
+    expect(await serviceError(client.connectContractor('not-a-uuid'))).toMatchObject({
+      status: 422,
+      message: 'contractor: contractorId (format:uuid)',
+    })
   })
 
   it('lets a second shop of the same account see the contractors, and shuts out other accounts', async () => {
@@ -260,7 +331,8 @@ describe('contractors, stores and onboarding', () => {
   })
 
   it('turns payment methods on and off, and checkout-payment-methods follows', async () => {
-    const types = async () => (await client.checkoutPaymentMethods(storeId, { country: 'NL', currency: 'EUR' })).paymentMethods!.map((m) => m.type)
+    const types = async () =>
+      (await client.checkoutPaymentMethods(storeId, { country: 'NL', currency: 'EUR' })).paymentMethods!.map((m) => m.type)
     expect(await types()).toEqual(['scheme', 'ideal'])
     expect((await client.setStorePaymentMethods(storeId, { paymentMethods: [{ type: 'ideal', enabled: false }] })).paymentMethods).toEqual([
       { type: 'scheme', enabled: true },
@@ -268,10 +340,22 @@ describe('contractors, stores and onboarding', () => {
     ])
     expect(await types()).toEqual(['scheme'])
     expect(await serviceError(cardPayment(storeId, client, { type: 'ideal' }))).toMatchObject({ errorCode: 'PAYMENT_METHOD_NOT_ENABLED' })
-    await client.setStorePaymentMethods(storeId, { paymentMethods: [{ type: 'ideal', enabled: true }, { type: 'scheme', enabled: false }] })
+    await client.setStorePaymentMethods(storeId, {
+      paymentMethods: [
+        { type: 'ideal', enabled: true },
+        { type: 'scheme', enabled: false },
+      ],
+    })
     expect(await types()).toEqual(['ideal'])
     expect(await serviceError(cardPayment(storeId, client))).toMatchObject({ errorCode: 'PAYMENT_METHOD_NOT_ENABLED' })
-    const duplicate = await serviceError(client.setStorePaymentMethods(storeId, { paymentMethods: [{ type: 'ideal', enabled: true }, { type: 'ideal', enabled: false }] }))
+    const duplicate = await serviceError(
+      client.setStorePaymentMethods(storeId, {
+        paymentMethods: [
+          { type: 'ideal', enabled: true },
+          { type: 'ideal', enabled: false },
+        ],
+      }),
+    )
     expect(duplicate.message).toBe('payment methods: paymentMethods (each type at most once)')
     await client.setStorePaymentMethods(storeId, { paymentMethods: [{ type: 'scheme', enabled: true }] })
   })

@@ -32,8 +32,12 @@ const postForm = (url: string, fields: Record<string, string>) => fetch(url, { m
 function tamperWithPayment(transactionId: string, columns: Record<string, string>): void {
   const db = new Database(fixture.sandbox.databasePath)
   try {
-    const set = Object.keys(columns).map((column) => `${column} = @${column}`).join(', ')
-    expect(db.prepare(`UPDATE payments SET ${set} WHERE transaction_id = @transactionId`).run({ ...columns, transactionId }).changes).toBe(1)
+    const set = Object.keys(columns)
+      .map((column) => `${column} = @${column}`)
+      .join(', ')
+    expect(db.prepare(`UPDATE payments SET ${set} WHERE transaction_id = @transactionId`).run({ ...columns, transactionId }).changes).toBe(
+      1,
+    )
   } finally {
     db.close()
   }
@@ -48,17 +52,32 @@ describe('onboarding page (pages/onboarding.ts)', () => {
     const client = createServiceClient({ baseUrl, credentials: { shopId, serviceSecret: shop.settings.get('service_secret')! } })
     const email = 'hostile@shop.example'
     await client.sendVerificationEmail(email)
-    const inbox = (await (await fetch(`${baseUrl}/sandbox/inbox?email=${encodeURIComponent(email)}`)).json()) as { messages: Array<{ code: string }> }
+    const inbox = (await (await fetch(`${baseUrl}/sandbox/inbox?email=${encodeURIComponent(email)}`)).json()) as {
+      messages: Array<{ code: string }>
+    }
     await client.connectBackofficeUser({ email, code: inbox.messages[0]!.code })
     await client.createStore({
-      contractor: { type: 'organization', name: `Tea ${SCRIPT} B.V.`, owner: { firstName: '"><img src=x>', lastName: "O'Brien & Sons" }, country: 'NL' },
+      contractor: {
+        type: 'organization',
+        name: `Tea ${SCRIPT} B.V.`,
+        owner: { firstName: '"><img src=x>', lastName: "O'Brien & Sons" },
+        country: 'NL',
+      },
       store: {
         label: 'Tea shop online',
         shopperStatement: 'EXAMPLE TEA',
         industryCode: '5499',
         phone: '+31 20 123 4567',
         currency: 'EUR',
-        address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
+        address: {
+          country: 'NL',
+          city: 'Amsterdam',
+          stateOrProvince: '',
+          line1: 'Teststraat 1',
+          line2: '',
+          line3: '',
+          postalCode: '1011 AA',
+        },
       },
     })
     const { uri } = await client.createOnboardingLink()
@@ -76,7 +95,9 @@ describe('onboarding page (pages/onboarding.ts)', () => {
 describe('3-D Secure pages (pages/threeds.ts, pages/page.ts)', () => {
   it('escapes the shop’s return origin in the method notification’s data-target-origin', async () => {
     // A host may hold ", ' and & (WHATWG URL); the origin of this returnUrl keeps all three.
-    const request = await fixture.cardPayment(findTestCard({ threeDSecure: 'frictionless' }), { returnUrl: `https://shop"'&x.example/return` })
+    const request = await fixture.cardPayment(findTestCard({ threeDSecure: 'frictionless' }), {
+      returnUrl: `https://shop"'&x.example/return`,
+    })
     const first = await fixture.client.createPayment(fixture.storeId, request)
     const token = decodeToken(actionField(first, 'token'))
     const data = Buffer.from(JSON.stringify({ threeDSServerTransID: token.threeDSServerTransID })).toString('base64url')
@@ -92,12 +113,21 @@ describe('3-D Secure pages (pages/threeds.ts, pages/page.ts)', () => {
     const method = decodeToken(actionField(first, 'token'))
     const methodData = Buffer.from(JSON.stringify({ threeDSServerTransID: method.threeDSServerTransID })).toString('base64url')
     expect((await postForm(method.threeDSMethodNotificationURL!, { threeDSMethodData: methodData })).ok).toBe(true)
-    const threeDSResult = Buffer.from(JSON.stringify({ threeDSCompInd: 'Y', threeDSServerTransID: method.threeDSServerTransID })).toString('base64')
+    const threeDSResult = Buffer.from(JSON.stringify({ threeDSCompInd: 'Y', threeDSServerTransID: method.threeDSServerTransID })).toString(
+      'base64',
+    )
     const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } })
     const token = decodeToken(actionField(second, 'token'))
     tamperWithPayment(token.threeDSServerTransID!, { currency: SCRIPT, card_last_four: '"><b>' })
 
-    const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: token.threeDSServerTransID, acsTransID: token.acsTransID, messageVersion: token.messageVersion, messageType: 'CReq' })).toString('base64url')
+    const creq = Buffer.from(
+      JSON.stringify({
+        threeDSServerTransID: token.threeDSServerTransID,
+        acsTransID: token.acsTransID,
+        messageVersion: token.messageVersion,
+        messageType: 'CReq',
+      }),
+    ).toString('base64url')
     const response = await postForm(token.acsURL!, { creq })
     const page = await response.text()
     expect(response.status).toBe(200)
@@ -109,7 +139,10 @@ describe('3-D Secure pages (pages/threeds.ts, pages/page.ts)', () => {
 
 describe('bank page (pages/redirect.ts)', () => {
   it('escapes the method type and the currency it reads back from the payment', async () => {
-    const request = { ...(await fixture.cardPayment(findTestCard({ threeDSecure: 'none', outcome: 'authorised' }))), paymentMethod: { type: 'ideal' } }
+    const request = {
+      ...(await fixture.cardPayment(findTestCard({ threeDSecure: 'none', outcome: 'authorised' }))),
+      paymentMethod: { type: 'ideal' },
+    }
     const url = actionField(await fixture.client.createPayment(fixture.storeId, request), 'url')
     tamperWithPayment(new URL(url).pathname.split('/').pop()!, { method_type: `ideal"${SCRIPT}`, currency: "E'&R" })
 

@@ -13,14 +13,18 @@ beforeAll(async () => {
 })
 afterAll(() => fixture.close())
 
-
 const plainVisa = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
 
 describe('card payments', () => {
   it('authorises an ordinary test card with a unique pspReference, echoing metadata', async () => {
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(plainVisa))
     const second = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(plainVisa))
-    expect(first).toMatchObject({ resultCode: 'Authorised', pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/), amount: { currency: 'EUR', value: 2800 }, metadata: { shop_order_id: expect.any(Number) } })
+    expect(first).toMatchObject({
+      resultCode: 'Authorised',
+      pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/),
+      amount: { currency: 'EUR', value: 2800 },
+      metadata: { shop_order_id: expect.any(Number) },
+    })
     expect(first.action).toBeUndefined()
     expect(second.pspReference).not.toBe(first.pspReference)
   })
@@ -34,24 +38,44 @@ describe('card payments', () => {
   it('answers the service’s three card messages', async () => {
     const other = await importCertificate((await createTestCertificate()).certificatePem)
     const wrongCertificate = await fixture.cardPayment(plainVisa, { paymentMethod: toPaymentMethod(await encryptCard(plainVisa, other)) })
-    expect(await serviceError(fixture.client.createPayment(fixture.storeId, wrongCertificate))).toMatchObject({ status: 422, errorCode: 'CARD_DATA_UNDECRYPTABLE', message: SERVICE_MESSAGES.UNDECRYPTABLE })
+    expect(await serviceError(fixture.client.createPayment(fixture.storeId, wrongCertificate))).toMatchObject({
+      status: 422,
+      errorCode: 'CARD_DATA_UNDECRYPTABLE',
+      message: SERVICE_MESSAGES.UNDECRYPTABLE,
+    })
 
     // Payloads card-jwe would never write, encrypted with jose directly to the sandbox's certificate.
     const key = await importX509(fixture.sandbox.certificatePem, 'RSA-OAEP-256')
     const jweOf = async (payload: object) =>
-      toPaymentMethod(await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' }).encrypt(key))
+      toPaymentMethod(
+        await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+          .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
+          .encrypt(key),
+      )
     const card = { number: plainVisa.number, expiryMonth: plainVisa.expiryMonth, expiryYear: plainVisa.expiryYear, cvc: '737' }
-    const stale = await fixture.cardPayment(plainVisa, { paymentMethod: await jweOf({ ...card, generationtime: new Date(Date.now() - 25 * 3_600_000).toISOString() }) })
-    expect(await serviceError(fixture.client.createPayment(fixture.storeId, stale))).toMatchObject({ errorCode: 'CARD_DATA_NO_LONGER_VALID', message: SERVICE_MESSAGES.NO_LONGER_VALID })
-    const unpadded = await fixture.cardPayment(plainVisa, { paymentMethod: await jweOf({ ...card, expiryMonth: '3', generationtime: new Date().toISOString() }) })
-    expect(await serviceError(fixture.client.createPayment(fixture.storeId, unpadded))).toMatchObject({ errorCode: 'CARD_DETAILS_INVALID', message: SERVICE_MESSAGES.INVALID_CARD_DETAILS })
+    const stale = await fixture.cardPayment(plainVisa, {
+      paymentMethod: await jweOf({ ...card, generationtime: new Date(Date.now() - 25 * 3_600_000).toISOString() }),
+    })
+    expect(await serviceError(fixture.client.createPayment(fixture.storeId, stale))).toMatchObject({
+      errorCode: 'CARD_DATA_NO_LONGER_VALID',
+      message: SERVICE_MESSAGES.NO_LONGER_VALID,
+    })
+    const unpadded = await fixture.cardPayment(plainVisa, {
+      paymentMethod: await jweOf({ ...card, expiryMonth: '3', generationtime: new Date().toISOString() }),
+    })
+    expect(await serviceError(fixture.client.createPayment(fixture.storeId, unpadded))).toMatchObject({
+      errorCode: 'CARD_DETAILS_INVALID',
+      message: SERVICE_MESSAGES.INVALID_CARD_DETAILS,
+    })
     // Not a line of the sandbox's log carries the card number.
     expect(fixture.logs.join('\n')).not.toContain(plainVisa.number.slice(0, 6))
   })
 
   it('refuses malformed payment requests with the field and rule, never the value', async () => {
     const request = await fixture.cardPayment(plainVisa)
-    const error = await serviceError(fixture.client.createPayment(fixture.storeId, { ...request, amount: { currency: 'EUR', value: 28.5 } }))
+    const error = await serviceError(
+      fixture.client.createPayment(fixture.storeId, { ...request, amount: { currency: 'EUR', value: 28.5 } }),
+    )
     expect(error).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
     expect(error.message).toContain('amount.value (type:int)')
     const raw = { ...request, paymentMethod: { type: 'scheme', number: plainVisa.number } } as never
@@ -65,7 +89,10 @@ describe('3-D Secure 2 over HTTP', () => {
   it('frictionless: fingerprint, then Authorised', async () => {
     const card = findTestCard({ threeDSecure: 'frictionless' })
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card))
-    expect(first).toMatchObject({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme' } })
+    expect(first).toMatchObject({
+      resultCode: 'IdentifyShopper',
+      action: { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme' },
+    })
     expect(decodeToken(actionField(first, 'token'))).toEqual({
       threeDSMethodNotificationURL: `${fixture.sandbox.baseUrl}/threeds/method-notification`,
       threeDSMethodUrl: `${fixture.sandbox.baseUrl}/threeds/method`,
@@ -73,7 +100,12 @@ describe('3-D Secure 2 over HTTP', () => {
     })
     const threeDSResult = await runThreeDSMethod(actionField(first, 'token'))
     const final = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } })
-    expect(final).toMatchObject({ resultCode: 'Authorised', pspReference: first.pspReference, amount: { currency: 'EUR', value: 2800 }, metadata: first.metadata })
+    expect(final).toMatchObject({
+      resultCode: 'Authorised',
+      pspReference: first.pspReference,
+      amount: { currency: 'EUR', value: 2800 },
+      metadata: first.metadata,
+    })
   })
 
   it.each([
@@ -82,14 +114,23 @@ describe('3-D Secure 2 over HTTP', () => {
   ])('challenge answered "%s": %s', async (answer, resultCode) => {
     const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card))
-    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
+    const second = await fixture.client.paymentDetails(fixture.storeId, {
+      details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) },
+    })
     expect(second).toMatchObject({ resultCode: 'ChallengeShopper', action: { type: 'threeDS2', subtype: 'challenge' } })
     const token = decodeToken(actionField(second, 'token'))
-    expect(token).toMatchObject({ acsURL: `${fixture.sandbox.baseUrl}/threeds/acs`, messageVersion: '2.2.0', acsTransID: expect.any(String), threeDSServerTransID: expect.any(String) })
+    expect(token).toMatchObject({
+      acsURL: `${fixture.sandbox.baseUrl}/threeds/acs`,
+      messageVersion: '2.2.0',
+      acsTransID: expect.any(String),
+      threeDSServerTransID: expect.any(String),
+    })
 
     // Details sent before the shopper answered are refused.
     const early = Buffer.from(JSON.stringify({ transStatus: 'Y', threeDSServerTransID: token.threeDSServerTransID })).toString('base64')
-    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: early } }))).errorCode).toBe('CHALLENGE_NOT_COMPLETED')
+    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: early } }))).errorCode).toBe(
+      'CHALLENGE_NOT_COMPLETED',
+    )
 
     const { threeDSResult, page } = await answerChallenge(actionField(second, 'token'), answer)
     expect(page).toContain('Sandbox bank')
@@ -98,15 +139,21 @@ describe('3-D Secure 2 over HTTP', () => {
     expect(final.resultCode).toBe(resultCode)
     expect(final.pspReference).toBe(first.pspReference)
     if (resultCode === 'Refused') expect(final.refusalReason).toBe('3D Not Authenticated')
-    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } }))).errorCode).toBe('PAYMENT_ALREADY_FINAL')
+    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } }))).errorCode).toBe(
+      'PAYMENT_ALREADY_FINAL',
+    )
   })
 
   it('does not trust a transStatus the page makes up', async () => {
     const card = findTestCard({ brand: 'mastercard', threeDSecure: 'challenge' })
     const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card))
-    const second = await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } })
+    const second = await fixture.client.paymentDetails(fixture.storeId, {
+      details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) },
+    })
     const { threeDSResult } = await answerChallenge(actionField(second, 'token'), 'wrong')
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(threeDSResult, 'base64').toString()), transStatus: 'Y' })).toString('base64')
+    const forged = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(threeDSResult, 'base64').toString()), transStatus: 'Y' }),
+    ).toString('base64')
     expect((await fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: forged } })).resultCode).toBe('Refused')
   })
 })
@@ -118,7 +165,10 @@ describe('redirect method (iDEAL)', () => {
   ] as const)('shopper chooses %s: %s', async (decision, resultCode) => {
     const request = { ...(await fixture.cardPayment(plainVisa)), paymentMethod: { type: 'ideal' } }
     const first = await fixture.client.createPayment(fixture.storeId, request)
-    expect(first).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect', method: 'GET', paymentMethodType: 'ideal', url: expect.stringContaining('/redirect/') } })
+    expect(first).toMatchObject({
+      resultCode: 'RedirectShopper',
+      action: { type: 'redirect', method: 'GET', paymentMethodType: 'ideal', url: expect.stringContaining('/redirect/') },
+    })
     const redirectResult = await decideOnBankPage(actionField(first, 'url'), decision)
     const final = await fixture.client.paymentDetails(fixture.storeId, { details: { redirectResult } })
     expect(final).toMatchObject({ resultCode, pspReference: first.pspReference })

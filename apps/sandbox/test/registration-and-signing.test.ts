@@ -7,7 +7,6 @@ import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { freshDataDir, registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
 import { startTestShop } from './support/shop-server.js'
 
-
 describe('registration (spec: "Shop registration")', () => {
   let sandbox: RunningSandbox
   beforeAll(async () => {
@@ -17,7 +16,11 @@ describe('registration (spec: "Shop registration")', () => {
 
   it('reads the shop’s settings with Basic auth, pushes a strong service_secret and registers the shop', async () => {
     const shop = await startTestShop()
-    const result = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: shop.secret })
+    const result = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({
+      shopUrl: shop.url,
+      key: shop.key,
+      secret: shop.secret,
+    })
     expect(result).toEqual({ shopId: expect.stringMatching(/^shop_/), status: 'registered' })
     expect(shop.calls).toEqual(['GET /shop-json/shop/v3/settings/general 200', 'POST /shop-json/shop/v3/settings/general/batch 200'])
     const secret = shop.settings.get('service_secret')!
@@ -28,7 +31,9 @@ describe('registration (spec: "Shop registration")', () => {
 
   it('leaves a shop that answers 401 unregistered, with a clear error', async () => {
     const shop = await startTestShop()
-    const error = await serviceError(createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: 'wrong-secret-0000000000' }))
+    const error = await serviceError(
+      createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: 'wrong-secret-0000000000' }),
+    )
     expect(error).toMatchObject({ status: 422, errorCode: 'SHOP_REJECTED_CREDENTIALS' })
     expect(error.message).toMatch(/answered 401 to GET \/shop-json\/shop\/v3\/settings\/general/)
     expect(shop.settings.get('service_secret')).toBe('')
@@ -38,9 +43,15 @@ describe('registration (spec: "Shop registration")', () => {
   it('refuses a shop whose settings do not follow the contract, and bad registration bodies', async () => {
     const shop = await startTestShop({ settingsBody: '{"not":"an array"}' })
     const client = createServiceClient({ baseUrl: sandbox.baseUrl })
-    expect((await serviceError(client.register({ shopUrl: shop.url, key: shop.key, secret: shop.secret }))).errorCode).toBe('SHOP_SETTINGS_INVALID')
-    expect((await serviceError(client.register({ shopUrl: 'ftp://shop', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).errorCode).toBe('INVALID_REQUEST')
-    expect((await serviceError(client.register({ shopUrl: 'http://127.0.0.1:1', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).errorCode).toBe('SHOP_UNREACHABLE')
+    expect((await serviceError(client.register({ shopUrl: shop.url, key: shop.key, secret: shop.secret }))).errorCode).toBe(
+      'SHOP_SETTINGS_INVALID',
+    )
+    expect((await serviceError(client.register({ shopUrl: 'ftp://shop', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).errorCode).toBe(
+      'INVALID_REQUEST',
+    )
+    expect(
+      (await serviceError(client.register({ shopUrl: 'http://127.0.0.1:1', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).errorCode,
+    ).toBe('SHOP_UNREACHABLE')
     await shop.close()
   })
 })
@@ -55,7 +66,10 @@ describe('request signing', () => {
   const path = '/shopplatform/processor/updated-payments'
 
   async function raw(headers: Record<string, string>, init: RequestInit = {}, at = path) {
-    const response = await fetch(fixture.sandbox.baseUrl + at, { ...init, headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) } })
+    const response = await fetch(fixture.sandbox.baseUrl + at, {
+      ...init,
+      headers: { ...headers, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+    })
     return { status: response.status, body: (await response.json()) as { errorCode: string; errorType: string } }
   }
 
@@ -67,10 +81,16 @@ describe('request signing', () => {
     const credentials = fixture.credentials
     const good = await signRequest(credentials, { method: 'GET', pathWithQuery: path, body: '' })
     expect((await raw(good)).status).toBe(200)
-    expect(await raw(good)).toEqual({ status: 401, body: expect.objectContaining({ errorCode: 'SIGNATURE_REPLAYED', errorType: 'security' }) })
+    expect(await raw(good)).toEqual({
+      status: 401,
+      body: expect.objectContaining({ errorCode: 'SIGNATURE_REPLAYED', errorType: 'security' }),
+    })
     expect((await raw({})).body.errorCode).toBe('SIGNATURE_MISSING')
 
-    const wrongSecret = await signRequest({ ...credentials, serviceSecret: 'not-the-secret' }, { method: 'GET', pathWithQuery: path, body: '' })
+    const wrongSecret = await signRequest(
+      { ...credentials, serviceSecret: 'not-the-secret' },
+      { method: 'GET', pathWithQuery: path, body: '' },
+    )
     expect((await raw(wrongSecret)).body.errorCode).toBe('SIGNATURE_INVALID')
 
     const stale = await signRequest(credentials, { method: 'GET', pathWithQuery: path, body: '' }, new Date(Date.now() - 6 * 60 * 1000))
@@ -82,7 +102,11 @@ describe('request signing', () => {
     const capturePath = '/shopplatform/processor/payments/PSPREF0000000000/captures'
     const signedBody = JSON.stringify({ amount: { currency: 'EUR', value: 1 } })
     const headers = await signRequest(credentials, { method: 'POST', pathWithQuery: capturePath, body: signedBody })
-    const swapped = await raw(headers, { method: 'POST', body: JSON.stringify({ amount: { currency: 'EUR', value: 999999 } }) }, capturePath)
+    const swapped = await raw(
+      headers,
+      { method: 'POST', body: JSON.stringify({ amount: { currency: 'EUR', value: 999999 } }) },
+      capturePath,
+    )
     expect(swapped.body.errorCode).toBe('SIGNATURE_INVALID')
 
     // Re-ordered: the query's parameters in another order, or the method changed, are not what was signed.
@@ -97,7 +121,13 @@ describe('request signing', () => {
   })
 
   it('signs exactly what docs/service-signing.md says, as Python’s hmac computes it', async () => {
-    const parts = { timestamp: 1763700000, nonce: 'n0nce-0123456789ab', method: 'post', pathWithQuery: '/shopplatform/processor/stores/store_1/payments?x=1', body: '{"amount":{"currency":"EUR","value":2800}}' }
+    const parts = {
+      timestamp: 1763700000,
+      nonce: 'n0nce-0123456789ab',
+      method: 'post',
+      pathWithQuery: '/shopplatform/processor/stores/store_1/payments?x=1',
+      body: '{"amount":{"currency":"EUR","value":2800}}',
+    }
     const python = execFileSync(
       process.env.INTEROP_PYTHON ?? '/usr/bin/python3',
       [
@@ -116,6 +146,13 @@ print("v1=" + hmac.new(secret.encode(), message.encode(), hashlib.sha256).hexdig
       { encoding: 'utf8' },
     ).trim()
     expect(await signatureOf('the-service-secret', parts)).toBe(python)
-    expect((await canonicalMessage(parts)).split('\n')).toEqual(['v1', '1763700000', 'n0nce-0123456789ab', 'POST', parts.pathWithQuery, expect.stringMatching(/^[0-9a-f]{64}$/)])
+    expect((await canonicalMessage(parts)).split('\n')).toEqual([
+      'v1',
+      '1763700000',
+      'n0nce-0123456789ab',
+      'POST',
+      parts.pathWithQuery,
+      expect.stringMatching(/^[0-9a-f]{64}$/),
+    ])
   })
 })

@@ -21,7 +21,12 @@ function header(headers: ShopperRequest['headers'], name: string): string | unde
   const raw = typeof (headers as Headers).get === 'function' ? (headers as Headers).get(name) : (headers as Record<string, unknown>)[name]
   const value = Array.isArray(raw) ? raw.join(', ') : typeof raw === 'string' ? raw : undefined
   // Control characters never belong in a header value; the limit is EMV's.
-  return value?.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, MAX_HEADER_LENGTH) || undefined
+  return (
+    value
+      ?.replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim()
+      .slice(0, MAX_HEADER_LENGTH) || undefined
+  )
 }
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/

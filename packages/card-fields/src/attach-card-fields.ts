@@ -39,7 +39,9 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
   let brand: CardBrand | null = null
 
   const codeSize = () => securityCodeSize(brand)
-  const editors: Partial<Record<CardFieldName, { edit(state: FieldState, edit: FieldEdit): EditResult | null; reformat(state: FieldState): EditResult }>> = {
+  const editors: Partial<
+    Record<CardFieldName, { edit(state: FieldState, edit: FieldEdit): EditResult | null; reformat(state: FieldState): EditResult }>
+  > = {
     number: { edit: editCardNumber, reformat: reformatCardNumber },
     expiry: { edit: editExpiry, reformat: reformatExpiry },
     expiryMonth: { edit: editExpiryMonth, reformat: (s) => reformatExpiryPart(s, 'month') },
@@ -168,7 +170,9 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
 
   return {
     values() {
-      const expiry = inputs.has('expiry') ? { expiry: value('expiry') } : { expiryMonth: value('expiryMonth'), expiryYear: value('expiryYear') }
+      const expiry = inputs.has('expiry')
+        ? { expiry: value('expiry') }
+        : { expiryMonth: value('expiryMonth'), expiryYear: value('expiryYear') }
       const cvc = inputs.has('securityCode') && brand?.code !== null ? { cvc: value('securityCode') } : {}
       const holderName = inputs.has('holderName') ? { holderName: value('holderName') } : {}
       return { number: value('number'), ...expiry, ...cvc, ...holderName }

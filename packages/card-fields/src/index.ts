@@ -1,7 +1,16 @@
 export { attachCardFields } from './attach-card-fields.js'
 export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions } from './types.js'
 export { editCardNumber, reformatCardNumber } from './edit-card-number.js'
-export { EXPIRY_SEPARATOR, editExpiry, editExpiryMonth, editExpiryYear, parseWholeExpiry, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from './edit-expiry.js'
+export {
+  EXPIRY_SEPARATOR,
+  editExpiry,
+  editExpiryMonth,
+  editExpiryYear,
+  parseWholeExpiry,
+  reformatExpiry,
+  reformatExpiryPart,
+  splitWholeExpiry,
+} from './edit-expiry.js'
 export { editSecurityCode, reformatSecurityCode } from './edit-security-code.js'
 export type { ExpiryParts } from './edit-expiry.js'
 export type { EditResult, FieldEdit, FieldState } from './field-edit.js'

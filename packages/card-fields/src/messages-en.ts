@@ -46,5 +46,6 @@ export const MESSAGES_EN: CardFieldMessages = Object.freeze<CardFieldMessages>({
       invalid: 'Check the name.',
     },
   },
-  securityCodeLabel: (code) => (code ? `Security code (${code.name}, ${code.size} digits)` : code === null ? 'No security code needed' : 'Security code'),
+  securityCodeLabel: (code) =>
+    code ? `Security code (${code.name}, ${code.size} digits)` : code === null ? 'No security code needed' : 'Security code',
 })

@@ -46,5 +46,6 @@ export const MESSAGES_NL: CardFieldMessages = Object.freeze<CardFieldMessages>({
       invalid: 'Controleer de naam.',
     },
   },
-  securityCodeLabel: (code) => (code ? `Beveiligingscode (${code.name}, ${code.size} cijfers)` : code === null ? 'Geen beveiligingscode nodig' : 'Beveiligingscode'),
+  securityCodeLabel: (code) =>
+    code ? `Beveiligingscode (${code.name}, ${code.size} cijfers)` : code === null ? 'Geen beveiligingscode nodig' : 'Beveiligingscode',
 })

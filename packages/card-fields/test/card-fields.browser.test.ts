@@ -5,7 +5,14 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
-import { attachCardFields, MESSAGES_NL, mergeMessages, type CardFieldChange, type CardFields, type CardFieldsOptions } from '../src/index.ts'
+import {
+  attachCardFields,
+  MESSAGES_NL,
+  mergeMessages,
+  type CardFieldChange,
+  type CardFields,
+  type CardFieldsOptions,
+} from '../src/index.ts'
 import { parseState, writeState, type TableKey } from './caret-notation.ts'
 import { testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { EXPIRY_TABLE, NUMBER_TABLE } from './caret-tables.ts'
@@ -52,11 +59,23 @@ function attach(extra: Partial<CardFieldsOptions> = {}) {
   const expiry = input('expiry', 'Expiry date')
   const securityCode = input('cvc')
   const holderName = input('name', 'Name on card')
-  const errors = { number: element('number-error'), expiry: element('expiry-error'), securityCode: element('cvc-error'), holderName: element('name-error') }
+  const errors = {
+    number: element('number-error'),
+    expiry: element('expiry-error'),
+    securityCode: element('cvc-error'),
+    holderName: element('name-error'),
+  }
   const announcer = element('announcer')
   const securityCodeLabel = element('cvc-label')
   const securityCodeContainer = element('cvc-container')
-  fields = attachCardFields({ fields: { number, expiry, securityCode, holderName }, errors, announcer, securityCodeLabel, securityCodeContainer, ...extra })
+  fields = attachCardFields({
+    fields: { number, expiry, securityCode, holderName },
+    errors,
+    announcer,
+    securityCodeLabel,
+    securityCodeContainer,
+    ...extra,
+  })
   return { number, expiry, securityCode, holderName, errors, announcer, securityCodeLabel, securityCodeContainer, fields }
 }
 
@@ -72,7 +91,8 @@ async function press(field: HTMLInputElement, before: string, key: TableKey): Pr
   return writeState(field.value, field.selectionStart ?? -1)
 }
 
-const typedRows = <T extends readonly [string, TableKey, string | null]>(table: readonly T[]) => table.filter(([, key]) => typeof key === 'string' || 'type' in key)
+const typedRows = <T extends readonly [string, TableKey, string | null]>(table: readonly T[]) =>
+  table.filter(([, key]) => typeof key === 'string' || 'type' in key)
 
 describe('the caret tables, key by key', () => {
   it.each(typedRows(NUMBER_TABLE))('number: %s + %o -> %s', async (before, key, after) => {
@@ -174,7 +194,9 @@ describe('verdicts and accessibility', () => {
   })
 
   it('speaks Dutch, and takes the shop’s own words for any message', async () => {
-    const { number, errors } = attach({ messages: mergeMessages(MESSAGES_NL, { errors: { number: { brand: 'Deze kaart nemen wij niet aan.' } } }) })
+    const { number, errors } = attach({
+      messages: mergeMessages(MESSAGES_NL, { errors: { number: { brand: 'Deze kaart nemen wij niet aan.' } } }),
+    })
     await userEvent.type(number, '9')
     expect(errors.number.textContent).toBe('Deze kaart nemen wij niet aan.')
     await userEvent.clear(number)
@@ -249,7 +271,9 @@ describe('autofill, composition, month and year apart', () => {
     number.focus()
     number.dispatchEvent(new CompositionEvent('compositionstart', { bubbles: true }))
     number.value = '４１１１１'
-    number.dispatchEvent(new InputEvent('input', { bubbles: true, isComposing: true, inputType: 'insertCompositionText', data: '４１１１１' }))
+    number.dispatchEvent(
+      new InputEvent('input', { bubbles: true, isComposing: true, inputType: 'insertCompositionText', data: '４１１１１' }),
+    )
     expect(number.value).toBe('４１１１１')
     number.dispatchEvent(new CompositionEvent('compositionend', { bubbles: true, data: '４１１１１' }))
     expect(number.value).toBe('4111 1')

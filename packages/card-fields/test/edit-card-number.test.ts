@@ -34,7 +34,9 @@ const brandNumber = fc
       length: fc.constantFrom(...brand.lengths),
     }),
   )
-  .chain(({ prefix, length }) => fc.stringMatching(new RegExp(`^[0-9]{${Math.max(0, length - prefix.length)}}$`)).map((rest) => prefix + rest))
+  .chain(({ prefix, length }) =>
+    fc.stringMatching(new RegExp(`^[0-9]{${Math.max(0, length - prefix.length)}}$`)).map((rest) => prefix + rest),
+  )
 
 // 500 runs each; generous limits so a busy machine does not fail them (they measure nothing).
 const PROPERTY = { timeout: 60_000 }

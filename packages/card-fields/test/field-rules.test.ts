@@ -80,7 +80,9 @@ describe('isFlagged and errorMessage: when a field shows an error, and which', (
     const messages = { invalid: 'Not a card number.', characters: 'Digits only.' }
     expect(errorMessage(hopeless, messages)).toBe('Digits only.')
     expect(errorMessage({ ...hopeless, rule: 'length' }, messages)).toBe('Not a card number.')
-    expect(errorMessage(hopeless, MESSAGES_EN.errors.number)).toBe(MESSAGES_EN.errors.number.characters ?? MESSAGES_EN.errors.number.invalid)
+    expect(errorMessage(hopeless, MESSAGES_EN.errors.number)).toBe(
+      MESSAGES_EN.errors.number.characters ?? MESSAGES_EN.errors.number.invalid,
+    )
   })
 })
 
@@ -138,6 +140,8 @@ describe('checkInputs: mistakes in the call, refused before any listener is adde
   it('refuses a missing number and half a split expiry, and takes month and year together', () => {
     expect(() => checkInputs({} as CardFieldInputs)).toThrow('fields.number: required')
     expect(() => checkInputs({ number: text, expiryMonth: text })).toThrow('fields.expiryYear: required')
-    expect(() => checkInputs({ number: text, expiryMonth: text, expiryYear: text, securityCode: { type: 'tel' } as HTMLInputElement })).not.toThrow()
+    expect(() =>
+      checkInputs({ number: text, expiryMonth: text, expiryYear: text, securityCode: { type: 'tel' } as HTMLInputElement }),
+    ).not.toThrow()
   })
 })

@@ -6,12 +6,24 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { editCardNumber, editExpiry, editExpiryMonth, editExpiryYear, editSecurityCode, reformatCardNumber, reformatExpiry } from '../src/index.ts'
+import {
+  editCardNumber,
+  editExpiry,
+  editExpiryMonth,
+  editExpiryYear,
+  editSecurityCode,
+  reformatCardNumber,
+  reformatExpiry,
+} from '../src/index.ts'
 import type { EditResult, FieldEdit, FieldState } from '../src/index.ts'
 
-const state = fc.string({ maxLength: 40 }).chain((value) =>
-  fc.tuple(fc.nat(value.length), fc.nat(value.length)).map(([a, b]): FieldState => ({ value, selectionStart: Math.min(a, b), selectionEnd: Math.max(a, b) })),
-)
+const state = fc
+  .string({ maxLength: 40 })
+  .chain((value) =>
+    fc
+      .tuple(fc.nat(value.length), fc.nat(value.length))
+      .map(([a, b]): FieldState => ({ value, selectionStart: Math.min(a, b), selectionEnd: Math.max(a, b) })),
+  )
 const edit: fc.Arbitrary<FieldEdit> = fc.oneof(
   fc.string({ maxLength: 30 }).map((text) => ({ kind: 'insert' as const, text })),
   fc.constant({ kind: 'deleteBackward' as const }),

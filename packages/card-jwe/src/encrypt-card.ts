@@ -38,9 +38,7 @@ export async function encryptCard(card: CardInput, certificate: EncryptionCertif
   const payload = { ...normalizeCard(card, { now: () => now }), generationtime: now.toISOString() }
   assertCertificateCurrent(certificate, now)
   try {
-    return await new CompactEncrypt(encoder.encode(JSON.stringify(payload)))
-      .setProtectedHeader(CARD_JWE_HEADER)
-      .encrypt(certificate.key)
+    return await new CompactEncrypt(encoder.encode(JSON.stringify(payload))).setProtectedHeader(CARD_JWE_HEADER).encrypt(certificate.key)
   } catch (error) {
     throw new CardJweError('ERR_ENCRYPTION_FAILED', 'encryption failed', { cause: error })
   }

@@ -67,11 +67,7 @@ export class CardJweError extends Error {
   /** Present with `ERR_CARD_INVALID`: every field and rule that failed. */
   readonly issues: readonly CardIssue[]
 
-  constructor(
-    code: CardJweErrorCode,
-    message: string,
-    options: { cause?: unknown; issues?: readonly CardIssue[] } = {},
-  ) {
+  constructor(code: CardJweErrorCode, message: string, options: { cause?: unknown; issues?: readonly CardIssue[] } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.code = code
     this.issues = options.issues ?? []

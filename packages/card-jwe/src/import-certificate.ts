@@ -65,7 +65,8 @@ export async function importCertificate(input: CertificateInput, options: Import
       .importKey('spki', fields.spki as Uint8Array<ArrayBuffer>, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt'])
       .catch((error: unknown) => refuse('ERR_CERTIFICATE_MALFORMED', 'RSA key import failed', error)),
   ])
-  if (pin !== undefined && normalizeFingerprint(fingerprint) !== pin) refuse('ERR_CERTIFICATE_FINGERPRINT', 'fingerprint does not match the pin')
+  if (pin !== undefined && normalizeFingerprint(fingerprint) !== pin)
+    refuse('ERR_CERTIFICATE_FINGERPRINT', 'fingerprint does not match the pin')
   const keyBits = (key.algorithm as RsaHashedKeyAlgorithm).modulusLength
   if (keyBits < MIN_RSA_KEY_BITS) refuse('ERR_CERTIFICATE_KEY_SIZE', `RSA key has ${keyBits} bits, under ${MIN_RSA_KEY_BITS}`)
   const certificate = { key, fingerprint, notBefore: fields.notBefore, notAfter: fields.notAfter, keyBits }

@@ -55,7 +55,8 @@ describe('test-card catalogue against the brand table', () => {
 
   it('covers every brand the issue names, with 3-D Secure cards', () => {
     const brands = new Set(TEST_CARDS.map((c) => c.brand))
-    for (const b of ['visa', 'mastercard', 'american-express', 'discover', 'diners-club', 'jcb', 'unionpay', 'maestro']) expect(brands).toContain(b)
+    for (const b of ['visa', 'mastercard', 'american-express', 'discover', 'diners-club', 'jcb', 'unionpay', 'maestro'])
+      expect(brands).toContain(b)
     expect(TEST_CARDS.some((c) => c.brand === 'mastercard' && c.number.startsWith('2'))).toBe(true)
     expect(TEST_CARDS.filter((c) => c.threeDSecure === 'challenge').length).toBeGreaterThanOrEqual(5)
   })

@@ -44,10 +44,21 @@ describe('encryptCard', () => {
     const at = new Date(Date.now() - 60 * 60 * 1000)
     const { year } = testCardExpiry(at)
     // Typed as a shopper would: unpadded month, two-digit year.
-    const jwe = await encryptCard({ number: '3700 0000 0000 002', expiry: `3/${year.slice(2)}`, cvc: '7373', holderName: 'A. Shopper' }, certificate, { now: () => at })
+    const jwe = await encryptCard(
+      { number: '3700 0000 0000 002', expiry: `3/${year.slice(2)}`, cvc: '7373', holderName: 'A. Shopper' },
+      certificate,
+      { now: () => at },
+    )
     const { header, card } = await decryptor.decrypt(jwe)
     expect(header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
-    expect(card).toEqual({ number: amex.number, expiryMonth: '03', expiryYear: year, cvc: '7373', holderName: 'A. Shopper', generationtime: at.toISOString() })
+    expect(card).toEqual({
+      number: amex.number,
+      expiryMonth: '03',
+      expiryYear: year,
+      cvc: '7373',
+      holderName: 'A. Shopper',
+      generationtime: at.toISOString(),
+    })
   })
 
   it('makes a different JWE every time (fresh content key and IV)', async () => {
@@ -102,9 +113,11 @@ describe('encryptCard', () => {
   it('gives the one generic message when any byte of any segment changes', async () => {
     const jwe = await encryptCard(visa, certificate)
     const segments = jwe.split('.').map((s) => decodeBase64url(s, 'segment'))
-    const change = fc.integer({ min: 0, max: 4 }).chain((segment) =>
-      fc.tuple(fc.constant(segment), fc.integer({ min: 0, max: segments[segment]!.length - 1 }), fc.integer({ min: 1, max: 255 })),
-    )
+    const change = fc
+      .integer({ min: 0, max: 4 })
+      .chain((segment) =>
+        fc.tuple(fc.constant(segment), fc.integer({ min: 0, max: segments[segment]!.length - 1 }), fc.integer({ min: 1, max: 255 })),
+      )
     await fc.assert(
       fc.asyncProperty(change, async ([segment, index, mask]) => {
         const bytes = segments.map((s) => s.slice())

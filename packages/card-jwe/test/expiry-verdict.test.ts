@@ -25,7 +25,11 @@ describe('expiryVerdict', () => {
 
   it(`refuses dates more than ${MAX_EXPIRY_YEARS_AHEAD} years ahead`, () => {
     expect(verdict(`12/${2026 + MAX_EXPIRY_YEARS_AHEAD}`).isValid).toBe(true)
-    expect(verdict(`01/${2027 + MAX_EXPIRY_YEARS_AHEAD}`)).toMatchObject({ isValid: false, isPotentiallyValid: false, rule: 'too-far-ahead' })
+    expect(verdict(`01/${2027 + MAX_EXPIRY_YEARS_AHEAD}`)).toMatchObject({
+      isValid: false,
+      isPotentiallyValid: false,
+      rule: 'too-far-ahead',
+    })
     expect(verdict('01/99')).toMatchObject({ isValid: false, rule: 'too-far-ahead' })
   })
 

@@ -8,9 +8,18 @@ const brand = (type: string) => CARD_BRANDS.find((b) => b.type === type)!
 describe('securityCodeVerdict', () => {
   it('wants three digits for most brands and four for American Express', () => {
     expect(securityCodeVerdict('737', brand('visa')).isValid).toBe(true)
-    expect(securityCodeVerdict('7373', brand('visa'))).toMatchObject({ isValid: false, isPotentiallyValid: false, rule: 'length', field: 'cvc' })
+    expect(securityCodeVerdict('7373', brand('visa'))).toMatchObject({
+      isValid: false,
+      isPotentiallyValid: false,
+      rule: 'length',
+      field: 'cvc',
+    })
     expect(securityCodeVerdict('7373', brand('american-express')).isValid).toBe(true)
-    expect(securityCodeVerdict('737', brand('american-express'))).toMatchObject({ isValid: false, isPotentiallyValid: true, rule: 'length' })
+    expect(securityCodeVerdict('737', brand('american-express'))).toMatchObject({
+      isValid: false,
+      isPotentiallyValid: true,
+      rule: 'length',
+    })
   })
 
   it('wants nothing for a brand without a code', () => {
@@ -51,7 +60,12 @@ describe('holderNameVerdict', () => {
   })
 
   it('refuses digits (where a pasted card number would land) and control characters', () => {
-    expect(holderNameVerdict('4111 1111 1111 1111')).toMatchObject({ isValid: false, isPotentiallyValid: false, rule: 'characters', field: 'holderName' })
+    expect(holderNameVerdict('4111 1111 1111 1111')).toMatchObject({
+      isValid: false,
+      isPotentiallyValid: false,
+      rule: 'characters',
+      field: 'holderName',
+    })
     expect(holderNameVerdict('A\u0000B')).toMatchObject({ rule: 'characters' })
   })
 

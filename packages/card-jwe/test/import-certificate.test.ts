@@ -24,7 +24,13 @@ async function codeOf(promise: Promise<unknown>): Promise<string> {
 
 describe('importCertificate', () => {
   it('reads PEM, DER, bare base64 and PEM bytes alike', async () => {
-    const forms = [valid.certificatePem, derOf(valid.certificatePem), derOf(valid.certificatePem).buffer, base64Body(valid.certificatePem), new TextEncoder().encode(valid.certificatePem)]
+    const forms = [
+      valid.certificatePem,
+      derOf(valid.certificatePem),
+      derOf(valid.certificatePem).buffer,
+      base64Body(valid.certificatePem),
+      new TextEncoder().encode(valid.certificatePem),
+    ]
     for (const form of forms) {
       const certificate = await importCertificate(form as string)
       expect(certificate.fingerprint).toBe(valid.fingerprint)
@@ -42,7 +48,9 @@ describe('importCertificate', () => {
     for (const pin of [valid.fingerprint, valid.fingerprint.toLowerCase(), bare, bare.toLowerCase()]) {
       await expect(importCertificate(valid.certificatePem, { fingerprint: pin })).resolves.toBeDefined()
     }
-    expect(await codeOf(importCertificate(otherValid.certificatePem, { fingerprint: valid.fingerprint }))).toBe('ERR_CERTIFICATE_FINGERPRINT')
+    expect(await codeOf(importCertificate(otherValid.certificatePem, { fingerprint: valid.fingerprint }))).toBe(
+      'ERR_CERTIFICATE_FINGERPRINT',
+    )
     expect(await codeOf(importCertificate(valid.certificatePem, { fingerprint: 'abc' }))).toBe('ERR_INVALID_ARGUMENT')
   })
 

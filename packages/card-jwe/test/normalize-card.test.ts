@@ -19,7 +19,12 @@ function thrown(fn: () => unknown): CardJweError {
 
 describe('normalizeCard', () => {
   it('turns typed input into the strict payload', () => {
-    expect(normalizeCard({ number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: '30', cvc: ' 737 ', holderName: ' A. Shopper ' }, { now })).toEqual({
+    expect(
+      normalizeCard(
+        { number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: '30', cvc: ' 737 ', holderName: ' A. Shopper ' },
+        { now },
+      ),
+    ).toEqual({
       number: '4111111145551142',
       expiryMonth: '03',
       expiryYear: '2030',
@@ -37,7 +42,9 @@ describe('normalizeCard', () => {
   })
 
   it('lists every broken field and rule, and no value', () => {
-    const error = thrown(() => normalizeCard({ number: '4111 1111 4555 1143', expiryMonth: '13', expiryYear: '30', cvc: '73', holderName: 'X1' }, { now }))
+    const error = thrown(() =>
+      normalizeCard({ number: '4111 1111 4555 1143', expiryMonth: '13', expiryYear: '30', cvc: '73', holderName: 'X1' }, { now }),
+    )
     expect(error.code).toBe('ERR_CARD_INVALID')
     expect(error.issues).toEqual([
       { field: 'number', rule: 'luhn' },
@@ -49,12 +56,21 @@ describe('normalizeCard', () => {
   })
 
   it('asks for an expiry when none is given and refuses an expired one', () => {
-    expect(checkCard({ number: '4111111145551142', cvc: '737' }, { now })).toEqual({ ok: false, issues: [{ field: 'expiry', rule: 'required' }] })
-    expect(checkCard({ number: '4111111145551142', expiry: '10/26', cvc: '737' }, { now })).toEqual({ ok: false, issues: [{ field: 'expiry', rule: 'expired' }] })
+    expect(checkCard({ number: '4111111145551142', cvc: '737' }, { now })).toEqual({
+      ok: false,
+      issues: [{ field: 'expiry', rule: 'required' }],
+    })
+    expect(checkCard({ number: '4111111145551142', expiry: '10/26', cvc: '737' }, { now })).toEqual({
+      ok: false,
+      issues: [{ field: 'expiry', rule: 'expired' }],
+    })
   })
 
   it('refuses a card number given as a JSON number', () => {
-    expect(checkCard({ number: 4111111145551142 as unknown as string, expiry: '03/30', cvc: '737' }, { now })).toMatchObject({ ok: false, issues: [{ field: 'number', rule: 'required' }] })
+    expect(checkCard({ number: 4111111145551142 as unknown as string, expiry: '03/30', cvc: '737' }, { now })).toMatchObject({
+      ok: false,
+      issues: [{ field: 'number', rule: 'required' }],
+    })
   })
 
   it('is a programming error, not a card error, to pass no object', () => {
@@ -94,7 +110,11 @@ describe('normalizeCard', () => {
     fc.assert(
       fc.property(broken, ({ digits, damage, expiry, cvc, holderName }) => {
         const number =
-          damage === 'luhn' ? digits.slice(0, -1) + String((Number(digits.at(-1)) + 1) % 10) : damage === 'letter' ? `${digits}x` : `${digits}0000`
+          damage === 'luhn'
+            ? digits.slice(0, -1) + String((Number(digits.at(-1)) + 1) % 10)
+            : damage === 'letter'
+              ? `${digits}x`
+              : `${digits}0000`
         const result = checkCard({ number, expiry, cvc, holderName }, { now })
         if (result.ok) return
         const error = thrown(() => normalizeCard({ number, expiry, cvc, holderName }, { now }))

@@ -92,11 +92,14 @@ describe('numberVerdict', () => {
 
   it('accepts every generated valid number however it is separated', () => {
     fc.assert(
-      fc.property(validCardNumber.chain((d) => fc.tuple(fc.constant(d), withSeparators(d))), ([digits, typed]) => {
-        const v = numberVerdict(typed)
-        expect(v.isValid).toBe(true)
-        expect(v.brand).toBe(numberVerdict(digits).brand)
-      }),
+      fc.property(
+        validCardNumber.chain((d) => fc.tuple(fc.constant(d), withSeparators(d))),
+        ([digits, typed]) => {
+          const v = numberVerdict(typed)
+          expect(v.isValid).toBe(true)
+          expect(v.brand).toBe(numberVerdict(digits).brand)
+        },
+      ),
       FC_PARAMS,
     )
   })

@@ -8,6 +8,9 @@ import { prepareAction } from './prepare-action.js'
  */
 export async function handleAction(action: unknown, options: PerformOptions): Promise<ActionOutcome> {
   const view = options.container.ownerDocument.defaultView!
-  const step = prepareAction(action, { width: options.container.getBoundingClientRect().width || view.innerWidth, height: view.innerHeight })
+  const step = prepareAction(action, {
+    width: options.container.getBoundingClientRect().width || view.innerWidth,
+    height: view.innerHeight,
+  })
   return performAction(step, options)
 }

@@ -43,7 +43,10 @@ async function fingerprint(step: PreparedFingerprint, options: PerformOptions): 
     const expected = { frame, origin: step.notificationOrigin, type: 'threeDSMethodCompleted', transactionId: step.transactionId }
     const message = await messageFrom(expected, options.methodTimeoutMs ?? THREEDS_METHOD_TIMEOUT_MS, options.signal, aborted)
     // No answer in time is not a failure: the transaction goes on with "N" (EMV 3DS v2.2.0, 5.8).
-    return { kind: 'details', details: { threeDSResult: encodeBase64Json({ threeDSCompInd: message ? 'Y' : 'N', threeDSServerTransID: step.transactionId }) } }
+    return {
+      kind: 'details',
+      details: { threeDSResult: encodeBase64Json({ threeDSCompInd: message ? 'Y' : 'N', threeDSServerTransID: step.transactionId }) },
+    }
   } finally {
     frame.remove()
   }

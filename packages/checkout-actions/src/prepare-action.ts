@@ -88,7 +88,10 @@ function prepareChallenge(action: Record<string, unknown>, container: ContainerS
     notificationOrigin: pageUrl(token.threeDSNotificationURL, 'token.threeDSNotificationURL').origin,
     transactionId: id,
     windowSize,
-    creq: encodeBase64Json({ threeDSServerTransID: id, acsTransID: acsTransId, messageVersion, messageType: 'CReq', challengeWindowSize: windowSize }, true),
+    creq: encodeBase64Json(
+      { threeDSServerTransID: id, acsTransID: acsTransId, messageVersion, messageType: 'CReq', challengeWindowSize: windowSize },
+      true,
+    ),
   }
 }
 
@@ -98,7 +101,8 @@ function prepareRedirect(action: Record<string, unknown>): PreparedRedirect {
   if (method !== 'GET' && method !== 'POST') throw invalid('action.method', 'GET or POST')
   const data: Record<string, string> = {}
   if (action.data !== undefined) {
-    if (typeof action.data !== 'object' || action.data === null || Array.isArray(action.data)) throw invalid('action.data', 'an object of strings')
+    if (typeof action.data !== 'object' || action.data === null || Array.isArray(action.data))
+      throw invalid('action.data', 'an object of strings')
     for (const [name, value] of Object.entries(action.data)) {
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw invalid('action.data', 'field names of letters, digits and _ . - only')
       if (typeof value !== 'string' || value.length > 16_384) throw invalid(`action.data.${name}`, 'a string of at most 16384 characters')

@@ -33,7 +33,11 @@ export interface PaymentRequestParts {
 /** The key under which the shop's order id travels in `metadata` (spec: rule 7 names it). */
 export const SHOP_ORDER_ID_KEY = 'shop_order_id'
 
-function strict<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof issuesOf>[0] } }, body: unknown, what: string): T {
+function strict<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof issuesOf>[0] } },
+  body: unknown,
+  what: string,
+): T {
   const result = schema.safeParse(body)
   if (result.success) return result.data
   const issues = issuesOf(result.error)
@@ -65,5 +69,9 @@ export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest 
 
 /** The body to forward to `POST .../payment-details`: the page's details, the order's metadata. */
 export function buildPaymentDetailsRequest(order: OrderRecord, submission: DetailsSubmission): PaymentDetailsRequest {
-  return strict<PaymentDetailsRequest>(PaymentDetailsRequestSchema, { details: submission.details, metadata: { [SHOP_ORDER_ID_KEY]: order.id } }, 'payment details')
+  return strict<PaymentDetailsRequest>(
+    PaymentDetailsRequestSchema,
+    { details: submission.details, metadata: { [SHOP_ORDER_ID_KEY]: order.id } },
+    'payment details',
+  )
 }

@@ -69,7 +69,10 @@ export function checkSubmission(input: unknown, order: OrderRecord): SubmissionC
   const parsed = PaymentSubmissionSchema.safeParse(input)
   if (!parsed.success) for (const issue of issuesOf(parsed.error)) problems.push({ kind: 'invalid', ...issue })
 
-  const raw = (typeof input === 'object' && input !== null ? input : {}) as { amount?: { value?: unknown; currency?: unknown }; reference?: unknown }
+  const raw = (typeof input === 'object' && input !== null ? input : {}) as {
+    amount?: { value?: unknown; currency?: unknown }
+    reference?: unknown
+  }
   const compared: Array<[ComparedField, number | string, unknown]> = [
     ['amount.value', order.amount.value, raw.amount?.value],
     ['amount.currency', order.amount.currency, raw.amount?.currency],

@@ -17,7 +17,12 @@ export {
 export type { PaymentMethod } from './schemas/payment-method.js'
 export { AddressSchema, LineItemSchema, MetadataSchema, PaymentRequestSchema } from './schemas/payment-request.js'
 export type { PaymentRequest } from './schemas/payment-request.js'
-export { RAW_CARD_FIELD_NAMES, ServicePaymentDetailsRequestSchema, ServicePaymentMethodSchema, ServicePaymentRequestSchema } from './schemas/service-request.js'
+export {
+  RAW_CARD_FIELD_NAMES,
+  ServicePaymentDetailsRequestSchema,
+  ServicePaymentMethodSchema,
+  ServicePaymentRequestSchema,
+} from './schemas/service-request.js'
 export type { ServicePaymentDetailsRequest, ServicePaymentRequest } from './schemas/service-request.js'
 export {
   ActionSchema,
@@ -38,7 +43,13 @@ export {
   ShopSettingsBatchSchema,
   ShopSettingsSchema,
 } from './schemas/other-bodies.js'
-export type { CaptureRequest, OnboardingStatus, PaymentDetailsRequest, PaymentMethodsResponse, ShopSetting } from './schemas/other-bodies.js'
+export type {
+  CaptureRequest,
+  OnboardingStatus,
+  PaymentDetailsRequest,
+  PaymentMethodsResponse,
+  ShopSetting,
+} from './schemas/other-bodies.js'
 export { DetailsSubmissionSchema, PaymentSubmissionSchema } from './schemas/submission.js'
 export type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
 export { checkSubmission } from './check-submission.js'

@@ -26,7 +26,8 @@ export function toMinorUnits(decimal: string, currency: string, overrides?: Mino
 /** 2800 EUR is "28.00"; 1500 JPY is "1500"; 1234 KWD is "1.234". */
 export function fromMinorUnits(minor: number, currency: string, overrides?: MinorUnitOverrides): string {
   const digits = digitsFor(currency, overrides)
-  if (!Number.isSafeInteger(minor) || minor < 0) throw new ValidationError('ERR_AMOUNT_FORMAT', 'amount: expected a whole number of minor units, 0 to 2^53 - 1')
+  if (!Number.isSafeInteger(minor) || minor < 0)
+    throw new ValidationError('ERR_AMOUNT_FORMAT', 'amount: expected a whole number of minor units, 0 to 2^53 - 1')
   if (digits === 0) return String(minor)
   const text = String(minor).padStart(digits + 1, '0')
   return `${text.slice(0, -digits)}.${text.slice(-digits)}`

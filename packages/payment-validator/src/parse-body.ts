@@ -25,7 +25,11 @@ export type BodyResult<T> =
  * before parsing. Errors name fields and rules; JSON.parse's own message, which quotes the input,
  * is never passed on.
  */
-export function parseJsonBody<S extends z.ZodType>(body: string | Uint8Array, schema: S, options: { maxBytes?: number } = {}): BodyResult<z.infer<S>> {
+export function parseJsonBody<S extends z.ZodType>(
+  body: string | Uint8Array,
+  schema: S,
+  options: { maxBytes?: number } = {},
+): BodyResult<z.infer<S>> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BODY_BYTES
   const size = typeof body === 'string' ? new TextEncoder().encode(body).length : body.length
   if (size > maxBytes) return { ok: false, error: new ValidationError('ERR_BODY_TOO_LARGE', `body: larger than ${maxBytes} bytes`) }

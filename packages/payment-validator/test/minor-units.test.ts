@@ -16,7 +16,8 @@ describe('currency table', () => {
     expect(CURRENCY_TABLE_SOURCE).toMatch(/ISO 4217.*2025-03/)
     expect(Object.keys(ISO_4217_MINOR_UNITS).length).toBeGreaterThan(150)
     expect(ISO_4217_MINOR_UNITS).toMatchObject({ EUR: 2, USD: 2, JPY: 0, KRW: 0, KWD: 3, BHD: 3, CLF: 4, UYW: 4, XCG: 2, ZWG: 2 })
-    for (const withdrawn of ['ANG', 'HRK', 'CUC', 'SLL', 'ZWL', 'MRO', 'VEF', 'XAU', 'XTS']) expect(ISO_4217_MINOR_UNITS, withdrawn).not.toHaveProperty(withdrawn)
+    for (const withdrawn of ['ANG', 'HRK', 'CUC', 'SLL', 'ZWL', 'MRO', 'VEF', 'XAU', 'XTS'])
+      expect(ISO_4217_MINOR_UNITS, withdrawn).not.toHaveProperty(withdrawn)
     expect(Object.isFrozen(ISO_4217_MINOR_UNITS)).toBe(true)
   })
 })
@@ -49,7 +50,11 @@ describe('toMinorUnits and fromMinorUnits', () => {
   })
 
   it('refuses what is not a plain amount in that currency', () => {
-    for (const bad of ['28.001', '-1', '1e3', '28,00', ' 28', '28.', '.5', '', '0x10', 'NaN']) expect(codeOf(() => toMinorUnits(bad, 'EUR')), bad).toBe('ERR_AMOUNT_FORMAT')
+    for (const bad of ['28.001', '-1', '1e3', '28,00', ' 28', '28.', '.5', '', '0x10', 'NaN'])
+      expect(
+        codeOf(() => toMinorUnits(bad, 'EUR')),
+        bad,
+      ).toBe('ERR_AMOUNT_FORMAT')
     expect(codeOf(() => toMinorUnits('1.5', 'JPY'))).toBe('ERR_AMOUNT_FORMAT')
     expect(codeOf(() => toMinorUnits('90071992547409.92', 'USD'))).toBe('ERR_AMOUNT_FORMAT')
     expect(codeOf(() => toMinorUnits('1', 'EURO'))).toBe('ERR_UNKNOWN_CURRENCY')

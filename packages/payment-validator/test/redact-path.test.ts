@@ -7,7 +7,9 @@ describe('redactPathForLog', () => {
     expect(redactPathForLog('/redirect/5555341244441115/approve')).toBe('/redirect/[digits]/approve')
     expect(redactPathForLog('/x/%35%35%35%35%33%34%31%32%34%34%34%34%31%31%31%35')).toBe('/x/[digits]')
     expect(redactPathForLog('/x/4111 1111-1111 1111')).toBe('/x/[digits]')
-    expect(redactPathForLog('/shopplatform/processor/payments/8YQ3K2M9ZX7B4N1C/captures')).toBe('/shopplatform/processor/payments/8YQ3K2M9ZX7B4N1C/captures')
+    expect(redactPathForLog('/shopplatform/processor/payments/8YQ3K2M9ZX7B4N1C/captures')).toBe(
+      '/shopplatform/processor/payments/8YQ3K2M9ZX7B4N1C/captures',
+    )
     expect(redactPathForLog('/api/orders/12345678901')).toBe('/api/orders/12345678901') // 11 digits: not a card number
   })
 

@@ -28,7 +28,10 @@ const cardRequest = {
 describe('payment request schema (strict: we build it)', () => {
   it('accepts the spec’s card example and the iDEAL method', () => {
     expect(PaymentRequestSchema.parse(cardRequest)).toEqual(cardRequest)
-    expect(PaymentRequestSchema.parse({ ...cardRequest, paymentMethod: { type: 'ideal', issuer: '1121' } }).paymentMethod).toEqual({ type: 'ideal', issuer: '1121' })
+    expect(PaymentRequestSchema.parse({ ...cardRequest, paymentMethod: { type: 'ideal', issuer: '1121' } }).paymentMethod).toEqual({
+      type: 'ideal',
+      issuer: '1121',
+    })
   })
 
   it('accepts every optional field of the table', () => {
@@ -38,7 +41,17 @@ describe('payment request schema (strict: we build it)', () => {
       shopperEmail: 'shopper@example.com',
       billingAddress: { street: 'Main St', houseNumberOrName: '1', postalCode: '1011 AA', city: 'Amsterdam', country: 'NL' },
       lineItems: [{ id: 'sku-1', description: 'Tea', quantity: 2, amountIncludingTax: 1400 }],
-      browserInfo: { userAgent: 'UA', acceptHeader: 'text/html', language: 'nl-NL', colorDepth: 24, screenHeight: 1080, screenWidth: 1920, timeZoneOffset: -60, javaEnabled: false, javaScriptEnabled: true },
+      browserInfo: {
+        userAgent: 'UA',
+        acceptHeader: 'text/html',
+        language: 'nl-NL',
+        colorDepth: 24,
+        screenHeight: 1080,
+        screenWidth: 1920,
+        timeZoneOffset: -60,
+        javaEnabled: false,
+        javaScriptEnabled: true,
+      },
       storePaymentMethod: true,
       shopperIP: '203.0.113.7',
     }
@@ -46,7 +59,10 @@ describe('payment request schema (strict: we build it)', () => {
   })
 
   it.each([
-    ['a raw card number', { paymentMethod: { type: 'scheme', number: '4111111145551142', expiryMonth: '03', expiryYear: '2030', cvc: '737' } }],
+    [
+      'a raw card number',
+      { paymentMethod: { type: 'scheme', number: '4111111145551142', expiryMonth: '03', expiryYear: '2030', cvc: '737' } },
+    ],
     ['a float amount', { amount: { currency: 'EUR', value: 28.5 } }],
     ['an amount as a string', { amount: { currency: 'EUR', value: '2800' } }],
     ['a negative amount', { amount: { currency: 'EUR', value: -1 } }],
@@ -54,7 +70,21 @@ describe('payment request schema (strict: we build it)', () => {
     ['a currency not in use', { amount: { currency: 'XYZ', value: 100 } }],
     ['a returnUrl that is not http(s)', { returnUrl: 'javascript:alert(1)' }],
     ['an unknown field', { surprise: true }],
-    ['a colour depth EMV does not allow', { browserInfo: { userAgent: 'UA', acceptHeader: '*/*', language: 'en', colorDepth: 30, screenHeight: 1, screenWidth: 1, timeZoneOffset: 0, javaEnabled: false } }],
+    [
+      'a colour depth EMV does not allow',
+      {
+        browserInfo: {
+          userAgent: 'UA',
+          acceptHeader: '*/*',
+          language: 'en',
+          colorDepth: 30,
+          screenHeight: 1,
+          screenWidth: 1,
+          timeZoneOffset: 0,
+          javaEnabled: false,
+        },
+      },
+    ],
     ['a JWE of four segments', { paymentMethod: { type: 'scheme', jwe: 'a.b.c.d' } }],
   ])('refuses %s', (_, change) => {
     expect(PaymentRequestSchema.safeParse({ ...cardRequest, ...change }).success).toBe(false)
@@ -63,7 +93,9 @@ describe('payment request schema (strict: we build it)', () => {
 
 describe('payment response schema (loose: the service may add fields)', () => {
   it('reads an authorised payment and a redirect with its action passed through unchanged', () => {
-    expect(PaymentResponseSchema.parse({ resultCode: 'Authorised', pspReference: 'PSP1', metadata: { shop_order_id: 123 } }).resultCode).toBe('Authorised')
+    expect(
+      PaymentResponseSchema.parse({ resultCode: 'Authorised', pspReference: 'PSP1', metadata: { shop_order_id: 123 } }).resultCode,
+    ).toBe('Authorised')
     const redirect = {
       resultCode: 'RedirectShopper',
       action: { type: 'redirect', paymentMethodType: 'ideal', url: 'https://bank.example/pay', method: 'GET', extra: { nested: true } },
@@ -78,16 +110,26 @@ describe('payment response schema (loose: the service may add fields)', () => {
   })
 
   it('gives the browser only resultCode, action, order and donationToken', () => {
-    const response = PaymentResponseSchema.parse({ resultCode: 'Authorised', pspReference: 'PSP1', metadata: { shop_order_id: 1 }, donationToken: 'tok', amount: { currency: 'EUR', value: 2800 } })
+    const response = PaymentResponseSchema.parse({
+      resultCode: 'Authorised',
+      pspReference: 'PSP1',
+      metadata: { shop_order_id: 1 },
+      donationToken: 'tok',
+      amount: { currency: 'EUR', value: 2800 },
+    })
     expect(toBrowserPaymentResult(response)).toEqual({ resultCode: 'Authorised', donationToken: 'tok' })
   })
 })
 
 describe('the other bodies', () => {
   it('payment details: details from the page and metadata', () => {
-    expect(PaymentDetailsRequestSchema.safeParse({ details: { redirectResult: 'X3XtfGC9' }, metadata: { shop_order_id: 123 } }).success).toBe(true)
+    expect(
+      PaymentDetailsRequestSchema.safeParse({ details: { redirectResult: 'X3XtfGC9' }, metadata: { shop_order_id: 123 } }).success,
+    ).toBe(true)
     expect(PaymentDetailsRequestSchema.safeParse({ details: {} }).success).toBe(false)
-    expect(PaymentDetailsRequestSchema.safeParse({ details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ==' }, extra: 1 }).success).toBe(false)
+    expect(PaymentDetailsRequestSchema.safeParse({ details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ==' }, extra: 1 }).success).toBe(
+      false,
+    )
   })
 
   it('capture and refund: an amount, full or partial', () => {
@@ -109,7 +151,13 @@ describe('the other bodies', () => {
   })
 
   it('payment-methods response passes through unchanged', () => {
-    const response = { paymentMethods: [{ type: 'scheme', name: 'Cards', brands: ['visa', 'mc'] }, { type: 'ideal', name: 'iDEAL' }], unknownTopLevel: 1 }
+    const response = {
+      paymentMethods: [
+        { type: 'scheme', name: 'Cards', brands: ['visa', 'mc'] },
+        { type: 'ideal', name: 'iDEAL' },
+      ],
+      unknownTopLevel: 1,
+    }
     expect(PaymentMethodsResponseSchema.parse(response)).toEqual(response)
   })
 })

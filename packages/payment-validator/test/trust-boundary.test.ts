@@ -14,7 +14,12 @@ import {
 
 const JWE = 'eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIiwidmVyc2lvbiI6IjEifQ.a2V5.aXY.Y2lwaGVy.dGFn'
 const order: OrderRecord = { id: 123, reference: 'order-123', amount: { currency: 'EUR', value: 2800 } }
-const honest = { orderId: 123, reference: 'order-123', amount: { currency: 'EUR', value: 2800 }, paymentMethod: { type: 'scheme', jwe: JWE } }
+const honest = {
+  orderId: 123,
+  reference: 'order-123',
+  amount: { currency: 'EUR', value: 2800 },
+  paymentMethod: { type: 'scheme', jwe: JWE },
+}
 const config = { returnUrl: (o: OrderRecord) => `https://shop.example/return?orderId=${o.id}` }
 
 const problemsOf = (submission: unknown): readonly SubmissionProblem[] => {
@@ -24,40 +29,80 @@ const problemsOf = (submission: unknown): readonly SubmissionProblem[] => {
 
 /** Every tamper case and what it must return; the closing note lists these. */
 const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
-  ['amount raised', { ...honest, amount: { currency: 'EUR', value: 2801 } }, [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 2801 }]],
-  ['amount lowered', { ...honest, amount: { currency: 'EUR', value: 1 } }, [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 1 }]],
-  ['currency switched', { ...honest, amount: { currency: 'JPY', value: 2800 } }, [{ kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: 'JPY' }]],
-  ['reference swapped', { ...honest, reference: 'order-124' }, [{ kind: 'mismatch', field: 'reference', expected: 'order-123', received: 'order-124' }]],
+  [
+    'amount raised',
+    { ...honest, amount: { currency: 'EUR', value: 2801 } },
+    [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 2801 }],
+  ],
+  [
+    'amount lowered',
+    { ...honest, amount: { currency: 'EUR', value: 1 } },
+    [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 1 }],
+  ],
+  [
+    'currency switched',
+    { ...honest, amount: { currency: 'JPY', value: 2800 } },
+    [{ kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: 'JPY' }],
+  ],
+  [
+    'reference swapped',
+    { ...honest, reference: 'order-124' },
+    [{ kind: 'mismatch', field: 'reference', expected: 'order-123', received: 'order-124' }],
+  ],
   [
     'amount sent as a float',
     { ...honest, amount: { currency: 'EUR', value: 28.0001 } },
-    [{ kind: 'invalid', path: 'amount.value', rule: 'type:int' }, { kind: 'mismatch', field: 'amount.value', expected: 2800, received: 28.0001 }],
+    [
+      { kind: 'invalid', path: 'amount.value', rule: 'type:int' },
+      { kind: 'mismatch', field: 'amount.value', expected: 2800, received: 28.0001 },
+    ],
   ],
   [
     'amount negative',
     { ...honest, amount: { currency: 'EUR', value: -2800 } },
-    [{ kind: 'invalid', path: 'amount.value', rule: 'too_small' }, { kind: 'mismatch', field: 'amount.value', expected: 2800, received: -2800 }],
+    [
+      { kind: 'invalid', path: 'amount.value', rule: 'too_small' },
+      { kind: 'mismatch', field: 'amount.value', expected: 2800, received: -2800 },
+    ],
   ],
   [
     'amount above 2^53',
     { ...honest, amount: { currency: 'EUR', value: 2 ** 53 + 2 } },
-    [{ kind: 'invalid', path: 'amount.value', rule: 'too_big' }, { kind: 'mismatch', field: 'amount.value', expected: 2800, received: 2 ** 53 + 2 }],
+    [
+      { kind: 'invalid', path: 'amount.value', rule: 'too_big' },
+      { kind: 'mismatch', field: 'amount.value', expected: 2800, received: 2 ** 53 + 2 },
+    ],
   ],
   [
     'currency that does not exist',
     { ...honest, amount: { currency: 'XEU', value: 2800 } },
-    [{ kind: 'invalid', path: 'amount.currency', rule: 'not an ISO 4217 code in use' }, { kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: 'XEU' }],
+    [
+      { kind: 'invalid', path: 'amount.currency', rule: 'not an ISO 4217 code in use' },
+      { kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: 'XEU' },
+    ],
   ],
-  ['extra fields', { ...honest, returnUrl: 'https://evil.example', metadata: { shop_order_id: 1 } }, [
-    { kind: 'invalid', path: 'returnUrl', rule: 'unknown_key' },
-    { kind: 'invalid', path: 'metadata', rule: 'unknown_key' },
-  ]],
-  ['amount missing', { ...honest, amount: undefined }, [
-    { kind: 'invalid', path: 'amount', rule: 'type:object' },
-    { kind: 'mismatch', field: 'amount.value', expected: 2800, received: null },
-    { kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: null },
-  ]],
-  ['raw card fields instead of a JWE', { ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142', cvc: '737' } }, [{ kind: 'invalid', path: 'paymentMethod.type', rule: 'scheme takes only jwe or the encrypted fields, never raw card data' }]],
+  [
+    'extra fields',
+    { ...honest, returnUrl: 'https://evil.example', metadata: { shop_order_id: 1 } },
+    [
+      { kind: 'invalid', path: 'returnUrl', rule: 'unknown_key' },
+      { kind: 'invalid', path: 'metadata', rule: 'unknown_key' },
+    ],
+  ],
+  [
+    'amount missing',
+    { ...honest, amount: undefined },
+    [
+      { kind: 'invalid', path: 'amount', rule: 'type:object' },
+      { kind: 'mismatch', field: 'amount.value', expected: 2800, received: null },
+      { kind: 'mismatch', field: 'amount.currency', expected: 'EUR', received: null },
+    ],
+  ],
+  [
+    'raw card fields instead of a JWE',
+    { ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142', cvc: '737' } },
+    [{ kind: 'invalid', path: 'paymentMethod.type', rule: 'scheme takes only jwe or the encrypted fields, never raw card data' }],
+  ],
 ]
 
 describe('checkSubmission: the trust boundary', () => {
@@ -118,11 +163,16 @@ describe('buildPaymentRequest: amounts from the record, card data from the page'
   })
 
   it('refuses to build an invalid body, naming the field', () => {
-    expect(() => buildPaymentRequest({ order, submission, config: { returnUrl: 'ftp://shop.example' } })).toThrow(/returnUrl \(format:url\)/)
+    expect(() => buildPaymentRequest({ order, submission, config: { returnUrl: 'ftp://shop.example' } })).toThrow(
+      /returnUrl \(format:url\)/,
+    )
   })
 
   it('builds payment details with the order’s metadata', () => {
-    expect(buildPaymentDetailsRequest(order, { orderId: 123, details: { redirectResult: 'abc' } })).toEqual({ details: { redirectResult: 'abc' }, metadata: { shop_order_id: 123 } })
+    expect(buildPaymentDetailsRequest(order, { orderId: 123, details: { redirectResult: 'abc' } })).toEqual({
+      details: { redirectResult: 'abc' },
+      metadata: { shop_order_id: 123 },
+    })
   })
 })
 
@@ -148,7 +198,10 @@ describe('parseJsonBody', () => {
   it('survives deep nesting and names fields, never values, in its errors', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000)
     expect(parseJsonBody(deep, PaymentSubmissionSchema, { maxBytes: 1_000_000 }).ok).toBe(false)
-    const result = parseJsonBody(JSON.stringify({ ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142' } }), PaymentSubmissionSchema)
+    const result = parseJsonBody(
+      JSON.stringify({ ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142' } }),
+      PaymentSubmissionSchema,
+    )
     expect(result.ok).toBe(false)
     if (!result.ok) expect(result.error.message).not.toMatch(/411111|551142/)
   })

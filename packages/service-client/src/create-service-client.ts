@@ -193,7 +193,11 @@ export interface ServiceClient {
    */
   createPayment(storeId: string, request: PaymentRequest | ServicePaymentRequest, options?: IdempotentCall): Promise<PaymentResponse>
   /** Sends what the page returned from a 3-D Secure step or redirect (`details`), for the final result. */
-  paymentDetails(storeId: string, request: PaymentDetailsRequest | ServicePaymentDetailsRequest, options?: IdempotentCall): Promise<PaymentResponse>
+  paymentDetails(
+    storeId: string,
+    request: PaymentDetailsRequest | ServicePaymentDetailsRequest,
+    options?: IdempotentCall,
+  ): Promise<PaymentResponse>
   /** Captures all or part of an authorised payment. */
   capture(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
   /** Refunds all or part of a captured payment. */
@@ -238,8 +242,10 @@ function positive(field: string, value: number | undefined, fallback: number): n
 function checkCredentials(credentials: ServiceCredentials | undefined): void {
   if (credentials === undefined) return
   // Sent as a header: control characters would make fetch fail in a way that looks like a network error.
-  if (typeof credentials.shopId !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(credentials.shopId)) throw new TypeError('credentials.shopId: 1 to 128 visible ASCII characters')
-  if (typeof credentials.serviceSecret !== 'string' || credentials.serviceSecret.length === 0) throw new TypeError('credentials.serviceSecret: a non-empty string')
+  if (typeof credentials.shopId !== 'string' || !/^[\x21-\x7e]{1,128}$/.test(credentials.shopId))
+    throw new TypeError('credentials.shopId: 1 to 128 visible ASCII characters')
+  if (typeof credentials.serviceSecret !== 'string' || credentials.serviceSecret.length === 0)
+    throw new TypeError('credentials.serviceSecret: a non-empty string')
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
@@ -285,9 +291,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
   ): Promise<T> {
     // Every check before the first byte is sent: a wrong argument is a TypeError, never a retry.
     const credentials = options.credentials
-    if (endpoint.signed && !credentials) throw new TypeError('credentials: this call is signed; create the client with credentials (shopId, serviceSecret)')
+    if (endpoint.signed && !credentials)
+      throw new TypeError('credentials: this call is signed; create the client with credentials (shopId, serviceSecret)')
     const given = callOptions.idempotencyKey
-    if (given !== undefined && (typeof given !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(given))) throw new TypeError('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
+    if (given !== undefined && (typeof given !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(given)))
+      throw new TypeError('idempotencyKey: 8 to 64 characters of [A-Za-z0-9_-]')
     if (given !== undefined && !endpoint.idempotencyKey) throw new TypeError(`idempotencyKey: ${endpoint.method} calls carry none`)
     const idempotencyKey = endpoint.idempotencyKey ? (given ?? globalThis.crypto.randomUUID()) : undefined
     const policy: SendPolicy = {
@@ -314,7 +322,10 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     const { outcome, attempts } = await send({ method, url: baseUrl + pathWithQuery, headers, body: text }, policy)
     const record: CallRecord = { attempts, idempotencyKey }
     const name = describeEndpoint(endpoint)
-    if (outcome.kind === 'no-answer') throw new ServiceUnreachableError(outcome.timedOut ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', name, record, { cause: outcome.cause })
+    if (outcome.kind === 'no-answer')
+      throw new ServiceUnreachableError(outcome.timedOut ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', name, record, {
+        cause: outcome.cause,
+      })
     if (outcome.status < 200 || outcome.status > 299) {
       const envelope = envelopeOf(outcome.text)
       throw new ServiceError(
@@ -328,7 +339,10 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
       )
     }
     const invalid = (rule: string) =>
-      new ServiceError({ status: outcome.status, errorCode: 'INVALID_RESPONSE', message: `${name}: the answer ${rule}`, errorType: 'client' }, record)
+      new ServiceError(
+        { status: outcome.status, errorCode: 'INVALID_RESPONSE', message: `${name}: the answer ${rule}`, errorType: 'client' },
+        record,
+      )
     let payload: unknown
     try {
       payload = JSON.parse(outcome.text)
@@ -347,7 +361,12 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     register: (async (shop: ShopRegistration, o?: IdempotentCall) => {
       const result = await call(E.register, {}, shop, o)
       if (shop.readyMadeStore === true && result.storeId === undefined) {
-        throw new ServiceError({ status: 201, errorCode: 'INVALID_RESPONSE', message: 'registration: a ready-made store was asked for and no storeId came back', errorType: 'client' })
+        throw new ServiceError({
+          status: 201,
+          errorCode: 'INVALID_RESPONSE',
+          message: 'registration: a ready-made store was asked for and no storeId came back',
+          errorType: 'client',
+        })
       }
       return result
     }) as ServiceClient['register'],
@@ -369,7 +388,8 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     refund: async (psp, amount, o) => call(E.refund, { psp_reference: id('pspReference', psp) }, { amount }, o),
     cancel: async (psp, o) => call(E.cancel, { psp_reference: id('pspReference', psp) }, undefined, o),
     updatedPayments: (q = {}, o) => call(E.updatedPayments, {}, undefined, o, query({ after: q.after, limit: q.limit })),
-    checkoutPaymentMethods: async (storeId, q = {}, o) => call(E.checkoutPaymentMethods, { store_id: id('storeId', storeId) }, undefined, o, query({ ...q })),
+    checkoutPaymentMethods: async (storeId, q = {}, o) =>
+      call(E.checkoutPaymentMethods, { store_id: id('storeId', storeId) }, undefined, o, query({ ...q })),
     clientKey: async (storeId, o) => (await call(E.clientKey, { store_id: id('storeId', storeId) }, undefined, o)).clientKey,
     webComponentClientKey: async (o) => (await call(E.webComponentClientKey, {}, undefined, o)).clientKey,
     unsubscribe: async (storeId, body, o) => call(E.unsubscribe, { store_id: id('storeId', storeId) }, body, o),

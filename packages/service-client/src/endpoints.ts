@@ -71,7 +71,11 @@ export const ShopRegistrationRequestSchema = z.strictObject({
   /** The shop's base URL, http or https. */
   shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
   /** 16-256 characters, no ":" (an HTTP Basic user-id cannot carry one). */
-  key: z.string().min(16).max(256).refine((key) => !key.includes(':'), { message: 'no ":" (HTTP Basic user-id)' }),
+  key: z
+    .string()
+    .min(16)
+    .max(256)
+    .refine((key) => !key.includes(':'), { message: 'no ":" (HTTP Basic user-id)' }),
   /** 16-256 characters. */
   secret: z.string().min(16).max(256),
   /** A verified contractor and an onboarded store with the registration (the sandbox's quick start). */
@@ -96,7 +100,17 @@ function endpoint<Answer extends z.ZodType>(
   answer: Answer,
   extra: Partial<Pick<ServiceEndpoint, 'signed' | 'movesMoney' | 'retried'>> = {},
 ): ServiceEndpoint<Answer> {
-  return Object.freeze({ method, path, signed: true, movesMoney: false, idempotencyKey: method !== 'GET', retried: true, body, answer, ...extra })
+  return Object.freeze({
+    method,
+    path,
+    signed: true,
+    movesMoney: false,
+    idempotencyKey: method !== 'GET',
+    retried: true,
+    body,
+    answer,
+    ...extra,
+  })
 }
 
 /**
@@ -108,7 +122,10 @@ export const ENDPOINTS = Object.freeze({
    * Unsigned, and not retried: the service calls the shop's settings endpoints before it answers, so
    * its 502 names the shop's failure, which a repeat meets again.
    */
-  register: endpoint('POST', `${P}/shop-registrations`, ShopRegistrationRequestSchema, RegistrationResultSchema, { signed: false, retried: false }),
+  register: endpoint('POST', `${P}/shop-registrations`, ShopRegistrationRequestSchema, RegistrationResultSchema, {
+    signed: false,
+    retried: false,
+  }),
   /** Sends the merchant a one-time code (the one path outside the prefix). */
   sendVerificationEmail: endpoint('POST', '/email-verification-messages', EmailVerificationRequestSchema, EmailVerificationResultSchema),
   /** Connects the merchant's back-office user with the emailed code. */
@@ -128,15 +145,24 @@ export const ENDPOINTS = Object.freeze({
   /** Changes a store's label, phone or address (ours: the spec shows no such call). */
   updateStore: endpoint('PATCH', `${P}/stores/{store_id}`, UpdateStoreRequestSchema, StoreSchema),
   /** Turns a store's payment methods on or off. */
-  setStorePaymentMethods: endpoint('PUT', `${P}/stores/{store_id}/payment-methods`, StorePaymentMethodsRequestSchema, StorePaymentMethodsResultSchema),
+  setStorePaymentMethods: endpoint(
+    'PUT',
+    `${P}/stores/{store_id}/payment-methods`,
+    StorePaymentMethodsRequestSchema,
+    StorePaymentMethodsResultSchema,
+  ),
   /** What the service still needs from the current contractor. */
   onboardingStatus: endpoint('GET', `${P}/onboarding-status`, null, OnboardingStatusSchema),
   /** A link to the hosted onboarding pages. */
   createOnboardingLink: endpoint('POST', `${P}/onboarding-links`, OnboardingLinkRequestSchema, OnboardingLinkSchema),
   /** Creates a payment. */
-  createPayment: endpoint('POST', `${P}/stores/{store_id}/payments`, ServicePaymentRequestSchema, PaymentResponseSchema, { movesMoney: true }),
+  createPayment: endpoint('POST', `${P}/stores/{store_id}/payments`, ServicePaymentRequestSchema, PaymentResponseSchema, {
+    movesMoney: true,
+  }),
   /** Finishes a payment after a shopper step. */
-  paymentDetails: endpoint('POST', `${P}/stores/{store_id}/payment-details`, ServicePaymentDetailsRequestSchema, PaymentResponseSchema, { movesMoney: true }),
+  paymentDetails: endpoint('POST', `${P}/stores/{store_id}/payment-details`, ServicePaymentDetailsRequestSchema, PaymentResponseSchema, {
+    movesMoney: true,
+  }),
   /** Captures all or part of an authorised payment. */
   capture: endpoint('POST', `${P}/payments/{psp_reference}/captures`, CaptureRequestSchema, ModificationResultSchema, { movesMoney: true }),
   /** Refunds all or part of a captured payment. */

@@ -54,7 +54,9 @@ export interface SignedParts {
 
 /** The exact text that is signed, given the lowercase hex SHA-256 of the body (for a receiver that hashes its own way). */
 export function canonicalText(parts: Omit<SignedParts, 'body'>, bodySha256Hex: string): string {
-  return [SIGNATURE_VERSION, String(parts.timestamp), parts.nonce, parts.method.toUpperCase(), parts.pathWithQuery, bodySha256Hex].join('\n')
+  return [SIGNATURE_VERSION, String(parts.timestamp), parts.nonce, parts.method.toUpperCase(), parts.pathWithQuery, bodySha256Hex].join(
+    '\n',
+  )
 }
 
 /** The exact text that is signed. */

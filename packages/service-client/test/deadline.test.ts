@@ -22,7 +22,9 @@ describe('deadline', () => {
       const started = performance.now()
       const error = await rejection(client.createPayment(STORE, payment))
       const took = performance.now() - started
-      console.log(`frozen service, default settings: ${error.name} ${(error as ServiceUnreachableError).code} after ${Math.round(took)} ms, ${server.received.length} attempts`)
+      console.log(
+        `frozen service, default settings: ${error.name} ${(error as ServiceUnreachableError).code} after ${Math.round(took)} ms, ${server.received.length} attempts`,
+      )
       expect(error).toBeInstanceOf(ServiceUnreachableError)
       expect(error).toMatchObject({ code: 'SERVICE_TIMEOUT', attempts: server.received.length })
       // 5 s, a wait of 0.25-0.5 s, 5 s, a wait of 0.5-1 s, then what is left: always three.

@@ -30,7 +30,13 @@ describe('the endpoint table', () => {
   })
 
   it('marks as moving money the payment, its details, capture, refund and cancel; keys on all but GETs', () => {
-    expect(entries.filter(([, e]) => e.movesMoney).map(([name]) => name)).toEqual(['createPayment', 'paymentDetails', 'capture', 'refund', 'cancel'])
+    expect(entries.filter(([, e]) => e.movesMoney).map(([name]) => name)).toEqual([
+      'createPayment',
+      'paymentDetails',
+      'capture',
+      'refund',
+      'cancel',
+    ])
     for (const [name, e] of entries) expect(e.idempotencyKey, name).toBe(e.method !== 'GET')
   })
 
@@ -60,6 +66,8 @@ describe('updated-payments statuses', () => {
   })
 
   it('still refuses a status that is not a string', () => {
-    expect(UpdatedPaymentsPageSchema.safeParse({ payments: [change(7 as unknown as string)], cursor: 1, hasMore: false }).success).toBe(false)
+    expect(UpdatedPaymentsPageSchema.safeParse({ payments: [change(7 as unknown as string)], cursor: 1, hasMore: false }).success).toBe(
+      false,
+    )
   })
 })

@@ -17,7 +17,9 @@ const amount = { currency: 'EUR', value: 100 }
 const address = { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Damrak 1', line2: '', line3: '', postalCode: '1012 LG' }
 
 /** Every call but a GET, with valid arguments and a key; the name is the endpoint's. */
-const writes: ReadonlyArray<readonly [keyof typeof ENDPOINTS, (client: ServiceClient, o: { idempotencyKey?: string }) => Promise<unknown>]> = [
+const writes: ReadonlyArray<
+  readonly [keyof typeof ENDPOINTS, (client: ServiceClient, o: { idempotencyKey?: string }) => Promise<unknown>]
+> = [
   ['register', (c, o) => c.register({ shopUrl: 'https://shop.example', key: 'k'.repeat(16), secret: 's'.repeat(16) }, o)],
   ['sendVerificationEmail', (c, o) => c.sendVerificationEmail('merchant@example.test', o)],
   ['connectBackofficeUser', (c, o) => c.connectBackofficeUser({ email: 'merchant@example.test', code: '123456' }, o)],
@@ -50,7 +52,9 @@ const pathOf = (template: string) => template.replace('{store_id}', STORE).repla
 
 describe('idempotency keys', () => {
   it('the writes are every endpoint but the GETs', () => {
-    const notGet = Object.entries(ENDPOINTS).filter(([, e]) => e.method !== 'GET').map(([name]) => name)
+    const notGet = Object.entries(ENDPOINTS)
+      .filter(([, e]) => e.method !== 'GET')
+      .map(([name]) => name)
     expect(writes.map(([name]) => name).sort()).toEqual(notGet.sort())
   })
 
@@ -63,7 +67,9 @@ describe('idempotency keys', () => {
     const error = await rejection(send(client, { idempotencyKey: key }))
     expect(error).toMatchObject(name === 'register' ? { code: 'SERVICE_UNREACHABLE' } : { errorCode: 'STOP_HERE', attempts: 2 })
     expect(server.keys()).toEqual(Array(attempts).fill(key))
-    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(Array(attempts).fill(`${ENDPOINTS[name].method} ${pathOf(ENDPOINTS[name].path)}`))
+    expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(
+      Array(attempts).fill(`${ENDPOINTS[name].method} ${pathOf(ENDPOINTS[name].path)}`),
+    )
   })
 
   it.each(writes)('%s without a key sends one it generated', async (_, send) => {
@@ -74,7 +80,11 @@ describe('idempotency keys', () => {
   })
 
   it('two calls without a key: two keys, one per call, each kept across its own retries', async () => {
-    server = await misbehavingServer((request) => (server!.received.filter((r) => r.headers['idempotency-key'] === request.headers['idempotency-key']).length === 1 ? reply.reset() : reply.json(200, authorised)))
+    server = await misbehavingServer((request) =>
+      server!.received.filter((r) => r.headers['idempotency-key'] === request.headers['idempotency-key']).length === 1
+        ? reply.reset()
+        : reply.json(200, authorised),
+    )
     const { client } = fastClient(server.url)
     await client.createPayment(STORE, payment)
     await client.createPayment(STORE, payment)
@@ -89,7 +99,10 @@ describe('idempotency keys', () => {
     server = await misbehavingServer(() => reply.json(200, authorised))
     const { client } = fastClient(server.url)
     const key = 'order-42-attempt-0'
-    await Promise.all([client.createPayment(STORE, payment, { idempotencyKey: key }), client.createPayment(STORE, payment, { idempotencyKey: key })])
+    await Promise.all([
+      client.createPayment(STORE, payment, { idempotencyKey: key }),
+      client.createPayment(STORE, payment, { idempotencyKey: key }),
+    ])
     expect(server.keys()).toEqual([key, key])
   })
 

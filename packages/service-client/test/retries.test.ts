@@ -52,7 +52,12 @@ describe('retried: no answer', () => {
     const { client, waits } = fastClient(server.url, { deadlineMs: 300 })
     const error = await rejection(client.createPayment(STORE, payment, { idempotencyKey: 'order-42-attempt-0' }))
     expect(error).toBeInstanceOf(ServiceUnreachableError)
-    expect(error).toMatchObject({ name: 'ServiceUnreachableError', code: 'SERVICE_UNREACHABLE', idempotencyKey: 'order-42-attempt-0', attempts: server.received.length })
+    expect(error).toMatchObject({
+      name: 'ServiceUnreachableError',
+      code: 'SERVICE_UNREACHABLE',
+      idempotencyKey: 'order-42-attempt-0',
+      attempts: server.received.length,
+    })
     expect(server.received.length).toBeGreaterThanOrEqual(3)
     expect(waits).toEqual([20, 40, 80, 80, 80].slice(0, server.received.length - 1))
     expectOneKey(server.keys(), 'order-42-attempt-0')
@@ -97,7 +102,10 @@ describe('retried: no answer', () => {
   it('bodies that always stall: SERVICE_TIMEOUT', async () => {
     server = await misbehavingServer(() => reply.stalledBody())
     const { client } = fastClient(server.url, { attemptTimeoutMs: 100, deadlineMs: 250 })
-    expect(await rejection(client.createPayment(STORE, payment))).toMatchObject({ name: 'ServiceUnreachableError', code: 'SERVICE_TIMEOUT' })
+    expect(await rejection(client.createPayment(STORE, payment))).toMatchObject({
+      name: 'ServiceUnreachableError',
+      code: 'SERVICE_TIMEOUT',
+    })
   })
 
   it('a fetch that ignores its abort signal still ends at the deadline', async () => {
@@ -150,14 +158,22 @@ describe('retried: 429, 502, 503, 504', () => {
     server = await misbehavingServer(() => reply.refusal(503, 'UNAVAILABLE'))
     const { client, waits } = fastClient(server.url, { deadlineMs: 300 })
     const error = await rejection(client.refund(PSP, { currency: 'EUR', value: 100 }, { idempotencyKey: 'refund-42-click-1' }))
-    expect(error).toMatchObject({ name: 'ServiceError', status: 503, errorCode: 'UNAVAILABLE', idempotencyKey: 'refund-42-click-1', attempts: server.received.length })
+    expect(error).toMatchObject({
+      name: 'ServiceError',
+      status: 503,
+      errorCode: 'UNAVAILABLE',
+      idempotencyKey: 'refund-42-click-1',
+      attempts: server.received.length,
+    })
     expect(waits).toEqual([20, 40, 80, 80, 80].slice(0, server.received.length - 1))
     expectOneKey(server.keys(), 'refund-42-click-1')
   })
 
   it('a GET is retried the same way, and carries no key', async () => {
     const page = { payments: [], cursor: 0, hasMore: false }
-    server = await misbehavingServer((_, i) => (i === 0 ? reply.reset() : i === 1 ? reply.refusal(502, 'BAD_GATEWAY') : reply.json(200, page)))
+    server = await misbehavingServer((_, i) =>
+      i === 0 ? reply.reset() : i === 1 ? reply.refusal(502, 'BAD_GATEWAY') : reply.json(200, page),
+    )
     const { client, waits } = fastClient(server.url)
     expect(await client.updatedPayments({ after: 0 })).toEqual(page)
     expect(server.received.map((r) => r.method)).toEqual(['GET', 'GET', 'GET'])
@@ -181,7 +197,13 @@ describe('not retried', () => {
     const { client } = fastClient(server.url)
     const error = await rejection(client.createPayment(STORE, payment, { idempotencyKey: 'order-42-attempt-0' }))
     expect(error).toBeInstanceOf(ServiceError)
-    expect(error).toMatchObject({ status, errorCode: 'REFUSED_HERE', errorType: 'validation', attempts: 1, idempotencyKey: 'order-42-attempt-0' })
+    expect(error).toMatchObject({
+      status,
+      errorCode: 'REFUSED_HERE',
+      errorType: 'validation',
+      attempts: 1,
+      idempotencyKey: 'order-42-attempt-0',
+    })
     expect(server.received).toHaveLength(1)
     expectNoBody(error)
   })
@@ -190,7 +212,11 @@ describe('not retried', () => {
     server = await misbehavingServer(() => reply.json(418, '<html>teapot</html>'))
     const { client } = fastClient(server.url)
     const error = await rejection(client.cancel(PSP))
-    expect(error).toMatchObject({ status: 418, errorCode: 'HTTP_ERROR', message: 'POST /shopplatform/processor/payments/{psp_reference}/cancels: HTTP 418' })
+    expect(error).toMatchObject({
+      status: 418,
+      errorCode: 'HTTP_ERROR',
+      message: 'POST /shopplatform/processor/payments/{psp_reference}/cancels: HTTP 418',
+    })
   })
 
   it('a 200 that is not JSON: ServiceError INVALID_RESPONSE, one attempt', async () => {
@@ -207,7 +233,10 @@ describe('not retried', () => {
     server = await misbehavingServer(() => reply.json(200, { resultCode: 42, echoed: CARD_MARKER }))
     const { client } = fastClient(server.url)
     const error = await rejection(client.createPayment(STORE, payment))
-    expect(error).toMatchObject({ errorCode: 'INVALID_RESPONSE', message: 'POST /shopplatform/processor/stores/{store_id}/payments: the answer does not match its schema' })
+    expect(error).toMatchObject({
+      errorCode: 'INVALID_RESPONSE',
+      message: 'POST /shopplatform/processor/stores/{store_id}/payments: the answer does not match its schema',
+    })
     expectNoBody(error)
   })
 

@@ -20,7 +20,13 @@ export function encryptCardWithNodeCrypto(card: CardInput, publicKey: KeyObject,
   const encryptedKey = publicEncrypt({ key: publicKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, cek)
   const cipher = createCipheriv('aes-256-gcm', cek, iv).setAAD(Buffer.from(HEADER_B64, 'ascii'))
   const ciphertext = Buffer.concat([cipher.update(payload), cipher.final()])
-  return [HEADER_B64, encryptedKey.toString('base64url'), iv.toString('base64url'), ciphertext.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.')
+  return [
+    HEADER_B64,
+    encryptedKey.toString('base64url'),
+    iv.toString('base64url'),
+    ciphertext.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+  ].join('.')
 }
 
 export function encryptInThisThread(cards: readonly CardInput[], certificatePem: string): string[] {
@@ -42,11 +48,17 @@ function inWorker(certificatePem: string, cards: readonly CardInput[]): Promise<
  * card-jwe checks it (RSA, at least 2048 bits, valid now); a large batch is split over one worker
  * thread per core. For the browser, and for anything but tests, use card-jwe's encryptCard.
  */
-export async function encryptCardBatch(cards: readonly CardInput[], certificatePem: string, options: { readonly threads?: number } = {}): Promise<string[]> {
+export async function encryptCardBatch(
+  cards: readonly CardInput[],
+  certificatePem: string,
+  options: { readonly threads?: number } = {},
+): Promise<string[]> {
   await importCertificate(certificatePem)
   const threads = options.threads ?? (cards.length >= 2 * MIN_CARDS_PER_WORKER ? availableParallelism() : 1)
   if (threads <= 1) return encryptInThisThread(cards, certificatePem)
   const share = Math.ceil(cards.length / threads)
-  const parts = await Promise.all(Array.from({ length: threads }, (_, t) => inWorker(certificatePem, cards.slice(t * share, (t + 1) * share))))
+  const parts = await Promise.all(
+    Array.from({ length: threads }, (_, t) => inWorker(certificatePem, cards.slice(t * share, (t + 1) * share))),
+  )
   return parts.flat()
 }

@@ -122,7 +122,10 @@ export interface FindTestCardOptions {
 }
 
 /** The first card matching the filter, for tests that need "a Visa with a challenge". */
-export function findTestCard(filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome'>>, options: FindTestCardOptions = {}): TestCard {
+export function findTestCard(
+  filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome'>>,
+  options: FindTestCardOptions = {},
+): TestCard {
   const found = TEST_CARDS.find((c) => Object.entries(filter).every(([k, v]) => c[k as keyof TestCard] === v))
   if (!found) throw new Error(`no test card matches ${JSON.stringify(filter)}`)
   if (!options.now) return found

@@ -7,7 +7,15 @@ import { EventEmitter } from 'node:events'
 import { describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
 import { encryptCard, importCertificate } from 'card-jwe'
-import { captureCardRequests, CardCaptureError, EXPECTED_CARD_JWE_HEADER, findCardDigits, type CardCapture, type CardCaptureErrorCode, type RequestSource } from '@card-jwe/testkit/capture'
+import {
+  captureCardRequests,
+  CardCaptureError,
+  EXPECTED_CARD_JWE_HEADER,
+  findCardDigits,
+  type CardCapture,
+  type CardCaptureErrorCode,
+  type RequestSource,
+} from '@card-jwe/testkit/capture'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type {} from '@card-jwe/testkit/vitest-global-setup'
 import { buildJwe, cardPayload } from './support/build-jwe.js'
@@ -35,7 +43,8 @@ async function started(privateKey = valid.privateKeyPem) {
   return { page, capture }
 }
 
-const paymentBody = (jwe: string, extra: Record<string, unknown> = {}) => JSON.stringify({ orderId: 7, paymentMethod: { type: 'scheme', encryptedCard: jwe }, ...extra })
+const paymentBody = (jwe: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ orderId: 7, paymentMethod: { type: 'scheme', encryptedCard: jwe }, ...extra })
 
 async function failure(run: Promise<unknown> | (() => unknown)): Promise<CardCaptureError> {
   try {
@@ -89,13 +98,26 @@ describe('capture: a good page', () => {
 describe('capture: clear failures that name the rule, never the card', () => {
   const cases: Array<[string, CardCaptureErrorCode, RegExp, () => Promise<string>]> = [
     ['a body without a JWE', 'NOT_A_JWE', /carries no compact JWE/, async () => paymentBody('not-a-jwe')],
-    ['a legacy algorithm', 'LEGACY_ALGORITHM', /RSA-OAEP with A256GCM.*RSA-OAEP-256 with A256GCM/, async () => paymentBody(await buildJwe(valid.certificatePem, cardPayload(), { alg: 'RSA-OAEP' }))],
-    ['a legacy content encryption', 'LEGACY_ALGORITHM', /A128CBC-HS256/, async () => paymentBody(await buildJwe(valid.certificatePem, cardPayload(), { enc: 'A128CBC-HS256' }))],
+    [
+      'a legacy algorithm',
+      'LEGACY_ALGORITHM',
+      /RSA-OAEP with A256GCM.*RSA-OAEP-256 with A256GCM/,
+      async () => paymentBody(await buildJwe(valid.certificatePem, cardPayload(), { alg: 'RSA-OAEP' })),
+    ],
+    [
+      'a legacy content encryption',
+      'LEGACY_ALGORITHM',
+      /A128CBC-HS256/,
+      async () => paymentBody(await buildJwe(valid.certificatePem, cardPayload(), { enc: 'A128CBC-HS256' })),
+    ],
     [
       'a generationtime older than the service accepts',
       'STALE_GENERATION_TIME',
       /generationtime is 25\.0 h old; the service accepts 24 h at most/,
-      async () => paymentBody(await buildJwe(valid.certificatePem, cardPayload({ generationtime: new Date(Date.now() - 25 * 3600_000).toISOString() }))),
+      async () =>
+        paymentBody(
+          await buildJwe(valid.certificatePem, cardPayload({ generationtime: new Date(Date.now() - 25 * 3600_000).toISOString() })),
+        ),
     ],
     [
       'a JWE made before the capture began (reused)',
@@ -103,11 +125,21 @@ describe('capture: clear failures that name the rule, never the card', () => {
       /before this test's capture began: the page sent a JWE made earlier/,
       async () => paymentBody(await encryptCard(typed, certificate, { now: () => new Date(Date.now() - 600_000) })),
     ],
-    ['a JWE for another certificate', 'UNDECRYPTABLE', /reference decryptor refused/, async () => paymentBody(await encryptCard(typed, await importCertificate(otherValid.certificatePem)))],
-    ['two JWEs in one body', 'NOT_A_JWE', /2 JWEs; one card is one JWE/, async () => {
-      const jwe = await encryptCard(typed, certificate)
-      return paymentBody(jwe, { again: jwe })
-    }],
+    [
+      'a JWE for another certificate',
+      'UNDECRYPTABLE',
+      /reference decryptor refused/,
+      async () => paymentBody(await encryptCard(typed, await importCertificate(otherValid.certificatePem))),
+    ],
+    [
+      'two JWEs in one body',
+      'NOT_A_JWE',
+      /2 JWEs; one card is one JWE/,
+      async () => {
+        const jwe = await encryptCard(typed, certificate)
+        return paymentBody(jwe, { again: jwe })
+      },
+    ],
   ]
   it.each(cases)('%s: %s', async (_name, code, message, body) => {
     const { page, capture } = await started()
@@ -120,7 +152,11 @@ describe('capture: clear failures that name the rule, never the card', () => {
   })
 
   it.each([
-    ['number', { ...typed, number: card.number.slice(0, -1) + String((Number(card.number.slice(-1)) + 1) % 10) }, /number: digit 16 of 16 differs/],
+    [
+      'number',
+      { ...typed, number: card.number.slice(0, -1) + String((Number(card.number.slice(-1)) + 1) % 10) },
+      /number: digit 16 of 16 differs/,
+    ],
     ['number length', { ...typed, number: `${card.number}0` }, /number: 16 digits encrypted, 17 typed/],
     ['expiry month', { ...typed, expiryMonth: '04' }, /expiryMonth: not the typed month/],
     ['security code', { ...typed, cvc: '000' }, /cvc: not the typed security code/],
@@ -140,7 +176,10 @@ describe('capture: card digits in clear', () => {
     ['the number beside the JWE', (jwe) => [`${SHOP}/api/payments`, paymentBody(jwe, { number: card.number })]],
     ['the number as formatted on screen', (jwe) => [`${SHOP}/api/payments`, paymentBody(jwe, { display: formatted })]],
     ['the number in the query, percent-encoded', (jwe) => [`${SHOP}/api/payments?n=${encodeURIComponent(formatted)}`, paymentBody(jwe)]],
-    ['the number split over two fields', (jwe) => [`${SHOP}/api/payments`, paymentBody(jwe, { a: card.number.slice(0, 8), b: card.number.slice(8) })]],
+    [
+      'the number split over two fields',
+      (jwe) => [`${SHOP}/api/payments`, paymentBody(jwe, { a: card.number.slice(0, 8), b: card.number.slice(8) })],
+    ],
     ['the number digit by digit in an array', (jwe) => [`${SHOP}/api/payments`, paymentBody(jwe, { d: [...card.number].map(Number) })]],
     ['the first six (BIN)', (jwe) => [`${SHOP}/api/payments`, paymentBody(jwe, { bin: card.number.slice(0, 6) })]],
   ]
@@ -180,7 +219,13 @@ describe('capture: card digits in clear', () => {
         reference: `order-20261123-${crypto.randomUUID().slice(0, 8)}`,
         amount: { currency: 'EUR', value: 1111 },
         idempotencyKey: crypto.randomUUID(),
-        browserInfo: { screenWidth: 1920, screenHeight: 1080, colorDepth: 24, timeZoneOffset: -60, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0.7339.80' },
+        browserInfo: {
+          screenWidth: 1920,
+          screenHeight: 1080,
+          colorDepth: 24,
+          timeZoneOffset: -60,
+          userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 Chrome/140.0.7339.80',
+        },
         last4: card.number.slice(-4),
       }),
     }))

@@ -17,7 +17,11 @@ import { buildJwe, cardPayload } from './support/build-jwe.js'
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 const { valid, ecKey } = inject('cardJweTestCertificates')
 
-interface Run { code: number; stdout: string; stderr: string }
+interface Run {
+  code: number
+  stdout: string
+  stderr: string
+}
 
 /** The CLI as a user runs it from the repo root: `pnpm exec card-jwe ...`. */
 function cli(args: string[], stdin = ''): Promise<Run> {
@@ -65,7 +69,13 @@ describe('card-jwe CLI', () => {
     expect(days).toBeGreaterThan(29.9)
     expect(days).toBeLessThan(30.1)
 
-    const typed = JSON.stringify({ number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), cvc: '737', holderName: 'A. Shopper' })
+    const typed = JSON.stringify({
+      number: '4111 1111-4555 1142',
+      expiryMonth: '3',
+      expiryYear: TEST_EXPIRY.year.slice(2),
+      cvc: '737',
+      holderName: 'A. Shopper',
+    })
     const encrypted = await cli(['encrypt', '--cert', certificatePath], typed)
     expect(encrypted.code).toBe(0)
     expect(encrypted.stdout.trim().split('.')).toHaveLength(5)
@@ -73,7 +83,13 @@ describe('card-jwe CLI', () => {
     const decrypted = await cli(['decrypt', '--key', keyPath], encrypted.stdout)
     expect(decrypted.code).toBe(0)
     const card = JSON.parse(decrypted.stdout)
-    expect(card).toMatchObject({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737', holderName: 'A. Shopper' })
+    expect(card).toMatchObject({
+      number: '4111111145551142',
+      expiryMonth: '03',
+      expiryYear: TEST_EXPIRY.year,
+      cvc: '737',
+      holderName: 'A. Shopper',
+    })
     expect(Math.abs(Date.parse(card.generationtime) - Date.now())).toBeLessThan(60_000)
   })
 
@@ -92,7 +108,11 @@ describe('card-jwe CLI', () => {
     const keyPath = join(dir, 'key.pem')
     writeFileSync(keyPath, valid.privateKeyPem)
     const certificate = await importCertificate(valid.certificatePem)
-    const stale = await encryptCard({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' }, certificate, { now: () => new Date(Date.now() - 7200_000) })
+    const stale = await encryptCard(
+      { number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' },
+      certificate,
+      { now: () => new Date(Date.now() - 7200_000) },
+    )
     const unpadded = await buildJwe(valid.certificatePem, cardPayload({ expiryMonth: '3' }))
     const expectations: Array<[string, string[], string]> = [
       ['not.a.jwe', [], SERVICE_MESSAGES.UNDECRYPTABLE],
@@ -116,7 +136,10 @@ describe('card-jwe CLI', () => {
     const runs = await Promise.all([
       cli(['encrypt', '--cert', join(dir, 'missing.pem')], card),
       cli(['encrypt', '--cert', ecPath], card),
-      cli(['encrypt', '--cert', join(dir, 'c.pem')], JSON.stringify({ number: '4111111145551143', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), cvc: '73' })),
+      cli(
+        ['encrypt', '--cert', join(dir, 'c.pem')],
+        JSON.stringify({ number: '4111111145551143', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), cvc: '73' }),
+      ),
       cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number": 4111111145551142, '),
       cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number": 4111111145551142}'),
       cli(['decrypt', '--key', join(dir, 'c.pem')], 'x'),
@@ -158,7 +181,9 @@ describe('card-jwe CLI', () => {
     const key = readFileSync(join(dir, 'private-key.pem'), 'utf8')
     const again = await cliInProcess(['cert', '--out', dir], '')
     expect(again.code).toBe(1)
-    expect(again.stderr).toBe(`card-jwe: ${join(dir, 'certificate.pem')} and ${join(dir, 'private-key.pem')} already exist; pass --force to replace\n`)
+    expect(again.stderr).toBe(
+      `card-jwe: ${join(dir, 'certificate.pem')} and ${join(dir, 'private-key.pem')} already exist; pass --force to replace\n`,
+    )
     expect(readFileSync(join(dir, 'private-key.pem'), 'utf8')).toBe(key)
     expect((await cliInProcess(['cert', '--out', dir, '--force'], '')).code).toBe(0)
     expect(readFileSync(join(dir, 'private-key.pem'), 'utf8')).not.toBe(key)
@@ -171,7 +196,10 @@ describe('card-jwe CLI', () => {
     writeFileSync(certificatePath, valid.certificatePem)
     const digits = fc.stringMatching(/^[0-9]{13,19}$/)
     const input = fc.record({
-      number: fc.oneof(digits, digits.map((d) => `${d.slice(0, 4)} ${d.slice(4)}x`)),
+      number: fc.oneof(
+        digits,
+        digits.map((d) => `${d.slice(0, 4)} ${d.slice(4)}x`),
+      ),
       expiryMonth: fc.constantFrom('3', '13', '0', 'x'),
       expiryYear: fc.constantFrom('30', '3', '1999'),
       cvc: fc.constantFrom('737', '1', '12345'),

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import { inject } from 'vitest'
-import { createCardDecryptor, DecryptionError, encodeBase64url, MAX_JWE_LENGTH, SERVICE_MESSAGES, type CardDecryptor } from '@card-jwe/testkit/decryptor'
+import {
+  createCardDecryptor,
+  DecryptionError,
+  encodeBase64url,
+  MAX_JWE_LENGTH,
+  SERVICE_MESSAGES,
+  type CardDecryptor,
+} from '@card-jwe/testkit/decryptor'
 import { createTestCertificate } from '@card-jwe/testkit'
 import type {} from '@card-jwe/testkit/vitest-global-setup'
 import { buildJwe, cardPayload } from './support/build-jwe.js'
@@ -32,13 +39,17 @@ describe('reference decryptor: what it accepts', () => {
   })
 
   it('accepts a header without version and with kid, typ and cty', async () => {
-    await expect(decryptor.decrypt(await buildJwe(pem, cardPayload(), { header: '{"alg":"RSA-OAEP-256","enc":"A256GCM"}' }))).resolves.toBeDefined()
+    await expect(
+      decryptor.decrypt(await buildJwe(pem, cardPayload(), { header: '{"alg":"RSA-OAEP-256","enc":"A256GCM"}' })),
+    ).resolves.toBeDefined()
     const header = '{ "kid" : "test-2026", "alg":"RSA-OAEP-256","enc":"A256GCM","typ":"JWE","cty":"json","version":"1" }'
     await expect(decryptor.decrypt(await buildJwe(pem, cardPayload(), { header }))).resolves.toBeDefined()
   })
 
   it('accepts a card without a security code (brands that have none) and with a holder name', async () => {
-    const { card } = await decryptor.decrypt(await buildJwe(pem, cardPayload({ number: '6703444444444449', cvc: undefined, holderName: 'A. Shopper' })))
+    const { card } = await decryptor.decrypt(
+      await buildJwe(pem, cardPayload({ number: '6703444444444449', cvc: undefined, holderName: 'A. Shopper' })),
+    )
     expect(card).toMatchObject({ number: '6703444444444449', holderName: 'A. Shopper' })
     expect(card.cvc).toBeUndefined()
   })
@@ -98,16 +109,16 @@ describe('reference decryptor: "Unable to decrypt the provided data"', () => {
   })
 
   it('refuses IVs, tags and content keys of the wrong size', async () => {
-    for (const options of [
-      { ivBytes: 16 },
-      { tagBytes: 12 },
-      { cekBytes: 16 },
-      { enc: 'A128CBC-HS256' as const, tagBytes: 12 },
-    ]) {
-      expect((await refusal(await buildJwe(pem, cardPayload(), options))).message, JSON.stringify(options)).toBe(SERVICE_MESSAGES.UNDECRYPTABLE)
+    for (const options of [{ ivBytes: 16 }, { tagBytes: 12 }, { cekBytes: 16 }, { enc: 'A128CBC-HS256' as const, tagBytes: 12 }]) {
+      expect((await refusal(await buildJwe(pem, cardPayload(), options))).message, JSON.stringify(options)).toBe(
+        SERVICE_MESSAGES.UNDECRYPTABLE,
+      )
     }
     // WebCrypto will not encrypt with these IVs, so swap one into a real JWE.
-    for (const [enc, ivBytes, detail] of [['A128CBC-HS256', 12, 'iv: not 128 bits'], ['A256GCM', 8, 'iv: not 96 bits']] as const) {
+    for (const [enc, ivBytes, detail] of [
+      ['A128CBC-HS256', 12, 'iv: not 128 bits'],
+      ['A256GCM', 8, 'iv: not 96 bits'],
+    ] as const) {
       const segments = (await buildJwe(pem, cardPayload(), { enc })).split('.')
       segments[2] = encodeBase64url(new Uint8Array(ivBytes))
       expect((await refusal(segments.join('.'))).detail).toBe(detail)
@@ -144,14 +155,18 @@ describe('reference decryptor: "Encrypted data is no longer valid"', () => {
 
   it('allows five minutes of clock skew ahead and no more', async () => {
     await expect(decryptor.decrypt(await buildJwe(pem, cardPayload({ generationtime: hours(4 / 60) })))).resolves.toBeDefined()
-    expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: hours(6 / 60) })))).message).toBe(SERVICE_MESSAGES.NO_LONGER_VALID)
+    expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: hours(6 / 60) })))).message).toBe(
+      SERVICE_MESSAGES.NO_LONGER_VALID,
+    )
   })
 
-  it('reads UTC written as Z or +00:00 alike, and ages it the same (Python\'s isoformat() writes +00:00)', async () => {
+  it("reads UTC written as Z or +00:00 alike, and ages it the same (Python's isoformat() writes +00:00)", async () => {
     const written = hours(-25).replace('Z', '+00:00')
     expect((await refusal(await buildJwe(pem, cardPayload({ generationtime: written })))).message).toBe(SERVICE_MESSAGES.NO_LONGER_VALID)
     const fresh = hours(-1).replace(/\.\d+Z$/, '.123456+00:00')
-    await expect(decryptor.decrypt(await buildJwe(pem, cardPayload({ generationtime: fresh })))).resolves.toMatchObject({ card: { generationtime: fresh } })
+    await expect(decryptor.decrypt(await buildJwe(pem, cardPayload({ generationtime: fresh })))).resolves.toMatchObject({
+      card: { generationtime: fresh },
+    })
   })
 
   it('takes a configurable window', async () => {

@@ -22,7 +22,9 @@ describe('encryptCardBatch (backend test suites)', () => {
 
   it('splits a batch over worker threads (built package) with the same result', async () => {
     // The worker file is the compiled one; `pnpm test` builds before it runs.
-    const { encryptCardBatch: built } = (await import(new URL('../dist/index.js', import.meta.url).href)) as typeof import('@card-jwe/testkit')
+    const { encryptCardBatch: built } = (await import(
+      new URL('../dist/index.js', import.meta.url).href
+    )) as typeof import('@card-jwe/testkit')
     const decryptor = await createCardDecryptor(valid.privateKeyPem)
     const cards = Array.from({ length: 50 }, (_, i) => TEST_CARDS[i % TEST_CARDS.length]!)
     const jwes = await built(cards, valid.certificatePem, { threads: 2 })

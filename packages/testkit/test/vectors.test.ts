@@ -13,9 +13,29 @@ import {
   SERVICE_MESSAGES,
 } from '@card-jwe/testkit/decryptor'
 
-interface AeadCase { tcId: number; key: string; iv: string; aad: string; msg: string; ct: string; tag: string; result: string; flags: string[] }
-interface OaepCase { tcId: number; msg: string; ct: string; label: string; result: string; flags: string[] }
-interface Groups<G, T> { numberOfTests: number; testGroups: Array<G & { tests: T[] }> }
+interface AeadCase {
+  tcId: number
+  key: string
+  iv: string
+  aad: string
+  msg: string
+  ct: string
+  tag: string
+  result: string
+  flags: string[]
+}
+interface OaepCase {
+  tcId: number
+  msg: string
+  ct: string
+  label: string
+  result: string
+  flags: string[]
+}
+interface Groups<G, T> {
+  numberOfTests: number
+  testGroups: Array<G & { tests: T[] }>
+}
 
 const load = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./vectors/${name}`, import.meta.url), 'utf8')) as T
 const hex = (s: string) => Uint8Array.from(s.match(/../g) ?? [], (b) => parseInt(b, 16))
@@ -47,7 +67,9 @@ describe.each(['rsa_oaep_2048_sha256_mgf1sha256_test.json', 'rsa_oaep_2048_sha1_
   })
 
   it.each(all.map(({ group, t }) => [t.tcId, t.result, group, t] as const))('case %i (%s)', async (_, __, group, t) => {
-    const key = await crypto.subtle.importKey('pkcs8', hex(group.privateKeyPkcs8), { name: 'RSA-OAEP', hash: group.sha }, false, ['decrypt'])
+    const key = await crypto.subtle.importKey('pkcs8', hex(group.privateKeyPkcs8), { name: 'RSA-OAEP', hash: group.sha }, false, [
+      'decrypt',
+    ])
     const got = await verdict(() => rsaOaepDecrypt(key, hex(t.ct), hex(t.label)))
     if (t.result === 'valid') expect(got).toBe(t.msg)
     else if (t.result === 'invalid') expect(got).toBe('refused')
@@ -61,18 +83,21 @@ describe('Wycheproof aes_gcm_test.json', () => {
 
   it('holds every announced case', () => expect(all).toHaveLength(vectors.numberOfTests))
 
-  it.each(all.map(({ group, t }) => [t.tcId, group.ivSize, t.result, group, t] as const))('case %i (iv %i bits, %s)', async (_, __, ___, group, t) => {
-    const got = await verdict(() => aesGcmDecrypt(hex(t.key), hex(t.iv), hex(t.ct), hex(t.tag), hex(t.aad)))
-    const inJweProfile = group.ivSize === 96 && group.tagSize === 128
-    if (!inJweProfile) {
-      expect(got).toBe('refused')
-      count('aes_gcm_test.json', 'refusedOutsideJwe')
-      return
-    }
-    if (t.result === 'valid') expect(got).toBe(t.msg)
-    else if (t.result === 'invalid') expect(got).toBe('refused')
-    count('aes_gcm_test.json', 'agreed')
-  })
+  it.each(all.map(({ group, t }) => [t.tcId, group.ivSize, t.result, group, t] as const))(
+    'case %i (iv %i bits, %s)',
+    async (_, __, ___, group, t) => {
+      const got = await verdict(() => aesGcmDecrypt(hex(t.key), hex(t.iv), hex(t.ct), hex(t.tag), hex(t.aad)))
+      const inJweProfile = group.ivSize === 96 && group.tagSize === 128
+      if (!inJweProfile) {
+        expect(got).toBe('refused')
+        count('aes_gcm_test.json', 'refusedOutsideJwe')
+        return
+      }
+      if (t.result === 'valid') expect(got).toBe(t.msg)
+      else if (t.result === 'invalid') expect(got).toBe('refused')
+      count('aes_gcm_test.json', 'agreed')
+    },
+  )
 })
 
 describe('Wycheproof a128cbc_hs256_test.json', () => {
@@ -90,7 +115,9 @@ describe('Wycheproof a128cbc_hs256_test.json', () => {
 })
 
 describe('RFC 7520 section 5.2 (RSA-OAEP with A256GCM, 4096-bit key)', () => {
-  const vector = load<{ input: { plaintext: string; key: JsonWebKey }; output: { compact: string } }>('rfc7520/5_2.key_encryption_using_rsa-oaep_with_aes-gcm.json')
+  const vector = load<{ input: { plaintext: string; key: JsonWebKey }; output: { compact: string } }>(
+    'rfc7520/5_2.key_encryption_using_rsa-oaep_with_aes-gcm.json',
+  )
 
   it('decrypts to the published plaintext', async () => {
     const jwk = await crypto.subtle.importKey('jwk', vector.input.key, { name: 'RSA-OAEP', hash: 'SHA-1' }, true, ['decrypt'])

@@ -42,6 +42,24 @@ export const jsonWith = (secret: string) =>
       fc.boolean(),
       fc.constant(null),
       fc.array(tie('value'), { maxLength: 5 }),
-      fc.dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('amount', 'value', 'currency', 'paymentMethod', 'type', 'jwe', 'reference', 'orderId', '__proto__', 'constructor')), tie('value'), { maxKeys: 6 }),
+      fc.dictionary(
+        fc.oneof(
+          fc.string({ maxLength: 12 }),
+          fc.constantFrom(
+            'amount',
+            'value',
+            'currency',
+            'paymentMethod',
+            'type',
+            'jwe',
+            'reference',
+            'orderId',
+            '__proto__',
+            'constructor',
+          ),
+        ),
+        tie('value'),
+        { maxKeys: 6 },
+      ),
     ),
   })).value

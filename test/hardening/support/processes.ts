@@ -30,7 +30,8 @@ export function managed(script: string, env: Record<string, string>, ready: RegE
   const output: string[] = []
   let child: ChildProcess | undefined
   let starts = 0
-  const exited = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())))
+  const exited = (c: ChildProcess) =>
+    new Promise<void>((resolve) => (c.exitCode !== null || c.signalCode !== null ? resolve() : c.once('exit', () => resolve())))
   return {
     output,
     get starts() {

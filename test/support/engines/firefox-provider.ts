@@ -36,7 +36,11 @@ async function testerFrame(page: Page): Promise<Frame> {
 
 /** Sends a WebDriver BiDi command for the page's top-level browsing context (puppeteer has no API for some). */
 export async function sendBidi(page: Page, method: string, params: (contextId: string) => object): Promise<unknown> {
-  const context = (page.mainFrame() as unknown as { browsingContext: { id: string; userContext: { browser: { session: { send(m: string, p: object): Promise<unknown> } } } } }).browsingContext
+  const context = (
+    page.mainFrame() as unknown as {
+      browsingContext: { id: string; userContext: { browser: { session: { send(m: string, p: object): Promise<unknown> } } } }
+    }
+  ).browsingContext
   return context.userContext.browser.session.send(method, params(context.id))
 }
 
@@ -68,7 +72,12 @@ const commands: Record<string, BrowserCommand<any[]>> = {
     await run(page, keySteps(text, pressed), () => selectActive(f))
     return { unreleased: [...pressed] }
   },
-  async __vitest_type(context, selector: string, text: string, options: { skipClick?: boolean; skipAutoClose?: boolean; unreleased?: string[] } = {}) {
+  async __vitest_type(
+    context,
+    selector: string,
+    text: string,
+    options: { skipClick?: boolean; skipAutoClose?: boolean; unreleased?: string[] } = {},
+  ) {
     const { page, frame } = contextOf(context)
     const f = await frame()
     if (!options.skipClick) await f.focus(await target(f, selector))
@@ -113,7 +122,11 @@ class FirefoxProvider implements BrowserProvider {
   }
 
   private launch(): Promise<Browser> {
-    return (this.browser ??= puppeteer.launch({ browser: 'firefox', executablePath: FIREFOX_PATH, headless: this.project.config.browser.headless !== false }))
+    return (this.browser ??= puppeteer.launch({
+      browser: 'firefox',
+      executablePath: FIREFOX_PATH,
+      headless: this.project.config.browser.headless !== false,
+    }))
   }
 
   getCommandsContext(sessionId: string): FirefoxCommandsContext {
@@ -139,5 +152,9 @@ class FirefoxProvider implements BrowserProvider {
 
 /** The provider for a vitest browser instance `{ browser: 'firefox', provider: firefox() }`. */
 export function firefox() {
-  return defineBrowserProvider({ name: 'firefox-bidi', supportedBrowser: ['firefox'], providerFactory: (project) => new FirefoxProvider(project) })
+  return defineBrowserProvider({
+    name: 'firefox-bidi',
+    supportedBrowser: ['firefox'],
+    providerFactory: (project) => new FirefoxProvider(project),
+  })
 }

@@ -15,7 +15,9 @@ export function markTarget(selector: string): string {
       const own = (l.textContent ?? '').replace(/\s+/g, ' ').trim()
       return exact ? own === text : own.toLowerCase().includes(text.toLowerCase())
     }
-    element = [...document.querySelectorAll<HTMLInputElement>('input, textarea, select, button')].find((e) => [...(e.labels ?? [])].some(matches))
+    element = [...document.querySelectorAll<HTMLInputElement>('input, textarea, select, button')].find((e) =>
+      [...(e.labels ?? [])].some(matches),
+    )
   } else if (!selector.startsWith('internal:')) {
     element = document.querySelector(selector)
   } else {

@@ -65,13 +65,20 @@ export class WebDriverSession {
     const driver = spawn('xvfb-run', ['-a', WEBKIT_DRIVER, `--port=${port}`], { detached: true, stdio: 'ignore', env })
     const base = `http://127.0.0.1:${port}`
     for (let waited = 0; ; waited += 100) {
-      const ready = await fetch(`${base}/status`).then((r) => r.ok, () => false)
+      const ready = await fetch(`${base}/status`).then(
+        (r) => r.ok,
+        () => false,
+      )
       if (ready) break
       if (waited > 20_000) throw new Error('webkit: WebKitWebDriver did not start within 20 s')
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
     const capabilities = { alwaysMatch: { 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } } }
-    const response = await fetch(`${base}/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ capabilities }) })
+    const response = await fetch(`${base}/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ capabilities }),
+    })
     const { value } = (await response.json()) as { value: { sessionId: string } }
     return new WebDriverSession(base, value.sessionId, driver)
   }

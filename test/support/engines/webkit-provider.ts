@@ -59,7 +59,12 @@ const commands: Record<string, BrowserCommand<any[]>> = {
     await run(c.session, keySteps(text, pressed))
     return { unreleased: [...pressed] }
   },
-  async __vitest_type(context, selector: string, text: string, options: { skipClick?: boolean; skipAutoClose?: boolean; unreleased?: string[] } = {}) {
+  async __vitest_type(
+    context,
+    selector: string,
+    text: string,
+    options: { skipClick?: boolean; skipAutoClose?: boolean; unreleased?: string[] } = {},
+  ) {
     const c = contextOf(context)
     if (options.skipClick) await c.enterTestFrame()
     else await focusTarget(c, selector)
@@ -117,5 +122,9 @@ class WebKitProvider implements BrowserProvider {
 
 /** The provider for a vitest browser instance `{ browser: 'webkit', provider: webkit() }`. */
 export function webkit() {
-  return defineBrowserProvider({ name: 'webkit-webdriver', supportedBrowser: ['webkit'], providerFactory: (project) => new WebKitProvider(project) })
+  return defineBrowserProvider({
+    name: 'webkit-webdriver',
+    supportedBrowser: ['webkit'],
+    providerFactory: (project) => new WebKitProvider(project),
+  })
 }

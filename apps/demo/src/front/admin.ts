@@ -57,18 +57,32 @@ async function render(): Promise<void> {
       const row = document.createElement('tr')
       row.dataset.orderId = String(order.id)
       const cell = (text: string) => Object.assign(document.createElement('td'), { textContent: text })
-      const amountInput = Object.assign(document.createElement('input'), { type: 'number', step: '0.01', min: '0.01', placeholder: 'amount', className: 'amount' })
+      const amountInput = Object.assign(document.createElement('input'), {
+        type: 'number',
+        step: '0.01',
+        min: '0.01',
+        placeholder: 'amount',
+        className: 'amount',
+      })
       amountInput.setAttribute('aria-label', `Amount for ${order.reference} (empty: all)`)
       const actions = document.createElement('td')
       const state = stateOf(order.status)
       // Only what the state can take: no Capture on a refund, no Refund before a capture.
       const offered = order.pspReference ? state.actions : []
       if (offered.some((action) => action !== 'cancel')) actions.append(amountInput)
-      for (const action of offered) actions.append(button(order, ACTION_LABELS[action], () => modify(order, action, action === 'cancel' ? undefined : amountInput)))
+      for (const action of offered)
+        actions.append(button(order, ACTION_LABELS[action], () => modify(order, action, action === 'cancel' ? undefined : amountInput)))
       const stateCell = cell(state.label)
       stateCell.dataset.state = order.status
       const money = (value: number) => formatAmount({ currency: order.amount.currency, value })
-      row.append(cell(order.reference), cell(formatAmount(order.amount)), stateCell, cell(money(order.captured)), cell(money(order.refunded)), actions)
+      row.append(
+        cell(order.reference),
+        cell(formatAmount(order.amount)),
+        stateCell,
+        cell(money(order.captured)),
+        cell(money(order.refunded)),
+        actions,
+      )
       return row
     }),
   )

@@ -8,7 +8,14 @@ export interface PublicOrder {
 
 export interface PaymentResult {
   readonly resultCode: string
-  readonly action?: { readonly type: string; readonly subtype?: string; readonly token?: string; readonly url?: string; readonly method?: string; readonly data?: Record<string, string> }
+  readonly action?: {
+    readonly type: string
+    readonly subtype?: string
+    readonly token?: string
+    readonly url?: string
+    readonly method?: string
+    readonly data?: Record<string, string>
+  }
 }
 
 export class ApiError extends Error {
@@ -24,7 +31,10 @@ export class ApiError extends Error {
 }
 
 export async function api<T>(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-  const response = await fetch(path, body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) })
+  const response = await fetch(
+    path,
+    body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) },
+  )
   const payload = (await response.json().catch(() => ({}))) as { error?: string; message?: string; details?: unknown }
   if (!response.ok) {
     const details = Array.isArray(payload.details) ? (payload.details as Array<{ path: string; rule: string }>) : undefined

@@ -80,7 +80,13 @@ async function follow(result: PaymentResult): Promise<PaymentResult> {
     if (!action) return current
     const area = $('#threeds')
     const challenge = action.type === 'threeDS2' && action.subtype === 'challenge'
-    announce(action.type === 'redirect' ? 'Taking you to your bank…' : challenge ? 'Your bank asks you to confirm the payment.' : 'Checking your card with your bank…')
+    announce(
+      action.type === 'redirect'
+        ? 'Taking you to your bank…'
+        : challenge
+          ? 'Your bank asks you to confirm the payment.'
+          : 'Checking your card with your bank…',
+    )
     area.hidden = !challenge
     const shown = challenge ? bringIntoView(area) : undefined
     // The shopper's way out when the bank's page cannot load (the step would wait its full timeout).
@@ -116,7 +122,13 @@ async function pay(form: CardFields): Promise<void> {
   try {
     // Encrypted now, at submit, so generationtime is fresh.
     const jwe = await encryptCard(form.values(), certificate)
-    const submission = { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(jwe), browserInfo: collectBrowserInfo() }
+    const submission = {
+      orderId: order.id,
+      reference: order.reference,
+      amount: order.amount,
+      paymentMethod: toPaymentMethod(jwe),
+      browserInfo: collectBrowserInfo(),
+    }
     const final = await follow(await api<PaymentResult>('/api/payments', submission))
     form.clear()
     showResult(final.resultCode)
@@ -164,7 +176,14 @@ async function renderCatalogue(): Promise<void> {
     label.htmlFor = `qty-${product.sku}`
     label.textContent = `${product.name} (${formatAmount({ currency: 'EUR', value: product.price })})`
     const quantity = document.createElement('input')
-    Object.assign(quantity, { id: `qty-${product.sku}`, name: product.sku, type: 'number', min: '0', max: '20', value: product === products[0] ? '1' : '0' })
+    Object.assign(quantity, {
+      id: `qty-${product.sku}`,
+      name: product.sku,
+      type: 'number',
+      min: '0',
+      max: '20',
+      value: product === products[0] ? '1' : '0',
+    })
     row.append(label, quantity)
     list.append(row)
   }
@@ -177,7 +196,9 @@ async function finishRedirect(params: URLSearchParams): Promise<void> {
   showOrder(order)
   history.replaceState(null, '', '/')
   announce('Completing your payment…')
-  const final = await follow(await api<PaymentResult>('/api/payment-details', { orderId: order.id, details: { redirectResult: params.get('redirectResult') } }))
+  const final = await follow(
+    await api<PaymentResult>('/api/payment-details', { orderId: order.id, details: { redirectResult: params.get('redirectResult') } }),
+  )
   showResult(final.resultCode)
 }
 
@@ -225,8 +246,18 @@ async function main(): Promise<void> {
   const input = (id: string) => $<HTMLInputElement>(`#${id}`)
   const error = (id: string) => $(`#${id}-error`)
   const form = attachCardFields({
-    fields: { number: input('card-number'), expiry: input('card-expiry'), securityCode: input('card-cvc'), holderName: input('card-holder') },
-    errors: { number: error('card-number'), expiry: error('card-expiry'), securityCode: error('card-cvc'), holderName: error('card-holder') },
+    fields: {
+      number: input('card-number'),
+      expiry: input('card-expiry'),
+      securityCode: input('card-cvc'),
+      holderName: input('card-holder'),
+    },
+    errors: {
+      number: error('card-number'),
+      expiry: error('card-expiry'),
+      securityCode: error('card-cvc'),
+      holderName: error('card-holder'),
+    },
     announcer: status,
     securityCodeLabel: $('#card-cvc-label'),
     securityCodeContainer: $('#card-cvc-field'),
@@ -249,7 +280,11 @@ async function main(): Promise<void> {
     void api<CheckoutConfig>('/api/config')
       .then((again) => {
         showMethods(again)
-        announce(again.serviceReachable ? 'The payment service is back. You can pay now.' : 'The payment service still cannot be reached. Try again in a moment.')
+        announce(
+          again.serviceReachable
+            ? 'The payment service is back. You can pay now.'
+            : 'The payment service still cannot be reached. Try again in a moment.',
+        )
         if (again.serviceReachable) $<HTMLInputElement>('#card-number').focus()
       })
       .catch(() => announce('The shop cannot be reached. Try again in a moment.'))
@@ -260,12 +295,20 @@ async function main(): Promise<void> {
     announce(`Order ${order!.reference}: try another card or method.`)
     $<HTMLInputElement>('#card-number').focus()
   })
-  $('#start-checkout').addEventListener('click', () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)))
+  $('#start-checkout').addEventListener(
+    'click',
+    () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)),
+  )
   $('#pay-ideal').addEventListener('click', () => {
     if (!order || busy) return
     setBusy(true, form)
     announce('Taking you to your bank…')
-    void api<PaymentResult>('/api/payments', { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } })
+    void api<PaymentResult>('/api/payments', {
+      orderId: order.id,
+      reference: order.reference,
+      amount: order.amount,
+      paymentMethod: { type: 'ideal' },
+    })
       .then(follow)
       .then((final) => showResult(final.resultCode))
       .catch((e: unknown) => showResult('Error', (e as Error).message))

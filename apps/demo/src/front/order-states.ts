@@ -16,7 +16,11 @@ export const ORDER_STATES: Readonly<Record<string, { readonly label: string; rea
   refused: { label: 'Refused', actions: [] },
 })
 
-export const ACTION_LABELS: Readonly<Record<OrderAction, string>> = Object.freeze({ capture: 'Capture', refund: 'Refund', cancel: 'Cancel' })
+export const ACTION_LABELS: Readonly<Record<OrderAction, string>> = Object.freeze({
+  capture: 'Capture',
+  refund: 'Refund',
+  cancel: 'Cancel',
+})
 
 /** A state the table does not know (the service may add some) shows as it comes and takes no action. */
 export const stateOf = (status: string) => ORDER_STATES[status] ?? { label: status, actions: [] }

@@ -16,9 +16,22 @@ interface SetupState {
   readyMadeStore: boolean
   sandboxInbox: boolean
 }
-interface Contractor { id: string; name: string; country: string; type: string }
-interface Store { id: string; label?: string; contractorId?: string }
-interface Lists { countries: Array<{ code: string; name: string }>; industryCodes: Array<{ code: string; description: string }>; currencies: string[] }
+interface Contractor {
+  id: string
+  name: string
+  country: string
+  type: string
+}
+interface Store {
+  id: string
+  label?: string
+  contractorId?: string
+}
+interface Lists {
+  countries: Array<{ code: string; name: string }>
+  industryCodes: Array<{ code: string; description: string }>
+  currencies: string[]
+}
 
 const STEPS = ['step-email', 'step-code', 'step-contractor', 'step-store', 'step-onboarding', 'step-done'] as const
 type Step = (typeof STEPS)[number]
@@ -84,7 +97,11 @@ async function showInbox(): Promise<void> {
 }
 
 async function showContractors(contractors: Contractor[]): Promise<void> {
-  radios($('#contractor-list'), 'contractor', contractors.map((c) => ({ value: c.id, label: `${c.name} (${c.country}, ${c.type})` })))
+  radios(
+    $('#contractor-list'),
+    'contractor',
+    contractors.map((c) => ({ value: c.id, label: `${c.name} (${c.country}, ${c.type})` })),
+  )
   $('#store-list').hidden = true
   $('#use-store').hidden = true
   show('step-contractor')
@@ -144,9 +161,14 @@ function showStoreErrors(error: unknown): void {
   const fields = document.querySelectorAll<HTMLElement>('#step-store [data-path]')
   fields.forEach((field) => field.removeAttribute('aria-invalid'))
   const problems = error instanceof ApiError && error.details ? error.details : []
-  for (const problem of problems) document.querySelector(`#step-store [data-path="${CSS.escape(problem.path)}"]`)?.setAttribute('aria-invalid', 'true')
+  for (const problem of problems)
+    document.querySelector(`#step-store [data-path="${CSS.escape(problem.path)}"]`)?.setAttribute('aria-invalid', 'true')
   const message = $('#store-form-error')
-  message.textContent = problems.length ? `Please correct: ${problems.map(problemText).join('; ')}.` : error instanceof Error ? error.message : 'The store could not be created.'
+  message.textContent = problems.length
+    ? `Please correct: ${problems.map(problemText).join('; ')}.`
+    : error instanceof Error
+      ? error.message
+      : 'The store could not be created.'
   message.hidden = false
   document.querySelector<HTMLElement>('#step-store [aria-invalid="true"]')?.focus()
 }
@@ -154,7 +176,9 @@ function showStoreErrors(error: unknown): void {
 function showOnboarding(state: SetupState): void {
   $('#onboarding-status').textContent = state.onboardingStatus ?? 'unknown'
   $('#onboarding-problems').replaceChildren(
-    ...state.onboardingErrors.map((e) => Object.assign(document.createElement('li'), { textContent: `${e.problem} ${e.actions.join(' ')}` })),
+    ...state.onboardingErrors.map((e) =>
+      Object.assign(document.createElement('li'), { textContent: `${e.problem} ${e.actions.join(' ')}` }),
+    ),
   )
   show('step-onboarding')
   say('Your store is created. Complete the verification to start taking payments.')
@@ -227,7 +251,11 @@ export async function startSetupWizard(): Promise<void> {
   onClick('inbox-refresh', showInbox)
   onClick('use-contractor', async () => {
     const stores = await api<Store[]>('/api/admin/setup/contractor', { contractorId: chosen('contractor') })
-    radios($('#store-list'), 'store', stores.map((s) => ({ value: s.id, label: s.label ?? s.id })))
+    radios(
+      $('#store-list'),
+      'store',
+      stores.map((s) => ({ value: s.id, label: s.label ?? s.id })),
+    )
     $('#store-list').hidden = stores.length === 0
     $('#use-store').hidden = stores.length === 0
     say(stores.length ? 'Choose the store to sell from, or create a new one.' : 'This contractor has no stores yet: create one.')
@@ -249,7 +277,10 @@ export async function startSetupWizard(): Promise<void> {
   })
   onClick('recheck-onboarding', async () => render(await api<SetupState>('/api/admin/setup/status', {})))
   onClick('save-methods', async () => {
-    await api('/api/admin/setup/payment-methods', { scheme: $<HTMLInputElement>('#method-scheme').checked, ideal: $<HTMLInputElement>('#method-ideal').checked })
+    await api('/api/admin/setup/payment-methods', {
+      scheme: $<HTMLInputElement>('#method-scheme').checked,
+      ideal: $<HTMLInputElement>('#method-ideal').checked,
+    })
     say('Payment methods saved.')
   })
 

@@ -30,17 +30,35 @@ export function listOrders(db: ShopDb) {
  * Capture (full or partial), refund (full or partial) or cancel an order's payment. The order's
  * state changes when the poller sees the service's update, not here: the service is the record.
  */
-export async function modifyOrder(db: ShopDb, client: ServiceClient, orderId: number, action: string, body: Buffer, idempotencyKey: string | undefined) {
+export async function modifyOrder(
+  db: ShopDb,
+  client: ServiceClient,
+  orderId: number,
+  action: string,
+  body: Buffer,
+  idempotencyKey: string | undefined,
+) {
   // The page sends one key per click and the same key on a retry; without one, a retry is a new request.
-  if (idempotencyKey !== undefined && !/^[A-Za-z0-9_-]{8,40}$/.test(idempotencyKey)) throw new HttpError(400, 'INVALID_IDEMPOTENCY_KEY', 'idempotency-key: 8 to 40 characters of [A-Za-z0-9_-]')
+  if (idempotencyKey !== undefined && !/^[A-Za-z0-9_-]{8,40}$/.test(idempotencyKey))
+    throw new HttpError(400, 'INVALID_IDEMPOTENCY_KEY', 'idempotency-key: 8 to 40 characters of [A-Za-z0-9_-]')
   const key = { idempotencyKey: `${orderId}-${action}-${idempotencyKey ?? randomUUID()}` }
   const order = findOrder(db, orderId)
   if (!order?.psp_reference) throw new HttpError(404, 'ORDER_NOT_FOUND', 'no paid order with this id')
   const parsed = parseJsonBody(body.length ? body : '{}', AmountSchema)
   if (!parsed.ok) throw new HttpError(400, 'INVALID_BODY', 'value: a whole number of minor units, at least 1')
   try {
-    if (action === 'capture') return await client.capture(order.psp_reference, { currency: order.currency, value: parsed.value.value ?? order.value - order.captured }, key)
-    if (action === 'refund') return await client.refund(order.psp_reference, { currency: order.currency, value: parsed.value.value ?? order.captured - order.refunded }, key)
+    if (action === 'capture')
+      return await client.capture(
+        order.psp_reference,
+        { currency: order.currency, value: parsed.value.value ?? order.value - order.captured },
+        key,
+      )
+    if (action === 'refund')
+      return await client.refund(
+        order.psp_reference,
+        { currency: order.currency, value: parsed.value.value ?? order.captured - order.refunded },
+        key,
+      )
     if (action === 'cancel') return await client.cancel(order.psp_reference, key)
   } catch (error) {
     if (error instanceof ServiceUnreachableError) throw new HttpError(503, 'SERVICE_UNREACHABLE', UNREACHABLE)

@@ -62,6 +62,9 @@ export function readCspReport(body: Buffer): CspViolation[] {
   if (!Array.isArray(parsed)) return []
   return parsed
     .slice(0, MAX_REPORTS)
-    .filter((report): report is { type: string; body: Record<string, unknown> } => isObject(report) && report.type === 'csp-violation' && isObject(report.body))
+    .filter(
+      (report): report is { type: string; body: Record<string, unknown> } =>
+        isObject(report) && report.type === 'csp-violation' && isObject(report.body),
+    )
     .map((report) => violationOf(report.body))
 }

@@ -45,6 +45,7 @@ export function openShopDatabase(path: string): ShopDb {
   db.exec(SCHEMA)
   // Databases from before idempotency keys get the attempt counter.
   const columns = db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>
-  if (!columns.some((c) => c.name === 'payment_attempt')) db.exec('ALTER TABLE orders ADD COLUMN payment_attempt INTEGER NOT NULL DEFAULT 0')
+  if (!columns.some((c) => c.name === 'payment_attempt'))
+    db.exec('ALTER TABLE orders ADD COLUMN payment_attempt INTEGER NOT NULL DEFAULT 0')
   return db
 }

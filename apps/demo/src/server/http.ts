@@ -26,7 +26,9 @@ export async function readBody(request: IncomingMessage): Promise<Buffer> {
 }
 
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' }).end(JSON.stringify(body))
+  response
+    .writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
+    .end(JSON.stringify(body))
 }
 
 /**

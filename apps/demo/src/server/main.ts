@@ -14,7 +14,9 @@ const external = process.env.SERVICE_BASE_URL
 const readyMadeStore = process.argv.includes('--ready-made-store') || process.env.DEMO_READY_MADE_STORE === '1'
 // Of the sandbox's log, only its "mail" lines: that is where a verification code arrives.
 const sandboxLog = (line: string) => void (line.startsWith('mail ') && process.stdout.write(`[sandbox] ${line}\n`))
-const sandbox = external ? undefined : await startSandbox({ dataDir: resolve(dataDir, 'sandbox'), port: Number(process.env.SANDBOX_PORT ?? 8790), log: sandboxLog })
+const sandbox = external
+  ? undefined
+  : await startSandbox({ dataDir: resolve(dataDir, 'sandbox'), port: Number(process.env.SANDBOX_PORT ?? 8790), log: sandboxLog })
 const certificatePem = external ? await readFile(process.env.CERTIFICATE_PATH ?? '', 'utf8') : sandbox!.certificatePem
 const shop = await startShop({
   dataDir: resolve(dataDir, 'shop'),

@@ -7,7 +7,13 @@ import {
   parseJsonBody,
   VerificationCodeSchema,
 } from '@card-jwe/payment-validator'
-import { ServiceError, ServiceUnreachableError, type CountryList, type IndustryCodeList, type ServiceClient } from '@card-jwe/service-client'
+import {
+  ServiceError,
+  ServiceUnreachableError,
+  type CountryList,
+  type IndustryCodeList,
+  type ServiceClient,
+} from '@card-jwe/service-client'
 import { HttpError } from './http.js'
 import type { Settings } from './settings.js'
 
@@ -102,7 +108,8 @@ export async function handleMerchantSetup(method: string, path: string, body: Bu
     }
     case 'GET /inbox': {
       const email = s.get('merchant_email')
-      if (!context.sandboxInboxUrl || !email) throw new HttpError(404, 'NO_INBOX', 'the inbox exists only on the embedded sandbox, after a code was sent')
+      if (!context.sandboxInboxUrl || !email)
+        throw new HttpError(404, 'NO_INBOX', 'the inbox exists only on the embedded sandbox, after a code was sent')
       const response = await fetch(`${context.sandboxInboxUrl}?email=${encodeURIComponent(email)}`, { signal: AbortSignal.timeout(5000) })
       const inbox = (await response.json()) as { messages: Array<{ subject: string; text: string; sentAt: string }> }
       return { messages: inbox.messages.map(({ subject, text, sentAt }) => ({ subject, text, sentAt })) }
@@ -154,7 +161,14 @@ export async function handleMerchantSetup(method: string, path: string, body: Bu
       const storeId = s.get('store_id')
       if (!storeId) throw new HttpError(409, 'STORE_FIRST', 'choose or create a store first')
       const wanted = bodyOf(body, MethodsSchema, 'INVALID_METHODS')
-      return service(context.client().setStorePaymentMethods(storeId, { paymentMethods: [{ type: 'scheme', enabled: wanted.scheme }, { type: 'ideal', enabled: wanted.ideal }] }))
+      return service(
+        context.client().setStorePaymentMethods(storeId, {
+          paymentMethods: [
+            { type: 'scheme', enabled: wanted.scheme },
+            { type: 'ideal', enabled: wanted.ideal },
+          ],
+        }),
+      )
     }
     default:
       return undefined

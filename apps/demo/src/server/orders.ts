@@ -21,7 +21,10 @@ export interface OrderRow {
 }
 
 export const CartSchema = z.strictObject({
-  items: z.array(z.strictObject({ sku: z.enum(CATALOGUE.map((p) => p.sku) as [string, ...string[]]), quantity: z.int().min(1).max(20) })).min(1).max(10),
+  items: z
+    .array(z.strictObject({ sku: z.enum(CATALOGUE.map((p) => p.sku) as [string, ...string[]]), quantity: z.int().min(1).max(20) }))
+    .min(1)
+    .max(10),
 })
 
 /** An order from a cart: the amount is computed here, from the catalogue, never taken from the page. */
@@ -48,7 +51,16 @@ export function publicOrder(order: OrderRow) {
   return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value }, status: order.status }
 }
 
-export function updateOrder(db: ShopDb, id: number, changes: Partial<Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'payment_attempt' | 'captured' | 'refunded'>>, now: Date): void {
+export function updateOrder(
+  db: ShopDb,
+  id: number,
+  changes: Partial<Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'payment_attempt' | 'captured' | 'refunded'>>,
+  now: Date,
+): void {
   const columns = Object.keys(changes)
-  db.prepare(`UPDATE orders SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({ ...changes, id, updated_at: now.toISOString() })
+  db.prepare(`UPDATE orders SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({
+    ...changes,
+    id,
+    updated_at: now.toISOString(),
+  })
 }

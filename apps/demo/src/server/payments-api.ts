@@ -50,10 +50,16 @@ function orderOf(db: ShopDb, orderId: number | string): OrderRow {
 function fromService(error: unknown): never {
   // No answer within the deadline, or "not now" to the end of it: plain words, and a retry is safe (same idempotency key).
   if (error instanceof ServiceUnreachableError || (error instanceof ServiceError && RETRIED_STATUSES.has(error.status))) {
-    throw new HttpError(503, 'SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment; the order is never charged twice.')
+    throw new HttpError(
+      503,
+      'SERVICE_UNREACHABLE',
+      'The payment service could not be reached. Try again in a moment; the order is never charged twice.',
+    )
   }
-  if (error instanceof ServiceError && error.status === 422 && error.errorCode.startsWith('CARD_')) throw new HttpError(422, error.errorCode, error.message)
-  if (error instanceof ServiceError) throw new HttpError(502, 'SERVICE_ERROR', `the payment service refused the request (${error.errorCode})`)
+  if (error instanceof ServiceError && error.status === 422 && error.errorCode.startsWith('CARD_'))
+    throw new HttpError(422, error.errorCode, error.message)
+  if (error instanceof ServiceError)
+    throw new HttpError(502, 'SERVICE_ERROR', `the payment service refused the request (${error.errorCode})`)
   throw error
 }
 
@@ -122,7 +128,9 @@ export async function postPaymentDetails(body: Buffer, context: PaymentsApiConte
   const { client, storeId } = context.client()
   // One key per shopper step of an attempt (the fingerprint, then the challenge), so a retry of a step is one step.
   const key = { idempotencyKey: `${paymentKey(order)}-details-${order.result_code ?? 'step'}` }
-  const response = await client.paymentDetails(storeId, buildPaymentDetailsRequest(orderRecord(order), parsed.value), key).catch(fromService)
+  const response = await client
+    .paymentDetails(storeId, buildPaymentDetailsRequest(orderRecord(order), parsed.value), key)
+    .catch(fromService)
   record(context, order, response)
   return toBrowserPaymentResult(response)
 }

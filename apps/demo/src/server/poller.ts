@@ -20,7 +20,8 @@ const ORDER_STATUS: Readonly<Record<KnownPaymentStatus, string>> = {
 }
 
 /** A status newer than this shop is kept as the service names it (the admin shows the code). */
-const orderStatusOf = (status: PaymentStatus): string => (Object.hasOwn(ORDER_STATUS, status) ? ORDER_STATUS[status as KnownPaymentStatus] : status)
+const orderStatusOf = (status: PaymentStatus): string =>
+  Object.hasOwn(ORDER_STATUS, status) ? ORDER_STATUS[status as KnownPaymentStatus] : status
 
 /**
  * Reads updated-payments from the stored cursor and applies each change to its order, matched by
@@ -28,22 +29,35 @@ const orderStatusOf = (status: PaymentStatus): string => (Object.hasOwn(ORDER_ST
  * a crash neither loses nor repeats one; seen_changes keeps each sequence once, so a repeat fails loudly.
  */
 export async function pollOnce(db: ShopDb, client: ServiceClient, now: () => Date): Promise<number> {
-  const read = () => Number((db.prepare("SELECT value FROM settings WHERE id = 'poll_cursor'").get() as { value: string } | undefined)?.value ?? 0)
+  const read = () =>
+    Number((db.prepare("SELECT value FROM settings WHERE id = 'poll_cursor'").get() as { value: string } | undefined)?.value ?? 0)
   let applied = 0
   for (;;) {
     const page = await client.updatedPayments({ after: read(), limit: 100 })
     db.transaction(() => {
       for (const change of page.payments) {
-        db.prepare('INSERT INTO seen_changes (sequence, psp_reference, status, applied_at) VALUES (?, ?, ?, ?)').run(change.sequence, change.pspReference, change.status, now().toISOString())
+        db.prepare('INSERT INTO seen_changes (sequence, psp_reference, status, applied_at) VALUES (?, ?, ?, ?)').run(
+          change.sequence,
+          change.pspReference,
+          change.status,
+          now().toISOString(),
+        )
         const orderId = Number((change.metadata as { shop_order_id?: unknown }).shop_order_id)
         if (!Number.isInteger(orderId)) continue
-        updateOrder(db, orderId, { status: orderStatusOf(change.status), captured: change.capturedAmount.value, refunded: change.refundedAmount.value }, now())
+        updateOrder(
+          db,
+          orderId,
+          { status: orderStatusOf(change.status), captured: change.capturedAmount.value, refunded: change.refundedAmount.value },
+          now(),
+        )
         // A payment whose answer never reached the shop (a crash between the service's answer and our
         // write) is matched here by its metadata, so its pspReference still lands on the order.
         db.prepare('UPDATE orders SET psp_reference = ? WHERE id = ? AND psp_reference IS NULL').run(change.pspReference, orderId)
         applied++
       }
-      db.prepare("INSERT INTO settings (id, value) VALUES ('poll_cursor', ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value").run(String(page.cursor))
+      db.prepare("INSERT INTO settings (id, value) VALUES ('poll_cursor', ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value").run(
+        String(page.cursor),
+      )
     })()
     if (!page.hasMore) return applied
   }

@@ -19,7 +19,10 @@ import { HttpError } from './http.js'
 const JSON_BODY = { types: new Set(['application/json']), rule: 'must be application/json' }
 /** The content types only browsers' report delivery uses (report-uri, Reporting API). */
 const REPORT_TYPES = new Set(['application/csp-report', 'application/reports+json'])
-const CSP_REPORT_BODY = { types: new Set(['application/csp-report', 'application/reports+json', 'application/json']), rule: 'must be a CSP report type' }
+const CSP_REPORT_BODY = {
+  types: new Set(['application/csp-report', 'application/reports+json', 'application/json']),
+  rule: 'must be a CSP report type',
+}
 
 /** Throws a 421/403/415 HttpError for a request the shop must not answer. */
 export function checkRequest(request: IncomingMessage, path: string): void {
@@ -29,13 +32,19 @@ export function checkRequest(request: IncomingMessage, path: string): void {
     throw new HttpError(421, 'UNKNOWN_HOST', 'host header: not a name of this shop')
   }
   if (!path.startsWith('/api/')) return
-  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase()
   // A browser's CSP report changes nothing and is size-capped and redacted; WebKit posts it with
   // `Origin: null`, so the origin check would drop every Safari shopper's report (issue 18, point 8).
   if (request.method === 'POST' && path === '/api/csp-report' && REPORT_TYPES.has(type)) return
   const site = request.headers['sec-fetch-site']
   const origin = request.headers.origin
-  if ((site !== undefined && site !== 'same-origin' && site !== 'none') || (origin !== undefined && !hosts.some((host) => origin === `http://${host}`))) {
+  if (
+    (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+    (origin !== undefined && !hosts.some((host) => origin === `http://${host}`))
+  ) {
     throw new HttpError(403, 'CROSS_SITE_REQUEST', 'origin: the shop API answers its own pages only')
   }
   if (request.method === 'POST') {

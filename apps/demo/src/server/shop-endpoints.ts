@@ -22,7 +22,13 @@ function basicMatches(request: IncomingMessage, settings: Settings): boolean {
  * The spec's shop-side endpoints: read and batch settings behind HTTP Basic (401 on any mismatch,
  * with no hint which half was wrong, slowed down when repeated), and the onboarding return (302 to the admin page, which re-checks the status).
  */
-export async function handleShopEndpoint(request: IncomingMessage, response: ServerResponse, path: string, settings: Settings, throttle: FailureThrottle): Promise<boolean> {
+export async function handleShopEndpoint(
+  request: IncomingMessage,
+  response: ServerResponse,
+  path: string,
+  settings: Settings,
+  throttle: FailureThrottle,
+): Promise<boolean> {
   if (path === '/shop-json/service-payments/onboarding-redirect' && request.method === 'GET') {
     response.writeHead(302, { location: '/admin.html?onboarding=returned' }).end()
     return true
@@ -33,7 +39,12 @@ export async function handleShopEndpoint(request: IncomingMessage, response: Ser
     const delay = throttle.failed(address)
     await new Promise((resolve) => setTimeout(resolve, delay))
     response
-      .writeHead(401, { 'www-authenticate': 'Basic realm="shop settings"', 'content-type': 'application/json', 'retry-after': String(Math.ceil(delay / 1000)), 'x-failure-delay-ms': String(delay) })
+      .writeHead(401, {
+        'www-authenticate': 'Basic realm="shop settings"',
+        'content-type': 'application/json',
+        'retry-after': String(Math.ceil(delay / 1000)),
+        'x-failure-delay-ms': String(delay),
+      })
       .end('{"error":"unauthorized","message":"credentials not accepted"}')
     return true
   }

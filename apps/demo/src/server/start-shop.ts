@@ -53,7 +53,8 @@ export interface RunningShop {
   close(): Promise<void>
 }
 
-const headerOf = (request: IncomingMessage, name: string) => (typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined)
+const headerOf = (request: IncomingMessage, name: string) =>
+  typeof request.headers[name] === 'string' ? (request.headers[name] as string) : undefined
 
 /**
  * A shopper waits on these calls: a frozen service is reported within about 11 s (the library's
@@ -96,10 +97,18 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   /** The checkout sells only from an onboarded store (spec: "Onboarding"). */
   const connection = () => {
     const state = setupState(setup)
-    if (!state.checkoutReady) throw new HttpError(409, 'CHECKOUT_NOT_READY', 'the shop has no onboarded store yet: connect the account on the admin page')
+    if (!state.checkoutReady)
+      throw new HttpError(409, 'CHECKOUT_NOT_READY', 'the shop has no onboarded store yet: connect the account on the admin page')
     return { client: client(), storeId: state.storeId! }
   }
-  const payments: PaymentsApiContext = { db, client: connection, get shopUrl() { return shopUrl }, now }
+  const payments: PaymentsApiContext = {
+    db,
+    client: connection,
+    get shopUrl() {
+      return shopUrl
+    },
+    now,
+  }
 
   /** What the checkout page needs: the certificate, and whether and with which methods it may sell. */
   async function checkoutConfig() {
@@ -110,7 +119,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
       const methods = await client()
         .checkoutPaymentMethods(state.storeId!, { country: 'NL', currency: 'EUR' }, { deadlineMs: CONFIG_CALL_DEADLINE_MS })
         // A wrong argument (TypeError) is the shop's bug and stays one; only the service's failures are "unreachable".
-        .catch((error: unknown) => (error instanceof ServiceError || error instanceof ServiceUnreachableError ? undefined : Promise.reject(error)))
+        .catch((error: unknown) =>
+          error instanceof ServiceError || error instanceof ServiceUnreachableError ? undefined : Promise.reject(error),
+        )
       // Said, not hidden: an empty payment section with no message is a dead end for the shopper.
       serviceReachable = methods !== undefined
       paymentMethods = methods?.paymentMethods?.map((m) => m.type) ?? []
@@ -153,7 +164,12 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     }
     if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
     if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await poll() })
-    if (method === 'POST' && adminMatch) return sendJson(response, 200, await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body, headerOf(request, 'idempotency-key')))
+    if (method === 'POST' && adminMatch)
+      return sendJson(
+        response,
+        200,
+        await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body, headerOf(request, 'idempotency-key')),
+      )
     throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
   }
 
@@ -163,7 +179,12 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
       .catch((error: unknown) => {
         const known = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL', 'internal error')
         if (!(error instanceof HttpError)) log(`${request.method} ${redactPathForLog(path)} failed (${(error as Error)?.name})`)
-        if (!response.headersSent) sendJson(response, known.status, { error: known.code, message: known.message, ...(known.details ? { details: known.details } : {}) })
+        if (!response.headersSent)
+          sendJson(response, known.status, {
+            error: known.code,
+            message: known.message,
+            ...(known.details ? { details: known.details } : {}),
+          })
       })
       .finally(() => log(`${request.method} ${redactPathForLog(path)} ${response.statusCode}`))
   })
@@ -198,7 +219,10 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     deadlineMs: SERVICE_CALL_DEADLINE_MS,
     attemptTimeoutMs: SERVICE_ATTEMPT_TIMEOUT_MS,
   })
-  const timer = setInterval(() => void poll().catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)), options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+  const timer = setInterval(
+    () => void poll().catch((e: unknown) => log(`poll failed (${(e as Error)?.name})`)),
+    options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+  )
 
   return {
     url: shopUrl,

@@ -41,7 +41,13 @@ export async function sendVerificationEmail(request: SandboxRequest, _params: Pa
   if (recent.n >= VERIFICATION_MAX_SENDS) {
     // Retry-After: when the oldest of those codes expires and a send is allowed again.
     const retryAfter = Math.max(1, (recent.first ?? now) - now)
-    throw new SandboxError(429, 'VERIFICATION_RATE_LIMITED', `email: at most ${VERIFICATION_MAX_SENDS} codes per address in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes; use the latest code`, 'validation', retryAfter)
+    throw new SandboxError(
+      429,
+      'VERIFICATION_RATE_LIMITED',
+      `email: at most ${VERIFICATION_MAX_SENDS} codes per address in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes; use the latest code`,
+      'validation',
+      retryAfter,
+    )
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
   const expiresAt = now + VERIFICATION_CODE_TTL_SECONDS
@@ -66,23 +72,46 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
   const db = context.db
 
   const outcome = db.transaction((): SandboxError | string => {
-    const rows = db.prepare('SELECT * FROM verification_codes WHERE shop_id = ? AND email = ? ORDER BY id DESC').all(shop.shop_id, email) as CodeRow[]
+    const rows = db
+      .prepare('SELECT * FROM verification_codes WHERE shop_id = ? AND email = ? ORDER BY id DESC')
+      .all(shop.shop_id, email) as CodeRow[]
     const latest = rows[0]
-    if (!latest) return new SandboxError(422, 'VERIFICATION_NOT_REQUESTED', 'email: no code was sent to this address for this shop; POST /email-verification-messages first')
+    if (!latest)
+      return new SandboxError(
+        422,
+        'VERIFICATION_NOT_REQUESTED',
+        'email: no code was sent to this address for this shop; POST /email-verification-messages first',
+      )
     const match = rows.find((row) => sameCode(row.code, body.code))
     if (match?.used_at) return new SandboxError(422, 'VERIFICATION_CODE_USED', 'code: already used; request a new one')
-    if (latest.attempts >= VERIFICATION_MAX_ATTEMPTS) return new SandboxError(422, 'VERIFICATION_ATTEMPTS_EXCEEDED', `code: ${VERIFICATION_MAX_ATTEMPTS} wrong attempts; request a new one`)
+    if (latest.attempts >= VERIFICATION_MAX_ATTEMPTS)
+      return new SandboxError(422, 'VERIFICATION_ATTEMPTS_EXCEEDED', `code: ${VERIFICATION_MAX_ATTEMPTS} wrong attempts; request a new one`)
     if (match && match !== latest) return new SandboxError(422, 'VERIFICATION_CODE_EXPIRED', 'code: a newer code was sent; use the latest')
     if (!match) {
       db.prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE id = ?').run(latest.id)
-      return new SandboxError(422, 'VERIFICATION_CODE_WRONG', `code: does not match the code sent; ${VERIFICATION_MAX_ATTEMPTS - latest.attempts - 1} attempt(s) left`)
+      return new SandboxError(
+        422,
+        'VERIFICATION_CODE_WRONG',
+        `code: does not match the code sent; ${VERIFICATION_MAX_ATTEMPTS - latest.attempts - 1} attempt(s) left`,
+      )
     }
-    if (match.expires_at < nowSeconds(context)) return new SandboxError(422, 'VERIFICATION_CODE_EXPIRED', `code: expired (valid for ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes); request a new one`)
+    if (match.expires_at < nowSeconds(context))
+      return new SandboxError(
+        422,
+        'VERIFICATION_CODE_EXPIRED',
+        `code: expired (valid for ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes); request a new one`,
+      )
     db.prepare('UPDATE verification_codes SET used_at = ? WHERE id = ?').run(context.now().toISOString(), match.id)
-    db.prepare('INSERT OR IGNORE INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(newId('acct'), email, context.now().toISOString())
+    db.prepare('INSERT OR IGNORE INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(
+      newId('acct'),
+      email,
+      context.now().toISOString(),
+    )
     const account = db.prepare('SELECT account_id FROM accounts WHERE email = ?').get(email) as { account_id: string }
     // Another account's contractor must not stay current.
-    db.prepare('UPDATE shops SET account_id = ?, contractor_id = CASE WHEN account_id = ? THEN contractor_id ELSE NULL END WHERE shop_id = ?').run(account.account_id, account.account_id, shop.shop_id)
+    db.prepare(
+      'UPDATE shops SET account_id = ?, contractor_id = CASE WHEN account_id = ? THEN contractor_id ELSE NULL END WHERE shop_id = ?',
+    ).run(account.account_id, account.account_id, shop.shop_id)
     return account.account_id
   })()
   // Wrong attempts are counted even though the request is refused: the refusal is returned, not thrown, inside.

@@ -26,7 +26,9 @@ export async function checkoutPaymentMethods(request: SandboxRequest, params: Pa
   }
   const stored = shopper
     ? (context.db
-        .prepare('SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at')
+        .prepare(
+          'SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at',
+        )
         .all(shop.shop_id, shopper) as Array<{ id: string; brand: string; last_four: string; expiry_month: string; expiry_year: string }>)
     : []
   return json({
@@ -80,7 +82,9 @@ export async function subjectErasure(request: SandboxRequest, params: Params, co
   if (!row || row.shop_id !== shop.shop_id) throw notFound('payment')
   context.db.transaction(() => {
     context.db.prepare('UPDATE payments SET shopper_reference = NULL, card_last_four = NULL WHERE psp_reference = ?').run(row.psp_reference)
-    context.db.prepare('INSERT OR IGNORE INTO erasures (psp_reference, requested_at) VALUES (?, ?)').run(row.psp_reference, context.now().toISOString())
+    context.db
+      .prepare('INSERT OR IGNORE INTO erasures (psp_reference, requested_at) VALUES (?, ?)')
+      .run(row.psp_reference, context.now().toISOString())
   })()
   return json({ pspReference: row.psp_reference, status: 'received' }, 201)
 }

@@ -19,7 +19,9 @@ export async function connectContractor(request: SandboxRequest, _params: Params
   const shop = await authenticate(request, context)
   const account = accountOf(shop)
   const { contractorId } = validBody(request, ConnectContractorRequestSchema, 'contractor')
-  const row = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ? AND account_id = ?').get(contractorId, account) as ContractorRow | undefined
+  const row = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ? AND account_id = ?').get(contractorId, account) as
+    | ContractorRow
+    | undefined
   if (!row) throw notFound('contractor')
   context.db.prepare('UPDATE shops SET contractor_id = ? WHERE shop_id = ?').run(row.contractor_id, shop.shop_id)
   return json({ contractorId: row.contractor_id, status: 'connected' })

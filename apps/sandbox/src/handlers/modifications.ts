@@ -37,7 +37,13 @@ function amountOf(request: SandboxRequest, row: PaymentRow): number {
 }
 
 /** Records the modification with its answer and, with a claim, its idempotency key in the same INSERT. */
-function recorded(context: SandboxContext, row: PaymentRow, kind: string, value: number | null, claim: IdempotencyClaim | undefined): SandboxResponse {
+function recorded(
+  context: SandboxContext,
+  row: PaymentRow,
+  kind: string,
+  value: number | null,
+  claim: IdempotencyClaim | undefined,
+): SandboxResponse {
   const reference = newPspReference()
   const answer = {
     pspReference: reference,
@@ -47,8 +53,20 @@ function recorded(context: SandboxContext, row: PaymentRow, kind: string, value:
     metadata: JSON.parse(row.metadata) as unknown,
   }
   context.db
-    .prepare('INSERT INTO modifications (psp_reference, payment_psp_reference, kind, currency, value, idempotency_key, idempotency_fingerprint, idempotent_answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(reference, row.psp_reference, kind, value === null ? null : row.currency, value, claim?.scope ?? null, claim?.fingerprint ?? null, claim ? JSON.stringify(answer) : null, context.now().toISOString())
+    .prepare(
+      'INSERT INTO modifications (psp_reference, payment_psp_reference, kind, currency, value, idempotency_key, idempotency_fingerprint, idempotent_answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      reference,
+      row.psp_reference,
+      kind,
+      value === null ? null : row.currency,
+      value,
+      claim?.scope ?? null,
+      claim?.fingerprint ?? null,
+      claim ? JSON.stringify(answer) : null,
+      context.now().toISOString(),
+    )
   return json(answer, 201)
 }
 
@@ -60,7 +78,8 @@ export async function capture(request: SandboxRequest, params: Params, context: 
   return modification(request, params, context, (row, claim) => {
     if (!CAPTURABLE.includes(row.status)) throw refuse('CAPTURE_NOT_ALLOWED', `a payment in state ${row.status} cannot be captured`)
     const value = amountOf(request, row)
-    if (row.captured + value > row.value) throw refuse('CAPTURE_EXCEEDS_AUTHORISED', `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`)
+    if (row.captured + value > row.value)
+      throw refuse('CAPTURE_EXCEEDS_AUTHORISED', `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`)
     const captured = row.captured + value
     return context.db.transaction(() => {
       const next = updatePayment(context, row, { captured, status: captured === row.value ? 'captured' : 'partially_captured' })
@@ -72,12 +91,17 @@ export async function capture(request: SandboxRequest, params: Params, context: 
 /** Refund: at most what is captured and not yet refunded. */
 export async function refund(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   return modification(request, params, context, (row, claim) => {
-    if (!REFUNDABLE.includes(row.status)) throw refuse('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
+    if (!REFUNDABLE.includes(row.status))
+      throw refuse('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
     const value = amountOf(request, row)
-    if (row.refunded + value > row.captured) throw refuse('REFUND_EXCEEDS_CAPTURED', `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`)
+    if (row.refunded + value > row.captured)
+      throw refuse('REFUND_EXCEEDS_CAPTURED', `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`)
     const refunded = row.refunded + value
     return context.db.transaction(() => {
-      const next = updatePayment(context, row, { refunded, status: refunded === row.captured && row.captured === row.value ? 'refunded' : 'partially_refunded' })
+      const next = updatePayment(context, row, {
+        refunded,
+        status: refunded === row.captured && row.captured === row.value ? 'refunded' : 'partially_refunded',
+      })
       return recorded(context, next, 'refund', value, claim)
     })()
   })
@@ -87,7 +111,8 @@ export async function refund(request: SandboxRequest, params: Params, context: S
 export async function cancel(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
   return modification(request, params, context, (row, claim) => {
     if (request.body.length > 0) throw new SandboxError(422, 'INVALID_REQUEST', 'cancel takes no body')
-    if (row.status !== 'authorised') throw refuse('CANCEL_NOT_ALLOWED', `only an authorised payment without captures can be cancelled; this one is ${row.status}`)
+    if (row.status !== 'authorised')
+      throw refuse('CANCEL_NOT_ALLOWED', `only an authorised payment without captures can be cancelled; this one is ${row.status}`)
     return context.db.transaction(() => {
       const next = updatePayment(context, row, { status: 'cancelled', result_code: 'Cancelled' })
       return recorded(context, next, 'cancel', null, claim)

@@ -22,7 +22,12 @@ export function onboardingProblems(contractor: Pick<ContractorRow, 'type'>): Arr
       actions: ["Open an onboarding link and enter the owner's date of birth and identity document number."],
     },
     ...(contractor.type === 'organization'
-      ? [{ problem: 'The company registration has not been verified.', actions: ['Open an onboarding link and enter the company registration number.'] }]
+      ? [
+          {
+            problem: 'The company registration has not been verified.',
+            actions: ['Open an onboarding link and enter the company registration number.'],
+          },
+        ]
       : []),
     { problem: 'No bank account for payouts is linked.', actions: ['Open an onboarding link and enter the IBAN of the payout account.'] },
   ]
@@ -43,11 +48,15 @@ export async function onboardingStatus(request: SandboxRequest, _params: Params,
 export async function createOnboardingLink(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
   const shop = await authenticate(request, context)
   const body = jsonOf(request.body, request.headers['content-type'])
-  if (body !== undefined && !OnboardingLinkRequestSchema.safeParse(body).success) throw new SandboxError(422, 'INVALID_REQUEST', 'onboarding link: the body must be empty or {}')
+  if (body !== undefined && !OnboardingLinkRequestSchema.safeParse(body).success)
+    throw new SandboxError(422, 'INVALID_REQUEST', 'onboarding link: the body must be empty or {}')
   const contractor = currentContractor(context, shop)
-  if (contractor.onboarding_status === ONBOARDING_CLEAR) throw new SandboxError(422, 'ONBOARDING_ALREADY_COMPLETE', 'onboarding: the current contractor is already verified; nothing to do')
+  if (contractor.onboarding_status === ONBOARDING_CLEAR)
+    throw new SandboxError(422, 'ONBOARDING_ALREADY_COMPLETE', 'onboarding: the current contractor is already verified; nothing to do')
   const token = randomBytes(24).toString('base64url')
   const expiresAt = nowSeconds(context) + ONBOARDING_LINK_TTL_SECONDS
-  context.db.prepare('INSERT INTO onboarding_links (token, shop_id, contractor_id, expires_at) VALUES (?, ?, ?, ?)').run(token, shop.shop_id, contractor.contractor_id, expiresAt)
+  context.db
+    .prepare('INSERT INTO onboarding_links (token, shop_id, contractor_id, expires_at) VALUES (?, ?, ?, ?)')
+    .run(token, shop.shop_id, contractor.contractor_id, expiresAt)
   return json({ uri: `${context.baseUrl}/onboarding/${token}` }, 201)
 }

@@ -1,4 +1,9 @@
-import { ServicePaymentDetailsRequestSchema, ServicePaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES, type ServicePaymentRequest } from '@card-jwe/payment-validator'
+import {
+  ServicePaymentDetailsRequestSchema,
+  ServicePaymentRequestSchema,
+  STORE_PAYMENT_METHOD_TYPES,
+  type ServicePaymentRequest,
+} from '@card-jwe/payment-validator'
 import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
@@ -30,7 +35,12 @@ const CARD_ERROR_CODES: Record<DecryptionError['code'], string> = {
 function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
   const store = ownedStore(context, shop, storeId)
   if (store.onboarding_status !== ONBOARDING_CLEAR) {
-    throw new SandboxError(422, 'STORE_NOT_ONBOARDED', `store: its contractor has not completed onboarding; see ${describeEndpoint(ENDPOINTS.onboardingStatus)}`, 'configuration')
+    throw new SandboxError(
+      422,
+      'STORE_NOT_ONBOARDED',
+      `store: its contractor has not completed onboarding; see ${describeEndpoint(ENDPOINTS.onboardingStatus)}`,
+      'configuration',
+    )
   }
   return store
 }
@@ -45,7 +55,11 @@ function checkAmount(body: ServicePaymentRequest, store: OwnedStore): void {
   }
   const storesCard = body.paymentMethod.type === 'scheme' && body.storePaymentMethod === true && body.shopperReference !== undefined
   if (body.amount.value === 0 && !storesCard) {
-    throw new SandboxError(422, 'AMOUNT_ZERO_NOT_ALLOWED', 'amount.value: 0 only verifies a card to store it (paymentMethod.type scheme, storePaymentMethod true, shopperReference)')
+    throw new SandboxError(
+      422,
+      'AMOUNT_ZERO_NOT_ALLOWED',
+      'amount.value: 0 only verifies a card to store it (paymentMethod.type scheme, storePaymentMethod true, shopperReference)',
+    )
   }
 }
 
@@ -69,8 +83,20 @@ function remember(context: SandboxContext, row: PaymentRow): void {
   if (!row.store_method || !row.shopper_reference || row.status !== 'authorised' || !row.card_expiry) return
   const [month, year] = row.card_expiry.split('/')
   context.db
-    .prepare('INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-    .run(newId('pm'), row.shop_id, row.store_id, row.shopper_reference, row.card_brand, row.card_last_four, month, year, context.now().toISOString())
+    .prepare(
+      'INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    )
+    .run(
+      newId('pm'),
+      row.shop_id,
+      row.store_id,
+      row.shopper_reference,
+      row.card_brand,
+      row.card_last_four,
+      month,
+      year,
+      context.now().toISOString(),
+    )
 }
 
 /** POST /shopplatform/processor/stores/{store_id}/payments */
@@ -81,7 +107,11 @@ export async function createPayment(request: SandboxRequest, params: Params, con
   checkAmount(body, store)
   const method = body.paymentMethod as { type: string; jwe?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
-    throw new SandboxError(422, 'PAYMENT_METHOD_NOT_ENABLED', `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`)
+    throw new SandboxError(
+      422,
+      'PAYMENT_METHOD_NOT_ENABLED',
+      `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`,
+    )
   }
   // A retry names the same payment by path, amount, reference and metadata; the card blob may be new.
   const claim = claimOf(request, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type])
@@ -124,12 +154,31 @@ export async function createPayment(request: SandboxRequest, params: Params, con
   }
 
   if (REDIRECT_METHODS.includes(method.type)) {
-    const row: PaymentRow = { ...base, status: 'redirect_shopper', result_code: 'RedirectShopper', card_brand: null, card_last_four: null, card_expiry: null, flow: 'redirect', transaction_id: newTransactionId(), refusal_reason: null }
-    const action = { type: 'redirect', paymentMethodType: method.type, method: 'GET', url: `${context.baseUrl}/redirect/${row.transaction_id}` }
+    const row: PaymentRow = {
+      ...base,
+      status: 'redirect_shopper',
+      result_code: 'RedirectShopper',
+      card_brand: null,
+      card_last_four: null,
+      card_expiry: null,
+      flow: 'redirect',
+      transaction_id: newTransactionId(),
+      refusal_reason: null,
+    }
+    const action = {
+      type: 'redirect',
+      paymentMethodType: method.type,
+      method: 'GET',
+      url: `${context.baseUrl}/redirect/${row.transaction_id}`,
+    }
     return created(row, paymentAnswer(row, { action }))
   }
   if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
-    throw new SandboxError(422, 'UNSUPPORTED_PAYMENT_METHOD', 'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"')
+    throw new SandboxError(
+      422,
+      'UNSUPPORTED_PAYMENT_METHOD',
+      'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"',
+    )
   }
 
   let card: DecryptedCard
@@ -141,25 +190,56 @@ export async function createPayment(request: SandboxRequest, params: Params, con
   }
   const verdict = numberVerdict(card.number)
   const outcome = cardOutcome(card, verdict, context.now())
-  const cardFields = { card_brand: verdict.brand?.type ?? 'unknown', card_last_four: card.number.slice(-4), card_expiry: `${card.expiryMonth}/${card.expiryYear}` }
+  const cardFields = {
+    card_brand: verdict.brand?.type ?? 'unknown',
+    card_last_four: card.number.slice(-4),
+    card_expiry: `${card.expiryMonth}/${card.expiryYear}`,
+  }
 
   if (outcome.flow === 'frictionless' || outcome.flow === 'challenge') {
-    const row: PaymentRow = { ...base, ...cardFields, status: 'identify_shopper', result_code: 'IdentifyShopper', flow: outcome.flow, transaction_id: newTransactionId(), refusal_reason: outcome.refusal }
-    const action = { type: 'threeDS2', subtype: 'fingerprint', paymentMethodType: 'scheme', token: fingerprintToken(context.baseUrl, row.transaction_id!) }
+    const row: PaymentRow = {
+      ...base,
+      ...cardFields,
+      status: 'identify_shopper',
+      result_code: 'IdentifyShopper',
+      flow: outcome.flow,
+      transaction_id: newTransactionId(),
+      refusal_reason: outcome.refusal,
+    }
+    const action = {
+      type: 'threeDS2',
+      subtype: 'fingerprint',
+      paymentMethodType: 'scheme',
+      token: fingerprintToken(context.baseUrl, row.transaction_id!),
+    }
     // The refusal of a 3-D Secure card is only told after authentication, as a real issuer would.
     return created(row, paymentAnswer({ ...row, refusal_reason: null }, { action }))
   }
   const status: PaymentStatus = outcome.refusal ? 'refused' : 'authorised'
-  const row: PaymentRow = { ...base, ...cardFields, status, result_code: outcome.refusal ? 'Refused' : 'Authorised', flow: 'none', transaction_id: null, refusal_reason: outcome.refusal }
+  const row: PaymentRow = {
+    ...base,
+    ...cardFields,
+    status,
+    result_code: outcome.refusal ? 'Refused' : 'Authorised',
+    flow: 'none',
+    transaction_id: null,
+    refusal_reason: outcome.refusal,
+  }
   return created(row, finalAnswerOf(row))
 }
 
 /** Which payment a details request is about, from what the front end returned. */
 function paymentForDetails(details: Record<string, string>, context: SandboxContext, shop: ShopRow): PaymentRow {
   const result = fromBase64Json(details.threeDSResult ?? details.redirectResult)
-  const transactionId = typeof result?.threeDSServerTransID === 'string' ? result.threeDSServerTransID : typeof result?.transactionId === 'string' ? result.transactionId : undefined
+  const transactionId =
+    typeof result?.threeDSServerTransID === 'string'
+      ? result.threeDSServerTransID
+      : typeof result?.transactionId === 'string'
+        ? result.transactionId
+        : undefined
   const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
-  if (!row || row.shop_id !== shop.shop_id) throw new SandboxError(422, 'DETAILS_UNKNOWN', 'details: threeDSResult or redirectResult does not belong to a payment of this shop')
+  if (!row || row.shop_id !== shop.shop_id)
+    throw new SandboxError(422, 'DETAILS_UNKNOWN', 'details: threeDSResult or redirectResult does not belong to a payment of this shop')
   return row
 }
 
@@ -173,18 +253,25 @@ export async function paymentDetails(request: SandboxRequest, params: Params, co
   if (row.status === 'identify_shopper') {
     if (row.flow === 'challenge') {
       const next = updatePayment(context, row, { status: 'challenge_shopper', result_code: 'ChallengeShopper' })
-      const action = { type: 'threeDS2', subtype: 'challenge', paymentMethodType: 'scheme', token: challengeToken(context.baseUrl, row.transaction_id!) }
+      const action = {
+        type: 'threeDS2',
+        subtype: 'challenge',
+        paymentMethodType: 'scheme',
+        token: challengeToken(context.baseUrl, row.transaction_id!),
+      }
       return json(paymentAnswer({ ...next, refusal_reason: null }, { action }))
     }
     return finalAnswer(settle(context, row, true, '3D Not Authenticated'))
   }
   if (row.status === 'challenge_shopper') {
     // The ACS page recorded the shopper's answer; what the front end claims is not trusted.
-    if (row.acs_result === null) throw new SandboxError(422, 'CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
+    if (row.acs_result === null)
+      throw new SandboxError(422, 'CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
     return finalAnswer(settle(context, row, row.acs_result === 'Y', '3D Not Authenticated'))
   }
   if (row.status === 'redirect_shopper') {
-    if (row.acs_result === null) throw new SandboxError(422, 'REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
+    if (row.acs_result === null)
+      throw new SandboxError(422, 'REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
     if (row.acs_result === 'cancelled') {
       // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer.
       const next = updatePayment(context, row, { status: 'refused', result_code: 'Cancelled', refusal_reason: 'Cancelled by shopper' })
@@ -198,8 +285,11 @@ export async function paymentDetails(request: SandboxRequest, params: Params, co
 
 function settle(context: SandboxContext, row: PaymentRow, authenticated: boolean, failure: string): PaymentRow {
   const refusal = authenticated ? row.refusal_reason : failure
-  const next = updatePayment(context, row, refusal ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal } : { status: 'authorised', result_code: 'Authorised' })
+  const next = updatePayment(
+    context,
+    row,
+    refusal ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal } : { status: 'authorised', result_code: 'Authorised' },
+  )
   remember(context, next)
   return next
 }
-

@@ -20,7 +20,11 @@ export const SHOP_CALL_TIMEOUT_MS = 10_000
 const RegistrationSchema = z.strictObject({
   shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
   // RFC 7617 2: the user-id of HTTP Basic cannot contain a colon, so such a key could never be sent.
-  key: z.string().min(16).max(256).refine((key) => !key.includes(':'), { message: 'no ":" (HTTP Basic user-id, RFC 7617)' }),
+  key: z
+    .string()
+    .min(16)
+    .max(256)
+    .refine((key) => !key.includes(':'), { message: 'no ":" (HTTP Basic user-id, RFC 7617)' }),
   secret: z.string().min(16).max(256),
   /** Quick start: a verified contractor and an onboarded store come with the registration. */
   readyMadeStore: z.boolean().optional(),
@@ -30,7 +34,11 @@ async function callShop(url: string, key: string, secret: string, init: RequestI
   try {
     return await fetch(url, {
       ...init,
-      headers: { ...init.headers, authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`, accept: 'application/json' },
+      headers: {
+        ...init.headers,
+        authorization: `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`,
+        accept: 'application/json',
+      },
       signal: AbortSignal.timeout(SHOP_CALL_TIMEOUT_MS),
       redirect: 'error',
     })
@@ -45,8 +53,15 @@ async function callShop(url: string, key: string, secret: string, init: RequestI
  */
 function createReadyMadeStore(context: SandboxContext, shopId: string): string {
   const accountId = newId('acct')
-  context.db.prepare('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(accountId, `ready-made+${shopId}@sandbox.test`, context.now().toISOString())
-  const contractor = findOrCreateContractor(context, accountId, { type: 'organization', name: 'Ready-made Test Shop B.V.', country: 'NL', owner: { firstName: 'Test', lastName: 'Owner' } }, ONBOARDING_CLEAR)
+  context.db
+    .prepare('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)')
+    .run(accountId, `ready-made+${shopId}@sandbox.test`, context.now().toISOString())
+  const contractor = findOrCreateContractor(
+    context,
+    accountId,
+    { type: 'organization', name: 'Ready-made Test Shop B.V.', country: 'NL', owner: { firstName: 'Test', lastName: 'Owner' } },
+    ONBOARDING_CLEAR,
+  )
   const store = insertStore(context, contractor.contractor_id, {
     label: 'Ready-made store',
     shopperStatement: 'SANDBOX TEA SHOP',
@@ -55,7 +70,9 @@ function createReadyMadeStore(context: SandboxContext, shopId: string): string {
     currency: 'EUR',
     address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
   })
-  context.db.prepare('UPDATE shops SET account_id = ?, contractor_id = ? WHERE shop_id = ?').run(accountId, contractor.contractor_id, shopId)
+  context.db
+    .prepare('UPDATE shops SET account_id = ?, contractor_id = ? WHERE shop_id = ?')
+    .run(accountId, contractor.contractor_id, shopId)
   return store.store_id
 }
 
@@ -77,8 +94,18 @@ export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): Rea
   const shop = { shopId: newId('shop'), serviceSecret: newSecret() }
   const storeId = context.db.transaction(() => {
     context.db
-      .prepare('INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(shop.shopId, shopUrl.replace(/\/+$/, ''), newId('key'), newSecret(), shop.serviceSecret, `test_${newSecret().slice(0, 32)}`, context.now().toISOString())
+      .prepare(
+        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
+      .run(
+        shop.shopId,
+        shopUrl.replace(/\/+$/, ''),
+        newId('key'),
+        newSecret(),
+        shop.serviceSecret,
+        `test_${newSecret().slice(0, 32)}`,
+        context.now().toISOString(),
+      )
     return createReadyMadeStore(context, shop.shopId)
   })()
   context.log(`seeded ${shop.shopId} with ready-made store ${storeId}`)
@@ -91,14 +118,29 @@ export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): Rea
  * (with a ready-made store only when asked). A 401 from the shop leaves it unregistered.
  */
 export async function register(request: SandboxRequest, _params: unknown, context: SandboxContext): Promise<SandboxResponse> {
-  const { shopUrl, key, secret, readyMadeStore } = validBody(request, RegistrationSchema, 'registration (shopUrl http or https; key and secret 16-256 characters, key without ":"; readyMadeStore optional)')
+  const { shopUrl, key, secret, readyMadeStore } = validBody(
+    request,
+    RegistrationSchema,
+    'registration (shopUrl http or https; key and secret 16-256 characters, key without ":"; readyMadeStore optional)',
+  )
   const base = shopUrl.replace(/\/+$/, '')
 
   const read = await callShop(base + SETTINGS_PATH, key, secret)
-  if (read.status === 401) throw new SandboxError(422, 'SHOP_REJECTED_CREDENTIALS', `the shop answered 401 to GET ${SETTINGS_PATH}: key and secret not accepted; shop not registered`, 'configuration')
+  if (read.status === 401)
+    throw new SandboxError(
+      422,
+      'SHOP_REJECTED_CREDENTIALS',
+      `the shop answered 401 to GET ${SETTINGS_PATH}: key and secret not accepted; shop not registered`,
+      'configuration',
+    )
   const settings = ShopSettingsSchema.safeParse(read.ok ? await read.json().catch(() => null) : null)
   if (!settings.success || !settings.data.some((s) => s.id === 'service_secret')) {
-    throw new SandboxError(502, 'SHOP_SETTINGS_INVALID', `GET ${SETTINGS_PATH} must answer 200 with a JSON array of {id, value} including service_secret`, 'configuration')
+    throw new SandboxError(
+      502,
+      'SHOP_SETTINGS_INVALID',
+      `GET ${SETTINGS_PATH} must answer 200 with a JSON array of {id, value} including service_secret`,
+      'configuration',
+    )
   }
 
   const serviceSecret = newSecret()
@@ -107,13 +149,27 @@ export async function register(request: SandboxRequest, _params: unknown, contex
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ update: [{ id: 'service_secret', value: serviceSecret }] }),
   })
-  if (pushed.status === 401) throw new SandboxError(422, 'SHOP_REJECTED_CREDENTIALS', `the shop answered 401 to POST ${SETTINGS_BATCH_PATH}; shop not registered`, 'configuration')
-  if (!pushed.ok) throw new SandboxError(502, 'SHOP_SETTINGS_INVALID', `POST ${SETTINGS_BATCH_PATH} answered ${pushed.status}; shop not registered`, 'configuration')
+  if (pushed.status === 401)
+    throw new SandboxError(
+      422,
+      'SHOP_REJECTED_CREDENTIALS',
+      `the shop answered 401 to POST ${SETTINGS_BATCH_PATH}; shop not registered`,
+      'configuration',
+    )
+  if (!pushed.ok)
+    throw new SandboxError(
+      502,
+      'SHOP_SETTINGS_INVALID',
+      `POST ${SETTINGS_BATCH_PATH} answered ${pushed.status}; shop not registered`,
+      'configuration',
+    )
 
   const shop = { shopId: newId('shop'), clientKey: `test_${newSecret().slice(0, 32)}` }
   const storeId = context.db.transaction(() => {
     context.db
-      .prepare('INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .prepare(
+        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      )
       .run(shop.shopId, base, key, secret, serviceSecret, shop.clientKey, context.now().toISOString())
     return readyMadeStore ? createReadyMadeStore(context, shop.shopId) : undefined
   })()

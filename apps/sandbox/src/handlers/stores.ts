@@ -40,8 +40,18 @@ function checkListed(body: CreateStoreRequest): void {
     ['contractor.country', body.contractor.country],
     ['store.address.country', body.store.address.country],
   ].filter(([, code]) => !isListedCountry(code!))
-  if (unlisted.length > 0) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `${unlisted.map(([path]) => path).join(', ')}: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
-  if (!isListedIndustryCode(body.store.industryCode)) throw new SandboxError(422, 'INDUSTRY_CODE_NOT_LISTED', `store.industryCode: not a code from ${describeEndpoint(ENDPOINTS.industryCodes)}`)
+  if (unlisted.length > 0)
+    throw new SandboxError(
+      422,
+      'COUNTRY_NOT_LISTED',
+      `${unlisted.map(([path]) => path).join(', ')}: not a code from ${describeEndpoint(ENDPOINTS.countries)}`,
+    )
+  if (!isListedIndustryCode(body.store.industryCode))
+    throw new SandboxError(
+      422,
+      'INDUSTRY_CODE_NOT_LISTED',
+      `store.industryCode: not a code from ${describeEndpoint(ENDPOINTS.industryCodes)}`,
+    )
 }
 
 /**
@@ -73,12 +83,22 @@ export async function updateStore(request: SandboxRequest, params: Params, conte
   const store = ownedStore(context, shop, params.store_id!)
   const body = validBody(request, UpdateStoreRequestSchema, 'update store')
   if (body.shopperStatement !== undefined && body.shopperStatement !== store.shopper_statement) {
-    throw new SandboxError(422, 'SHOPPER_STATEMENT_IMMUTABLE', 'shopperStatement: cannot be changed after the store is created; create a new store for a new statement')
+    throw new SandboxError(
+      422,
+      'SHOPPER_STATEMENT_IMMUTABLE',
+      'shopperStatement: cannot be changed after the store is created; create a new store for a new statement',
+    )
   }
-  if (body.address && !isListedCountry(body.address.country)) throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `address.country: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
+  if (body.address && !isListedCountry(body.address.country))
+    throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `address.country: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
   context.db
     .prepare('UPDATE stores SET label = ?, phone = ?, address = ? WHERE store_id = ?')
-    .run(body.label ?? store.label, body.phone ? compactPhone(body.phone) : store.phone, body.address ? JSON.stringify(body.address) : store.address, store.store_id)
+    .run(
+      body.label ?? store.label,
+      body.phone ? compactPhone(body.phone) : store.phone,
+      body.address ? JSON.stringify(body.address) : store.address,
+      store.store_id,
+    )
   return json(storeAnswer(ownedStore(context, shop, store.store_id)))
 }
 

@@ -37,8 +37,15 @@ export async function updatedPayments(request: SandboxRequest, _params: Params, 
   }
   // Only 0 or a sequence of this shop's own changes was ever handed out as a cursor. Anything else
   // (corrupted, another shop's, from the future) would silently list nothing, so it is refused.
-  const issued = after === '0' || context.db.prepare('SELECT 1 FROM events WHERE shop_id = ? AND sequence = ?').get(shop.shop_id, Number(after)) !== undefined
-  if (!issued) throw new SandboxError(422, 'CURSOR_UNKNOWN', 'query: after is not a cursor this service issued to this shop; start from 0 or the cursor of your last answer')
+  const issued =
+    after === '0' ||
+    context.db.prepare('SELECT 1 FROM events WHERE shop_id = ? AND sequence = ?').get(shop.shop_id, Number(after)) !== undefined
+  if (!issued)
+    throw new SandboxError(
+      422,
+      'CURSOR_UNKNOWN',
+      'query: after is not a cursor this service issued to this shop; start from 0 or the cursor of your last answer',
+    )
   const rows = context.db
     .prepare(
       `SELECT e.sequence, e.psp_reference, e.status, e.captured, e.refunded, e.changed_at, p.result_code, p.currency, p.value, p.reference, p.metadata

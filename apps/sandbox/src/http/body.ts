@@ -22,7 +22,8 @@ export async function readBody(request: IncomingMessage): Promise<Buffer> {
 /** The JSON body of a request; its parse error is never passed on (it would quote the body). */
 export function jsonOf(body: Buffer, contentType: string | undefined): unknown {
   if (body.length === 0) return undefined
-  if (!/^application\/json\b/i.test(contentType ?? '')) throw new SandboxError(415, 'UNSUPPORTED_MEDIA_TYPE', 'content-type must be application/json')
+  if (!/^application\/json\b/i.test(contentType ?? ''))
+    throw new SandboxError(415, 'UNSUPPORTED_MEDIA_TYPE', 'content-type must be application/json')
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
   } catch {
@@ -34,7 +35,11 @@ export function jsonOf(body: Buffer, contentType: string | undefined): unknown {
  * The JSON body checked against `schema`; a refusal is 422 INVALID_REQUEST that starts with `what`
  * and names each field and rule (never a value).
  */
-export function validBody<T>(request: { readonly body: Buffer; readonly headers: { readonly 'content-type'?: string | undefined } }, schema: z.ZodType<T>, what: string): T {
+export function validBody<T>(
+  request: { readonly body: Buffer; readonly headers: { readonly 'content-type'?: string | undefined } },
+  schema: z.ZodType<T>,
+  what: string,
+): T {
   const parsed = schema.safeParse(jsonOf(request.body, request.headers['content-type']))
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `${what}: ${describeIssues(issuesOf(parsed.error))}`)
   return parsed.data

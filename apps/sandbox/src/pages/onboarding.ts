@@ -16,7 +16,12 @@ interface LinkRow {
 }
 
 /** Test values the page offers: real company or personal data must not be used in development (spec). */
-const TEST_VALUES = Object.freeze({ birthDate: '1980-01-01', documentNumber: 'SPECI2014', registrationNumber: '12345678', iban: 'NL91ABNA0417164300' })
+const TEST_VALUES = Object.freeze({
+  birthDate: '1980-01-01',
+  documentNumber: 'SPECI2014',
+  registrationNumber: '12345678',
+  iban: 'NL91ABNA0417164300',
+})
 
 /** ISO 13616: move the first four characters to the end, letters to numbers, the remainder mod 97 is 1. */
 function validIban(iban: string): boolean {
@@ -34,9 +39,11 @@ function problemsOf(form: URLSearchParams, contractor: ContractorRow, today: Dat
   const birth = form.get('birthDate') ?? ''
   const born = /^\d{4}-\d{2}-\d{2}$/.test(birth) ? new Date(`${birth}T00:00:00Z`) : undefined
   const adultBefore = new Date(Date.UTC(today.getUTCFullYear() - 18, today.getUTCMonth(), today.getUTCDate()))
-  if (!born || Number.isNaN(born.getTime()) || born > adultBefore) problems.push('Date of birth: a date (YYYY-MM-DD) at least 18 years ago.')
+  if (!born || Number.isNaN(born.getTime()) || born > adultBefore)
+    problems.push('Date of birth: a date (YYYY-MM-DD) at least 18 years ago.')
   if (!/^[A-Z0-9]{6,20}$/i.test(form.get('documentNumber') ?? '')) problems.push('Identity document number: 6 to 20 letters or digits.')
-  if (contractor.type === 'organization' && !/^[A-Z0-9]{4,20}$/i.test(form.get('registrationNumber') ?? '')) problems.push('Company registration number: 4 to 20 letters or digits.')
+  if (contractor.type === 'organization' && !/^[A-Z0-9]{4,20}$/i.test(form.get('registrationNumber') ?? ''))
+    problems.push('Company registration number: 4 to 20 letters or digits.')
   if (!validIban(form.get('iban') ?? '')) problems.push('IBAN: not a valid IBAN (ISO 13616 check digits).')
   return problems
 }
@@ -51,7 +58,10 @@ function linkOf(context: SandboxContext, token: string | undefined): { link: Lin
 }
 
 function deadLink(reason: string): SandboxResponse {
-  return { ...page({ title: 'Sandbox onboarding', body: html`<h1>Sandbox onboarding</h1><p id="onboarding-error">${reason}</p>` }), status: 410 }
+  return {
+    ...page({ title: 'Sandbox onboarding', body: html`<h1>Sandbox onboarding</h1><p id="onboarding-error">${reason}</p>` }),
+    status: 410,
+  }
 }
 
 function identityForm(token: string, contractor: ContractorRow, problems: string[] = []): SandboxResponse {
@@ -90,7 +100,9 @@ export function onboardingSubmit(request: SandboxRequest, params: Params, contex
   const shop = context.db.prepare('SELECT base_url FROM shops WHERE shop_id = ?').get(found.link.shop_id) as { base_url: string }
   context.db.transaction(() => {
     context.db.prepare('UPDATE onboarding_links SET used_at = ? WHERE token = ?').run(context.now().toISOString(), found.link.token)
-    context.db.prepare('UPDATE contractors SET onboarding_status = ? WHERE contractor_id = ?').run(ONBOARDING_CLEAR, found.contractor.contractor_id)
+    context.db
+      .prepare('UPDATE contractors SET onboarding_status = ? WHERE contractor_id = ?')
+      .run(ONBOARDING_CLEAR, found.contractor.contractor_id)
   })()
   context.log(`contractor ${found.contractor.contractor_id} verified`)
   return { status: 303, location: shop.base_url + ONBOARDING_RETURN_PATH }

@@ -11,7 +11,11 @@ import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 /** The one answer the sandbox ACS accepts; anything else fails the challenge. */
 export const CHALLENGE_ANSWER = 'password'
 
-function paymentOfTransaction(context: SandboxContext, data: Record<string, unknown> | undefined, status: PaymentRow['status']): PaymentRow {
+function paymentOfTransaction(
+  context: SandboxContext,
+  data: Record<string, unknown> | undefined,
+  status: PaymentRow['status'],
+): PaymentRow {
   const id = data?.threeDSServerTransID
   const row = typeof id === 'string' ? findPayment(context, 'transaction_id', id) : undefined
   if (!row || row.status !== status) throw new SandboxError(400, 'UNKNOWN_TRANSACTION', '3-D Secure: no transaction in this step')
@@ -25,7 +29,9 @@ export function methodPage(request: SandboxRequest, _params: Params, context: Sa
   // EMV hands the result to the 3DS Server's notification URL; only our own is accepted.
   return page({
     title: '3DS Method',
-    body: autoPostForm(`${context.baseUrl}/threeds/method-notification`, { threeDSMethodData: toBase64Json({ threeDSServerTransID: row.transaction_id }, true) }),
+    body: autoPostForm(`${context.baseUrl}/threeds/method-notification`, {
+      threeDSMethodData: toBase64Json({ threeDSServerTransID: row.transaction_id }, true),
+    }),
   })
 }
 
@@ -35,7 +41,10 @@ export function methodNotification(request: SandboxRequest, _params: Params, con
   return page({
     title: '3DS Method complete',
     body: html``,
-    message: { data: { type: 'threeDSMethodCompleted', threeDSServerTransID: row.transaction_id, threeDSCompInd: 'Y' }, targetOrigin: row.return_origin },
+    message: {
+      data: { type: 'threeDSMethodCompleted', threeDSServerTransID: row.transaction_id, threeDSCompInd: 'Y' },
+      targetOrigin: row.return_origin,
+    },
   })
 }
 
@@ -44,7 +53,8 @@ export function acsPage(request: SandboxRequest, _params: Params, context: Sandb
   const creq = formOf(request.body).get('creq') ?? ''
   const data = fromBase64Json(creq)
   const row = paymentOfTransaction(context, data, 'challenge_shopper')
-  if (data?.acsTransID !== acsTransactionId(row.transaction_id!) || data?.messageType !== 'CReq') throw new SandboxError(400, 'INVALID_CREQ', '3-D Secure: CReq does not match the transaction')
+  if (data?.acsTransID !== acsTransactionId(row.transaction_id!) || data?.messageType !== 'CReq')
+    throw new SandboxError(400, 'INVALID_CREQ', '3-D Secure: CReq does not match the transaction')
   return page({
     title: 'Sandbox bank: confirm your payment',
     body: html`<h1>Sandbox bank</h1>
@@ -64,8 +74,17 @@ export function acsAnswer(request: SandboxRequest, _params: Params, context: San
   const data = fromBase64Json(form.get('creq'))
   let row = paymentOfTransaction(context, data, 'challenge_shopper')
   if (row.acs_result === null) row = updatePayment(context, row, { acs_result: form.get('answer') === CHALLENGE_ANSWER ? 'Y' : 'N' })
-  const cres = { threeDSServerTransID: row.transaction_id, acsTransID: acsTransactionId(row.transaction_id!), messageVersion: MESSAGE_VERSION, messageType: 'CRes', transStatus: row.acs_result }
-  return page({ title: 'Sandbox bank', body: autoPostForm(`${context.baseUrl}/threeds/challenge-notification`, { cres: toBase64Json(cres, true) }) })
+  const cres = {
+    threeDSServerTransID: row.transaction_id,
+    acsTransID: acsTransactionId(row.transaction_id!),
+    messageVersion: MESSAGE_VERSION,
+    messageType: 'CRes',
+    transStatus: row.acs_result,
+  }
+  return page({
+    title: 'Sandbox bank',
+    body: autoPostForm(`${context.baseUrl}/threeds/challenge-notification`, { cres: toBase64Json(cres, true) }),
+  })
 }
 
 /** POST /threeds/challenge-notification: tells the shop's page the challenge result. */
@@ -75,6 +94,9 @@ export function challengeNotification(request: SandboxRequest, _params: Params, 
   return page({
     title: 'Challenge complete',
     body: html``,
-    message: { data: { type: 'threeDSChallengeCompleted', threeDSServerTransID: row.transaction_id, transStatus: row.acs_result }, targetOrigin: row.return_origin },
+    message: {
+      data: { type: 'threeDSChallengeCompleted', threeDSServerTransID: row.transaction_id, transStatus: row.acs_result },
+      targetOrigin: row.return_origin,
+    },
   })
 }

@@ -37,7 +37,9 @@ function loadCountries(): readonly Country[] {
 
 function loadIndustryCodes(): readonly IndustryCode[] {
   const codes = require('mcc/mcc_codes.json') as Array<{ mcc: string; edited_description: string }>
-  return Object.freeze(codes.map((c) => Object.freeze({ code: c.mcc, description: c.edited_description })).sort((a, b) => a.code.localeCompare(b.code)))
+  return Object.freeze(
+    codes.map((c) => Object.freeze({ code: c.mcc, description: c.edited_description })).sort((a, b) => a.code.localeCompare(b.code)),
+  )
 }
 
 export const COUNTRIES = loadCountries()

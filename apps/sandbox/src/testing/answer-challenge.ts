@@ -18,7 +18,11 @@ const isAcsFrame = (frame: Frame) => {
  * Answers the sandbox's 3-D Secure challenge as a shopper would, wherever the page shows it (an
  * iframe, or the page itself): `approve` types the one accepted answer, `refuse` a wrong one.
  */
-export async function answerChallenge(page: Page, answer: 'approve' | 'refuse', options: { readonly timeout?: number } = {}): Promise<void> {
+export async function answerChallenge(
+  page: Page,
+  answer: 'approve' | 'refuse',
+  options: { readonly timeout?: number } = {},
+): Promise<void> {
   const timeout = options.timeout ?? CHALLENGE_PAGE_TIMEOUT_MS
   const deadline = Date.now() + timeout
   while (Date.now() < deadline) {

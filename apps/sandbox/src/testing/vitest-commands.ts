@@ -20,7 +20,9 @@ export type SandboxCommands = CardCaptureCommands & {
 /** The capture commands and the challenge answer, for `browser.commands`. */
 export function sandboxCommands(): SandboxCommands {
   return {
-    ...cardCaptureCommands({ privateKey: (context) => runSandbox(context.project.getProvidedContext().cardJweSandbox?.baseUrl).privateKeyPem }),
+    ...cardCaptureCommands({
+      privateKey: (context) => runSandbox(context.project.getProvidedContext().cardJweSandbox?.baseUrl).privateKeyPem,
+    }),
     answerSandboxChallenge: async (context, answer) => {
       const page = (context as unknown as { page?: Page }).page
       if (!page) throw new Error('answerSandboxChallenge needs the Playwright provider (@vitest/browser-playwright)')

@@ -22,7 +22,10 @@ async function postForm(url: string, fields: Record<string, string>): Promise<Re
 /** The browser posts threeDSMethodData to the 3DS Method page, which hands it on to the notification page. */
 export async function runThreeDSMethod(fingerprintToken: string): Promise<string> {
   const token = decodeToken(fingerprintToken)
-  const data = base64url({ threeDSServerTransID: token.threeDSServerTransID, threeDSMethodNotificationURL: token.threeDSMethodNotificationURL })
+  const data = base64url({
+    threeDSServerTransID: token.threeDSServerTransID,
+    threeDSMethodNotificationURL: token.threeDSMethodNotificationURL,
+  })
   const method = await postForm(token.threeDSMethodUrl!, { threeDSMethodData: data })
   if (!method.ok) throw new Error(`3DS Method page answered ${method.status}`)
   const notified = await postForm(token.threeDSMethodNotificationURL!, { threeDSMethodData: data })
@@ -33,14 +36,23 @@ export async function runThreeDSMethod(fingerprintToken: string): Promise<string
 /** The browser posts the CReq to the ACS, the shopper answers, the CRes goes to the notification URL. */
 export async function answerChallenge(challengeToken: string, answer: string): Promise<{ threeDSResult: string; page: string }> {
   const token = decodeToken(challengeToken)
-  const creq = base64url({ threeDSServerTransID: token.threeDSServerTransID, acsTransID: token.acsTransID, messageVersion: token.messageVersion, messageType: 'CReq', challengeWindowSize: '02' })
+  const creq = base64url({
+    threeDSServerTransID: token.threeDSServerTransID,
+    acsTransID: token.acsTransID,
+    messageVersion: token.messageVersion,
+    messageType: 'CReq',
+    challengeWindowSize: '02',
+  })
   const page = await (await postForm(token.acsURL!, { creq })).text()
   const answered = await postForm(new URL('/threeds/acs/answer', token.acsURL).toString(), { creq, answer })
   const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())?.[1]
   if (!cres) throw new Error('the ACS gave no CRes')
   const notification = await (await postForm(token.threeDSNotificationURL!, { cres })).text()
   const transStatus = /"transStatus":"([A-Z])"/.exec(notification)?.[1]
-  return { threeDSResult: Buffer.from(JSON.stringify({ transStatus, threeDSServerTransID: token.threeDSServerTransID })).toString('base64'), page }
+  return {
+    threeDSResult: Buffer.from(JSON.stringify({ transStatus, threeDSServerTransID: token.threeDSServerTransID })).toString('base64'),
+    page,
+  }
 }
 
 /** The shopper approves or cancels on the bank page and comes back with redirectResult. */

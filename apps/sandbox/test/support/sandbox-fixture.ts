@@ -31,7 +31,12 @@ export async function registeredShop(dataDir = freshDataDir()): Promise<Register
   const logs: string[] = []
   const sandbox = await startSandbox({ dataDir, log: (line) => logs.push(line) })
   const shop = await startTestShop()
-  const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: shop.secret, readyMadeStore: true })
+  const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({
+    shopUrl: shop.url,
+    key: shop.key,
+    secret: shop.secret,
+    readyMadeStore: true,
+  })
   const credentials = { shopId: registration.shopId, serviceSecret: shop.settings.get('service_secret')! }
   const client = createServiceClient({ baseUrl: sandbox.baseUrl, credentials })
   const certificate = await importCertificate(sandbox.certificatePem)

@@ -30,7 +30,9 @@ export async function startTestShop(options: { settingsBody?: string } = {}): Pr
     const authorised = given.length === expected.length && timingSafeEqual(given, expected)
     const reply = (status: number, body?: unknown) => {
       calls.push(`${req.method} ${req.url} ${status}`)
-      res.writeHead(status, { 'content-type': 'application/json' }).end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body))
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body))
     }
     if (!authorised) return reply(401, { error: 'unauthorized' })
     const list = () => [...settings].map(([id, value]) => ({ id, value }))

@@ -29,7 +29,12 @@ function prefixArbitrary(brand: CardBrand): fc.Arbitrary<string> {
 export const validCardNumber: fc.Arbitrary<string> = fc
   .constantFrom(...CARD_BRANDS)
   .chain((brand) =>
-    fc.tuple(fc.constant(brand), prefixArbitrary(brand), fc.constantFrom(...brand.lengths), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 })),
+    fc.tuple(
+      fc.constant(brand),
+      prefixArbitrary(brand),
+      fc.constantFrom(...brand.lengths),
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 19, maxLength: 19 }),
+    ),
   )
   .map(([brand, prefix, length, filler]) => {
     const body = (prefix + filler.join('')).slice(0, brand.luhn ? length - 1 : length)
@@ -40,36 +45,38 @@ export const validCardNumber: fc.Arbitrary<string> = fc
 
 /** Inserts spaces and dashes between digits, as a shopper might type or paste them. */
 export function withSeparators(digits: string): fc.Arbitrary<string> {
-  return fc.array(fc.constantFrom('', '', ' ', '-', '  ', ' - '), { minLength: digits.length, maxLength: digits.length }).map((seps) =>
-    Array.from(digits, (d, i) => (i === 0 ? d : seps[i] + d)).join(''),
-  )
+  return fc
+    .array(fc.constantFrom('', '', ' ', '-', '  ', ' - '), { minLength: digits.length, maxLength: digits.length })
+    .map((seps) => Array.from(digits, (d, i) => (i === 0 ? d : seps[i] + d)).join(''))
 }
 
 /** A whole card as typed: separators in the number, month and year in any accepted form. */
-export const typedCard = validCardNumber.chain((digits) => {
-  const brand = numberVerdict(digits).brand!
-  const code = brand.code ? fc.stringMatching(new RegExp(`^[0-9]{${brand.code.size}}$`)) : fc.constant('')
-  const thisYear = new Date().getUTCFullYear()
-  return fc.record({
-    digits: fc.constant(digits),
-    number: withSeparators(digits),
-    month: fc.integer({ min: 1, max: 12 }),
-    year: fc.integer({ min: thisYear + 1, max: thisYear + 15 }),
-    twoDigitYear: fc.boolean(),
-    padMonth: fc.boolean(),
-    cvc: code,
-    holderName: fc.constantFrom('', 'A. Shopper', 'Jean-Luc O\u2019Neill', '  Zo\u00eb  '),
+export const typedCard = validCardNumber
+  .chain((digits) => {
+    const brand = numberVerdict(digits).brand!
+    const code = brand.code ? fc.stringMatching(new RegExp(`^[0-9]{${brand.code.size}}$`)) : fc.constant('')
+    const thisYear = new Date().getUTCFullYear()
+    return fc.record({
+      digits: fc.constant(digits),
+      number: withSeparators(digits),
+      month: fc.integer({ min: 1, max: 12 }),
+      year: fc.integer({ min: thisYear + 1, max: thisYear + 15 }),
+      twoDigitYear: fc.boolean(),
+      padMonth: fc.boolean(),
+      cvc: code,
+      holderName: fc.constantFrom('', 'A. Shopper', 'Jean-Luc O\u2019Neill', '  Zo\u00eb  '),
+    })
   })
-}).map((c) => ({
-  digits: c.digits,
-  input: {
-    number: c.number,
-    expiryMonth: c.padMonth ? String(c.month).padStart(2, '0') : String(c.month),
-    expiryYear: c.twoDigitYear ? String(c.year % 100).padStart(2, '0') : String(c.year),
-    cvc: c.cvc,
-    holderName: c.holderName,
-  },
-}))
+  .map((c) => ({
+    digits: c.digits,
+    input: {
+      number: c.number,
+      expiryMonth: c.padMonth ? String(c.month).padStart(2, '0') : String(c.month),
+      expiryYear: c.twoDigitYear ? String(c.year % 100).padStart(2, '0') : String(c.year),
+      cvc: c.cvc,
+      holderName: c.holderName,
+    },
+  }))
 
 /** Whether `text` holds six or more consecutive digits of the card number: a leak. */
 export function leaksCardDigits(text: string, cardDigits: string): boolean {

@@ -30,7 +30,8 @@ export function pageUrl(value: unknown, field: string): URL {
   } catch {
     throw invalid(field, 'an absolute URL')
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) throw invalid(field, 'https (http only on loopback)')
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname)))
+    throw invalid(field, 'https (http only on loopback)')
   if (url.username || url.password) throw invalid(field, 'no credentials in the URL')
   return url
 }

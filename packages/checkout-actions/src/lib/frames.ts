@@ -43,7 +43,12 @@ export interface ExpectedMessage {
  * script of another origin, another frame, an old transaction). Resolves undefined on timeout;
  * rejects with `onAbort()`'s error when the signal fires.
  */
-export function messageFrom(expected: ExpectedMessage, timeoutMs: number, signal: AbortSignal | undefined, onAbort: () => Error): Promise<Record<string, unknown> | undefined> {
+export function messageFrom(
+  expected: ExpectedMessage,
+  timeoutMs: number,
+  signal: AbortSignal | undefined,
+  onAbort: () => Error,
+): Promise<Record<string, unknown> | undefined> {
   const view = expected.frame.ownerDocument.defaultView!
   return new Promise((resolve, reject) => {
     const finish = () => {
@@ -55,7 +60,8 @@ export function messageFrom(expected: ExpectedMessage, timeoutMs: number, signal
       // Strict: the expected origin, the frame we opened, the message type and our transaction.
       if (event.origin !== expected.origin || event.source !== expected.frame.contentWindow) return
       const data = event.data as Record<string, unknown> | null
-      if (typeof data !== 'object' || data === null || data.type !== expected.type || data.threeDSServerTransID !== expected.transactionId) return
+      if (typeof data !== 'object' || data === null || data.type !== expected.type || data.threeDSServerTransID !== expected.transactionId)
+        return
       finish()
       resolve(data)
     }

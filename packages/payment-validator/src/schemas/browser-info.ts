@@ -10,7 +10,10 @@ export const BrowserInfoSchema = z.strictObject({
   /** The browser's Accept header. */
   acceptHeader: z.string().min(1).max(2048),
   /** BCP 47 tag. */
-  language: z.string().regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/).max(35),
+  language: z
+    .string()
+    .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/)
+    .max(35),
   // One literal type per EMV value (1 | 4 | … | 48), so a parsed body fits @card-jwe/browser-info's type without a cast.
   /** Bits per pixel, one of the EMV values. */
   colorDepth: z.literal([1, 4, 8, 15, 16, 24, 32, 48] as const),

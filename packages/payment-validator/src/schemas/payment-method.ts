@@ -19,13 +19,26 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
   /** Cards are "scheme". */
   type: z.literal('scheme'),
   /** The number, encrypted by the processor's library. */
-  encryptedCardNumber: z.string().min(1).max(16 * 1024),
+  encryptedCardNumber: z
+    .string()
+    .min(1)
+    .max(16 * 1024),
   /** The expiry month, encrypted by the processor's library. */
-  encryptedExpiryMonth: z.string().min(1).max(16 * 1024),
+  encryptedExpiryMonth: z
+    .string()
+    .min(1)
+    .max(16 * 1024),
   /** The expiry year, encrypted by the processor's library. */
-  encryptedExpiryYear: z.string().min(1).max(16 * 1024),
+  encryptedExpiryYear: z
+    .string()
+    .min(1)
+    .max(16 * 1024),
   /** The security code, encrypted; absent for brands without one. */
-  encryptedSecurityCode: z.string().min(1).max(16 * 1024).optional(),
+  encryptedSecurityCode: z
+    .string()
+    .min(1)
+    .max(16 * 1024)
+    .optional(),
   /** Name on the card, in clear. */
   holderName: z.string().max(255).optional(),
   /** The brand the library detected. */

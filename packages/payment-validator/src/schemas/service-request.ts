@@ -13,7 +13,16 @@ import { PaymentRequestSchema } from './payment-request.js'
  */
 
 /** Field names only raw card data uses: never accepted in a request, card method or not. */
-export const RAW_CARD_FIELD_NAMES = Object.freeze(['number', 'cardNumber', 'expiryMonth', 'expiryYear', 'expiryDate', 'cvc', 'cvv', 'securityCode'])
+export const RAW_CARD_FIELD_NAMES = Object.freeze([
+  'number',
+  'cardNumber',
+  'expiryMonth',
+  'expiryYear',
+  'expiryDate',
+  'cvc',
+  'cvv',
+  'securityCode',
+])
 
 function refuseRawCardFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
   for (const name of RAW_CARD_FIELD_NAMES) {
@@ -52,7 +61,10 @@ export const ServicePaymentRequestSchema = PaymentRequestSchema.extend({
   /** Set by the front end: `state.data` was passed on as is. */
   clientStateDataIndicator: z.boolean().optional(),
   /** The page's origin, for the processor's 3-D Secure and redirects. */
-  origin: z.url({ protocol: /^https?$/ }).max(2000).optional(),
+  origin: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional(),
   /** A partial-payments order the payment belongs to. */
   order: z
     .looseObject({

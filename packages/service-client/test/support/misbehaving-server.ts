@@ -25,10 +25,12 @@ function head(status: number, headers: Readonly<Record<string, string>>, length:
 /** The replies the tests use. */
 export const reply = {
   /** A whole answer; a string body is sent as is (for malformed answers). */
-  json: (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Reply => (socket) => {
-    const text = typeof body === 'string' ? body : JSON.stringify(body)
-    socket.end(head(status, headers, Buffer.byteLength(text)) + text)
-  },
+  json:
+    (status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): Reply =>
+    (socket) => {
+      const text = typeof body === 'string' ? body : JSON.stringify(body)
+      socket.end(head(status, headers, Buffer.byteLength(text)) + text)
+    },
   /** The service's error envelope. */
   refusal: (status: number, errorCode: string, headers: Readonly<Record<string, string>> = {}): Reply =>
     reply.json(status, { status, errorCode, message: `refused: ${errorCode}`, errorType: 'validation' }, headers),
@@ -66,12 +68,20 @@ export async function misbehavingServer(script: (request: Received, index: numbe
       const end = buffer.indexOf('\r\n\r\n')
       if (end < 0) return
       const [line = '', ...lines] = buffer.subarray(0, end).toString('latin1').split('\r\n')
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]))
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).trim().toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      )
       const length = Number(headers['content-length'] ?? 0)
       if (buffer.length < end + 4 + length) return
       done = true
       const [method = '', path = ''] = line.split(' ')
-      const request = { method, path, headers, body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'), at: performance.now() - started }
+      const request = {
+        method,
+        path,
+        headers,
+        body: buffer.subarray(end + 4, end + 4 + length).toString('utf8'),
+        at: performance.now() - started,
+      }
       received.push(request)
       script(request, received.length - 1)(socket)
     })

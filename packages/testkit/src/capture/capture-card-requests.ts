@@ -118,7 +118,11 @@ export async function captureCardRequests(source: RequestSource, options: Captur
       taken.add(request)
       const name = describeRequest(request)
       const jwes = [...(request.body ?? '').matchAll(COMPACT_JWE)].map((m) => m[0])
-      if (jwes.length === 0) throw new CardCaptureError('NOT_A_JWE', `${name}: the body carries no compact JWE (five base64url segments, RFC 7516 section 7.1); card data may travel only inside one`)
+      if (jwes.length === 0)
+        throw new CardCaptureError(
+          'NOT_A_JWE',
+          `${name}: the body carries no compact JWE (five base64url segments, RFC 7516 section 7.1); card data may travel only inside one`,
+        )
       if (jwes.length > 1) throw new CardCaptureError('NOT_A_JWE', `${name}: the body carries ${jwes.length} JWEs; one card is one JWE`)
       if (nextOptions.typed) typedNumbers.push(nextOptions.typed.number)
       // The scan first: a page that leaks digits fails on that, whatever its JWE says.

@@ -33,7 +33,13 @@ function wholeNumber(digits: string): RegExp {
 function numberParts(digits: string): RegExp | undefined {
   if (digits.length < MIN_DIGIT_RUN) return undefined
   const runs = new Set<string>()
-  for (let start = 0; start + MIN_DIGIT_RUN <= digits.length; start++) runs.add(digits.slice(start, start + MIN_DIGIT_RUN).split('').join('[ -]?'))
+  for (let start = 0; start + MIN_DIGIT_RUN <= digits.length; start++)
+    runs.add(
+      digits
+        .slice(start, start + MIN_DIGIT_RUN)
+        .split('')
+        .join('[ -]?'),
+    )
   return new RegExp([...runs].join('|'))
 }
 
@@ -44,7 +50,9 @@ export function describeFinding(finding: CardDigitsFinding): string {
     'number-part': `part of the card number in clear (${MIN_DIGIT_RUN} or more of its digits in a row)`,
     'across-requests': 'the card number in clear, a few digits per request (all its digits, in order, across the requests)',
   }[finding.rule]
-  return finding.part === 'requests in sequence' ? `${finding.request}: the page's requests carried ${what}` : `${finding.request}: the ${finding.part} carried ${what}`
+  return finding.part === 'requests in sequence'
+    ? `${finding.request}: the page's requests carried ${what}`
+    : `${finding.request}: the ${finding.part} carried ${what}`
 }
 
 /**
@@ -62,8 +70,10 @@ export function findCardDigits(requests: readonly CapturedRequest[], cardNumbers
     const text = clearTextOf(request)
     for (const part of ['url', 'body'] as const) {
       const variants = part === 'url' ? [text.url, text.decodedUrl] : [text.body, text.decodedBody]
-      if (variants.some((variant) => rules.some((rule) => rule.whole.test(variant)))) findings.push({ request: describeRequest(request), part, rule: 'whole-number' })
-      else if (variants.some((variant) => rules.some((rule) => rule.part?.test(variant)))) findings.push({ request: describeRequest(request), part, rule: 'number-part' })
+      if (variants.some((variant) => rules.some((rule) => rule.whole.test(variant))))
+        findings.push({ request: describeRequest(request), part, rule: 'whole-number' })
+      else if (variants.some((variant) => rules.some((rule) => rule.part?.test(variant))))
+        findings.push({ request: describeRequest(request), part, rule: 'number-part' })
     }
     sequence += digitsOf(text.decodedUrl) + digitsOf(text.decodedBody)
   }

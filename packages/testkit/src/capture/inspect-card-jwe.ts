@@ -82,9 +82,15 @@ export async function inspectCardJwe(jwe: string, decryptor: CardDecryptor, opti
       const generated = Date.parse((JSON.parse(new TextDecoder().decode(plaintext)) as { generationtime?: string }).generationtime ?? '')
       const age = now.getTime() - generated
       if (age < 0) {
-        throw new CardCaptureError('FUTURE_GENERATION_TIME', `${request}: generationtime lies ${Math.round(-age / 1000)} s ahead of the clock; the service allows ${DEFAULT_MAX_CLOCK_SKEW_SECONDS} s (Encrypted data is no longer valid)`)
+        throw new CardCaptureError(
+          'FUTURE_GENERATION_TIME',
+          `${request}: generationtime lies ${Math.round(-age / 1000)} s ahead of the clock; the service allows ${DEFAULT_MAX_CLOCK_SKEW_SECONDS} s (Encrypted data is no longer valid)`,
+        )
       }
-      throw new CardCaptureError('STALE_GENERATION_TIME', `${request}: generationtime is ${hours(age)} h old; the service accepts ${DEFAULT_MAX_AGE_SECONDS / 3600} h at most (Encrypted data is no longer valid). Encrypt when the shopper pays, never reuse a JWE`)
+      throw new CardCaptureError(
+        'STALE_GENERATION_TIME',
+        `${request}: generationtime is ${hours(age)} h old; the service accepts ${DEFAULT_MAX_AGE_SECONDS / 3600} h at most (Encrypted data is no longer valid). Encrypt when the shopper pays, never reuse a JWE`,
+      )
     }
     const code = error.code === 'INVALID_CARD_DETAILS' ? 'INVALID_CARD_DETAILS' : 'UNDECRYPTABLE'
     throw new CardCaptureError(code, `${request}: the reference decryptor refused the JWE: ${error.detail} (${error.message})`)
@@ -92,7 +98,10 @@ export async function inspectCardJwe(jwe: string, decryptor: CardDecryptor, opti
   const generatedAt = new Date(card.generationtime)
   if (options.notBefore && generatedAt.getTime() < options.notBefore.getTime() - CAPTURE_CLOCK_TOLERANCE_MS) {
     const early = Math.round((options.notBefore.getTime() - generatedAt.getTime()) / 1000)
-    throw new CardCaptureError('STALE_GENERATION_TIME', `${request}: generationtime is ${early} s before this test's capture began: the page sent a JWE made earlier. Encrypt when the shopper pays, never reuse a JWE`)
+    throw new CardCaptureError(
+      'STALE_GENERATION_TIME',
+      `${request}: generationtime is ${early} s before this test's capture began: the page sent a JWE made earlier. Encrypt when the shopper pays, never reuse a JWE`,
+    )
   }
   return Object.freeze({ request, jwe, protectedHeader: Object.freeze(protectedHeader), card, generatedAt })
 }

@@ -1,4 +1,10 @@
-export { createCardDecryptor, DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_CLOCK_SKEW_SECONDS, MAX_JWE_LENGTH, MIN_RSA_KEY_BITS } from './create-card-decryptor.js'
+export {
+  createCardDecryptor,
+  DEFAULT_MAX_AGE_SECONDS,
+  DEFAULT_MAX_CLOCK_SKEW_SECONDS,
+  MAX_JWE_LENGTH,
+  MIN_RSA_KEY_BITS,
+} from './create-card-decryptor.js'
 export type { CardDecryptor, CardDecryptorOptions, DecryptedCardJwe, OpenedJwe } from './create-card-decryptor.js'
 export { DecryptionError, SERVICE_MESSAGES } from './errors.js'
 export type { DecryptionErrorCode } from './errors.js'

@@ -71,7 +71,8 @@ async function withCode<T>(run: () => Promise<T> | T): Promise<T> {
 
 /** Makes the capture commands for a Vitest config. */
 export function cardCaptureCommands(options: CardCaptureCommandOptions): CardCaptureCommands {
-  const key = async (context: BrowserCommandContext) => (typeof options.privateKey === 'function' ? options.privateKey(context) : options.privateKey)
+  const key = async (context: BrowserCommandContext) =>
+    typeof options.privateKey === 'function' ? options.privateKey(context) : options.privateKey
   const captureOf = (sessionId: string) => {
     const capture = captures.get(sessionId)
     if (!capture) throw new Error('call commands.startCardCapture() first')
@@ -86,7 +87,12 @@ export function cardCaptureCommands(options: CardCaptureCommandOptions): CardCap
       withCode(async () => {
         const pattern = typeof url === 'string' ? url : new RegExp(url.source, url.flags)
         const captured = await captureOf(context.sessionId).nextCard(pattern, nextOptions)
-        return { request: captured.request, protectedHeader: captured.protectedHeader, card: captured.card, generatedAt: captured.generatedAt.toISOString() } satisfies CapturedCardJson
+        return {
+          request: captured.request,
+          protectedHeader: captured.protectedHeader,
+          card: captured.card,
+          generatedAt: captured.generatedAt.toISOString(),
+        } satisfies CapturedCardJson
       }),
     expectNoCardDigits: (context, numbers) => withCode(() => captureOf(context.sessionId).expectNoCardDigits(numbers)),
   }

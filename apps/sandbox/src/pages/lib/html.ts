@@ -47,7 +47,10 @@ function markupOf(value: string | number | Html): string {
 export function html(strings: TemplateStringsArray, ...values: readonly HtmlValue[]): Html {
   let markup = strings[0]!
   values.forEach((value, i) => {
-    markup += (Array.isArray(value) ? (value as readonly (string | number | Html)[]).map(markupOf).join('') : markupOf(value as string | number | Html)) + strings[i + 1]!
+    markup +=
+      (Array.isArray(value)
+        ? (value as readonly (string | number | Html)[]).map(markupOf).join('')
+        : markupOf(value as string | number | Html)) + strings[i + 1]!
   })
   return made(markup)
 }

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { createTestCertificate } from '../../certificates/create-test-certificate.js'
 import { CliError, type Io } from '../io.js'
 
-export const CERT_USAGE = 'card-jwe cert --out DIR [--days N] [--force]   write DIR/certificate.pem and DIR/private-key.pem (--force replaces them)'
+export const CERT_USAGE =
+  'card-jwe cert --out DIR [--days N] [--force]   write DIR/certificate.pem and DIR/private-key.pem (--force replaces them)'
 
 export async function certCommand(values: { out?: string; days?: string; force?: boolean }, io: Io): Promise<void> {
   if (!values.out) throw new CliError('--out DIR is required', 2)
@@ -14,7 +15,8 @@ export async function certCommand(values: { out?: string; days?: string; force?:
   const keyPath = join(values.out, 'private-key.pem')
   // A key other tests or a sandbox still decrypt with is not replaced by accident; checked before writing either file.
   const existing = [certificatePath, keyPath].filter((path) => existsSync(path))
-  if (existing.length > 0 && !values.force) throw new CliError(`${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}; pass --force to replace`)
+  if (existing.length > 0 && !values.force)
+    throw new CliError(`${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''}; pass --force to replace`)
   const certificate = await createTestCertificate({ days })
   await mkdir(values.out, { recursive: true })
   // 'wx' unless forced: a file that appeared meanwhile is still not overwritten.

@@ -1,13 +1,13 @@
 import { createCardDecryptor, DecryptionError } from '../../decryptor/index.js'
 import { CliError, readInputFile, readStdin, type Io } from '../io.js'
 
-export const DECRYPT_USAGE =
-  'card-jwe decrypt --key FILE [--max-age SECONDS] [--explain]   JWE on stdin, payload JSON on stdout'
+export const DECRYPT_USAGE = 'card-jwe decrypt --key FILE [--max-age SECONDS] [--explain]   JWE on stdin, payload JSON on stdout'
 
 export async function decryptCommand(values: { key?: string; 'max-age'?: string; explain?: boolean }, io: Io): Promise<void> {
   const keyText = (await readInputFile('--key', values.key)).toString('utf8')
   const maxAge = values['max-age'] === undefined ? undefined : Number(values['max-age'])
-  if (maxAge !== undefined && !(Number.isInteger(maxAge) && maxAge >= 0)) throw new CliError('--max-age must be a whole number of seconds', 2)
+  if (maxAge !== undefined && !(Number.isInteger(maxAge) && maxAge >= 0))
+    throw new CliError('--max-age must be a whole number of seconds', 2)
   let decryptor
   try {
     decryptor = await createCardDecryptor(keyText, maxAge === undefined ? {} : { maxAgeSeconds: maxAge })

@@ -1,8 +1,7 @@
 import { CardJweError, encryptCard, importCertificate, type CardInput } from 'card-jwe'
 import { CliError, readInputFile, readStdin, type Io } from '../io.js'
 
-export const ENCRYPT_USAGE =
-  'card-jwe encrypt --cert FILE [--fingerprint HEX]   card JSON on stdin, compact JWE on stdout'
+export const ENCRYPT_USAGE = 'card-jwe encrypt --cert FILE [--fingerprint HEX]   card JSON on stdin, compact JWE on stdout'
 
 function parseCard(text: string): CardInput {
   let value: unknown
@@ -23,7 +22,10 @@ export async function encryptCommand(values: { cert?: string; fingerprint?: stri
   const certificateBytes = await readInputFile('--cert', values.cert)
   const card = parseCard(await readStdin(io.stdin))
   try {
-    const certificate = await importCertificate(new Uint8Array(certificateBytes), values.fingerprint === undefined ? {} : { fingerprint: values.fingerprint })
+    const certificate = await importCertificate(
+      new Uint8Array(certificateBytes),
+      values.fingerprint === undefined ? {} : { fingerprint: values.fingerprint },
+    )
     io.stdout.write(`${await encryptCard(card, certificate)}\n`)
   } catch (error) {
     if (error instanceof CardJweError) throw new CliError(`${error.message} [${error.code}]`)

@@ -44,5 +44,10 @@ export async function importOaepKeys(input: PrivateKeyInput): Promise<OaepKeys> 
   } catch (error) {
     throw new TypeError('private key: not an RSA PKCS#8 key', { cause: error })
   }
-  return { sha256, sha1, modulusBits: (sha256.algorithm as RsaHashedKeyAlgorithm).modulusLength, dropsLeadingZeros: await probeLeadingZeros(der, sha256) }
+  return {
+    sha256,
+    sha1,
+    modulusBits: (sha256.algorithm as RsaHashedKeyAlgorithm).modulusLength,
+    dropsLeadingZeros: await probeLeadingZeros(der, sha256),
+  }
 }
