@@ -37,6 +37,20 @@ describe('on a bad day: the shopper submits twice', () => {
     expect(await attemptsOf(s, order.id)).toHaveLength(1)
   })
 
+  it('two shop processes on one ledger file (no shared lock): the same submission at once is still one payment, one attempt', async () => {
+    const a = await shop()
+    const b = await shop({ storePath: a.storePath, secretKey: a.secretKey })
+    const order = a.createOrder()
+    b.orders.set(String(order.id), order)
+    const submission = await a.cardSubmission(order)
+    const before = paymentsBefore()
+    const [first, second] = await Promise.all([a.post('/api/payments', submission), b.post('/api/payments', submission)])
+    expect(first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(second).toEqual(first)
+    expect(paymentsBefore() - before).toBe(1)
+    expect(await attemptsOf(a, order.id)).toHaveLength(1)
+  })
+
   it('two identical iDEAL starts at once make one payment and give the same redirect', async () => {
     const s = await shop()
     const order = s.createOrder()
