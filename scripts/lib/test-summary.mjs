@@ -23,7 +23,8 @@ export function countRun(modules, unhandledErrors, interrupted) {
   const projects = {}
   const problems = []
   for (const module of modules) {
-    const counts = (projects[module.project] ??= zero())
+    projects[module.project] ??= zero()
+    const counts = projects[module.project]
     for (const state of module.states) {
       if (state === 'passed' || state === 'failed') counts[state]++
       else counts.skipped++
@@ -34,11 +35,13 @@ export function countRun(modules, unhandledErrors, interrupted) {
     }
   }
   for (const message of unhandledErrors) {
-    ;(projects['unhandled errors'] ??= zero()).failed++
+    projects['unhandled errors'] ??= zero()
+    projects['unhandled errors'].failed++
     problems.push(`unhandled error: ${message}`)
   }
   if (interrupted) {
-    ;(projects['run'] ??= zero()).failed++
+    projects.run ??= zero()
+    projects.run.failed++
     problems.push(`the run was ${interrupted}`)
   }
   return { projects, problems }

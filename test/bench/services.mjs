@@ -16,7 +16,16 @@ export function startProcess(script, env, ready) {
     let seen = ''
     child.stdout.on('data', (chunk) => {
       seen += chunk
-      if (ready.test(seen)) resolve({ child, output: seen, stop: () => new Promise((r) => (child.once('exit', r), child.kill('SIGTERM'))) })
+      if (ready.test(seen))
+        resolve({
+          child,
+          output: seen,
+          stop: () =>
+            new Promise((r) => {
+              child.once('exit', r)
+              child.kill('SIGTERM')
+            }),
+        })
     })
     child.once('exit', (code) => reject(new Error(`${script} exited with ${code} before it was ready`)))
   })

@@ -155,8 +155,14 @@ async function freezableProxy(): Promise<{ target(url: string): string; freeze(f
       upstream = url
       return `http://127.0.0.1:${port}`
     },
-    freeze: (on) => void (frozen = on),
-    close: () => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))),
+    freeze: (on) => {
+      frozen = on
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
 }
 

@@ -134,7 +134,8 @@ class WebKitShopper implements ShopperBrowser {
     await this.session.switchToFrame(null)
     await this.session.navigate(url)
     await this.session.execute(() => {
-      const seen: string[] = ((window as unknown as { cspSeen: string[] }).cspSeen = [])
+      const seen: string[] = []
+      ;(window as unknown as { cspSeen: string[] }).cspSeen = seen
       document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`))
     })
   }

@@ -68,7 +68,7 @@ const body = fc.oneof(
     arbitrary: fc.constantFrom(
       encoder.encode(deeplyNested(20_000)),
       encoder.encode(`{"a":${deeplyNested(30_000)}}`),
-      encoder.encode('"' + 'x'.repeat(70_000) + '"'),
+      encoder.encode(`"${'x'.repeat(70_000)}"`),
       Uint8Array.of(0xff, 0xfe, 0x7b, 0x7d),
     ),
   },

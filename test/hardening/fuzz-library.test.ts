@@ -124,7 +124,7 @@ describe('reference decryptor', async () => {
     fc.string({ maxLength: 50 }).map((tail) => genuine + tail),
     fc.integer({ min: 16 * 1024 - 10, max: 40_000 }).map((n) => genuine + 'A'.repeat(Math.max(0, n - genuine.length))),
     // re-encoded: padding, standard base64 alphabet
-    fc.constant(segments.map((s) => s + '==').join('.')),
+    fc.constant(segments.map((s) => `${s}==`).join('.')),
     fc.constant(genuine.replace(/-/g, '+').replace(/_/g, '/')),
     // header permutations: alg/enc swaps, zip, crit, jku/x5u/jwk, duplicate keys, key order
     fc
@@ -144,7 +144,7 @@ describe('reference decryptor', async () => {
       })
       .map(({ alg, enc, extra, duplicate }) => {
         let text = JSON.stringify({ ...header, alg, enc, ...Object.fromEntries(extra) })
-        if (duplicate) text = text.slice(0, -1) + `,"${duplicate}":${JSON.stringify(header[duplicate] ?? 'x')}}`
+        if (duplicate) text = `${text.slice(0, -1)},"${duplicate}":${JSON.stringify(header[duplicate] ?? 'x')}}`
         return [encodeHeader(text), ...segments.slice(1)].join('.')
       }),
     fc.string({ unit: 'binary', maxLength: 300 }),

@@ -32,4 +32,3 @@ declare global {
     storeId: string
   }): Promise<{ url: string; close(): Promise<void> }>
 }
-export {}

@@ -161,7 +161,10 @@ function cacheStatements(db: Db): Db {
   const statements = new Map<string, ReturnType<Db['prepare']>>()
   db.prepare = ((sql: string) => {
     let statement = statements.get(sql)
-    if (!statement) statements.set(sql, (statement = compile(sql)))
+    if (!statement) {
+      statement = compile(sql)
+      statements.set(sql, statement)
+    }
     return statement
   }) as Db['prepare']
   return db

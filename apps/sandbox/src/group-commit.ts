@@ -43,7 +43,10 @@ export function createGroupCommit(db: Db): GroupCommit {
       for (const item of items) item.reject(error)
       return
     }
-    results.forEach((result, i) => (result.ok ? items[i]!.resolve(result.value) : items[i]!.reject(result.error)))
+    for (const [i, result] of results.entries()) {
+      if (result.ok) items[i]!.resolve(result.value)
+      else items[i]!.reject(result.error)
+    }
   }
 
   return <T>(write: () => T) =>

@@ -30,7 +30,7 @@ describe('signature timestamp', () => {
     const path = '/shopplatform/processor/updated-payments'
     const nonce = `n0nce-${Math.random().toString(36).slice(2, 14).padEnd(12, '0')}`
     const message = ['v1', timestampText, nonce, 'GET', path, await sha256Hex('')].join('\n')
-    const signature = 'v1=' + createHmac('sha256', fixture.credentials.serviceSecret).update(message).digest('hex')
+    const signature = `v1=${createHmac('sha256', fixture.credentials.serviceSecret).update(message).digest('hex')}`
     const response = await fetch(fixture.sandbox.baseUrl + path, {
       headers: {
         [SIGNATURE_HEADERS.shop]: fixture.credentials.shopId,

@@ -11,7 +11,9 @@ import { createGroupCommit } from '../src/group-commit.js'
 import { freshDataDir } from './support/sandbox-fixture.js'
 
 const opened: Database.Database[] = []
-afterEach(() => opened.splice(0).forEach((db) => db.close()))
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close()
+})
 
 function databases() {
   const path = join(freshDataDir(), 'group.sqlite')

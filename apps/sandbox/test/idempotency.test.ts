@@ -98,7 +98,11 @@ describe('idempotency keys', () => {
     let restarted: RunningSandbox | undefined
     const restart = new Promise<void>((resolve) =>
       setTimeout(
-        () => void startSandbox({ dataDir, port, log: (line) => fixture.logs.push(line) }).then((s) => ((restarted = s), resolve())),
+        () =>
+          void startSandbox({ dataDir, port, log: (line) => fixture.logs.push(line) }).then((s) => {
+            restarted = s
+            resolve()
+          }),
         400,
       ),
     )

@@ -23,6 +23,7 @@ function header(headers: ShopperRequest['headers'], name: string): string | unde
   // Control characters never belong in a header value; the limit is EMV's.
   return (
     value
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point
       ?.replace(/[\u0000-\u001f\u007f]/g, '')
       .trim()
       .slice(0, MAX_HEADER_LENGTH) || undefined

@@ -88,7 +88,7 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
     if (options.securityCodeLabel) options.securityCodeLabel.textContent = messages.securityCodeLabel(code)
     if (options.securityCodeContainer) options.securityCodeContainer.hidden = code === null
     const codeInput = inputs.get('securityCode')
-    if (codeInput && codeInput.value) {
+    if (codeInput?.value) {
       const result = code === null ? { value: '', caret: 0 } : reformatSecurityCode(stateOf(codeInput), codeSize())
       if (result.value !== codeInput.value) write(codeInput, result)
     }

@@ -6,7 +6,10 @@ const formats = new Map<number, DigitFormat>()
 /** Digits only, at most `size` of them (the brand's code size; 4 while the brand is unknown). */
 function codeFormat(size: number): DigitFormat {
   let format = formats.get(size)
-  if (!format) formats.set(size, (format = { maxDigits: () => size, format: (digits) => digits }))
+  if (!format) {
+    format = { maxDigits: () => size, format: (digits) => digits }
+    formats.set(size, format)
+  }
   return format
 }
 

@@ -1,6 +1,12 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { CURRENCY_TABLE_SOURCE, fromMinorUnits, ISO_4217_MINOR_UNITS, toMinorUnits, ValidationError } from '@card-jwe/payment-validator'
+import {
+  CURRENCY_TABLE_SOURCE,
+  fromMinorUnits,
+  ISO_4217_MINOR_UNITS,
+  toMinorUnits,
+  type ValidationError,
+} from '@card-jwe/payment-validator'
 
 const codeOf = (fn: () => unknown) => {
   try {

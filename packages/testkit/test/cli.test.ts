@@ -37,7 +37,13 @@ function cli(args: string[], stdin = ''): Promise<Run> {
 async function cliInProcess(args: string[], stdin: string): Promise<Run> {
   let stdout = ''
   let stderr = ''
-  const sink = (append: (s: string) => void) => new Writable({ write: (chunk, _enc, done) => (append(String(chunk)), done()) })
+  const sink = (append: (s: string) => void) =>
+    new Writable({
+      write: (chunk, _enc, done) => {
+        append(String(chunk))
+        done()
+      },
+    })
   const code = await main(args, { stdin: Readable.from([stdin]), stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)) })
   return { code, stdout, stderr }
 }

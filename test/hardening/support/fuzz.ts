@@ -13,7 +13,9 @@ export const runs = (ciRuns: number) => Math.max(1, Math.round(ciRuns * FUZZ_SCA
 
 /** Inputs tried per entry point, printed at the end of each suite for the closing note. */
 export const tried: Record<string, number> = {}
-export const count = (entryPoint: string) => void (tried[entryPoint] = (tried[entryPoint] ?? 0) + 1)
+export const count = (entryPoint: string): void => {
+  tried[entryPoint] = (tried[entryPoint] ?? 0) + 1
+}
 
 export function report(suite: string): void {
   const total = Object.values(tried).reduce((a, b) => a + b, 0)

@@ -64,6 +64,7 @@ const selectActive = (frame: Frame) => frame.evaluate(() => (document.activeElem
 /** A CSS selector for what a vitest selector names, in the test frame. */
 const target = (frame: Frame, selector: string) => frame.evaluate(markTarget, selector)
 
+// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument list; vitest's own table is typed the same way
 const commands: Record<string, BrowserCommand<any[]>> = {
   async __vitest_keyboard(context, text: string, state: { unreleased: string[] }) {
     const { page, frame } = contextOf(context)
@@ -122,11 +123,12 @@ class FirefoxProvider implements BrowserProvider {
   }
 
   private launch(): Promise<Browser> {
-    return (this.browser ??= puppeteer.launch({
+    this.browser ??= puppeteer.launch({
       browser: 'firefox',
       executablePath: FIREFOX_PATH,
       headless: this.project.config.browser.headless !== false,
-    }))
+    })
+    return this.browser
   }
 
   getCommandsContext(sessionId: string): FirefoxCommandsContext {

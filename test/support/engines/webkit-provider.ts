@@ -51,6 +51,7 @@ async function focusTarget(context: WebKitCommandsContext, selector: string): Pr
   await context.session.execute((target: string) => (document.querySelector(target) as HTMLElement).focus(), css as never)
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each command has its own argument list; vitest's own table is typed the same way
 const commands: Record<string, BrowserCommand<any[]>> = {
   async __vitest_keyboard(context, text: string, state: { unreleased: string[] }) {
     const c = contextOf(context)
@@ -108,7 +109,8 @@ class WebKitProvider implements BrowserProvider {
   }
 
   async openPage(_sessionId: string, url: string): Promise<void> {
-    this.current = await (this.session ??= WebDriverSession.start())
+    this.session ??= WebDriverSession.start()
+    this.current = await this.session
     await this.current.navigate(url)
   }
 

@@ -79,7 +79,7 @@ function onClick(id: string, action: () => Promise<void>): void {
 }
 
 function radios(container: HTMLElement, name: string, items: Array<{ value: string; label: string }>): void {
-  container.querySelectorAll('label').forEach((label) => label.remove())
+  for (const label of container.querySelectorAll('label')) label.remove()
   items.forEach((item, index) => {
     const label = Object.assign(document.createElement('label'), { className: 'check' })
     const input = Object.assign(document.createElement('input'), { type: 'radio', name, value: item.value, checked: index === 0 })
@@ -135,7 +135,10 @@ function storeBody(): Record<string, unknown> {
   for (const field of document.querySelectorAll<HTMLInputElement | HTMLSelectElement>('#step-store [data-path]')) {
     const keys = field.dataset.path!.split('.')
     let target = body
-    for (const key of keys.slice(0, -1)) target = (target[key] ??= {}) as Record<string, unknown>
+    for (const key of keys.slice(0, -1)) {
+      target[key] ??= {}
+      target = target[key] as Record<string, unknown>
+    }
     target[keys.at(-1)!] = field.value.trim()
   }
   return body
@@ -159,7 +162,7 @@ function problemText(problem: { path: string; rule: string }): string {
 
 function showStoreErrors(error: unknown): void {
   const fields = document.querySelectorAll<HTMLElement>('#step-store [data-path]')
-  fields.forEach((field) => field.removeAttribute('aria-invalid'))
+  for (const field of fields) field.removeAttribute('aria-invalid')
   const problems = error instanceof ApiError && error.details ? error.details : []
   for (const problem of problems)
     document.querySelector(`#step-store [data-path="${CSS.escape(problem.path)}"]`)?.setAttribute('aria-invalid', 'true')

@@ -8,7 +8,7 @@ import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 
 function pendingRedirect(context: SandboxContext, transactionId: string | undefined): PaymentRow {
   const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
-  if (!row || row.status !== 'redirect_shopper') throw new SandboxError(404, 'NOT_FOUND', 'no redirect payment here')
+  if (row?.status !== 'redirect_shopper') throw new SandboxError(404, 'NOT_FOUND', 'no redirect payment here')
   return row
 }
 

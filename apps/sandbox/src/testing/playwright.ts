@@ -16,6 +16,7 @@ export interface SandboxWorkerFixtures {
 /** Playwright's `test` with `cardCapture` and a worker's `sandbox`. */
 export const test = captureTest.extend<object, SandboxWorkerFixtures>({
   sandbox: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this pattern; none here
     async ({}, use) => {
       const sandbox = await startTestSandbox()
       await use(sandbox)

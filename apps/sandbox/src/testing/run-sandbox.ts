@@ -9,7 +9,8 @@ const RUN_SANDBOXES = Symbol.for('@card-jwe/sandbox: the Vitest run sandboxes')
 
 function registry(): Map<string, TestSandbox> {
   const global = globalThis as Record<symbol, Map<string, TestSandbox> | undefined>
-  return (global[RUN_SANDBOXES] ??= new Map())
+  global[RUN_SANDBOXES] ??= new Map()
+  return global[RUN_SANDBOXES]
 }
 
 /** Keeps a set-up's sandbox until `forgetRunSandbox`. */

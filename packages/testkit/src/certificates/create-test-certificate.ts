@@ -65,8 +65,8 @@ export async function createTestCertificate(options: TestCertificateOptions = {}
   })
   const pkcs8 = await crypto.subtle.exportKey('pkcs8', keys.privateKey)
   return {
-    certificatePem: certificate.toString('pem') + '\n',
-    privateKeyPem: x509.PemConverter.encode(pkcs8, 'PRIVATE KEY') + '\n',
+    certificatePem: `${certificate.toString('pem')}\n`,
+    privateKeyPem: `${x509.PemConverter.encode(pkcs8, 'PRIVATE KEY')}\n`,
     fingerprint: await fingerprintOf(certificate),
     notBefore: certificate.notBefore,
     notAfter: certificate.notAfter,

@@ -4,7 +4,7 @@
  */
 export type UrlPattern = string | RegExp | ((url: URL) => boolean)
 
-const escape = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+const escapeRegExp = (text: string) => text.replace(/[.+?^${}()|[\]\\]/g, '\\$&')
 
 /** Turns a pattern into a test of a request URL. */
 export function urlMatcher(pattern: UrlPattern): (url: string) => boolean {
@@ -12,7 +12,7 @@ export function urlMatcher(pattern: UrlPattern): (url: string) => boolean {
   if (pattern instanceof RegExp) return (url) => pattern.test(url)
   const source = pattern
     .split('**')
-    .map((part) => part.split('*').map(escape).join('[^/]*'))
+    .map((part) => part.split('*').map(escapeRegExp).join('[^/]*'))
     .join('.*')
   const glob = new RegExp(`^${source}$`)
   return (url) => glob.test(url)
