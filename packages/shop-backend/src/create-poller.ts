@@ -44,7 +44,9 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   const orderId = String(raw)
   const attempts = await context.store.listAttempts(orderId)
   // A payment made while its answer was lost: the attempt that holds no pspReference yet and was not refused.
-  const open = [...attempts].reverse().find((a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required'))
+  const open = [...attempts]
+    .reverse()
+    .find((a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required'))
   if (open) return open
   if (attempts.length === 0) return (await context.findOrder(orderId)) ? 'NO_ATTEMPT' : 'UNKNOWN_ORDER'
   return 'NO_ATTEMPT'
@@ -55,7 +57,8 @@ async function plan(context: BackendContext, record: FeedRecord): Promise<Plan> 
   if (!to) return { kind: 'problem', reason: 'UNKNOWN_STATUS' }
   const attempt = await attemptOf(context, record)
   if (typeof attempt === 'string') return { kind: 'problem', reason: attempt }
-  if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value) return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
+  if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value)
+    return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
   const verdict = transition(attempt.state, to)
   const captured = record.capturedAmount.value
   const refunded = record.refundedAmount.value
@@ -73,7 +76,14 @@ async function plan(context: BackendContext, record: FeedRecord): Promise<Plan> 
   }
   return {
     kind: 'apply',
-    applied: { sequence: record.sequence, record: record as Record<string, unknown>, attemptId: attempt.id, expectedVersion: attempt.version, patch, change: changeOf(attempt, patch) },
+    applied: {
+      sequence: record.sequence,
+      record: record as Record<string, unknown>,
+      attemptId: attempt.id,
+      expectedVersion: attempt.version,
+      patch,
+      change: changeOf(attempt, patch),
+    },
   }
 }
 
@@ -96,7 +106,13 @@ async function planBatch(context: BackendContext, records: readonly FeedRecord[]
     }
     if (planned.kind === 'apply') applied.push(planned.applied)
     else if (planned.kind === 'skip') skipped.push(record.sequence)
-    else problems.push({ sequence: record.sequence, change: record as Record<string, unknown>, reason: planned.reason, nextTryAt: retryAt(at, problemTries(known, record.sequence)) })
+    else
+      problems.push({
+        sequence: record.sequence,
+        change: record as Record<string, unknown>,
+        reason: planned.reason,
+        nextTryAt: retryAt(at, problemTries(known, record.sequence)),
+      })
   }
   const batch: PollBatch = { ...(cursor === undefined ? {} : { cursor }), applied, skipped, problems, resolved: [], at: at.toISOString() }
   return batch
@@ -108,7 +124,10 @@ async function planBatch(context: BackendContext, records: readonly FeedRecord[]
  * not be applied (kept as problems, retried with backoff) and the new cursor, so a bad record
  * never holds the cursor or the records after it. The shop hears of changes after the commit.
  */
-export function createPoller(context: BackendContext, options: { readonly onProblem?: (problem: Pick<PollProblem, 'sequence' | 'reason'>) => void } = {}) {
+export function createPoller(
+  context: BackendContext,
+  options: { readonly onProblem?: (problem: Pick<PollProblem, 'sequence' | 'reason'>) => void } = {},
+) {
   let chain: Promise<unknown> = Promise.resolve()
   let timer: ReturnType<typeof setInterval> | undefined
 
@@ -128,7 +147,11 @@ export function createPoller(context: BackendContext, options: { readonly onProb
       // Problems due for another try first: an order created late, a store error that passed.
       const due = await context.store.listProblems(context.now().toISOString())
       if (due.length > 0) {
-        const batch = await planBatch(context, due.map((p) => p.change as FeedRecord), due)
+        const batch = await planBatch(
+          context,
+          due.map((p) => p.change as FeedRecord),
+          due,
+        )
         await count({ ...batch, resolved: batch.skipped })
       }
       for (let pages = 0; pages < 1000; pages++) {
@@ -138,7 +161,11 @@ export function createPoller(context: BackendContext, options: { readonly onProb
         if (!page.hasMore) break
       }
     } catch (error) {
-      const failed = (error as { code?: string; serviceCode?: string })?.serviceCode ?? (error as { code?: string })?.code ?? (error as Error)?.name ?? 'Error'
+      const failed =
+        (error as { code?: string; serviceCode?: string })?.serviceCode ??
+        (error as { code?: string })?.code ??
+        (error as Error)?.name ??
+        'Error'
       context.log(`poll failed (${failed}); the cursor stays where it was`)
       await context.drainOutbox()
       return { applied, skipped, problems, failed: String(failed) }

@@ -37,7 +37,11 @@ export interface CheckoutPaths {
   readonly paymentDetails: string
 }
 
-export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({ config: '/api/config', payments: '/api/payments', paymentDetails: '/api/payment-details' })
+export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({
+  config: '/api/config',
+  payments: '/api/payments',
+  paymentDetails: '/api/payment-details',
+})
 
 /** Options of {@link createShopBackend}. */
 export interface ShopBackendOptions {
@@ -150,8 +154,10 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       const shopId = await options.store.getSetting(SETTING.shopId)
       const secret = await readSealed(context, SETTING.serviceSecret)
       const storeId = await options.store.getSetting(SETTING.storeId)
-      if (!shopId || !secret || !storeId) throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
-      if (!connected || connected.secret !== secret || connected.shopId !== shopId) connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
+      if (!shopId || !secret || !storeId)
+        throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
+      if (!connected || connected.secret !== secret || connected.shopId !== shopId)
+        connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
       return { service: connected.service, storeId }
     },
     drainOutbox: () => drain(),
@@ -181,7 +187,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     const result = await withLock(String(order.id), () =>
       submitPayment(context, order, { methodType, fingerprint, repeatWindowMs: options.repeatWindowMs ?? 15_000 }, (attempt) => {
         // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
-        const completed = submission.browserInfo ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: info.ip }) : undefined
+        const completed = submission.browserInfo
+          ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: info.ip })
+          : undefined
         const body = buildPaymentRequest({
           order,
           submission,
@@ -205,7 +213,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     const { service, storeId } = await context.connection()
     const fingerprint = await fingerprintOf(parsed.value.details)
     const result = await withLock(String(order.id), () =>
-      submitDetails(context, order, fingerprint, (_attempt, idempotencyKey) => service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey })),
+      submitDetails(context, order, fingerprint, (_attempt, idempotencyKey) =>
+        service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey }),
+      ),
     )
     await drain()
     return json(200, result)
@@ -254,7 +264,8 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       if (shopSide) return shopSide
       const route = checkoutRoutes[path]
       if (!route) throw new ShopBackendError(404, 'NOT_FOUND', 'path: not served by the shop back end')
-      if (request.method !== route.method) return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', `method: ${route.method} only`), { allow: route.method })
+      if (request.method !== route.method)
+        return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', `method: ${route.method} only`), { allow: route.method })
       return await route.run(request, info)
     } catch (error) {
       if (error instanceof ShopBackendError) return errorResponse(error)
@@ -287,7 +298,12 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         await writeSealed(context, SETTING.basicKey, key)
         await writeSealed(context, SETTING.basicSecret, secret)
       }
-      const result = await options.registerShop({ shopUrl, key, secret, ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}) })
+      const result = await options.registerShop({
+        shopUrl,
+        key,
+        secret,
+        ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}),
+      })
       await options.store.putSetting(SETTING.shopId, result.shopId)
       if (result.storeId) await options.store.putSetting(SETTING.storeId, result.storeId)
       return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }

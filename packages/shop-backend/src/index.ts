@@ -5,7 +5,16 @@ export type { Poller, PollReport } from './create-poller.js'
 export { ShopBackendError } from './errors.js'
 export type { ShopBackendErrorCode } from './errors.js'
 export { PaymentServiceError } from './payment-service.js'
-export type { FeedPage, FeedRecord, KeyedCall, ModificationAnswer, PaymentService, RegisterShop, ServiceCredentials, ServiceFailureKind } from './payment-service.js'
+export type {
+  FeedPage,
+  FeedRecord,
+  KeyedCall,
+  ModificationAnswer,
+  PaymentService,
+  RegisterShop,
+  ServiceCredentials,
+  ServiceFailureKind,
+} from './payment-service.js'
 export { connectServiceClient, paymentServiceFromClient } from './payment-service-from-client.js'
 export { createSecretBox, generateSecretKey } from './secret-box.js'
 export type { SecretBox } from './secret-box.js'

@@ -14,9 +14,16 @@ function classify(error: unknown): never {
   }
   if (named === 'ServiceError') {
     const { status, errorCode, message } = error as { status: number; errorCode: string; message: string }
-    if (isOpenStatus(status)) throw new PaymentServiceError('unknown', errorCode, `the payment service answered ${status}`, status, { cause: error })
+    if (isOpenStatus(status))
+      throw new PaymentServiceError('unknown', errorCode, `the payment service answered ${status}`, status, { cause: error })
     // Only the service's card messages are safe for the page as they are; they name no value.
-    throw new PaymentServiceError('refused', errorCode, errorCode.startsWith('CARD_') ? message : `the payment service refused (${errorCode})`, status, { cause: error })
+    throw new PaymentServiceError(
+      'refused',
+      errorCode,
+      errorCode.startsWith('CARD_') ? message : `the payment service refused (${errorCode})`,
+      status,
+      { cause: error },
+    )
   }
   throw error
 }
@@ -29,7 +36,8 @@ export function paymentServiceFromClient(client: ServiceClient): PaymentService 
     capture: (psp, amount, call) => client.capture(psp, amount, { idempotencyKey: call.idempotencyKey }).catch(classify),
     refund: (psp, amount, call) => client.refund(psp, amount, { idempotencyKey: call.idempotencyKey }).catch(classify),
     cancel: (psp, call) => client.cancel(psp, { idempotencyKey: call.idempotencyKey }).catch(classify),
-    updatedPayments: (query) => client.updatedPayments({ after: query.after, ...(query.limit ? { limit: query.limit } : {}) }).catch(classify),
+    updatedPayments: (query) =>
+      client.updatedPayments({ after: query.after, ...(query.limit ? { limit: query.limit } : {}) }).catch(classify),
     checkoutPaymentMethods: (storeId, query) => client.checkoutPaymentMethods(storeId, query).catch(classify),
   }
 }

@@ -52,7 +52,12 @@ export interface PaymentService {
 }
 
 /** The unsigned registration call (spec: "Shop registration"); the service then calls the shop's settings endpoints. */
-export type RegisterShop = (shop: { readonly shopUrl: string; readonly key: string; readonly secret: string; readonly readyMadeStore?: boolean }) => Promise<{
+export type RegisterShop = (shop: {
+  readonly shopUrl: string
+  readonly key: string
+  readonly secret: string
+  readonly readyMadeStore?: boolean
+}) => Promise<{
   readonly shopId: string
   readonly storeId?: string | undefined
 }>

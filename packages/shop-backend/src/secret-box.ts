@@ -18,7 +18,8 @@ export function generateSecretKey(): Uint8Array {
 /** A box under a 256-bit key (raw bytes or an AES-GCM `CryptoKey`). Sealed text: `v1.<iv>.<ciphertext+tag>`. */
 export async function createSecretBox(key: Uint8Array | CryptoKey): Promise<SecretBox> {
   if (key instanceof Uint8Array && key.byteLength !== 32) throw new TypeError('secretKey: 32 bytes (AES-256)')
-  const cryptoKey = key instanceof Uint8Array ? await crypto.subtle.importKey('raw', key.slice(), 'AES-GCM', false, ['encrypt', 'decrypt']) : key
+  const cryptoKey =
+    key instanceof Uint8Array ? await crypto.subtle.importKey('raw', key.slice(), 'AES-GCM', false, ['encrypt', 'decrypt']) : key
   return {
     async seal(plaintext) {
       const iv = crypto.getRandomValues(new Uint8Array(12))

@@ -37,7 +37,13 @@ const RANK: Readonly<Record<AttemptState, number>> = {
 /** Final and failed: the order may be paid again with a new attempt. */
 export const FAILED_STATES: ReadonlySet<AttemptState> = new Set(['error', 'refused'])
 /** The money was reserved (and maybe moved): the order is paid, whatever arrives later. */
-export const PAID_STATES: ReadonlySet<AttemptState> = new Set(['authorised', 'partially_captured', 'captured', 'partially_refunded', 'refunded'])
+export const PAID_STATES: ReadonlySet<AttemptState> = new Set([
+  'authorised',
+  'partially_captured',
+  'captured',
+  'partially_refunded',
+  'refunded',
+])
 /** No answer yet, or an answer saying "wait": a retry re-sends with the same idempotency key. */
 export const UNSETTLED_STATES: ReadonlySet<AttemptState> = new Set(['created', 'pending'])
 

@@ -88,10 +88,22 @@ describe('registration over a real node:http server (toNodeListener) with the re
 
   it('batch: only service_secret is writable; another id is refused by name', async () => {
     const box = await createSecretBox(shop.secretKey)
-    const auth = basic(await box.open((await shop.store.getSetting('basic_key'))!), await box.open((await shop.store.getSetting('basic_secret'))!))
+    const auth = basic(
+      await box.open((await shop.store.getSetting('basic_key'))!),
+      await box.open((await shop.store.getSetting('basic_secret'))!),
+    )
     const post = (body: unknown, type = 'application/json') =>
-      fetch(`${http.url}${SHOP_SIDE_PATHS.settingsBatch}`, { method: 'POST', headers: { authorization: auth, 'content-type': type }, body: JSON.stringify(body) })
-    const refused = await post({ update: [{ id: 'service_secret', value: 'x'.repeat(40) }, { id: 'basic_secret', value: 'mine' }] })
+      fetch(`${http.url}${SHOP_SIDE_PATHS.settingsBatch}`, {
+        method: 'POST',
+        headers: { authorization: auth, 'content-type': type },
+        body: JSON.stringify(body),
+      })
+    const refused = await post({
+      update: [
+        { id: 'service_secret', value: 'x'.repeat(40) },
+        { id: 'basic_secret', value: 'mine' },
+      ],
+    })
     expect(refused.status).toBe(400)
     const answer = (await refused.json()) as { error: string; message: string }
     expect(answer.error).toBe('UNKNOWN_SETTING')
@@ -107,16 +119,24 @@ describe('registration over a real node:http server (toNodeListener) with the re
   })
 
   it('the checkout API takes JSON only (415) and caps the body (413), over node:http', async () => {
-    const form = await fetch(`${http.url}/api/payments`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'orderId=1' })
+    const form = await fetch(`${http.url}/api/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'orderId=1',
+    })
     expect(form.status).toBe(415)
-    const huge = await fetch(`${http.url}/api/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pad: 'x'.repeat(70_000) }) })
+    const huge = await fetch(`${http.url}/api/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pad: 'x'.repeat(70_000) }),
+    })
     expect(huge.status).toBe(413)
     expect((await fetch(`${http.url}/elsewhere`)).status).toBe(404)
   })
 })
 
 describe('mounted in a real Hono app', () => {
-  it('serves the checkout API beside the shop\'s own routes, and a card payment goes through', async () => {
+  it("serves the checkout API beside the shop's own routes, and a card payment goes through", async () => {
     const shop = await startShop(world)
     try {
       const app = new Hono()
@@ -124,12 +144,25 @@ describe('mounted in a real Hono app', () => {
       mountShopBackend(app, shop.backend, { ip: () => '203.0.113.7' })
       expect(await (await app.request('/')).text()).toBe('the shop')
       const config = await app.request('/api/config')
-      expect(await config.json()).toMatchObject({ certificatePem: world.sandbox.certificatePem, checkoutReady: true, serviceReachable: true, paymentMethods: expect.arrayContaining(['scheme', 'ideal']) })
+      expect(await config.json()).toMatchObject({
+        certificatePem: world.sandbox.certificatePem,
+        checkoutReady: true,
+        serviceReachable: true,
+        paymentMethods: expect.arrayContaining(['scheme', 'ideal']),
+      })
       const order = shop.createOrder()
-      const paid = await app.request('/api/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(await shop.cardSubmission(order)) })
+      const paid = await app.request('/api/payments', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(await shop.cardSubmission(order)),
+      })
       expect(paid.status).toBe(200)
       expect(await paid.json()).toEqual({ resultCode: 'Authorised' })
-      const mismatch = await app.request('/api/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...(await shop.cardSubmission(order)), amount: { currency: 'EUR', value: 1 } }) })
+      const mismatch = await app.request('/api/payments', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...(await shop.cardSubmission(order)), amount: { currency: 'EUR', value: 1 } }),
+      })
       expect(mismatch.status).toBe(422)
       expect(await mismatch.json()).toMatchObject({ error: 'ORDER_MISMATCH', details: [{ kind: 'mismatch', field: 'amount.value' }] })
     } finally {

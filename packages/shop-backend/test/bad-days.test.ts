@@ -55,7 +55,10 @@ describe('on a bad day: the shopper submits twice', () => {
     const s = await shop()
     const order = s.createOrder()
     const before = paymentsBefore()
-    const [first, second] = await Promise.all([s.post('/api/payments', s.idealSubmission(order)), s.post('/api/payments', s.idealSubmission(order))])
+    const [first, second] = await Promise.all([
+      s.post('/api/payments', s.idealSubmission(order)),
+      s.post('/api/payments', s.idealSubmission(order)),
+    ])
     expect(first.status).toBe(200)
     expect(first.body).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect' } })
     expect(second).toEqual(first)
@@ -95,7 +98,10 @@ describe('on a bad day: the shopper submits twice', () => {
     const detailsBefore = world.proxy.counted('POST', '/payment-details')
     // The demo answered this with 502 SERVICE_ERROR (PAYMENT_ALREADY_FINAL), later 409.
     expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
-    expect(await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult: 'something-else' } })).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult: 'something-else' } })).toEqual({
+      status: 200,
+      body: { resultCode: 'Authorised' },
+    })
     expect(world.proxy.counted('POST', '/payment-details')).toBe(detailsBefore)
   })
 })
@@ -121,7 +127,11 @@ describe('on a bad day: the network', () => {
     expect(paymentsBefore() - before).toBe(1)
     const attempts = await attemptsOf(s, order.id)
     expect(attempts).toHaveLength(1)
-    expect(attempts[0]).toMatchObject({ state: 'authorised', idempotencyKey: pending!.idempotencyKey, pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/) })
+    expect(attempts[0]).toMatchObject({
+      state: 'authorised',
+      idempotencyKey: pending!.idempotencyKey,
+      pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/),
+    })
   })
 
   it('the answer was lost and the shopper left: the poller finds the payment by its metadata and the order becomes authorised', async () => {
@@ -150,7 +160,10 @@ describe('on a bad day: the network', () => {
     const before = paymentsBefore()
     world.proxy.mode = 'down'
     const down = await s.post('/api/payments', await s.cardSubmission(order))
-    expect(down).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE', message: expect.stringContaining('never charged twice') } })
+    expect(down).toMatchObject({
+      status: 503,
+      body: { error: 'SERVICE_UNREACHABLE', message: expect.stringContaining('never charged twice') },
+    })
     expect(paymentsBefore()).toBe(before)
     const config = await s.backend.fetch(new Request('http://shop.test/api/config'))
     expect(await config.json()).toMatchObject({ serviceReachable: false })
@@ -181,7 +194,9 @@ describe('on a bad day: the feed', () => {
     const order = s.createOrder()
     const started = await s.post('/api/payments', s.idealSubmission(order))
     const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
-    expect((await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).body).toEqual({ resultCode: 'Authorised' })
+    expect((await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).body).toEqual({
+      resultCode: 'Authorised',
+    })
     const heard = s.changes.length
     // The feed holds redirect_shopper (older) and authorised for this payment.
     const report = await s.backend.poller.pollNow()

@@ -13,7 +13,11 @@ describe('capture, refund and cancel by order', () => {
     try {
       const order = shop.createOrder(2800)
       expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
-      expect(await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).toMatchObject({ kind: 'capture', state: 'received', amount: { value: 1000 } })
+      expect(await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).toMatchObject({
+        kind: 'capture',
+        state: 'received',
+        amount: { value: 1000 },
+      })
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_captured', capturedValue: 1000 })
       await shop.backend.capture(order.id) // the rest
@@ -22,7 +26,12 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 800 } })
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 800 })
-      expect(shop.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).toEqual(['authorised', 'partially_captured', 'captured', 'partially_refunded'])
+      expect(shop.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).toEqual([
+        'authorised',
+        'partially_captured',
+        'captured',
+        'partially_refunded',
+      ])
     } finally {
       await shop.close()
     }
@@ -36,7 +45,10 @@ describe('capture, refund and cancel by order', () => {
       const order = shop.createOrder(2800)
       await shop.post('/api/payments', await shop.cardSubmission(order))
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
-      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED', message: expect.stringContaining('amount.value') })
+      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({
+        code: 'MODIFICATION_NOT_ALLOWED',
+        message: expect.stringContaining('amount.value'),
+      })
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })
       await shop.backend.poller.pollNow()
       await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })

@@ -9,7 +9,9 @@ const coreFiles = [...readdirSync(src).filter((f) => f.endsWith('.ts')), ...read
 describe('the core runs wherever fetch and WebCrypto do', () => {
   it.each(coreFiles)('%s imports no node: module, better-sqlite3 or hono, and uses no Buffer or process', (file) => {
     // Comments may speak of Buffer; code may not use it.
-    const text = readFileSync(join(src, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+    const text = readFileSync(join(src, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '')
     expect(text).not.toMatch(/from '(node:|better-sqlite3|hono|@hono\/)/)
     expect(text).not.toMatch(/\bBuffer\b|\bprocess\./)
   })

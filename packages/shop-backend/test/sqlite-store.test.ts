@@ -33,7 +33,9 @@ describe('SQLite store: file and schema', () => {
       await store.insertAttempt(attempt('o1', 1))
       await store.close()
       const reopened = openSqliteStore({ path })
-      expect(reopened.database.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })))
+      expect(reopened.database.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all()).toEqual(
+        MIGRATIONS.map((m) => ({ version: m.version, name: m.name })),
+      )
       expect(await reopened.listAttempts('o1')).toHaveLength(1)
       await reopened.close()
     } finally {

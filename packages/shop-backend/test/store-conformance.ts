@@ -58,139 +58,234 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
   }
 
   describe(`LedgerStore conformance: ${name}`, () => {
-    it('keeps settings and overwrites them', withStore(async ({ store }) => {
-      expect(await store.getSetting('shop_id')).toBeUndefined()
-      await store.putSetting('shop_id', 'a')
-      await store.putSetting('shop_id', 'b')
-      expect(await store.getSetting('shop_id')).toBe('b')
-    }))
+    it(
+      'keeps settings and overwrites them',
+      withStore(async ({ store }) => {
+        expect(await store.getSetting('shop_id')).toBeUndefined()
+        await store.putSetting('shop_id', 'a')
+        await store.putSetting('shop_id', 'b')
+        expect(await store.getSetting('shop_id')).toBe('b')
+      }),
+    )
 
-    it('inserts an attempt once per order and number: of two racing inserts exactly one wins', withStore(async ({ store }) => {
-      const results = await Promise.all([store.insertAttempt(attempt('o1', 1)), store.insertAttempt(attempt('o1', 1))])
-      expect(results.filter(Boolean)).toHaveLength(1)
-      expect(await store.insertAttempt(attempt('o1', 2))).toBe(true)
-      expect(await store.insertAttempt(attempt('o2', 1))).toBe(true)
-      expect((await store.listAttempts('o1')).map((a) => a.number)).toEqual([1, 2])
-    }))
+    it(
+      'inserts an attempt once per order and number: of two racing inserts exactly one wins',
+      withStore(async ({ store }) => {
+        const results = await Promise.all([store.insertAttempt(attempt('o1', 1)), store.insertAttempt(attempt('o1', 1))])
+        expect(results.filter(Boolean)).toHaveLength(1)
+        expect(await store.insertAttempt(attempt('o1', 2))).toBe(true)
+        expect(await store.insertAttempt(attempt('o2', 1))).toBe(true)
+        expect((await store.listAttempts('o1')).map((a) => a.number)).toEqual([1, 2])
+      }),
+    )
 
-    it('round-trips every field of an attempt', withStore(async ({ store }) => {
-      const full = attempt('o1', 1, { resultCode: 'RedirectShopper', pspReference: 'PSP1', answer: { resultCode: 'RedirectShopper', action: { type: 'redirect' } }, detailsKey: 'k-d1', detailsFingerprint: 'd'.repeat(64), errorCode: 'X', state: 'action_required' })
-      await store.insertAttempt(full)
-      expect(await store.findAttempt(full.id)).toEqual(full)
-      expect(await store.findAttemptByPspReference('PSP1')).toEqual(full)
-      expect(await store.findAttemptByPspReference('PSP2')).toBeUndefined()
-    }))
+    it(
+      'round-trips every field of an attempt',
+      withStore(async ({ store }) => {
+        const full = attempt('o1', 1, {
+          resultCode: 'RedirectShopper',
+          pspReference: 'PSP1',
+          answer: { resultCode: 'RedirectShopper', action: { type: 'redirect' } },
+          detailsKey: 'k-d1',
+          detailsFingerprint: 'd'.repeat(64),
+          errorCode: 'X',
+          state: 'action_required',
+        })
+        await store.insertAttempt(full)
+        expect(await store.findAttempt(full.id)).toEqual(full)
+        expect(await store.findAttemptByPspReference('PSP1')).toEqual(full)
+        expect(await store.findAttemptByPspReference('PSP2')).toBeUndefined()
+      }),
+    )
 
-    it('compare-and-set writes only on the expected version, bumps it, and queues the change in the same write', withStore(async ({ store }) => {
-      const a = attempt('o1', 1)
-      await store.insertAttempt(a)
-      const written = await store.compareAndSet(a.id, 1, { state: 'authorised', pspReference: 'PSP1', updatedAt: at }, change(a, 'authorised'))
-      expect(written).toMatchObject({ state: 'authorised', version: 2, pspReference: 'PSP1' })
-      // A stale writer loses and queues nothing.
-      expect(await store.compareAndSet(a.id, 1, { state: 'refused', updatedAt: at }, change(a, 'refused'))).toBeUndefined()
-      expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
-      const due = await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)
-      expect(due.map((e) => e.change.state)).toEqual(['authorised'])
-    }))
+    it(
+      'compare-and-set writes only on the expected version, bumps it, and queues the change in the same write',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const written = await store.compareAndSet(
+          a.id,
+          1,
+          { state: 'authorised', pspReference: 'PSP1', updatedAt: at },
+          change(a, 'authorised'),
+        )
+        expect(written).toMatchObject({ state: 'authorised', version: 2, pspReference: 'PSP1' })
+        // A stale writer loses and queues nothing.
+        expect(await store.compareAndSet(a.id, 1, { state: 'refused', updatedAt: at }, change(a, 'refused'))).toBeUndefined()
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
+        const due = await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)
+        expect(due.map((e) => e.change.state)).toEqual(['authorised'])
+      }),
+    )
 
-    it('compare-and-set clears optional fields with null', withStore(async ({ store }) => {
-      const a = attempt('o1', 1, { detailsKey: 'k-d1' })
-      await store.insertAttempt(a)
-      expect(await store.compareAndSet(a.id, 1, { detailsKey: null, updatedAt: at })).toMatchObject({ version: 2 })
-      expect((await store.findAttempt(a.id))!.detailsKey).toBeUndefined()
-    }))
+    it(
+      'compare-and-set clears optional fields with null',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1, { detailsKey: 'k-d1' })
+        await store.insertAttempt(a)
+        expect(await store.compareAndSet(a.id, 1, { detailsKey: null, updatedAt: at })).toMatchObject({ version: 2 })
+        expect((await store.findAttempt(a.id))!.detailsKey).toBeUndefined()
+      }),
+    )
 
-    it('of two racing compare-and-sets on one version exactly one wins', withStore(async ({ store }) => {
-      const a = attempt('o1', 1)
-      await store.insertAttempt(a)
-      const results = await Promise.all([store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }), store.compareAndSet(a.id, 1, { state: 'authorised', updatedAt: at })])
-      expect(results.filter(Boolean)).toHaveLength(1)
-    }))
+    it(
+      'of two racing compare-and-sets on one version exactly one wins',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const results = await Promise.all([
+          store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }),
+          store.compareAndSet(a.id, 1, { state: 'authorised', updatedAt: at }),
+        ])
+        expect(results.filter(Boolean)).toHaveLength(1)
+      }),
+    )
 
-    it('modifications: inserted once per request id, updated by compare-and-set', withStore(async ({ store }) => {
-      await store.insertAttempt(attempt('o1', 1))
-      const m: ModificationRecord = { id: 'req-00001', orderId: 'o1', attemptId: 'o1:1', kind: 'capture', amount: { currency: 'EUR', value: 100 }, idempotencyKey: 'mkey-0001', state: 'requested', version: 1, createdAt: at, updatedAt: at }
-      expect(await store.insertModification(m)).toBe(true)
-      expect(await store.insertModification({ ...m, idempotencyKey: 'mkey-0002' })).toBe(false)
-      expect(await store.findModification('req-00001')).toEqual(m)
-      expect(await store.updateModification('req-00001', 1, { state: 'received', pspReference: 'MOD1', updatedAt: at })).toMatchObject({ state: 'received', version: 2, pspReference: 'MOD1' })
-      expect(await store.updateModification('req-00001', 1, { state: 'refused', updatedAt: at })).toBeUndefined()
-    }))
-
-    it('applies a poll batch in one go: changes, seen sequences, problems and the cursor', withStore(async ({ store }) => {
-      const a = attempt('o1', 1)
-      const b = attempt('o2', 1)
-      await store.insertAttempt(a)
-      await store.insertAttempt(b)
-      expect(await store.readCursor()).toBe(0)
-      const result = await store.applyChangesAndCursor({
-        cursor: 7,
-        applied: [
-          { sequence: 5, record: feedRecord(5), attemptId: a.id, expectedVersion: 1, patch: { state: 'authorised', updatedAt: at }, change: change(a, 'authorised') },
-          // A lost compare-and-set: kept as a CONFLICT problem, the rest still commits.
-          { sequence: 6, record: feedRecord(6), attemptId: b.id, expectedVersion: 9, patch: { state: 'authorised', updatedAt: at } },
-        ],
-        skipped: [4],
-        problems: [{ sequence: 7, change: feedRecord(7), reason: 'UNKNOWN_ORDER', nextTryAt: at }],
-        resolved: [],
-        at,
-      })
-      expect(result).toEqual({ conflicts: [6], repeats: [] })
-      expect(await store.readCursor()).toBe(7)
-      expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
-      expect((await store.listProblems()).map((p) => [p.sequence, p.reason, p.tries])).toEqual([[6, 'CONFLICT', 1], [7, 'UNKNOWN_ORDER', 1]])
-      expect((await store.listProblems()).find((p) => p.sequence === 6)!.change).toEqual(feedRecord(6))
-      expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.orderId)).toEqual(['o1'])
-    }))
-
-    it('never applies a seen sequence twice, and never moves the cursor back', withStore(async ({ store }) => {
-      const a = attempt('o1', 1)
-      await store.insertAttempt(a)
-      const batch = { cursor: 5, applied: [{ sequence: 5, record: feedRecord(5), attemptId: a.id, expectedVersion: 1, patch: { capturedValue: 100, updatedAt: at } }], skipped: [], problems: [], resolved: [], at }
-      await store.applyChangesAndCursor(batch)
-      const again = await store.applyChangesAndCursor({ ...batch, cursor: 3, applied: [{ ...batch.applied[0]!, expectedVersion: 2 }] })
-      expect(again).toEqual({ conflicts: [], repeats: [5] })
-      expect(await store.findAttempt(a.id)).toMatchObject({ version: 2 })
-      expect(await store.readCursor()).toBe(5)
-    }))
-
-    it('counts a problem\'s tries, lists only due ones when asked, and forgets it once resolved', withStore(async ({ store }) => {
-      const problem = { sequence: 9, change: feedRecord(9), reason: 'UNKNOWN_ORDER', nextTryAt: '2026-01-01T00:00:10.000Z' }
-      await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [problem], resolved: [], at })
-      await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [{ ...problem, nextTryAt: '2026-01-01T00:01:00.000Z' }], resolved: [], at })
-      expect(await store.listProblems()).toEqual([{ ...problem, tries: 2, nextTryAt: '2026-01-01T00:01:00.000Z' }])
-      expect(await store.listProblems('2026-01-01T00:00:30.000Z')).toEqual([])
-      expect(await store.listProblems('2026-01-01T00:01:00.000Z')).toHaveLength(1)
-      // A problem batch without a cursor leaves the cursor alone.
-      expect(await store.readCursor()).toBe(0)
-      await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [], resolved: [9], at })
-      expect(await store.listProblems()).toEqual([])
-    }))
-
-    it('outbox: due entries oldest first; a failed delivery waits until its next try; a delivered one is gone', withStore(async ({ store }) => {
-      const a = attempt('o1', 1)
-      await store.insertAttempt(a)
-      await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
-      await store.compareAndSet(a.id, 2, { state: 'authorised', updatedAt: at }, change({ ...a, state: 'pending' }, 'authorised'))
-      const due = await store.dueOutbox(at, 10)
-      expect(due.map((e) => [e.change.state, e.tries])).toEqual([['pending', 0], ['authorised', 0]])
-      await store.markDeliveryFailed(due[0]!.id, '2026-01-01T01:00:00.000Z')
-      await store.markDelivered(due[1]!.id)
-      expect(await store.dueOutbox(at, 10)).toEqual([])
-      expect((await store.dueOutbox('2026-01-01T01:00:00.000Z', 10)).map((e) => [e.change.state, e.tries])).toEqual([['pending', 1]])
-    }))
-
-    it('a second handle on the same data sees the first one\'s writes and loses the same races', withStore(async ({ store, second }) => {
-      if (!second) return
-      const other = await second()
-      try {
+    it(
+      'modifications: inserted once per request id, updated by compare-and-set',
+      withStore(async ({ store }) => {
         await store.insertAttempt(attempt('o1', 1))
-        expect(await other.insertAttempt(attempt('o1', 1))).toBe(false)
-        expect(await other.compareAndSet('o1:1', 1, { state: 'pending', updatedAt: at })).toMatchObject({ version: 2 })
-        expect(await store.compareAndSet('o1:1', 1, { state: 'authorised', updatedAt: at })).toBeUndefined()
-      } finally {
-        await other.close()
-      }
-    }))
+        const m: ModificationRecord = {
+          id: 'req-00001',
+          orderId: 'o1',
+          attemptId: 'o1:1',
+          kind: 'capture',
+          amount: { currency: 'EUR', value: 100 },
+          idempotencyKey: 'mkey-0001',
+          state: 'requested',
+          version: 1,
+          createdAt: at,
+          updatedAt: at,
+        }
+        expect(await store.insertModification(m)).toBe(true)
+        expect(await store.insertModification({ ...m, idempotencyKey: 'mkey-0002' })).toBe(false)
+        expect(await store.findModification('req-00001')).toEqual(m)
+        expect(await store.updateModification('req-00001', 1, { state: 'received', pspReference: 'MOD1', updatedAt: at })).toMatchObject({
+          state: 'received',
+          version: 2,
+          pspReference: 'MOD1',
+        })
+        expect(await store.updateModification('req-00001', 1, { state: 'refused', updatedAt: at })).toBeUndefined()
+      }),
+    )
+
+    it(
+      'applies a poll batch in one go: changes, seen sequences, problems and the cursor',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        const b = attempt('o2', 1)
+        await store.insertAttempt(a)
+        await store.insertAttempt(b)
+        expect(await store.readCursor()).toBe(0)
+        const result = await store.applyChangesAndCursor({
+          cursor: 7,
+          applied: [
+            {
+              sequence: 5,
+              record: feedRecord(5),
+              attemptId: a.id,
+              expectedVersion: 1,
+              patch: { state: 'authorised', updatedAt: at },
+              change: change(a, 'authorised'),
+            },
+            // A lost compare-and-set: kept as a CONFLICT problem, the rest still commits.
+            { sequence: 6, record: feedRecord(6), attemptId: b.id, expectedVersion: 9, patch: { state: 'authorised', updatedAt: at } },
+          ],
+          skipped: [4],
+          problems: [{ sequence: 7, change: feedRecord(7), reason: 'UNKNOWN_ORDER', nextTryAt: at }],
+          resolved: [],
+          at,
+        })
+        expect(result).toEqual({ conflicts: [6], repeats: [] })
+        expect(await store.readCursor()).toBe(7)
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
+        expect((await store.listProblems()).map((p) => [p.sequence, p.reason, p.tries])).toEqual([
+          [6, 'CONFLICT', 1],
+          [7, 'UNKNOWN_ORDER', 1],
+        ])
+        expect((await store.listProblems()).find((p) => p.sequence === 6)!.change).toEqual(feedRecord(6))
+        expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.orderId)).toEqual(['o1'])
+      }),
+    )
+
+    it(
+      'never applies a seen sequence twice, and never moves the cursor back',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const batch = {
+          cursor: 5,
+          applied: [
+            { sequence: 5, record: feedRecord(5), attemptId: a.id, expectedVersion: 1, patch: { capturedValue: 100, updatedAt: at } },
+          ],
+          skipped: [],
+          problems: [],
+          resolved: [],
+          at,
+        }
+        await store.applyChangesAndCursor(batch)
+        const again = await store.applyChangesAndCursor({ ...batch, cursor: 3, applied: [{ ...batch.applied[0]!, expectedVersion: 2 }] })
+        expect(again).toEqual({ conflicts: [], repeats: [5] })
+        expect(await store.findAttempt(a.id)).toMatchObject({ version: 2 })
+        expect(await store.readCursor()).toBe(5)
+      }),
+    )
+
+    it(
+      "counts a problem's tries, lists only due ones when asked, and forgets it once resolved",
+      withStore(async ({ store }) => {
+        const problem = { sequence: 9, change: feedRecord(9), reason: 'UNKNOWN_ORDER', nextTryAt: '2026-01-01T00:00:10.000Z' }
+        await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [problem], resolved: [], at })
+        await store.applyChangesAndCursor({
+          applied: [],
+          skipped: [],
+          problems: [{ ...problem, nextTryAt: '2026-01-01T00:01:00.000Z' }],
+          resolved: [],
+          at,
+        })
+        expect(await store.listProblems()).toEqual([{ ...problem, tries: 2, nextTryAt: '2026-01-01T00:01:00.000Z' }])
+        expect(await store.listProblems('2026-01-01T00:00:30.000Z')).toEqual([])
+        expect(await store.listProblems('2026-01-01T00:01:00.000Z')).toHaveLength(1)
+        // A problem batch without a cursor leaves the cursor alone.
+        expect(await store.readCursor()).toBe(0)
+        await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [], resolved: [9], at })
+        expect(await store.listProblems()).toEqual([])
+      }),
+    )
+
+    it(
+      'outbox: due entries oldest first; a failed delivery waits until its next try; a delivered one is gone',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        await store.compareAndSet(a.id, 2, { state: 'authorised', updatedAt: at }, change({ ...a, state: 'pending' }, 'authorised'))
+        const due = await store.dueOutbox(at, 10)
+        expect(due.map((e) => [e.change.state, e.tries])).toEqual([
+          ['pending', 0],
+          ['authorised', 0],
+        ])
+        await store.markDeliveryFailed(due[0]!.id, '2026-01-01T01:00:00.000Z')
+        await store.markDelivered(due[1]!.id)
+        expect(await store.dueOutbox(at, 10)).toEqual([])
+        expect((await store.dueOutbox('2026-01-01T01:00:00.000Z', 10)).map((e) => [e.change.state, e.tries])).toEqual([['pending', 1]])
+      }),
+    )
+
+    it(
+      "a second handle on the same data sees the first one's writes and loses the same races",
+      withStore(async ({ store, second }) => {
+        if (!second) return
+        const other = await second()
+        try {
+          await store.insertAttempt(attempt('o1', 1))
+          expect(await other.insertAttempt(attempt('o1', 1))).toBe(false)
+          expect(await other.compareAndSet('o1:1', 1, { state: 'pending', updatedAt: at })).toMatchObject({ version: 2 })
+          expect(await store.compareAndSet('o1:1', 1, { state: 'authorised', updatedAt: at })).toBeUndefined()
+        } finally {
+          await other.close()
+        }
+      }),
+    )
   })
 }

@@ -13,11 +13,14 @@ afterAll(() => world.close())
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
 
 describe('3-D Secure 2 through the back end', () => {
-  it('fingerprint then challenge: each step its own key; a repeat of a step gets that step\'s answer again, never a 4xx or a second call', async () => {
+  it("fingerprint then challenge: each step its own key; a repeat of a step gets that step's answer again, never a 4xx or a second call", async () => {
     const shop = await startShop(world)
     try {
       const order = shop.createOrder()
-      const started = await shop.post('/api/payments', await shop.cardSubmission(order, findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })))
+      const started = await shop.post(
+        '/api/payments',
+        await shop.cardSubmission(order, findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })),
+      )
       expect(started.body).toMatchObject({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', subtype: 'fingerprint' } })
       const fingerprint = { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) } }
       const challenge = await shop.post('/api/payment-details', fingerprint)
@@ -45,8 +48,14 @@ describe('3-D Secure 2 through the back end', () => {
       const order = shop.createOrder()
       const card = findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })
       const started = await shop.post('/api/payments', await shop.cardSubmission(order, card))
-      const challenge = await shop.post('/api/payment-details', { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) } })
-      const failed = await shop.post('/api/payment-details', { orderId: order.id, details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), 'wrong') } })
+      const challenge = await shop.post('/api/payment-details', {
+        orderId: order.id,
+        details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) },
+      })
+      const failed = await shop.post('/api/payment-details', {
+        orderId: order.id,
+        details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), 'wrong') },
+      })
       expect(failed).toMatchObject({ status: 200, body: { resultCode: 'Refused' } })
       const again = await shop.post('/api/payments', await shop.cardSubmission(order))
       expect(again.body).toEqual({ resultCode: 'Authorised' })

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { ATTEMPT_STATES, FAILED_STATES, PAID_STATES, stateOfPaymentStatus, stateOfResultCode, transition, type AttemptState } from '../src/index.js'
+import {
+  ATTEMPT_STATES,
+  FAILED_STATES,
+  PAID_STATES,
+  stateOfPaymentStatus,
+  stateOfResultCode,
+  transition,
+  type AttemptState,
+} from '../src/index.js'
 
 describe('the transition table', () => {
   it('a late failure never overwrites a success', () => {
@@ -8,7 +16,16 @@ describe('the transition table', () => {
   })
 
   it('states only move forward: no state goes back to one it passed', () => {
-    const forward: AttemptState[] = ['created', 'pending', 'action_required', 'authorised', 'partially_captured', 'captured', 'partially_refunded', 'refunded']
+    const forward: AttemptState[] = [
+      'created',
+      'pending',
+      'action_required',
+      'authorised',
+      'partially_captured',
+      'captured',
+      'partially_refunded',
+      'refunded',
+    ]
     for (let i = 0; i < forward.length; i++) {
       for (let j = 0; j < forward.length; j++) {
         if (j < i) expect(transition(forward[i]!, forward[j]!), `${forward[i]} -> ${forward[j]}`).toBe('ignore')
@@ -24,7 +41,8 @@ describe('the transition table', () => {
 
   it('cancel applies to an authorised payment not yet captured (spec: Endpoints rule 5)', () => {
     expect(transition('authorised', 'cancelled')).toBe('move')
-    for (const later of ['partially_captured', 'captured', 'partially_refunded', 'refunded'] as const) expect(transition(later, 'cancelled')).toBe('ignore')
+    for (const later of ['partially_captured', 'captured', 'partially_refunded', 'refunded'] as const)
+      expect(transition(later, 'cancelled')).toBe('ignore')
     for (const to of ATTEMPT_STATES) if (to !== 'cancelled') expect(transition('cancelled', to)).toBe('ignore')
   })
 

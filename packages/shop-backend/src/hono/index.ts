@@ -1,4 +1,4 @@
-import type { Context, Hono } from 'hono'
+import type { Context, Env, Hono, Schema } from 'hono'
 import type { ShopBackend } from '../create-shop-backend.js'
 
 /** Options of {@link mountShopBackend}. */
@@ -16,7 +16,11 @@ function socketAddress(c: Context): string | undefined {
  * Mounts the back end's paths (the spec's shop-side endpoints and the checkout API) on a Hono 4
  * app, beside the shop's own routes: each answers through `backend.fetch`.
  */
-export function mountShopBackend<App extends Hono<any, any, any>>(app: App, backend: ShopBackend, options: MountOptions = {}): App {
+export function mountShopBackend<E extends Env, S extends Schema, B extends string>(
+  app: Hono<E, S, B>,
+  backend: ShopBackend,
+  options: MountOptions = {},
+): Hono<E, S, B> {
   const ip = options.ip ?? socketAddress
   for (const path of backend.paths) app.all(path, (c) => backend.fetch(c.req.raw, { ip: ip(c) }))
   return app

@@ -7,7 +7,11 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function errorResponse(error: ShopBackendError, headers: Record<string, string> = {}): Response {
-  return json(error.status, { error: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) }, headers)
+  return json(
+    error.status,
+    { error: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
+    headers,
+  )
 }
 
 /** JSON only: no other page can send it without a CORS preflight (the demo's cross-site finding). */

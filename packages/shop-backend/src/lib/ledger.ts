@@ -2,7 +2,15 @@ import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, ty
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
-import { FAILED_STATES, PAID_STATES, resultCodeOfState, stateOfResultCode, transition, UNSETTLED_STATES, ABANDONABLE_RESULT_CODES } from '../transitions.js'
+import {
+  FAILED_STATES,
+  PAID_STATES,
+  resultCodeOfState,
+  stateOfResultCode,
+  transition,
+  UNSETTLED_STATES,
+  ABANDONABLE_RESULT_CODES,
+} from '../transitions.js'
 import type { BackendContext } from './context.js'
 
 /** The order's paid attempt, if any: the latest one in a paid state. */
@@ -37,7 +45,12 @@ export function changeOf(attempt: AttemptRecord, patch: AttemptPatch): OrderChan
  * Stores the service's answer on the attempt (compare-and-set on the version read before the call).
  * A lost race or a state the table refuses keeps what is stored: the caller answers from it.
  */
-export async function storeAnswer(context: BackendContext, attempt: AttemptRecord, answer: PaymentResponse, extra: Partial<AttemptPatch> = {}): Promise<AttemptRecord> {
+export async function storeAnswer(
+  context: BackendContext,
+  attempt: AttemptRecord,
+  answer: PaymentResponse,
+  extra: Partial<AttemptPatch> = {},
+): Promise<AttemptRecord> {
   for (let current: AttemptRecord | undefined = attempt; current; current = await context.store.findAttempt(attempt.id)) {
     const to = stateOfResultCode(answer.resultCode, answer.action !== undefined)
     const verdict = transition(current.state, to)
@@ -51,7 +64,12 @@ export async function storeAnswer(context: BackendContext, attempt: AttemptRecor
       ...extra,
       updatedAt: context.now().toISOString(),
     }
-    const written = await context.store.compareAndSet(current.id, current.version, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
+    const written = await context.store.compareAndSet(
+      current.id,
+      current.version,
+      patch,
+      verdict === 'move' ? changeOf(current, patch) : undefined,
+    )
     if (written) return written
   }
   throw new ShopBackendError(500, 'INTERNAL', 'attempt: vanished from the ledger')
@@ -64,16 +82,29 @@ async function markOpen(context: BackendContext, attempt: AttemptRecord): Promis
 }
 
 export function unreachable(): ShopBackendError {
-  return new ShopBackendError(503, 'SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment; the order is never charged twice.')
+  return new ShopBackendError(
+    503,
+    'SERVICE_UNREACHABLE',
+    'The payment service could not be reached. Try again in a moment; the order is never charged twice.',
+  )
 }
 
 export function refusal(error: PaymentServiceError): ShopBackendError {
-  if (error.serviceCode.startsWith('CARD_')) return new ShopBackendError(422, 'CARD_DATA_REFUSED', error.message, { serviceCode: error.serviceCode })
-  return new ShopBackendError(502, 'SERVICE_REFUSED', `the payment service refused the request (${error.serviceCode})`, { serviceCode: error.serviceCode })
+  if (error.serviceCode.startsWith('CARD_'))
+    return new ShopBackendError(422, 'CARD_DATA_REFUSED', error.message, { serviceCode: error.serviceCode })
+  return new ShopBackendError(502, 'SERVICE_REFUSED', `the payment service refused the request (${error.serviceCode})`, {
+    serviceCode: error.serviceCode,
+  })
 }
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
-async function attemptFor(context: BackendContext, order: OrderRecord, methodType: string, fingerprint: string, repeatWindowMs: number): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
+async function attemptFor(
+  context: BackendContext,
+  order: OrderRecord,
+  methodType: string,
+  fingerprint: string,
+  repeatWindowMs: number,
+): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
   const orderId = String(order.id)
   for (let tries = 0; tries < 5; tries++) {
     const attempts = await context.store.listAttempts(orderId)
@@ -88,7 +119,8 @@ async function attemptFor(context: BackendContext, order: OrderRecord, methodTyp
     const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
     if (latest?.answer && latest.fingerprint === fingerprint && (methodType === 'scheme' || recent)) return { repeat: latest }
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
-    if (latest && !FAILED_STATES.has(latest.state) && !abandoned) throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
+    if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
+      throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
     const number = (latest?.number ?? 0) + 1
     const at = context.now().toISOString()
     const attempt: AttemptRecord = {
@@ -136,7 +168,12 @@ export async function submitPayment(
     // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
     const current = await context.store.findAttempt(chosen.id)
     if (current && UNSETTLED_STATES.has(current.state)) {
-      await context.store.compareAndSet(current.id, current.version, { state: 'error', errorCode: error.serviceCode, updatedAt: context.now().toISOString() }, changeOf(current, { state: 'error', updatedAt: '' }))
+      await context.store.compareAndSet(
+        current.id,
+        current.version,
+        { state: 'error', errorCode: error.serviceCode, updatedAt: context.now().toISOString() },
+        changeOf(current, { state: 'error', updatedAt: '' }),
+      )
     }
     throw refusal(error)
   }
@@ -162,10 +199,18 @@ export async function submitDetails(
     // The same step's details again (a double submit, a reload): the answer they already got.
     if (latest.answer && latest.detailsFingerprint === detailsFingerprint) return browserAnswer(latest)
     const awaiting = latest.state === 'action_required' || (latest.state === 'pending' && latest.detailsKey !== undefined)
-    if (!awaiting) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`)
+    if (!awaiting)
+      throw new ShopBackendError(
+        409,
+        'NOT_AWAITING_DETAILS',
+        `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`,
+      )
     let attempt = latest
     if (attempt.detailsKey === undefined) {
-      const claimed = await context.store.compareAndSet(attempt.id, attempt.version, { detailsKey: `${attempt.idempotencyKey}-d${attempt.detailsStep + 1}`, updatedAt: context.now().toISOString() })
+      const claimed = await context.store.compareAndSet(attempt.id, attempt.version, {
+        detailsKey: `${attempt.idempotencyKey}-d${attempt.detailsStep + 1}`,
+        updatedAt: context.now().toISOString(),
+      })
       if (!claimed) continue // another writer moved it: read again
       attempt = claimed
     }
@@ -180,10 +225,15 @@ export async function submitDetails(
       if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt)
       // Refused (the step not finished yet, details of another payment): judged again on the next try.
       const current = await context.store.findAttempt(attempt.id)
-      if (current?.detailsKey === key) await context.store.compareAndSet(current.id, current.version, { detailsKey: null, updatedAt: context.now().toISOString() })
+      if (current?.detailsKey === key)
+        await context.store.compareAndSet(current.id, current.version, { detailsKey: null, updatedAt: context.now().toISOString() })
       throw refusal(error)
     }
-    const stored = await storeAnswer(context, attempt, answer, { detailsKey: null, detailsFingerprint, detailsStep: attempt.detailsStep + 1 })
+    const stored = await storeAnswer(context, attempt, answer, {
+      detailsKey: null,
+      detailsFingerprint,
+      detailsStep: attempt.detailsStep + 1,
+    })
     return browserAnswer(stored)
   }
   throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
@@ -197,5 +247,9 @@ async function settledByFeed(context: BackendContext, attempt: AttemptRecord): P
   if (paid) return browserAnswer(paid)
   const current = attempts.find((a) => a.id === attempt.id)
   if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
-  throw new ShopBackendError(503, 'OUTCOME_PENDING', 'The payment is being confirmed. Reload this page in a moment; the order is never charged twice.')
+  throw new ShopBackendError(
+    503,
+    'OUTCOME_PENDING',
+    'The payment is being confirmed. Reload this page in a moment; the order is never charged twice.',
+  )
 }

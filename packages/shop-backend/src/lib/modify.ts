@@ -39,18 +39,32 @@ function amountFor(kind: ModificationKind, attempt: AttemptRecord, given: Money 
   if (kind === 'cancel') return undefined
   const left = kind === 'capture' ? attempt.amount.value - attempt.capturedValue : attempt.capturedValue - attempt.refundedValue
   const amount = given ?? { currency: attempt.amount.currency, value: left }
-  if (amount.currency !== attempt.amount.currency) throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', 'amount.currency: must be the payment\'s currency')
+  if (amount.currency !== attempt.amount.currency)
+    throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', "amount.currency: must be the payment's currency")
   if (!Number.isSafeInteger(amount.value) || amount.value < 1 || amount.value > left) {
     throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind}`)
   }
   return amount
 }
 
-const resultOf = (m: ModificationRecord): ModificationResult => ({ requestId: m.id, orderId: m.orderId, kind: m.kind, state: m.state, pspReference: m.pspReference, amount: m.amount })
+const resultOf = (m: ModificationRecord): ModificationResult => ({
+  requestId: m.id,
+  orderId: m.orderId,
+  kind: m.kind,
+  state: m.state,
+  pspReference: m.pspReference,
+  amount: m.amount,
+})
 
 /** Capture, refund or cancel the order's paid attempt: the key stored before the call, a repeat sent under it. */
-export async function modifyOrder(context: BackendContext, kind: ModificationKind, orderId: string, options: ModifyOptions = {}): Promise<ModificationResult> {
-  if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId)) throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
+export async function modifyOrder(
+  context: BackendContext,
+  kind: ModificationKind,
+  orderId: string,
+  options: ModifyOptions = {},
+): Promise<ModificationResult> {
+  if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
+    throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
   const requestId = options.requestId ?? crypto.randomUUID()
   return context.withLock(orderId, async () => {
     let modification = await context.store.findModification(requestId)
@@ -61,12 +75,28 @@ export async function modifyOrder(context: BackendContext, kind: ModificationKin
     if (!modification) {
       const attempt = paidAttempt(await context.store.listAttempts(orderId))
       if (!attempt || !ALLOWED[kind].has(attempt.state)) {
-        throw new ShopBackendError(409, 'MODIFICATION_NOT_ALLOWED', `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`)
+        throw new ShopBackendError(
+          409,
+          'MODIFICATION_NOT_ALLOWED',
+          `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
+        )
       }
       const at = context.now().toISOString()
       const amount = amountFor(kind, attempt, options.amount)
-      const record: ModificationRecord = { id: requestId, orderId, attemptId: attempt.id, kind, amount, idempotencyKey: crypto.randomUUID(), state: 'requested', version: 1, createdAt: at, updatedAt: at }
-      if (!(await context.store.insertModification(record))) throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
+      const record: ModificationRecord = {
+        id: requestId,
+        orderId,
+        attemptId: attempt.id,
+        kind,
+        amount,
+        idempotencyKey: crypto.randomUUID(),
+        state: 'requested',
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+      }
+      if (!(await context.store.insertModification(record)))
+        throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
       modification = record
     }
     const attempt = await context.store.findAttempt(modification.attemptId)
@@ -78,10 +108,18 @@ export async function modifyOrder(context: BackendContext, kind: ModificationKin
     } catch (error) {
       if (!(error instanceof PaymentServiceError)) throw error
       if (error.kind === 'unknown') throw unreachable()
-      await context.store.updateModification(modification.id, modification.version, { state: 'refused', errorCode: error.serviceCode, updatedAt: context.now().toISOString() })
+      await context.store.updateModification(modification.id, modification.version, {
+        state: 'refused',
+        errorCode: error.serviceCode,
+        updatedAt: context.now().toISOString(),
+      })
       throw refusal(error)
     }
-    const written = await context.store.updateModification(modification.id, modification.version, { state: 'received', pspReference: answer.pspReference, updatedAt: context.now().toISOString() })
+    const written = await context.store.updateModification(modification.id, modification.version, {
+      state: 'received',
+      pspReference: answer.pspReference,
+      updatedAt: context.now().toISOString(),
+    })
     return resultOf(written ?? (await context.store.findModification(modification.id))!)
   })
 }

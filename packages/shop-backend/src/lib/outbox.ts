@@ -7,7 +7,12 @@ import type { LedgerStore } from '../store.js'
  * queued them. A callback that throws is tried again later (backoff), and the changes after it for
  * the same order wait, so the shop hears them in order. One drain at a time in this process.
  */
-export function createOutbox(store: LedgerStore, deliver: (change: OrderChange) => Promise<void> | void, now: () => Date, log: (line: string) => void) {
+export function createOutbox(
+  store: LedgerStore,
+  deliver: (change: OrderChange) => Promise<void> | void,
+  now: () => Date,
+  log: (line: string) => void,
+) {
   let chain: Promise<void> = Promise.resolve()
   async function drainOnce(): Promise<void> {
     const blocked = new Set<string>()

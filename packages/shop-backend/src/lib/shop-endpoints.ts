@@ -43,9 +43,16 @@ async function visibleSettings(context: BackendContext) {
 }
 
 /** The three shop-side endpoints; undefined for any other path. */
-export async function shopSideEndpoint(context: BackendContext, request: Request, path: string, ip: string | undefined, options: ShopEndpointOptions): Promise<Response | undefined> {
+export async function shopSideEndpoint(
+  context: BackendContext,
+  request: Request,
+  path: string,
+  ip: string | undefined,
+  options: ShopEndpointOptions,
+): Promise<Response | undefined> {
   if (path === SHOP_SIDE_PATHS.onboardingReturn) {
-    if (request.method !== 'GET') return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
+    if (request.method !== 'GET')
+      return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
     // No authentication (spec: "Authentication" 4): a redirect to the admin, which re-checks the status.
     return new Response(null, { status: 302, headers: { location: options.adminUrl, 'cache-control': 'no-store' } })
   }
@@ -62,17 +69,25 @@ export async function shopSideEndpoint(context: BackendContext, request: Request
   }
   options.throttle.succeeded(address)
   if (path === SHOP_SIDE_PATHS.settings) {
-    if (request.method !== 'GET') return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
+    if (request.method !== 'GET')
+      return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
     return json(200, await visibleSettings(context))
   }
-  if (request.method !== 'POST') return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: POST only'), { allow: 'POST' })
+  if (request.method !== 'POST')
+    return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: POST only'), { allow: 'POST' })
   requireJson(request)
   const body = parseJsonBody(await readBody(request, options.maxBodyBytes), ShopSettingsBatchSchema, { maxBytes: options.maxBodyBytes })
   if (!body.ok) throw new ShopBackendError(400, 'INVALID_BODY', body.error.message, body.error.issues)
-  const refused = body.value.update.map((s, i) => ({ id: s.id, index: i })).filter((s) => !WRITABLE.has(s.id as typeof SETTING.serviceSecret))
+  const refused = body.value.update
+    .map((s, i) => ({ id: s.id, index: i }))
+    .filter((s) => !WRITABLE.has(s.id as typeof SETTING.serviceSecret))
   // The id is named (a setting's name is not a secret); its value never is.
   if (refused.length > 0) {
-    throw new ShopBackendError(400, 'UNKNOWN_SETTING', `update: only service_secret can be set; refused ${refused.map((s) => `update[${s.index}].id "${s.id.slice(0, 64)}"`).join(', ')}`)
+    throw new ShopBackendError(
+      400,
+      'UNKNOWN_SETTING',
+      `update: only service_secret can be set; refused ${refused.map((s) => `update[${s.index}].id "${s.id.slice(0, 64)}"`).join(', ')}`,
+    )
   }
   for (const setting of body.value.update) await writeSealed(context, setting.id, setting.value)
   options.secretChanged()

@@ -19,8 +19,8 @@ export function toNodeListener(backend: ShopBackend, options: NodeListenerOption
   const listener = getRequestListener((request, env) => backend.fetch(request, { ip: env.incoming.socket.remoteAddress }))
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     const path = new URL(incoming.url ?? '/', 'http://shop').pathname
-    if (!backend.handles(path) && options.fallback) return options.fallback(incoming, outgoing)
-    void listener(incoming, outgoing)
+    if (!backend.handles(path) && options.fallback) options.fallback(incoming, outgoing)
+    else void listener(incoming, outgoing)
   }
 }
 

@@ -137,12 +137,17 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): numbe
   db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
   const current = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0
   const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0)
-  if (current > newest) throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
+  if (current > newest)
+    throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
   for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
     if (migration.version <= current) continue
     db.transaction(() => {
       db.exec(migration.sql)
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString())
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        migration.version,
+        migration.name,
+        new Date().toISOString(),
+      )
     }).immediate()
   }
   return Math.max(current, newest)
@@ -164,7 +169,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const q = {
     getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
     putSetting: db.prepare('INSERT INTO settings (id, value) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value'),
-    insertAttempt: db.prepare(`INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint, result_code, psp_reference, answer,
+    insertAttempt:
+      db.prepare(`INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint, result_code, psp_reference, answer,
       details_step, details_key, details_fingerprint, error_code, captured_value, refunded_value, created_at, updated_at)
       VALUES (@id, @order_id, @number, @idempotency_key, @state, @version, @currency, @value, @method_type, @fingerprint, @result_code, @psp_reference, @answer,
       @details_step, @details_key, @details_fingerprint, @error_code, @captured_value, @refunded_value, @created_at, @updated_at)`),
@@ -172,14 +178,17 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     findByPsp: db.prepare('SELECT * FROM attempts WHERE psp_reference = ?'),
     listAttempts: db.prepare('SELECT * FROM attempts WHERE order_id = ? ORDER BY number'),
     insertOutbox: db.prepare('INSERT INTO outbox (order_id, change, next_try_at) VALUES (?, ?, ?)'),
-    insertModification: db.prepare(`INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference, error_code, created_at, updated_at)
+    insertModification:
+      db.prepare(`INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference, error_code, created_at, updated_at)
       VALUES (@id, @order_id, @attempt_id, @kind, @currency, @value, @idempotency_key, @state, @version, @psp_reference, @error_code, @created_at, @updated_at)`),
     findModification: db.prepare('SELECT * FROM modifications WHERE id = ?'),
     updateModification: db.prepare(
       'UPDATE modifications SET state = @state, psp_reference = COALESCE(@psp_reference, psp_reference), error_code = @error_code, updated_at = @updated_at, version = version + 1 WHERE id = @id AND version = @version',
     ),
     readCursor: db.prepare('SELECT cursor FROM poll_state WHERE id = 1'),
-    writeCursor: db.prepare('INSERT INTO poll_state (id, cursor) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET cursor = MAX(cursor, excluded.cursor)'),
+    writeCursor: db.prepare(
+      'INSERT INTO poll_state (id, cursor) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET cursor = MAX(cursor, excluded.cursor)',
+    ),
     seen: db.prepare('SELECT 1 FROM seen_changes WHERE sequence = ?'),
     markSeen: db.prepare('INSERT OR IGNORE INTO seen_changes (sequence, seen_at) VALUES (?, ?)'),
     upsertProblem: db.prepare(`INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES (?, ?, ?, 1, ?)
@@ -202,7 +211,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       sets.push(`${column} = @${column}`)
       values[column] = key === 'answer' && value !== null ? JSON.stringify(value) : value
     }
-    const result = db.prepare(`UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected`).run(values)
+    const result = db
+      .prepare(`UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected`)
+      .run(values)
     if (result.changes !== 1) return undefined
     if (change) q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
     return attemptOf(q.findAttempt.get(id) as AttemptRow)
@@ -298,7 +309,14 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return row && modificationOf(row)
     },
     async updateModification(id, expectedVersion, patch: ModificationPatch) {
-      const result = q.updateModification.run({ id, version: expectedVersion, state: patch.state, psp_reference: patch.pspReference ?? null, error_code: patch.errorCode ?? null, updated_at: patch.updatedAt })
+      const result = q.updateModification.run({
+        id,
+        version: expectedVersion,
+        state: patch.state,
+        psp_reference: patch.pspReference ?? null,
+        error_code: patch.errorCode ?? null,
+        updated_at: patch.updatedAt,
+      })
       if (result.changes !== 1) return undefined
       return modificationOf(q.findModification.get(id) as ModificationRow)
     },
@@ -329,7 +347,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
             q.markSeen.run(sequence, batch.at)
             q.resolveProblem.run(sequence)
           }
-          for (const problem of batch.problems) q.upsertProblem.run(problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt)
+          for (const problem of batch.problems)
+            q.upsertProblem.run(problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt)
           for (const sequence of batch.resolved) q.resolveProblem.run(sequence)
           if (batch.cursor !== undefined) q.writeCursor.run(batch.cursor)
           return { conflicts, repeats }
@@ -342,7 +361,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async dueOutbox(now, limit) {
       const rows = q.dueOutbox.all(now, limit) as Array<{ id: number; change: string; tries: number; next_try_at: string }>
-      return rows.map((row): OutboxEntry => ({ id: row.id, change: JSON.parse(row.change) as OrderChange, tries: row.tries, nextTryAt: row.next_try_at }))
+      return rows.map(
+        (row): OutboxEntry => ({ id: row.id, change: JSON.parse(row.change) as OrderChange, tries: row.tries, nextTryAt: row.next_try_at }),
+      )
     },
     async markDelivered(id) {
       q.delivered.run(new Date().toISOString(), id)

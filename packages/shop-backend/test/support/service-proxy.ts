@@ -45,7 +45,8 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       if (applies && proxy.mode === 'down') return request.socket.destroy()
       forwarded.push({ method, path: url.pathname })
       const headers: Record<string, string> = {}
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
+      for (const [name, value] of Object.entries(request.headers))
+        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
       const answer = await fetch(url, { method, headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) })
       const text = Buffer.from(await answer.arrayBuffer())
       if (applies && proxy.mode === 'lose-answers') return request.socket.destroy()

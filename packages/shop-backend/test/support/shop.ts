@@ -5,7 +5,15 @@ import Database from 'better-sqlite3'
 import { startTestSandbox, type TestSandbox } from '@card-jwe/sandbox'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import { connectServiceClient, createShopBackend, generateSecretKey, type OrderChange, type ShopBackend, type ShopBackendOptions, type ShopOrder } from '../../src/index.js'
+import {
+  connectServiceClient,
+  createShopBackend,
+  generateSecretKey,
+  type OrderChange,
+  type ShopBackend,
+  type ShopBackendOptions,
+  type ShopOrder,
+} from '../../src/index.js'
 import { openSqliteStore, type SqliteStore } from '../../src/sqlite/index.js'
 import { startServiceProxy, type ServiceProxy } from './service-proxy.js'
 
@@ -59,7 +67,14 @@ export interface TestShop {
 let orderCounter = 0
 
 /** A shop on a fresh SQLite file, connected as the sandbox's ready-made shop, talking through the proxy. */
-export async function startShop(world: World, overrides: Partial<ShopBackendOptions> & { readonly storePath?: string; readonly secretKey?: Uint8Array; readonly connect?: boolean } = {}): Promise<TestShop> {
+export async function startShop(
+  world: World,
+  overrides: Partial<ShopBackendOptions> & {
+    readonly storePath?: string
+    readonly secretKey?: Uint8Array
+    readonly connect?: boolean
+  } = {},
+): Promise<TestShop> {
   const dir = await mkdtemp(join(tmpdir(), 'shop-backend-test-'))
   const storePath = overrides.storePath ?? join(dir, 'payments.sqlite')
   const store = openSqliteStore({ path: storePath })
@@ -70,7 +85,12 @@ export async function startShop(world: World, overrides: Partial<ShopBackendOpti
   const backend = createShopBackend({
     store,
     // Short deadlines: a lost answer is noticed in about a second, not fifteen.
-    ...connectServiceClient({ baseUrl: world.proxy.baseUrl, deadlineMs: 2_000, attemptTimeoutMs: 1_000, backoff: { initialMs: 50, maxMs: 100 } }),
+    ...connectServiceClient({
+      baseUrl: world.proxy.baseUrl,
+      deadlineMs: 2_000,
+      attemptTimeoutMs: 1_000,
+      backoff: { initialMs: 50, maxMs: 100 },
+    }),
     secretKey,
     findOrder: (id) => orders.get(id),
     onOrderChange: (change) => void changes.push(change),
@@ -78,7 +98,8 @@ export async function startShop(world: World, overrides: Partial<ShopBackendOpti
     certificatePem: world.sandbox.certificatePem,
     ...overrides,
   })
-  if (overrides.connect !== false) await backend.connect({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId })
+  if (overrides.connect !== false)
+    await backend.connect({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId })
   const certificate = await importCertificate(world.sandbox.certificatePem)
   return {
     backend,
@@ -95,11 +116,23 @@ export async function startShop(world: World, overrides: Partial<ShopBackendOpti
       return order
     },
     async cardSubmission(order, card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })) {
-      return { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(await encryptCard(card, certificate)) }
+      return {
+        orderId: order.id,
+        reference: order.reference,
+        amount: order.amount,
+        paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
+      }
     },
     idealSubmission: (order) => ({ orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } }),
     async post(path, body) {
-      const response = await backend.fetch(new Request(`http://shop.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'vitest' }, body: JSON.stringify(body) }), { ip: '127.0.0.1' })
+      const response = await backend.fetch(
+        new Request(`http://shop.test${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'vitest' },
+          body: JSON.stringify(body),
+        }),
+        { ip: '127.0.0.1' },
+      )
       return { status: response.status, body: (await response.json()) as Record<string, unknown> }
     },
     async close() {
