@@ -68,6 +68,11 @@ const loadRows = load.flatMap((l, i) => [
     stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}`,
   },
 ])
+const { importCertificate, firstEncrypt, secondEncrypt } = browser.firstJweBreakdownMs
+const firstJweLine =
+  `First JWE from certificate text in a fresh page: ${browser.firstJweMs} ms (certificate import ${importCertificate} ms, ` +
+  `first encryption ${firstEncrypt} ms, second ${secondEncrypt} ms); one steady-state operation ${browser.steadyOpMs} ms ` +
+  `(${browser.firstVsSteady}x); card-jwe's normalisation ${browser.normalizePerCardUs} µs per card.`
 const markdown = `## Measured ${machine.date} (${machine.cpus}, ${machine.memoryGiB} GiB, Node ${machine.node}), ${results.elapsedSeconds} s
 
 ### 1. Node encryption (ops/s)
@@ -78,7 +83,7 @@ ${targets(node.targets)}
 ### 2. Browser encryption, ${browser.browser} (ops/s, one card at a time)
 ${table(browser.rows, ['name', 'opsPerSecond', 'vsFloor', 'vsJose'])}
 
-First JWE from certificate text in a fresh page: ${browser.firstJweMs} ms (certificate import ${browser.firstJweBreakdownMs.importCertificate} ms, first encryption ${browser.firstJweBreakdownMs.firstEncrypt} ms, second ${browser.firstJweBreakdownMs.secondEncrypt} ms); one steady-state operation ${browser.steadyOpMs} ms (${browser.firstVsSteady}x); card-jwe's normalisation ${browser.normalizePerCardUs} µs per card.
+${firstJweLine}
 
 ${targets(browser.targets)}
 

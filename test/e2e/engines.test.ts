@@ -264,7 +264,9 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(new URL(await shopper.url()).search).toBe('')
   })
 
-  it('reports a blocked script to the shop, whose log holds the directive and origin only (WebKit posts it with Origin: null)', async () => {
+  const blockedScriptReport =
+    'reports a blocked script to the shop, whose log holds the directive and origin only (WebKit posts it with Origin: null)'
+  it(blockedScriptReport, async () => {
     await shopper.open(stack.shop.url)
     await shopper.waitFor('body[data-ready="true"]', { attached: true })
     const before = stack.shopLog.filter((line) => line.startsWith('CSP violation')).length

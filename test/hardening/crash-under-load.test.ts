@@ -177,7 +177,8 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
     // 3. No capture applied twice: one capture modification per captured payment, amounts as acknowledged.
     const captureRows = serviceDb
       .prepare(
-        "SELECT payment_psp_reference AS psp, count(*) AS n, sum(value) AS total FROM modifications WHERE kind = 'capture' GROUP BY payment_psp_reference",
+        'SELECT payment_psp_reference AS psp, count(*) AS n, sum(value) AS total FROM modifications ' +
+          "WHERE kind = 'capture' GROUP BY payment_psp_reference",
       )
       .all() as Array<{ psp: string; n: number; total: number }>
     const doubleCaptures = captureRows.filter((c) => c.n > 1)

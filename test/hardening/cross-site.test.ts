@@ -76,10 +76,11 @@ describe('other web pages against the shop on loopback (Chromium)', () => {
     const admin = `${stack.shop.url}/api/admin/orders/${order.id}`
     // The requests a hostile page can send without a CORS preflight: a no-cors fetch with a
     // text/plain JSON body, and a form with enctype text/plain that submits itself.
+    const noCorsPost = `{ method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"value":100}' }`
     hostilePage = `<!doctype html><title>free tea</title>
       <form id="cancel" method="POST" action="${admin}/cancel" enctype="text/plain"><input name='{"x":"' value='"}'></form>
       <script>
-        const send = (action) => fetch('${admin}/' + action, { method: 'POST', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: '{"value":100}' })
+        const send = (action) => fetch('${admin}/' + action, ${noCorsPost})
         Promise.allSettled([send('capture'), send('refund')]).then(() => document.getElementById('cancel').submit())
       </script>`
     const { page } = await stack.page()

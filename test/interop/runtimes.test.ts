@@ -53,9 +53,9 @@ describe.each(runtimes)('a JWE made in %s', (runtime) => {
       }).trim()
     } catch (error) {
       const failed = error as { stderr?: string; status?: number | null; signal?: string | null }
-      throw new Error(
-        `${runtime} could not encrypt (status ${failed.status}, signal ${failed.signal}): ${String(failed.stderr ?? error).slice(0, 2000)} | stdout: ${String((error as { stdout?: string }).stdout ?? '').slice(0, 500)}`,
-      )
+      const stderr = String(failed.stderr ?? error).slice(0, 2000)
+      const stdout = String((error as { stdout?: string }).stdout ?? '').slice(0, 500)
+      throw new Error(`${runtime} could not encrypt (status ${failed.status}, signal ${failed.signal}): ${stderr} | stdout: ${stdout}`)
     }
     const { header, card: opened } = await (await createCardDecryptor(valid.privateKeyPem)).decrypt(jwe)
     expect(header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })

@@ -260,11 +260,13 @@ describe('the packed tarballs, installed in a shop project outside the workspace
 
   describe('the Playwright fixture (issue 15): the demo spec, run from the tarballs against the demo shop', () => {
     const DEMO_FRONT = join(root, 'apps/demo/dist/front')
+    const CHROMIUM_ARGS =
+      "'--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'"
     /** The shop's own config: Debian's Chromium, as on this machine. */
     const CONFIG = `import { defineConfig } from '@playwright/test'
 export default defineConfig({
   testDir: '.', outputDir: '../playwright-results', timeout: 60_000, reporter: [['list']],
-  use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'] } },
+  use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: [${CHROMIUM_ARGS}] } },
 })
 `
     /** Runs the spec with Playwright Test in the shop's project; the page changed or not. */

@@ -58,7 +58,8 @@ export function findOrCreateContractor(
   const { type, name, country, owner } = contractor
   context.db
     .prepare(
-      'INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT OR IGNORE INTO contractors (contractor_id, account_id, type, name, country, owner_first_name, owner_last_name, ' +
+        'onboarding_status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
     .run(crypto.randomUUID(), accountId, type, name, country, owner.firstName, owner.lastName, onboarding, context.now().toISOString())
   return context.db
@@ -93,7 +94,9 @@ export function insertStore(
   }
   context.db
     .prepare(
-      'INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, payment_methods, created_at) VALUES (@store_id, @contractor_id, @label, @shopper_statement, @industry_code, @phone, @currency, @address, @payment_methods, @created_at)',
+      'INSERT INTO stores (store_id, contractor_id, label, shopper_statement, industry_code, phone, currency, address, ' +
+        'payment_methods, created_at) VALUES (@store_id, @contractor_id, @label, @shopper_statement, @industry_code, @phone, ' +
+        '@currency, @address, @payment_methods, @created_at)',
     )
     .run(row)
   return row
@@ -107,7 +110,8 @@ export function accountOf(shop: ShopRow): string {
     throw new SandboxError(
       422,
       'BACKOFFICE_USER_REQUIRED',
-      `no backoffice user is connected: ${describeEndpoint(ENDPOINTS.sendVerificationEmail)}, then ${describeEndpoint(ENDPOINTS.connectBackofficeUser)} with the code`,
+      `no backoffice user is connected: ${describeEndpoint(ENDPOINTS.sendVerificationEmail)}, ` +
+        `then ${describeEndpoint(ENDPOINTS.connectBackofficeUser)} with the code`,
       'configuration',
     )
   }
@@ -124,7 +128,8 @@ export function currentContractor(context: SandboxContext, shop: ShopRow): Contr
     throw new SandboxError(
       422,
       'CONTRACTOR_NOT_CONNECTED',
-      `no contractor is connected: ${describeEndpoint(ENDPOINTS.connectContractor)} with a contractorId from backoffice-user-contractors, or create a store`,
+      `no contractor is connected: ${describeEndpoint(ENDPOINTS.connectContractor)} ` +
+        'with a contractorId from backoffice-user-contractors, or create a store',
       'configuration',
     )
   }
@@ -139,7 +144,8 @@ export function ownedStore(context: SandboxContext, shop: ShopRow, storeId: stri
   const row = shop.account_id
     ? (context.db
         .prepare(
-          'SELECT s.*, c.onboarding_status FROM stores s JOIN contractors c ON c.contractor_id = s.contractor_id WHERE s.store_id = ? AND c.account_id = ?',
+          'SELECT s.*, c.onboarding_status FROM stores s JOIN contractors c ON c.contractor_id = s.contractor_id ' +
+            'WHERE s.store_id = ? AND c.account_id = ?',
         )
         .get(storeId, shop.account_id) as OwnedStore | undefined)
     : undefined

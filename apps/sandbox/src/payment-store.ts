@@ -66,11 +66,15 @@ export function insertPayment(context: SandboxContext, row: PaymentRow, idempote
   context.db.transaction(() => {
     context.db
       .prepare(
-        `INSERT INTO payments (psp_reference, shop_id, store_id, status, result_code, currency, value, captured, refunded, reference, metadata,
-           method_type, card_brand, card_last_four, card_expiry, flow, transaction_id, acs_result, refusal_reason, return_origin, return_url,
+        'INSERT INTO payments (psp_reference, shop_id, store_id, status, result_code, currency, value, captured, refunded, ' +
+          `reference, metadata,
+           method_type, card_brand, card_last_four, card_expiry, flow, transaction_id, acs_result, refusal_reason, ` +
+          `return_origin, return_url,
            shopper_reference, store_method, idempotency_key, idempotency_fingerprint, idempotent_answer, created_at, updated_at)
-         VALUES (@psp_reference, @shop_id, @store_id, @status, @result_code, @currency, @value, @captured, @refunded, @reference, @metadata,
-           @method_type, @card_brand, @card_last_four, @card_expiry, @flow, @transaction_id, @acs_result, @refusal_reason, @return_origin, @return_url,
+         VALUES (@psp_reference, @shop_id, @store_id, @status, @result_code, @currency, @value, @captured, @refunded, ` +
+          `@reference, @metadata,
+           @method_type, @card_brand, @card_last_four, @card_expiry, @flow, @transaction_id, @acs_result, @refusal_reason, ` +
+          `@return_origin, @return_url,
            @shopper_reference, @store_method, @idempotency_key, @idempotency_fingerprint, @idempotent_answer, @now, @now)`,
       )
       .run({ ...row, ...claim, now })
@@ -89,7 +93,8 @@ export function updatePayment(context: SandboxContext, row: PaymentRow, changes:
     const columns = Object.keys(changes)
     context.db
       .prepare(
-        `UPDATE payments SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE psp_reference = @psp_reference`,
+        `UPDATE payments SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at ` +
+          'WHERE psp_reference = @psp_reference',
       )
       .run({ ...changes, psp_reference: row.psp_reference, updated_at: context.now().toISOString() })
     if (visible) recordEvent(context, next)

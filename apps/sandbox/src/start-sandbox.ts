@@ -84,9 +84,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const retryAfter = refusal.retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(refusal.retryAfterSeconds) } }
       send(outgoing, { status: refusal.status, json: refusal.toBody(), ...retryAfter })
       // The error's kind only: a stack or message of a foreign error could quote request data.
-      log(
-        `${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`}`,
-      )
+      const foreignKind = error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`
+      log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${foreignKind}`)
     }
   }
 

@@ -82,7 +82,8 @@ describe('idempotency keys', () => {
       [1, 2, 3].map(() => fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-4-a' })),
     )
     expect(new Set(captures.map((c) => c.pspReference)).size).toBe(1)
-    await fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-4-b' }) // a second, intended capture
+    // A second, intended capture.
+    await fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-4-b' })
     for (let i = 0; i < 3; i++) await fixture.client.refund(psp, { currency: 'EUR', value: 500 }, { idempotencyKey: 'refund-idem-4-a' })
     expect(count("SELECT count(*) AS n FROM modifications WHERE payment_psp_reference = ? AND kind = 'capture'", psp)).toBe(2)
     expect(count("SELECT count(*) AS n FROM modifications WHERE payment_psp_reference = ? AND kind = 'refund'", psp)).toBe(1)

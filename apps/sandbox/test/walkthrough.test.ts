@@ -30,7 +30,8 @@ it('registers, pays with and without 3-D Secure, captures part, refunds, and see
   const { threeDSResult } = await answerChallenge(actionField(second, 'token'), CHALLENGE_ANSWER)
   const final = await client.paymentDetails(storeId, { details: { threeDSResult } })
   step(
-    `challenge answered: ${final.resultCode}, confirmed ${final.amount?.value} ${final.amount?.currency}, pspReference ${final.pspReference}`,
+    `challenge answered: ${final.resultCode}, confirmed ${final.amount?.value} ${final.amount?.currency}, ` +
+      `pspReference ${final.pspReference}`,
   )
   expect(final).toMatchObject({ resultCode: 'Authorised', pspReference: first.pspReference, amount: { currency: 'EUR', value: 4999 } })
 
@@ -41,9 +42,9 @@ it('registers, pays with and without 3-D Secure, captures part, refunds, and see
 
   const changes = await client.updatedPayments({ after: 0 })
   for (const change of changes.payments) {
-    step(
-      `updated-payments #${change.sequence}: ${change.pspReference} ${change.status} (captured ${change.capturedAmount.value}, refunded ${change.refundedAmount.value}), metadata ${JSON.stringify(change.metadata)}`,
-    )
+    const amounts = `captured ${change.capturedAmount.value}, refunded ${change.refundedAmount.value}`
+    const metadata = JSON.stringify(change.metadata)
+    step(`updated-payments #${change.sequence}: ${change.pspReference} ${change.status} (${amounts}), metadata ${metadata}`)
   }
   expect(changes.payments.map((c) => [c.pspReference, c.status])).toEqual([
     [plain.pspReference, 'authorised'],

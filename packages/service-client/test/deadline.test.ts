@@ -22,8 +22,9 @@ describe('deadline', () => {
       const started = performance.now()
       const error = await rejection(client.createPayment(STORE, payment))
       const took = performance.now() - started
+      const code = (error as ServiceUnreachableError).code
       console.log(
-        `frozen service, default settings: ${error.name} ${(error as ServiceUnreachableError).code} after ${Math.round(took)} ms, ${server.received.length} attempts`,
+        `frozen service, default settings: ${error.name} ${code} after ${Math.round(took)} ms, ${server.received.length} attempts`,
       )
       expect(error).toBeInstanceOf(ServiceUnreachableError)
       expect(error).toMatchObject({ code: 'SERVICE_TIMEOUT', attempts: server.received.length })

@@ -218,7 +218,8 @@ async function render(state: SetupState): Promise<void> {
 async function showDone(state: SetupState): Promise<void> {
   $('#setup-title').textContent = 'Your shop'
   $('#done-summary').textContent = state.readyMadeStore
-    ? `Quick start: the sandbox's ready-made store ${state.storeId} is onboarded, so the checkout takes payments. There is no account to connect.`
+    ? `Quick start: the sandbox's ready-made store ${state.storeId} is onboarded, so the checkout takes payments. ` +
+      'There is no account to connect.'
     : `Store ${state.storeId} is onboarded. The checkout takes payments.`
   const offered = (await api<{ paymentMethods: string[] }>('/api/config')).paymentMethods
   $<HTMLInputElement>('#method-scheme').checked = offered.includes('scheme')

@@ -14,7 +14,8 @@ export interface Settings {
 export function openSettings(db: ShopDb, box: SecretBox): Settings {
   const read = db.prepare('SELECT value, encrypted FROM settings WHERE id = ?')
   const write = db.prepare(
-    'INSERT INTO settings (id, value, encrypted) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value, encrypted = excluded.encrypted',
+    'INSERT INTO settings (id, value, encrypted) VALUES (?, ?, ?) ' +
+      'ON CONFLICT(id) DO UPDATE SET value = excluded.value, encrypted = excluded.encrypted',
   )
   const get = (id: string) => {
     const row = read.get(id) as { value: string; encrypted: number } | undefined

@@ -20,7 +20,8 @@ function basicMatches(request: IncomingMessage, settings: Settings): boolean {
 
 /**
  * The spec's shop-side endpoints: read and batch settings behind HTTP Basic (401 on any mismatch,
- * with no hint which half was wrong, slowed down when repeated), and the onboarding return (302 to the admin page, which re-checks the status).
+ * with no hint which half was wrong, slowed down when repeated), and the onboarding return (302 to
+ * the admin page, which re-checks the status).
  */
 export async function handleShopEndpoint(
   request: IncomingMessage,

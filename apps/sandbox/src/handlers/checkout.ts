@@ -27,7 +27,8 @@ export async function checkoutPaymentMethods(request: SandboxRequest, params: Pa
   const stored = shopper
     ? (context.db
         .prepare(
-          'SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at',
+          'SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods ' +
+            'WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at',
         )
         .all(shop.shop_id, shopper) as Array<{ id: string; brand: string; last_four: string; expiry_month: string; expiry_year: string }>)
     : []

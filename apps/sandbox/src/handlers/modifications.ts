@@ -54,7 +54,8 @@ function recorded(
   }
   context.db
     .prepare(
-      'INSERT INTO modifications (psp_reference, payment_psp_reference, kind, currency, value, idempotency_key, idempotency_fingerprint, idempotent_answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO modifications (psp_reference, payment_psp_reference, kind, currency, value, ' +
+        'idempotency_key, idempotency_fingerprint, idempotent_answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
     .run(
       reference,

@@ -84,7 +84,8 @@ function remember(context: SandboxContext, row: PaymentRow): void {
   const [month, year] = row.card_expiry.split('/')
   context.db
     .prepare(
-      'INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) ' +
+        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     )
     .run(
       newId('pm'),

@@ -95,7 +95,8 @@ export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): Rea
   const storeId = context.db.transaction(() => {
     context.db
       .prepare(
-        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(
         shop.shopId,
@@ -168,7 +169,8 @@ export async function register(request: SandboxRequest, _params: unknown, contex
   const storeId = context.db.transaction(() => {
     context.db
       .prepare(
-        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) ' +
+          'VALUES (?, ?, ?, ?, ?, ?, ?)',
       )
       .run(shop.shopId, base, key, secret, serviceSecret, shop.clientKey, context.now().toISOString())
     return readyMadeStore ? createReadyMadeStore(context, shop.shopId) : undefined

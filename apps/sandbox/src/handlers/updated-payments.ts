@@ -48,7 +48,8 @@ export async function updatedPayments(request: SandboxRequest, _params: Params, 
     )
   const rows = context.db
     .prepare(
-      `SELECT e.sequence, e.psp_reference, e.status, e.captured, e.refunded, e.changed_at, p.result_code, p.currency, p.value, p.reference, p.metadata
+      'SELECT e.sequence, e.psp_reference, e.status, e.captured, e.refunded, e.changed_at, ' +
+        `p.result_code, p.currency, p.value, p.reference, p.metadata
        FROM events e JOIN payments p ON p.psp_reference = e.psp_reference
        WHERE e.shop_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?`,
     )

@@ -4,7 +4,8 @@ import type { SandboxResponse } from './types.js'
 /** Sandbox pages run their scripts from /static only, and may be framed (3-D Secure iframes). */
 // img-src data: for the page's own empty icon: without one Firefox asks for /favicon.ico and reports the refusal.
 const PAGE_CSP =
-  "default-src 'none'; img-src data:; script-src 'self'; style-src 'self' 'unsafe-inline'; form-action *; frame-ancestors http: https:; base-uri 'none'"
+  "default-src 'none'; img-src data:; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+  "form-action *; frame-ancestors http: https:; base-uri 'none'"
 
 export function send(response: ServerResponse, result: SandboxResponse): void {
   response.setHeader('cache-control', 'no-store')

@@ -15,6 +15,9 @@ interface LinkRow {
   readonly used_at: string | null
 }
 
+/** Said on the identity form, so nobody types real data into the sandbox. */
+const TEST_VALUES_NOTE = html`This is the sandbox: the fields hold test values; do not enter real data.`
+
 /** Test values the page offers: real company or personal data must not be used in development (spec). */
 const TEST_VALUES = Object.freeze({
   birthDate: '1980-01-01',
@@ -71,7 +74,7 @@ function identityForm(token: string, contractor: ContractorRow, problems: string
   const response = page({
     title: 'Sandbox onboarding',
     body: html`<h1>Sandbox onboarding</h1>
-<p>Verify <strong>${contractor.name}</strong> (${contractor.country}, ${contractor.type}). This is the sandbox: the fields hold test values; do not enter real data.</p>
+<p>Verify <strong>${contractor.name}</strong> (${contractor.country}, ${contractor.type}). ${TEST_VALUES_NOTE}</p>
 ${errors}<form method="post" action="/onboarding/${token}">
 ${field('birthDate', `Date of birth of ${contractor.owner_first_name} ${contractor.owner_last_name}`)}
 ${field('documentNumber', 'Identity document number')}

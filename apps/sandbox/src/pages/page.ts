@@ -9,6 +9,13 @@ const message = document.getElementById('result-message');
 if (message) window.parent.postMessage(JSON.parse(message.textContent), message.dataset.targetOrigin);
 `
 
+/** The pages' one style sheet, a rule a line. */
+const PAGE_STYLE = [
+  html`body{font:16px system-ui,sans-serif;margin:1.5rem;color:#1b1b1b}`,
+  html`button,input{font:inherit;padding:.4rem .6rem}`,
+  html`label{display:block;margin:.8rem 0 .3rem}`,
+]
+
 export interface PageParts {
   readonly title: string
   readonly body: Html
@@ -16,15 +23,18 @@ export interface PageParts {
   readonly message?: { readonly data: unknown; readonly targetOrigin: string }
 }
 
+/** The message block PAGE_SCRIPT posts to the parent window. */
+function resultMessage({ data, targetOrigin }: NonNullable<PageParts['message']>): Html {
+  return html`<script type="application/json" id="result-message" data-target-origin="${targetOrigin}">${scriptJson(data)}</script>`
+}
+
 export function page(parts: PageParts): SandboxResponse {
-  const message = parts.message
-    ? html`<script type="application/json" id="result-message" data-target-origin="${parts.message.targetOrigin}">${scriptJson(parts.message.data)}</script>`
-    : ''
+  const message = parts.message ? resultMessage(parts.message) : ''
   return htmlResponse(
     html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="icon" href="data:,">
 <title>${parts.title}</title>
-<style>body{font:16px system-ui,sans-serif;margin:1.5rem;color:#1b1b1b}button,input{font:inherit;padding:.4rem .6rem}label{display:block;margin:.8rem 0 .3rem}</style>
+<style>${PAGE_STYLE}</style>
 </head><body>${parts.body}${message}<script src="/static/sandbox-page.js"></script></body></html>`.toString(),
   )
 }

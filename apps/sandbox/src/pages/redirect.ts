@@ -15,11 +15,14 @@ function pendingRedirect(context: SandboxContext, transactionId: string | undefi
 /** GET /redirect/{transaction}: the bank's page for a redirect method such as iDEAL. */
 export function bankPage(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
   const row = pendingRedirect(context, params.transaction)
-  const action = (decision: string, label: string) =>
-    html`<form method="post" action="/redirect/${row.transaction_id!}/${decision}" style="display:inline"><button type="submit">${label}</button></form>`
+  const action = (decision: string, label: string) => {
+    const button = html`<button type="submit">${label}</button>`
+    return html`<form method="post" action="/redirect/${row.transaction_id!}/${decision}" style="display:inline">${button}</form>`
+  }
+  const question = html`<h1>Sandbox bank (${row.method_type})</h1><p>Pay ${row.value} minor units of ${row.currency}?</p>`
   return page({
     title: 'Sandbox bank',
-    body: html`<h1>Sandbox bank (${row.method_type})</h1><p>Pay ${row.value} minor units of ${row.currency}?</p>${action('approve', 'Approve')} ${action('cancel', 'Cancel')}`,
+    body: html`${question}${action('approve', 'Approve')} ${action('cancel', 'Cancel')}`,
   })
 }
 

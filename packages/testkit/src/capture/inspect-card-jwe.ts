@@ -68,7 +68,8 @@ export async function inspectCardJwe(jwe: string, decryptor: CardDecryptor, opti
   if (protectedHeader.alg === 'RSA-OAEP' || protectedHeader.enc === 'A128CBC-HS256') {
     throw new CardCaptureError(
       'LEGACY_ALGORITHM',
-      `${request}: the JWE uses ${protectedHeader.alg} with ${protectedHeader.enc}; new card pages must send RSA-OAEP-256 with A256GCM (the service still opens the legacy pair, for old integrations only)`,
+      `${request}: the JWE uses ${protectedHeader.alg} with ${protectedHeader.enc}; new card pages must send RSA-OAEP-256 with A256GCM ` +
+        '(the service still opens the legacy pair, for old integrations only)',
     )
   }
   let card: DecryptedCard
@@ -84,12 +85,14 @@ export async function inspectCardJwe(jwe: string, decryptor: CardDecryptor, opti
       if (age < 0) {
         throw new CardCaptureError(
           'FUTURE_GENERATION_TIME',
-          `${request}: generationtime lies ${Math.round(-age / 1000)} s ahead of the clock; the service allows ${DEFAULT_MAX_CLOCK_SKEW_SECONDS} s (Encrypted data is no longer valid)`,
+          `${request}: generationtime lies ${Math.round(-age / 1000)} s ahead of the clock; ` +
+            `the service allows ${DEFAULT_MAX_CLOCK_SKEW_SECONDS} s (Encrypted data is no longer valid)`,
         )
       }
       throw new CardCaptureError(
         'STALE_GENERATION_TIME',
-        `${request}: generationtime is ${hours(age)} h old; the service accepts ${DEFAULT_MAX_AGE_SECONDS / 3600} h at most (Encrypted data is no longer valid). Encrypt when the shopper pays, never reuse a JWE`,
+        `${request}: generationtime is ${hours(age)} h old; the service accepts ${DEFAULT_MAX_AGE_SECONDS / 3600} h at most ` +
+          '(Encrypted data is no longer valid). Encrypt when the shopper pays, never reuse a JWE',
       )
     }
     const code = error.code === 'INVALID_CARD_DETAILS' ? 'INVALID_CARD_DETAILS' : 'UNDECRYPTABLE'
@@ -100,7 +103,8 @@ export async function inspectCardJwe(jwe: string, decryptor: CardDecryptor, opti
     const early = Math.round((options.notBefore.getTime() - generatedAt.getTime()) / 1000)
     throw new CardCaptureError(
       'STALE_GENERATION_TIME',
-      `${request}: generationtime is ${early} s before this test's capture began: the page sent a JWE made earlier. Encrypt when the shopper pays, never reuse a JWE`,
+      `${request}: generationtime is ${early} s before this test's capture began: the page sent a JWE made earlier. ` +
+        'Encrypt when the shopper pays, never reuse a JWE',
     )
   }
   return Object.freeze({ request, jwe, protectedHeader: Object.freeze(protectedHeader), card, generatedAt })

@@ -27,7 +27,8 @@ export const test = base.extend<CardCaptureFixtures, CardCaptureOptions>({
   cardCapture: async ({ context, cardDecryptionKey }, use) => {
     if (cardDecryptionKey === undefined) {
       throw new Error(
-        'cardCapture: set the cardDecryptionKey option (test.use) to the private key of the certificate the page encrypts with, or use @card-jwe/sandbox/playwright',
+        'cardCapture: set the cardDecryptionKey option (test.use) to the private key of the certificate the page encrypts with, ' +
+          'or use @card-jwe/sandbox/playwright',
       )
     }
     const capture = await captureCardRequests(context, { privateKey: cardDecryptionKey })

@@ -1,0 +1,43 @@
+/**
+ * House rules the formatter cannot enforce alone. Biome wraps code at 140 columns but leaves long
+ * strings, template literals and comments as they are; this test holds every tracked source file
+ * to the same width, so a long line fails here rather than in review.
+ */
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { expect, it } from 'vitest'
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url))
+const MAX_LINE_LENGTH = 140
+const SOURCE_FILES = ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js', '*.mjs', '*.cjs']
+
+/** Files nobody writes by hand: build output and generated API docs. */
+const GENERATED = [/(^|\/)dist\//, /^docs\/api\//]
+
+const NOT_YET = [
+  // Joins once the package is formatted: it is being written now and was left out of the tree's one Biome format.
+  /^packages\/shop-backend\//,
+  // Owned by the lead; joins once its one long line (55) is wrapped.
+  /^test\/support\/summary-reporter\.ts$/,
+]
+
+function trackedSources(): string[] {
+  const listed = execFileSync('git', ['ls-files', '-z', '--', ...SOURCE_FILES], { cwd: ROOT, encoding: 'utf8' })
+  return listed
+    .split('\0')
+    .filter((path) => path !== '')
+    .filter((path) => ![...GENERATED, ...NOT_YET].some((pattern) => pattern.test(path)))
+}
+
+it(`keeps every line of every tracked source file within ${MAX_LINE_LENGTH} characters`, () => {
+  const files = trackedSources()
+  expect(files.length).toBeGreaterThan(100)
+  const tooLong = files.flatMap((path) =>
+    readFileSync(join(ROOT, path), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (line.length > MAX_LINE_LENGTH ? [`${path}:${index + 1} (${line.length} characters)`] : [])),
+  )
+  expect(tooLong).toEqual([])
+})
