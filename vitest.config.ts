@@ -31,6 +31,8 @@ const sourceAliases = [
   { find: /^@card-jwe\/shop-backend\/sqlite$/, replacement: here('./packages/shop-backend/src/sqlite/index.ts') },
   { find: /^@card-jwe\/shop-backend\/node$/, replacement: here('./packages/shop-backend/src/node/index.ts') },
   { find: /^@card-jwe\/shop-backend\/hono$/, replacement: here('./packages/shop-backend/src/hono/index.ts') },
+  { find: /^@card-jwe\/shop-backend\/express$/, replacement: here('./packages/shop-backend/src/express/index.ts') },
+  { find: /^@card-jwe\/shop-backend\/fastify$/, replacement: here('./packages/shop-backend/src/fastify/index.ts') },
   { find: /^@card-jwe\/shop-backend$/, replacement: here('./packages/shop-backend/src/index.ts') },
   { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
 ]
