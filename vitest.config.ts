@@ -75,7 +75,14 @@ export default defineConfig({
       inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),
       inBrowsers({ name: 'browser-info:browser', include: ['packages/browser-info/test/**/*.browser.test.ts'] }, { setScreenSize }),
       inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),
-      inNode({ name: 'shop-backend', include: ['packages/shop-backend/test/**/*.test.ts'], testTimeout: 30_000 }),
+      // A real PostgreSQL server for the run (its store's conformance and the multi-instance tests, issue 26).
+      inNode({
+        name: 'shop-backend',
+        include: ['packages/shop-backend/test/**/*.test.ts'],
+        globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
+        testTimeout: 30_000,
+        hookTimeout: 120_000,
+      }),
       inNode({ name: 'service-client:node', include: ['packages/service-client/test/**/*.test.ts'] }),
       inNode({ name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 30_000 }),
       inNode({ name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], globalSetup: [testCertificates] }),

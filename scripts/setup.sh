@@ -24,6 +24,9 @@ if [ "${1:-}" = "--tests" ]; then
   /usr/bin/python3 -c 'import authlib' 2>/dev/null || missing+=(python3-authlib)
   /usr/bin/perl -MCrypt::JWT -e 1 2>/dev/null || missing+=(libcrypt-jwt-perl)
   command -v faketime >/dev/null 2>&1 || missing+=(faketime)
+  # A real PostgreSQL server for the shop back end's PostgreSQL store (any major Debian ships;
+  # the tests start it themselves as an unprivileged user and print the version they ran against).
+  compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || missing+=(postgresql)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing Debian packages: ${missing[*]}"
     if [ "$(id -u)" -ne 0 ]; then

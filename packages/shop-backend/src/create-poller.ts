@@ -1,6 +1,6 @@
 import { SHOP_ORDER_ID_KEY } from '@card-jwe/payment-validator'
 import type { FeedRecord } from './payment-service.js'
-import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from './store.js'
+import { type AppliedChange, type AttemptPatch, type AttemptRecord, LeaseLostError, type PollBatch, type PollProblem } from './store.js'
 import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from './transitions.js'
 import { changeOf } from './lib/ledger.js'
 import { retryAt } from './lib/backoff.js'
@@ -14,22 +14,46 @@ export interface PollReport {
   readonly skipped: number
   /** Records that could not be applied now (kept and retried). */
   readonly problems: readonly Pick<PollProblem, 'sequence' | 'reason'>[]
-  /** Set when the poll itself failed (the service unreachable, the store down); the cursor did not move. */
+  /** Set when the poll itself failed (the service unreachable, the store down, the lease lost mid-page); the cursor did not move. */
   readonly failed?: string
+  /** Set when another instance holds the poller's lease: this poll read nothing (that instance polls). */
+  readonly leaseHeldBy?: string
+}
+
+/** Options of {@link Poller.start}. */
+export interface PollerStartOptions {
+  /** Between polls; default 5 s. */
+  readonly intervalMs?: number
+  /**
+   * How long the poller's lease lasts without a renewal; default 30 s (at least 3 intervals). The
+   * holder renews it before each feed page; another instance takes over at most this long after
+   * the holder died. A page whose lease expired before its commit is not committed.
+   */
+  readonly leaseMs?: number
 }
 
 /** The updated-payments poller (spec: "Events": polling only). */
 export interface Poller {
   /** One poll now; the timer's polls and these run one after the other, never together. */
   pollNow(): Promise<PollReport>
-  /** Polls every `intervalMs` (default 5 s) until `stop`. */
-  start(options?: { readonly intervalMs?: number }): void
+  /**
+   * Polls every `intervalMs` (default 5 s) until `stop`, while holding the lease (one instance
+   * polls at a time; the others' ticks find it held and read nothing until it expires).
+   */
+  start(options?: PollerStartOptions): void
+  /** Stops the timer and gives the lease up, so another instance takes over at its next tick. */
   stop(): void
+  /** This poller's id as a lease holder (random per poller). */
+  readonly holder: string
   /** Records kept as problems, for the merchant's report. */
   problems(): Promise<PollProblem[]>
 }
 
 export const DEFAULT_POLL_INTERVAL_MS = 5_000
+/** The poller lease's default time: see {@link PollerStartOptions.leaseMs}. */
+export const DEFAULT_POLLER_LEASE_MS = 30_000
+/** The lease's name in the store. */
+export const POLLER_LEASE = 'updated-payments-poller'
 /** Records per feed page. */
 const PAGE_SIZE = 100
 
@@ -130,13 +154,33 @@ export function createPoller(
 ) {
   let chain: Promise<unknown> = Promise.resolve()
   let timer: ReturnType<typeof setInterval> | undefined
+  let leaseMs = DEFAULT_POLLER_LEASE_MS
+  const holder = crypto.randomUUID()
+  const release = () => context.store.releaseLease(POLLER_LEASE, holder).catch(() => {})
+
+  /** Takes or renews the lease; the holder's id when another instance has it. */
+  async function lease(): Promise<string | undefined> {
+    const { acquired, lease: held } = await context.store.acquireLease(POLLER_LEASE, holder, leaseMs, context.now().toISOString())
+    return acquired ? undefined : held.holder
+  }
 
   async function once(): Promise<PollReport> {
+    try {
+      return await leased()
+    } finally {
+      // A poll outside the timer (pollNow) does not keep the lease: the instance that runs the timer polls.
+      if (!timer) await release()
+    }
+  }
+
+  async function leased(): Promise<PollReport> {
     let applied = 0
     let skipped = 0
     const problems: Array<Pick<PollProblem, 'sequence' | 'reason'>> = []
     const count = async (batch: PollBatch) => {
-      const result = await context.store.applyChangesAndCursor(batch)
+      // Committed only while this poller still holds the lease (checked in the same transaction).
+      const claimed: PollBatch = { ...batch, lease: { name: POLLER_LEASE, holder, now: context.now().toISOString() } }
+      const result = await context.store.applyChangesAndCursor(claimed)
       applied += batch.applied.length - result.conflicts.length - result.repeats.length
       skipped += batch.skipped.length + result.repeats.length
       for (const p of batch.problems) problems.push({ sequence: p.sequence, reason: p.reason })
@@ -144,6 +188,11 @@ export function createPoller(
     }
     try {
       const { service } = await context.connection()
+      const other = await lease()
+      if (other !== undefined) {
+        await context.drainOutbox()
+        return { applied, skipped, problems, leaseHeldBy: other }
+      }
       // Problems due for another try first: an order created late, a store error that passed.
       const due = await context.store.listProblems(context.now().toISOString())
       if (due.length > 0) {
@@ -155,6 +204,8 @@ export function createPoller(
         await count({ ...batch, resolved: batch.skipped })
       }
       for (let pages = 0; pages < 1000; pages++) {
+        // Renewed before each page: a long poll keeps it, a holder that died lets it lapse.
+        if (pages > 0 && (await lease()) !== undefined) throw new LeaseLostError(POLLER_LEASE)
         const page = await service.updatedPayments({ after: await context.store.readCursor(), limit: PAGE_SIZE })
         const known = await context.store.listProblems()
         await count(await planBatch(context, page.payments, known, page.cursor))
@@ -184,8 +235,10 @@ export function createPoller(
       chain = run
       return run
     },
+    holder,
     start(startOptions = {}) {
       if (timer) return
+      leaseMs = startOptions.leaseMs ?? Math.max(DEFAULT_POLLER_LEASE_MS, 3 * (startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS))
       timer = setInterval(() => void poller.pollNow(), startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS)
       // A shop's process may end while the poller runs (Node: the timer does not hold it open).
       ;(timer as { unref?: () => void }).unref?.()
@@ -193,6 +246,7 @@ export function createPoller(
     stop() {
       if (timer) clearInterval(timer)
       timer = undefined
+      chain = chain.then(release, release)
     },
     problems: () => context.store.listProblems(),
   }

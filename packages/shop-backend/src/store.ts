@@ -129,8 +129,33 @@ export interface AppliedChange {
   readonly change?: OrderChange
 }
 
+/** A named lease (the poller's: one instance polls at a time): who holds it, until when. */
+export interface Lease {
+  readonly name: string
+  readonly holder: string
+  readonly expiresAt: string
+}
+
+/** Who must still hold which lease at `now` for a write to commit. */
+export interface LeaseClaim {
+  readonly name: string
+  readonly holder: string
+  readonly now: string
+}
+
+/** Thrown by a write whose {@link LeaseClaim} no longer holds (expired, or taken by another instance); nothing was written. */
+export class LeaseLostError extends Error {
+  readonly code = 'LEASE_LOST'
+  constructor(name: string) {
+    super(`lease ${name}: no longer held by this instance; nothing written`)
+    this.name = 'LeaseLostError'
+  }
+}
+
 /** What one poll commits, in one transaction. */
 export interface PollBatch {
+  /** When set, the batch commits only while this holder still holds the lease ({@link LeaseLostError} otherwise). */
+  readonly lease?: LeaseClaim
   /** The feed's new cursor; absent when only problems are retried. Never moves back. */
   readonly cursor?: number
   readonly applied: readonly AppliedChange[]
@@ -164,13 +189,16 @@ export interface LedgerStore {
   findAttemptByPspReference(pspReference: string): Promise<AttemptRecord | undefined>
   /** An order's attempts, by number. */
   listAttempts(orderId: string): Promise<AttemptRecord[]>
-  /** Writes `patch` and version + 1 when the version is still `expectedVersion`, queueing `change` in the same transaction; else undefined. */
+  /**
+   * Writes `patch` and version + 1 when the version is still `expectedVersion`, queueing `change`
+   * in the same transaction; else undefined.
+   */
   compareAndSet(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): Promise<AttemptRecord | undefined>
   insertModification(modification: ModificationRecord): Promise<boolean>
   findModification(id: string): Promise<ModificationRecord | undefined>
   updateModification(id: string, expectedVersion: number, patch: ModificationPatch): Promise<ModificationRecord | undefined>
   readCursor(): Promise<number>
-  /** Changes, seen sequences, problems and the cursor in one transaction. */
+  /** Changes, seen sequences, problems and the cursor in one transaction; checks `batch.lease` in it first. */
   applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult>
   /** Problems due at `now` (all when absent), oldest sequence first. */
   listProblems(now?: string): Promise<PollProblem[]>
@@ -178,5 +206,13 @@ export interface LedgerStore {
   dueOutbox(now: string, limit: number): Promise<OutboxEntry[]>
   markDelivered(id: number): Promise<void>
   markDeliveryFailed(id: number, nextTryAt: string): Promise<void>
+  /**
+   * Takes the lease `name` for `holder` until `now + ttlMs` when it is free, expired at `now`, or
+   * already this holder's (a renewal): one compare-and-set. Returns the lease as stored afterwards,
+   * so a caller that did not get it learns who holds it and until when.
+   */
+  acquireLease(name: string, holder: string, ttlMs: number, now: string): Promise<{ readonly acquired: boolean; readonly lease: Lease }>
+  /** Gives the lease up if `holder` holds it (a stopped poller); another instance may take it at once. */
+  releaseLease(name: string, holder: string): Promise<void>
   close(): Promise<void>
 }

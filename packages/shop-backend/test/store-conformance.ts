@@ -273,11 +273,95 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'a lease: taken when free, refused while another holds it, renewed by its holder, taken over once expired, released',
+      withStore(async ({ store }) => {
+        const t0 = '2026-01-01T00:00:00.000Z'
+        expect(await store.acquireLease('poller', 'a', 1_000, t0)).toEqual({
+          acquired: true,
+          lease: { name: 'poller', holder: 'a', expiresAt: '2026-01-01T00:00:01.000Z' },
+        })
+        expect(await store.acquireLease('poller', 'b', 1_000, '2026-01-01T00:00:00.500Z')).toEqual({
+          acquired: false,
+          lease: { name: 'poller', holder: 'a', expiresAt: '2026-01-01T00:00:01.000Z' },
+        })
+        // Renewed by its holder: its time starts again.
+        expect(await store.acquireLease('poller', 'a', 1_000, '2026-01-01T00:00:00.800Z')).toMatchObject({
+          acquired: true,
+          lease: { expiresAt: '2026-01-01T00:00:01.800Z' },
+        })
+        expect((await store.acquireLease('poller', 'b', 1_000, '2026-01-01T00:00:01.700Z')).acquired).toBe(false)
+        // Expired: the next one takes it, and the old holder no longer renews it.
+        expect((await store.acquireLease('poller', 'b', 1_000, '2026-01-01T00:00:01.800Z')).acquired).toBe(true)
+        expect(await store.acquireLease('poller', 'a', 1_000, '2026-01-01T00:00:01.900Z')).toMatchObject({
+          acquired: false,
+          lease: { holder: 'b' },
+        })
+        // Another name is another lease; a release by a non-holder does nothing; by the holder frees it.
+        expect((await store.acquireLease('other', 'a', 1_000, t0)).acquired).toBe(true)
+        await store.releaseLease('poller', 'a')
+        expect((await store.acquireLease('poller', 'a', 1_000, '2026-01-01T00:00:02.000Z')).acquired).toBe(false)
+        await store.releaseLease('poller', 'b')
+        expect((await store.acquireLease('poller', 'a', 1_000, '2026-01-01T00:00:02.000Z')).acquired).toBe(true)
+      }),
+    )
+
+    it(
+      'of several racing takers of a free lease exactly one gets it',
+      withStore(async ({ store }) => {
+        const results = await Promise.all(['a', 'b', 'c', 'd'].map((holder) => store.acquireLease('poller', holder, 1_000, at)))
+        expect(results.filter((r) => r.acquired)).toHaveLength(1)
+        const winner = results.find((r) => r.acquired)!.lease.holder
+        expect(results.every((r) => r.lease.holder === winner)).toBe(true)
+      }),
+    )
+
+    it(
+      'a poll batch claiming a lease commits only while its holder holds it; otherwise nothing is written',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const batch = (holder: string, now: string) => ({
+          lease: { name: 'poller', holder, now },
+          cursor: 3,
+          applied: [
+            {
+              sequence: 3,
+              record: feedRecord(3),
+              attemptId: a.id,
+              expectedVersion: 1,
+              patch: { state: 'authorised' as const, updatedAt: at },
+            },
+          ],
+          skipped: [2],
+          problems: [{ sequence: 1, change: feedRecord(1), reason: 'UNKNOWN_ORDER', nextTryAt: at }],
+          resolved: [],
+          at,
+        })
+        // No lease at all, then a lease that expired mid-page, then one another holder took over.
+        await expect(store.applyChangesAndCursor(batch('a', at))).rejects.toMatchObject({ code: 'LEASE_LOST' })
+        await store.acquireLease('poller', 'a', 1_000, at)
+        await expect(store.applyChangesAndCursor(batch('a', '2026-01-01T00:00:01.000Z'))).rejects.toMatchObject({ code: 'LEASE_LOST' })
+        await store.acquireLease('poller', 'b', 1_000, '2026-01-01T00:00:01.000Z')
+        await expect(store.applyChangesAndCursor(batch('a', '2026-01-01T00:00:01.100Z'))).rejects.toMatchObject({ code: 'LEASE_LOST' })
+        expect(await store.readCursor()).toBe(0)
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'created', version: 1 })
+        expect(await store.listProblems()).toEqual([])
+        expect(await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).toEqual([])
+        // Its holder, in time: all of it.
+        expect(await store.applyChangesAndCursor(batch('b', '2026-01-01T00:00:01.500Z'))).toEqual({ conflicts: [], repeats: [] })
+        expect(await store.readCursor()).toBe(3)
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
+      }),
+    )
+
+    it(
       "a second handle on the same data sees the first one's writes and loses the same races",
       withStore(async ({ store, second }) => {
         if (!second) return
         const other = await second()
         try {
+          expect((await store.acquireLease('poller', 'a', 60_000, at)).acquired).toBe(true)
+          expect(await other.acquireLease('poller', 'b', 60_000, at)).toMatchObject({ acquired: false, lease: { holder: 'a' } })
           await store.insertAttempt(attempt('o1', 1))
           expect(await other.insertAttempt(attempt('o1', 1))).toBe(false)
           expect(await other.compareAndSet('o1:1', 1, { state: 'pending', updatedAt: at })).toMatchObject({ version: 2 })

@@ -83,4 +83,16 @@ CREATE TABLE outbox (
 CREATE INDEX outbox_due ON outbox (delivered_at, next_try_at);
 `,
   },
+  {
+    version: 2,
+    name: 'leases',
+    sql: `
+-- One row per lease (the poller's): taken when free or expired, renewed by its holder.
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+`,
+  },
 ])

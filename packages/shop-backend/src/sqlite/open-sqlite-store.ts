@@ -1,17 +1,19 @@
 import Database from 'better-sqlite3'
 import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
-import type {
-  AttemptPatch,
-  AttemptRecord,
-  LedgerStore,
-  ModificationPatch,
-  ModificationRecord,
-  OrderChange,
-  OutboxEntry,
-  PollBatch,
-  PollBatchResult,
-  PollProblem,
+import {
+  type AttemptPatch,
+  type AttemptRecord,
+  type LedgerStore,
+  type ModificationPatch,
+  type ModificationRecord,
+  type OrderChange,
+  type OutboxEntry,
+  type PollBatch,
+  type PollBatchResult,
+  type PollProblem,
+  type Lease,
+  LeaseLostError,
 } from '../store.js'
 import type { AttemptState } from '../transitions.js'
 import { MIGRATIONS, type Migration } from './migrations.js'
@@ -169,21 +171,25 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const q = {
     getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
     putSetting: db.prepare('INSERT INTO settings (id, value) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value'),
-    insertAttempt:
-      db.prepare(`INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint, result_code, psp_reference, answer,
-      details_step, details_key, details_fingerprint, error_code, captured_value, refunded_value, created_at, updated_at)
-      VALUES (@id, @order_id, @number, @idempotency_key, @state, @version, @currency, @value, @method_type, @fingerprint, @result_code, @psp_reference, @answer,
-      @details_step, @details_key, @details_fingerprint, @error_code, @captured_value, @refunded_value, @created_at, @updated_at)`),
+    insertAttempt: db.prepare(`INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type,
+      fingerprint, result_code, psp_reference, answer, details_step, details_key, details_fingerprint, error_code, captured_value,
+      refunded_value, created_at, updated_at)
+      VALUES (@id, @order_id, @number, @idempotency_key, @state, @version, @currency, @value, @method_type, @fingerprint,
+      @result_code, @psp_reference, @answer, @details_step, @details_key, @details_fingerprint, @error_code, @captured_value,
+      @refunded_value, @created_at, @updated_at)`),
     findAttempt: db.prepare('SELECT * FROM attempts WHERE id = ?'),
     findByPsp: db.prepare('SELECT * FROM attempts WHERE psp_reference = ?'),
     listAttempts: db.prepare('SELECT * FROM attempts WHERE order_id = ? ORDER BY number'),
     insertOutbox: db.prepare('INSERT INTO outbox (order_id, change, next_try_at) VALUES (?, ?, ?)'),
     insertModification:
-      db.prepare(`INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference, error_code, created_at, updated_at)
-      VALUES (@id, @order_id, @attempt_id, @kind, @currency, @value, @idempotency_key, @state, @version, @psp_reference, @error_code, @created_at, @updated_at)`),
+      db.prepare(`INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version,
+      psp_reference, error_code, created_at, updated_at)
+      VALUES (@id, @order_id, @attempt_id, @kind, @currency, @value, @idempotency_key, @state, @version, @psp_reference,
+      @error_code, @created_at, @updated_at)`),
     findModification: db.prepare('SELECT * FROM modifications WHERE id = ?'),
     updateModification: db.prepare(
-      'UPDATE modifications SET state = @state, psp_reference = COALESCE(@psp_reference, psp_reference), error_code = @error_code, updated_at = @updated_at, version = version + 1 WHERE id = @id AND version = @version',
+      `UPDATE modifications SET state = @state, psp_reference = COALESCE(@psp_reference, psp_reference), error_code = @error_code,
+      updated_at = @updated_at, version = version + 1 WHERE id = @id AND version = @version`,
     ),
     readCursor: db.prepare('SELECT cursor FROM poll_state WHERE id = 1'),
     writeCursor: db.prepare(
@@ -192,14 +198,26 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     seen: db.prepare('SELECT 1 FROM seen_changes WHERE sequence = ?'),
     markSeen: db.prepare('INSERT OR IGNORE INTO seen_changes (sequence, seen_at) VALUES (?, ?)'),
     upsertProblem: db.prepare(`INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES (?, ?, ?, 1, ?)
-      ON CONFLICT(sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = tries + 1, next_try_at = excluded.next_try_at`),
+      ON CONFLICT(sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = tries + 1,
+      next_try_at = excluded.next_try_at`),
     resolveProblem: db.prepare('DELETE FROM poll_problems WHERE sequence = ?'),
     allProblems: db.prepare('SELECT * FROM poll_problems ORDER BY sequence'),
     dueProblems: db.prepare('SELECT * FROM poll_problems WHERE next_try_at <= ? ORDER BY sequence'),
     dueOutbox: db.prepare('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?'),
     delivered: db.prepare('UPDATE outbox SET delivered_at = ? WHERE id = ?'),
     deliveryFailed: db.prepare('UPDATE outbox SET tries = tries + 1, next_try_at = ? WHERE id = ?'),
+    takeLease: db.prepare(`INSERT INTO leases (name, holder, expires_at) VALUES (@name, @holder, @expires_at)
+      ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+      WHERE leases.holder = excluded.holder OR leases.expires_at <= @now`),
+    readLease: db.prepare('SELECT name, holder, expires_at FROM leases WHERE name = ?'),
+    releaseLease: db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?'),
   }
+
+  const leaseOf = (row: { name: string; holder: string; expires_at: string }): Lease => ({
+    name: row.name,
+    holder: row.holder,
+    expiresAt: row.expires_at,
+  })
 
   /** The CAS itself, inside whichever transaction calls it. */
   function casAttempt(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): AttemptRecord | undefined {
@@ -326,6 +344,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult> {
       return db
         .transaction(() => {
+          if (batch.lease) {
+            const held = q.readLease.get(batch.lease.name) as { holder: string; expires_at: string } | undefined
+            if (!held || held.holder !== batch.lease.holder || held.expires_at <= batch.lease.now)
+              throw new LeaseLostError(batch.lease.name)
+          }
           const conflicts: number[] = []
           const repeats: number[] = []
           for (const applied of batch.applied) {
@@ -370,6 +393,19 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async markDeliveryFailed(id, nextTryAt) {
       q.deliveryFailed.run(nextTryAt, id)
+    },
+    async acquireLease(name, holder, ttlMs, now) {
+      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString()
+      return db
+        .transaction(() => {
+          const taken = q.takeLease.run({ name, holder, expires_at: expiresAt, now }).changes === 1
+          const lease = leaseOf(q.readLease.get(name) as { name: string; holder: string; expires_at: string })
+          return { acquired: taken && lease.holder === holder, lease }
+        })
+        .immediate()
+    },
+    async releaseLease(name, holder) {
+      q.releaseLease.run(name, holder)
     },
     async close() {
       if (db.open) db.close()

@@ -1,0 +1,473 @@
+import pg from 'pg'
+import {
+  type AttemptPatch,
+  type AttemptRecord,
+  type Lease,
+  LeaseLostError,
+  type LedgerStore,
+  type ModificationPatch,
+  type ModificationRecord,
+  type OrderChange,
+  type OutboxEntry,
+  type PollBatch,
+  type PollBatchResult,
+  type PollProblem,
+} from '../store.js'
+import type { AttemptState } from '../transitions.js'
+import type { Migration } from '../sqlite/migrations.js'
+import { POSTGRES_MIGRATIONS } from './migrations.js'
+
+/** Options of {@link openPostgresStore}: the shop's own pool, or a connection string (the store makes and ends its pool). */
+export type PostgresStoreOptions = (
+  | { readonly pool: pg.Pool; readonly connectionString?: never }
+  | { readonly connectionString: string; readonly max?: number; readonly pool?: never }
+) & {
+  /** Test hook: the migrations to apply (default: this version's). */
+  readonly migrations?: readonly Migration[]
+}
+
+/** A {@link LedgerStore} on PostgreSQL and what it adds. */
+export interface PostgresStore extends LedgerStore {
+  /** The schema version the database is at. */
+  readonly schemaVersion: number
+  /** The pool it runs on, for the shop's own read-only reports. */
+  readonly pool: pg.Pool
+}
+
+/** The advisory lock the migrations run under: two instances starting at once apply each migration once. */
+export const MIGRATION_LOCK_KEY = 7_263_616_264 // "card" in a bigint, nothing else uses it
+
+type Queryable = pg.Pool | pg.PoolClient
+
+interface AttemptRow {
+  id: string
+  order_id: string
+  number: number
+  idempotency_key: string
+  state: string
+  version: number
+  currency: string
+  value: string
+  method_type: string
+  fingerprint: string
+  result_code: string | null
+  psp_reference: string | null
+  answer: string | null
+  details_step: number
+  details_key: string | null
+  details_fingerprint: string | null
+  error_code: string | null
+  captured_value: string
+  refunded_value: string
+  created_at: string
+  updated_at: string
+}
+
+interface ModificationRow {
+  id: string
+  order_id: string
+  attempt_id: string
+  kind: ModificationRecord['kind']
+  currency: string | null
+  value: string | null
+  idempotency_key: string
+  state: ModificationRecord['state']
+  version: number
+  psp_reference: string | null
+  error_code: string | null
+  created_at: string
+  updated_at: string
+}
+
+interface ProblemRow {
+  sequence: string
+  change: string
+  reason: string
+  tries: number
+  next_try_at: string
+}
+
+const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
+
+function attemptOf(row: AttemptRow): AttemptRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    number: row.number,
+    idempotencyKey: row.idempotency_key,
+    state: row.state as AttemptState,
+    version: row.version,
+    amount: { currency: row.currency, value: Number(row.value) },
+    methodType: row.method_type,
+    fingerprint: row.fingerprint,
+    resultCode: orUndefined(row.result_code),
+    pspReference: orUndefined(row.psp_reference),
+    answer: row.answer === null ? undefined : (JSON.parse(row.answer) as Record<string, unknown>),
+    detailsStep: row.details_step,
+    detailsKey: orUndefined(row.details_key),
+    detailsFingerprint: orUndefined(row.details_fingerprint),
+    errorCode: orUndefined(row.error_code),
+    capturedValue: Number(row.captured_value),
+    refundedValue: Number(row.refunded_value),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+function modificationOf(row: ModificationRow): ModificationRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    attemptId: row.attempt_id,
+    kind: row.kind,
+    amount: row.currency === null || row.value === null ? undefined : { currency: row.currency, value: Number(row.value) },
+    idempotencyKey: row.idempotency_key,
+    state: row.state,
+    version: row.version,
+    pspReference: orUndefined(row.psp_reference),
+    errorCode: orUndefined(row.error_code),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+const problemOf = (row: ProblemRow): PollProblem => ({
+  sequence: Number(row.sequence),
+  change: JSON.parse(row.change) as Record<string, unknown>,
+  reason: row.reason,
+  tries: row.tries,
+  nextTryAt: row.next_try_at,
+})
+
+const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = {
+  state: 'state',
+  resultCode: 'result_code',
+  pspReference: 'psp_reference',
+  answer: 'answer',
+  detailsStep: 'details_step',
+  detailsKey: 'details_key',
+  detailsFingerprint: 'details_fingerprint',
+  errorCode: 'error_code',
+  capturedValue: 'captured_value',
+  refundedValue: 'refunded_value',
+  updatedAt: 'updated_at',
+}
+
+/** Runs `work` in one transaction on one connection of the pool. */
+async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect()
+  try {
+    await client.query('BEGIN')
+    const result = await work(client)
+    await client.query('COMMIT')
+    return result
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {})
+    throw error
+  } finally {
+    client.release()
+  }
+}
+
+/**
+ * Applies the migrations the database lacks, each in one transaction with its `schema_migrations`
+ * row, under a session advisory lock: instances starting together wait for each other.
+ */
+async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise<number> {
+  const client = await pool.connect()
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
+    try {
+      await client.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
+      )
+      const current = (await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations')).rows[0]?.v ?? 0
+      const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0)
+      if (current > newest)
+        throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
+      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+        if (migration.version <= current) continue
+        await client.query('BEGIN')
+        try {
+          await client.query(migration.sql)
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+            migration.version,
+            migration.name,
+            new Date().toISOString(),
+          ])
+          await client.query('COMMIT')
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {})
+          throw error
+        }
+      }
+      return Math.max(current, newest)
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
+    }
+  } finally {
+    client.release()
+  }
+}
+
+/** The CAS itself, on whichever connection (transaction) calls it. */
+async function casAttempt(
+  db: Queryable,
+  id: string,
+  expectedVersion: number,
+  patch: AttemptPatch,
+  change?: OrderChange,
+): Promise<AttemptRecord | undefined> {
+  const sets: string[] = []
+  const values: unknown[] = [id, expectedVersion]
+  for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[keyof AttemptPatch, string]>) {
+    if (!(key in patch) || patch[key] === undefined) continue
+    const value = patch[key]
+    values.push(key === 'answer' && value !== null ? JSON.stringify(value) : value)
+    sets.push(`${column} = $${values.length}`)
+  }
+  const result = await db.query<AttemptRow>(
+    `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`,
+    values,
+  )
+  const row = result.rows[0]
+  if (!row) return undefined
+  if (change)
+    await db.query('INSERT INTO outbox (order_id, change, next_try_at) VALUES ($1, $2, $3)', [
+      change.orderId,
+      JSON.stringify(change),
+      patch.updatedAt,
+    ])
+  return attemptOf(row)
+}
+
+const UPSERT_PROBLEM = `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
+  ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
+  next_try_at = excluded.next_try_at`
+
+/**
+ * The ledger on PostgreSQL (`pg`), for several shop instances on one database. Every multi-row
+ * write is one transaction; attempts and modifications are compare-and-set by version in SQL; the
+ * insert of an attempt number is the lock between instances (`ON CONFLICT DO NOTHING`). Migrations
+ * are applied at open, under an advisory lock, recorded in `schema_migrations`.
+ */
+export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
+  const owned = options.pool === undefined
+  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 })
+  // An idle connection that breaks (a server restart) is dropped by the pool; it must not end the process.
+  if (owned) pool.on('error', () => {})
+  let schemaVersion: number
+  try {
+    schemaVersion = await migrate(pool, options.migrations ?? POSTGRES_MIGRATIONS)
+  } catch (error) {
+    if (owned) await pool.end().catch(() => {})
+    throw error
+  }
+  let closed = false
+
+  return {
+    schemaVersion,
+    pool,
+    async getSetting(id) {
+      return (await pool.query<{ value: string }>('SELECT value FROM settings WHERE id = $1', [id])).rows[0]?.value
+    },
+    async putSetting(id, value) {
+      await pool.query('INSERT INTO settings (id, value) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET value = excluded.value', [
+        id,
+        value,
+      ])
+    },
+    async insertAttempt(a) {
+      const result = await pool.query(
+        `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint,
+          result_code, psp_reference, answer, details_step, details_key, details_fingerprint, error_code, captured_value,
+          refunded_value, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+        ON CONFLICT DO NOTHING`,
+        [
+          a.id,
+          a.orderId,
+          a.number,
+          a.idempotencyKey,
+          a.state,
+          a.version,
+          a.amount.currency,
+          a.amount.value,
+          a.methodType,
+          a.fingerprint,
+          a.resultCode ?? null,
+          a.pspReference ?? null,
+          a.answer === undefined ? null : JSON.stringify(a.answer),
+          a.detailsStep,
+          a.detailsKey ?? null,
+          a.detailsFingerprint ?? null,
+          a.errorCode ?? null,
+          a.capturedValue,
+          a.refundedValue,
+          a.createdAt,
+          a.updatedAt,
+        ],
+      )
+      return result.rowCount === 1
+    },
+    async findAttempt(id) {
+      const row = (await pool.query<AttemptRow>('SELECT * FROM attempts WHERE id = $1', [id])).rows[0]
+      return row && attemptOf(row)
+    },
+    async findAttemptByPspReference(psp) {
+      const row = (await pool.query<AttemptRow>('SELECT * FROM attempts WHERE psp_reference = $1', [psp])).rows[0]
+      return row && attemptOf(row)
+    },
+    async listAttempts(orderId) {
+      return (await pool.query<AttemptRow>('SELECT * FROM attempts WHERE order_id = $1 ORDER BY number', [orderId])).rows.map(attemptOf)
+    },
+    async compareAndSet(id, expectedVersion, patch, change) {
+      return inTransaction(pool, (client) => casAttempt(client, id, expectedVersion, patch, change))
+    },
+    async insertModification(m) {
+      const result = await pool.query(
+        `INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference,
+          error_code, created_at, updated_at)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+        ON CONFLICT DO NOTHING`,
+        [
+          m.id,
+          m.orderId,
+          m.attemptId,
+          m.kind,
+          m.amount?.currency ?? null,
+          m.amount?.value ?? null,
+          m.idempotencyKey,
+          m.state,
+          m.version,
+          m.pspReference ?? null,
+          m.errorCode ?? null,
+          m.createdAt,
+          m.updatedAt,
+        ],
+      )
+      return result.rowCount === 1
+    },
+    async findModification(id) {
+      const row = (await pool.query<ModificationRow>('SELECT * FROM modifications WHERE id = $1', [id])).rows[0]
+      return row && modificationOf(row)
+    },
+    async updateModification(id, expectedVersion, patch: ModificationPatch) {
+      const row = (
+        await pool.query<ModificationRow>(
+          `UPDATE modifications SET state = $3, psp_reference = COALESCE($4, psp_reference), error_code = $5, updated_at = $6,
+            version = version + 1 WHERE id = $1 AND version = $2 RETURNING *`,
+          [id, expectedVersion, patch.state, patch.pspReference ?? null, patch.errorCode ?? null, patch.updatedAt],
+        )
+      ).rows[0]
+      return row && modificationOf(row)
+    },
+    async readCursor() {
+      const row = (await pool.query<{ cursor: string }>('SELECT cursor FROM poll_state WHERE id = 1')).rows[0]
+      return row ? Number(row.cursor) : 0
+    },
+    async applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult> {
+      return inTransaction(pool, async (client) => {
+        if (batch.lease) {
+          // Locks the lease row: a taker waits for this commit, and this commit sees any take before it.
+          const held = (
+            await client.query<{ holder: string; expires_at: string }>('SELECT holder, expires_at FROM leases WHERE name = $1 FOR UPDATE', [
+              batch.lease.name,
+            ])
+          ).rows[0]
+          if (!held || held.holder !== batch.lease.holder || held.expires_at <= batch.lease.now) throw new LeaseLostError(batch.lease.name)
+        }
+        const conflicts: number[] = []
+        const repeats: number[] = []
+        const resolve = (sequence: number) => client.query('DELETE FROM poll_problems WHERE sequence = $1', [sequence])
+        for (const applied of batch.applied) {
+          // Marked seen first: of two writers of one sequence, the second finds it and applies nothing.
+          const marked = await client.query('INSERT INTO seen_changes (sequence, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
+            applied.sequence,
+            batch.at,
+          ])
+          if (marked.rowCount !== 1) {
+            repeats.push(applied.sequence)
+            await resolve(applied.sequence)
+            continue
+          }
+          if (await casAttempt(client, applied.attemptId, applied.expectedVersion, applied.patch, applied.change)) {
+            await resolve(applied.sequence)
+          } else {
+            conflicts.push(applied.sequence)
+            await client.query('DELETE FROM seen_changes WHERE sequence = $1', [applied.sequence])
+            await client.query(UPSERT_PROBLEM, [applied.sequence, JSON.stringify(applied.record), 'CONFLICT', batch.at])
+          }
+        }
+        for (const sequence of batch.skipped) {
+          await client.query('INSERT INTO seen_changes (sequence, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING', [sequence, batch.at])
+          await resolve(sequence)
+        }
+        for (const problem of batch.problems)
+          await client.query(UPSERT_PROBLEM, [problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt])
+        for (const sequence of batch.resolved) await resolve(sequence)
+        if (batch.cursor !== undefined)
+          await client.query(
+            `INSERT INTO poll_state (id, cursor) VALUES (1, $1)
+              ON CONFLICT (id) DO UPDATE SET cursor = GREATEST(poll_state.cursor, excluded.cursor)`,
+            [batch.cursor],
+          )
+        return { conflicts, repeats }
+      })
+    },
+    async listProblems(now) {
+      const result =
+        now === undefined
+          ? await pool.query<ProblemRow>('SELECT * FROM poll_problems ORDER BY sequence')
+          : await pool.query<ProblemRow>('SELECT * FROM poll_problems WHERE next_try_at <= $1 ORDER BY sequence', [now])
+      return result.rows.map(problemOf)
+    },
+    async dueOutbox(now, limit) {
+      const rows = (
+        await pool.query<{ id: string; change: string; tries: number; next_try_at: string }>(
+          'SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= $1 ORDER BY id LIMIT $2',
+          [now, limit],
+        )
+      ).rows
+      return rows.map(
+        (row): OutboxEntry => ({
+          id: Number(row.id),
+          change: JSON.parse(row.change) as OrderChange,
+          tries: row.tries,
+          nextTryAt: row.next_try_at,
+        }),
+      )
+    },
+    async markDelivered(id) {
+      await pool.query('UPDATE outbox SET delivered_at = $1 WHERE id = $2', [new Date().toISOString(), id])
+    },
+    async markDeliveryFailed(id, nextTryAt) {
+      await pool.query('UPDATE outbox SET tries = tries + 1, next_try_at = $1 WHERE id = $2', [nextTryAt, id])
+    },
+    async acquireLease(name, holder, ttlMs, now) {
+      const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString()
+      return inTransaction(pool, async (client) => {
+        // One statement: taken when free, expired at `now`, or this holder's own (a renewal).
+        const taken = await client.query(
+          `INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
+            ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+            WHERE leases.holder = excluded.holder OR leases.expires_at <= $4`,
+          [name, holder, expiresAt, now],
+        )
+        const row = (
+          await client.query<{ name: string; holder: string; expires_at: string }>('SELECT * FROM leases WHERE name = $1', [name])
+        ).rows[0]!
+        const lease: Lease = { name: row.name, holder: row.holder, expiresAt: row.expires_at }
+        return { acquired: taken.rowCount === 1 && lease.holder === holder, lease }
+      })
+    },
+    async releaseLease(name, holder) {
+      await pool.query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder])
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      if (owned) await pool.end()
+    },
+  }
+}

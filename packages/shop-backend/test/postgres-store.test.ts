@@ -1,0 +1,57 @@
+import pg from 'pg'
+import { describe, expect, it } from 'vitest'
+import { openPostgresStore, POSTGRES_MIGRATIONS } from '../src/postgres/index.js'
+import { attempt, describeStoreConformance } from './store-conformance.js'
+import { freshDatabase, postgres } from './support/postgres.js'
+
+/** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
+const onServer = describe.skipIf(postgres.missing !== undefined)
+
+onServer('PostgreSQL (a real server, a fresh database per test)', () => {
+  describeStoreConformance(`PostgreSQL (pg, ${postgres.version.split(' on ')[0]})`, async () => {
+    const database = await freshDatabase('conformance')
+    const store = await openPostgresStore({ connectionString: database.url })
+    return {
+      store,
+      second: async () => openPostgresStore({ connectionString: database.url }),
+      async cleanup() {
+        await store.close()
+        await database.drop()
+      },
+    }
+  })
+
+  describe('PostgreSQL store: schema and pool', () => {
+    it('several instances opening one new database at once apply each migration once (advisory lock)', async () => {
+      const database = await freshDatabase('migrate')
+      try {
+        const stores = await Promise.all(Array.from({ length: 5 }, () => openPostgresStore({ connectionString: database.url, max: 2 })))
+        expect(stores.map((s) => s.schemaVersion)).toEqual(stores.map(() => POSTGRES_MIGRATIONS.at(-1)!.version))
+        const { rows } = await stores[0]!.pool.query('SELECT version, name FROM schema_migrations ORDER BY version')
+        expect(rows).toEqual(POSTGRES_MIGRATIONS.map((m) => ({ version: m.version, name: m.name })))
+        await Promise.all(stores.map((s) => s.close()))
+      } finally {
+        await database.drop()
+      }
+    })
+
+    it("runs on the shop's own pool and leaves it open; applies a later migration; refuses a newer database", async () => {
+      const database = await freshDatabase('pool')
+      const pool = new pg.Pool({ connectionString: database.url, max: 3 })
+      try {
+        const store = await openPostgresStore({ pool })
+        await store.insertAttempt(attempt('o1', 1))
+        await store.close()
+        expect((await pool.query('SELECT COUNT(*)::int AS n FROM attempts')).rows[0]).toEqual({ n: 1 })
+        const next = [...POSTGRES_MIGRATIONS, { version: 99, name: 'test column', sql: 'ALTER TABLE attempts ADD COLUMN note TEXT' }]
+        const upgraded = await openPostgresStore({ pool, migrations: next })
+        expect(upgraded.schemaVersion).toBe(99)
+        expect(await upgraded.listAttempts('o1')).toHaveLength(1)
+        await expect(openPostgresStore({ pool })).rejects.toThrow(/schema version 99 is newer/)
+      } finally {
+        await pool.end()
+        await database.drop()
+      }
+    })
+  })
+})
