@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url'
+import { defaultClientConditions } from 'vite'
 import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config'
 import type { BrowserCommand } from 'vitest/node'
 import { setScreenSize } from './test/support/browser-commands.ts'
@@ -9,33 +10,11 @@ import { FAKETIME_LEFT_OUT_FILES, UNDER_FAKETIME } from './test/support/faketime
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url))
 
-/** Tests run against the packages' sources, so a change is tested without a build. */
-const sourceAliases = [
-  { find: /^card-jwe$/, replacement: here('./packages/card-jwe/src/index.ts') },
-  { find: /^@card-jwe\/card-fields$/, replacement: here('./packages/card-fields/src/index.ts') },
-  { find: /^@card-jwe\/checkout-actions$/, replacement: here('./packages/checkout-actions/src/index.ts') },
-  { find: /^@card-jwe\/preact-example$/, replacement: here('./apps/preact-example/src/card-form.tsx') },
-  { find: /^@card-jwe\/testkit\/decryptor$/, replacement: here('./packages/testkit/src/decryptor/index.ts') },
-  { find: /^@card-jwe\/testkit\/vitest$/, replacement: here('./packages/testkit/src/vitest/test-certificates.ts') },
-  { find: /^@card-jwe\/testkit\/capture$/, replacement: here('./packages/testkit/src/capture/index.ts') },
-  { find: /^@card-jwe\/sandbox\/vitest$/, replacement: here('./apps/sandbox/src/testing/vitest.ts') },
-  { find: /^@card-jwe\/testkit\/test-cards$/, replacement: here('./packages/testkit/src/test-cards.ts') },
-  { find: /^@card-jwe\/testkit$/, replacement: here('./packages/testkit/src/index.ts') },
-  { find: /^@card-jwe\/browser-info\/server$/, replacement: here('./packages/browser-info/src/server.ts') },
-  { find: /^@card-jwe\/browser-info$/, replacement: here('./packages/browser-info/src/index.ts') },
-  { find: /^@card-jwe\/service-client\/signing$/, replacement: here('./packages/service-client/src/signing.ts') },
-  { find: /^@card-jwe\/service-client\/idempotency$/, replacement: here('./packages/service-client/src/idempotency.ts') },
-  { find: /^@card-jwe\/service-client$/, replacement: here('./packages/service-client/src/index.ts') },
-  { find: /^@card-jwe\/demo$/, replacement: here('./apps/demo/src/server/index.ts') },
-  { find: /^@card-jwe\/sandbox$/, replacement: here('./apps/sandbox/src/index.ts') },
-  { find: /^@card-jwe\/shop-backend\/sqlite$/, replacement: here('./packages/shop-backend/src/sqlite/index.ts') },
-  { find: /^@card-jwe\/shop-backend\/node$/, replacement: here('./packages/shop-backend/src/node/index.ts') },
-  { find: /^@card-jwe\/shop-backend\/hono$/, replacement: here('./packages/shop-backend/src/hono/index.ts') },
-  { find: /^@card-jwe\/shop-backend\/express$/, replacement: here('./packages/shop-backend/src/express/index.ts') },
-  { find: /^@card-jwe\/shop-backend\/fastify$/, replacement: here('./packages/shop-backend/src/fastify/index.ts') },
-  { find: /^@card-jwe\/shop-backend$/, replacement: here('./packages/shop-backend/src/index.ts') },
-  { find: /^@card-jwe\/payment-validator$/, replacement: here('./packages/payment-validator/src/index.ts') },
-]
+/**
+ * Tests run against the packages' sources, so a change is tested without a build: every package
+ * export names its source file under this condition, after `types` and before `default`.
+ */
+const SOURCE_CONDITION = '@card-jwe/source'
 
 /** Makes the test certificates once per run and hands them to Node and browser tests alike. */
 const testCertificates = here('./packages/testkit/src/vitest/global-setup.ts')
@@ -58,7 +37,10 @@ const inBrowsers = (test: ProjectTest, commands: BrowserCommands = {}): TestProj
 })
 
 export default defineConfig({
-  resolve: { alias: sourceAliases },
+  // The browser projects resolve as the client does: the source, then the client's own conditions.
+  resolve: { conditions: [SOURCE_CONDITION, ...defaultClientConditions] },
+  // The Node projects: added to the server conditions Vitest sets (node, development|production).
+  ssr: { resolve: { conditions: [SOURCE_CONDITION] } },
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [

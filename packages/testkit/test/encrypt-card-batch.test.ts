@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { describe, expect, inject, it } from 'vitest'
 import { CardJweError } from 'card-jwe'
 import { createCardDecryptor, encryptCardBatch, TEST_CARDS } from '@card-jwe/testkit'
@@ -21,13 +22,22 @@ describe('encryptCardBatch (backend test suites)', () => {
   })
 
   it('splits a batch over worker threads (built package) with the same result', async () => {
-    // The worker file is the compiled one; `pnpm test` builds before it runs.
-    const { encryptCardBatch: built } = (await import(
-      new URL('../dist/index.js', import.meta.url).href
-    )) as typeof import('@card-jwe/testkit')
+    // The worker file is the compiled one (`pnpm test` builds before it runs). It runs in a plain Node
+    // process: Vitest's workers resolve the workspace packages to their TypeScript sources (the
+    // @card-jwe/source condition), which a worker thread of theirs could not load.
+    const builtPackage = JSON.stringify(new URL('../dist/index.js', import.meta.url).href)
+    const script = `import(${builtPackage}).then(async ({ encryptCardBatch }) => {
+  const { cards, certificatePem } = JSON.parse(require('node:fs').readFileSync(0, 'utf8'))
+  process.stdout.write(JSON.stringify(await encryptCardBatch(cards, certificatePem, { threads: 2 })))
+})`
     const decryptor = await createCardDecryptor(valid.privateKeyPem)
     const cards = Array.from({ length: 50 }, (_, i) => TEST_CARDS[i % TEST_CARDS.length]!)
-    const jwes = await built(cards, valid.certificatePem, { threads: 2 })
+    const output = execFileSync(process.execPath, ['-e', script], {
+      input: JSON.stringify({ cards, certificatePem: valid.certificatePem }),
+      encoding: 'utf8',
+    })
+    const jwes = JSON.parse(output) as string[]
+    expect(jwes).toHaveLength(50)
     expect((await decryptor.decrypt(jwes[0]!)).card.number).toBe(cards[0]!.number)
     expect((await decryptor.decrypt(jwes[49]!)).card.number).toBe(cards[49]!.number)
   })
