@@ -1,0 +1,278 @@
+/**
+ * Two shop instances (real `node` processes running test/multi-instance/shop-instance.mjs on the
+ * built package) on one PostgreSQL database, against the real sandbox in this process, each
+ * through a proxy of its own. Needs the build: beforeAll runs `tsc -b packages/shop-backend`.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
+import pg from 'pg'
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { generateSecretKey } from '../src/index.js'
+import { type InstanceProxy, startInstanceProxy } from './multi-instance/instance-proxy.js'
+import { freshDatabase, postgres } from './support/postgres.js'
+import { startWorld, type World } from './support/shop.js'
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url))
+const script = fileURLToPath(new URL('./multi-instance/shop-instance.mjs', import.meta.url))
+
+interface Instance {
+  readonly name: string
+  readonly proxy: InstanceProxy
+  readonly child: ChildProcess
+  readonly port: number
+  /** Its poller's lease holder id. */
+  readonly holder: string
+  /** onOrderChange deliveries it made, in order. */
+  readonly changes: Array<{ orderId: string; state: string; attempt: number }>
+  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>
+}
+
+const cleanups: Array<() => Promise<void>> = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+const onServer = describe.skipIf(postgres.missing !== undefined)
+
+async function setting(world: World) {
+  const database = await freshDatabase('instances')
+  const pool = new pg.Pool({ connectionString: database.url, max: 2 })
+  cleanups.push(async () => {
+    await pool.end()
+    await database.drop()
+  })
+  return { database, pool, secretKey: Buffer.from(generateSecretKey()).toString('base64'), world }
+}
+
+async function startInstance(
+  name: string,
+  { database, secretKey, world }: Awaited<ReturnType<typeof setting>>,
+  poll?: { readonly intervalMs: number; readonly leaseMs: number },
+  timeouts: { readonly deadlineMs: number; readonly attemptTimeoutMs: number } = { deadlineMs: 2_000, attemptTimeoutMs: 1_000 },
+  rule?: InstanceProxy['rule'],
+): Promise<Instance> {
+  const proxy = await startInstanceProxy(world.sandbox.baseUrl)
+  if (rule) proxy.rule = rule
+  const readyMade = world.sandbox.readyMadeShop
+  const child = spawn(process.execPath, [script], {
+    cwd: repo,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      SERVICE_URL: proxy.baseUrl,
+      SECRET_KEY: secretKey,
+      CERTIFICATE_PEM: world.sandbox.certificatePem,
+      CREDENTIALS: JSON.stringify({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId }),
+      DEADLINE_MS: String(timeouts.deadlineMs),
+      ATTEMPT_TIMEOUT_MS: String(timeouts.attemptTimeoutMs),
+      ...(poll ? { POLL_INTERVAL_MS: String(poll.intervalMs), LEASE_MS: String(poll.leaseMs) } : {}),
+    },
+  })
+  const changes: Instance['changes'] = []
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  const ready = new Promise<{ port: number; holder: string }>((resolve, reject) => {
+    let buffered = ''
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
+        const line = buffered.slice(0, at)
+        buffered = buffered.slice(at + 1)
+        if (line.startsWith('READY ')) {
+          const [, port, holder] = line.split(' ')
+          resolve({ port: Number(port), holder: holder! })
+        } else if (line.startsWith('CHANGE ')) changes.push(JSON.parse(line.slice(7)))
+      }
+    })
+    child.once('exit', (code) => reject(new Error(`instance ${name} exited (${code}) before it was ready:\n${stderr}`)))
+  })
+  cleanups.push(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGKILL')
+      await exited
+    }
+    await proxy.close()
+  })
+  const { port, holder } = await ready
+  return {
+    name,
+    proxy,
+    child,
+    port,
+    holder,
+    changes,
+    async post(path, body) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'vitest' },
+        body: JSON.stringify(body),
+      })
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
+    },
+  }
+}
+
+async function kill(instance: Instance): Promise<void> {
+  const exited = new Promise((resolve) => instance.child.once('exit', resolve))
+  instance.child.kill('SIGKILL')
+  await exited
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value !== undefined && value !== false) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
+
+let orders = 0
+const orderId = () => `mi${process.pid}x${Date.now().toString(36)}x${++orders}`
+
+async function cardSubmission(world: World, id: string) {
+  const certificate = await importCertificate(world.sandbox.certificatePem)
+  const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+  return {
+    orderId: id,
+    reference: `order-${id}`,
+    amount: { currency: 'EUR', value: 2800 },
+    paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
+  }
+}
+
+const isPayment = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
+const isFeed = (method: string, path: string) => method === 'GET' && path.endsWith('/updated-payments')
+
+onServer('many shop instances on one PostgreSQL database (real processes)', () => {
+  let world: World
+  beforeAll(async () => {
+    // The instances run the built package.
+    execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/shop-backend'], { cwd: repo, stdio: 'pipe' })
+  }, 120_000)
+
+  const newWorld = async () => {
+    world = await startWorld()
+    cleanups.push(() => world.close())
+    return setting(world)
+  }
+
+  it('double submits landing on two instances make one payment at the sandbox, and both are answered with it', async () => {
+    const shared = await newWorld()
+    const [a, b] = [await startInstance('a', shared), await startInstance('b', shared)]
+    const shopId = world.sandbox.readyMadeShop.shopId
+    for (let round = 0; round < 3; round++) {
+      const id = orderId()
+      const submission = await cardSubmission(world, id)
+      const before = world.sandboxPayments(shopId)
+      const [first, second] = await Promise.all([a.post('/api/payments', submission), b.post('/api/payments', submission)])
+      expect(first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect(second).toEqual(first)
+      expect(world.sandboxPayments(shopId) - before).toBe(1)
+      const { rows } = await shared.pool.query('SELECT state FROM attempts WHERE order_id = $1', [id])
+      expect(rows).toEqual([{ state: 'authorised' }])
+    }
+  })
+
+  const killedDuringPayment =
+    'an instance SIGKILLed during a payment (attempt and key stored, the sandbox acted, no answer yet): the other finishes it, one payment'
+  it(killedDuringPayment, async () => {
+    const shared = await newWorld()
+    const [a, b] = [await startInstance('a', shared), await startInstance('b', shared)]
+    const shopId = world.sandbox.readyMadeShop.shopId
+    const id = orderId()
+    const submission = await cardSubmission(world, id)
+    const before = world.sandboxPayments(shopId)
+    a.proxy.rule = (method, path) => ({ answer: isPayment(method, path) ? 'hang' : 'answer' })
+    void a.post('/api/payments', submission).catch(() => {})
+    const stored = await until('the payment at the sandbox', async () => {
+      if (world.sandboxPayments(shopId) - before !== 1) return undefined
+      const { rows } = await shared.pool.query('SELECT idempotency_key, state FROM attempts WHERE order_id = $1', [id])
+      return rows[0] as { idempotency_key: string; state: string } | undefined
+    })
+    expect(['created', 'pending']).toContain(stored.state)
+    await kill(a)
+    // The same submission again, on the other instance: the same attempt, the same key, the first payment's answer.
+    expect(await b.post('/api/payments', submission)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(world.sandboxPayments(shopId) - before).toBe(1)
+    expect(b.proxy.started('POST', '/payments')).toBe(1)
+    const { rows } = await shared.pool.query('SELECT idempotency_key, state FROM attempts WHERE order_id = $1', [id])
+    expect(rows).toEqual([{ idempotency_key: stored.idempotency_key, state: 'authorised' }])
+    await until('the change delivered', () => b.changes.some((c) => c.orderId === id && c.state === 'authorised') || undefined)
+  })
+
+  const takeover =
+    'the poller runs on one instance at a time; its holder SIGKILLed mid-page, the other takes over within the lease time, ' +
+    'nothing lost or applied twice'
+  it(takeover, async () => {
+    const shared = await newWorld()
+    const poll = { intervalMs: 200, leaseMs: 4_000 }
+    const lease = async () => (await shared.pool.query('SELECT holder FROM leases')).rows[0] as { holder: string } | undefined
+    const feedReads = (i: Instance) => i.proxy.started('GET', '/updated-payments')
+
+    // Payments whose answers were lost (a payer instance without a poller): only the feed can settle them.
+    const ids = Array.from({ length: 4 }, orderId)
+    const payer = await startInstance('payer', shared, undefined, { deadlineMs: 1_000, attemptTimeoutMs: 400 }, (method, path) => ({
+      answer: isPayment(method, path) ? 'lose' : 'answer',
+    }))
+    for (const id of ids) expect((await payer.post('/api/payments', await cardSubmission(world, id))).status).toBe(503)
+    await kill(payer)
+
+    // a polls first, and its feed pages take 3 s (inside its 4 s lease): it holds one page, uncommitted, for a while.
+    const slowFeed: InstanceProxy['rule'] = (method, path) => ({ answer: 'answer', ...(isFeed(method, path) ? { delayMs: 3_000 } : {}) })
+    const a = await startInstance('a', shared, poll, { deadlineMs: 10_000, attemptTimeoutMs: 8_000 }, slowFeed)
+    await until('a to hold the lease', async () => (await lease())?.holder === a.holder || undefined)
+    const pageAt = await until('a to ask for a page', () => a.proxy.startedAt('GET', '/updated-payments')[0])
+    const b = await startInstance('b', shared, poll)
+    // While a holds the lease, b's ticks read nothing.
+    await until('2 s into a page', () => Date.now() - pageAt >= 2_000 || undefined)
+    expect(feedReads(b)).toBe(0)
+    expect(feedReads(a)).toBe(1)
+    // SIGKILL a in the middle of that page: it has read nothing back, committed nothing.
+    await kill(a)
+    const killedAt = Date.now()
+    const { rows: before } = await shared.pool.query("SELECT COUNT(*)::int AS n FROM attempts WHERE state = 'authorised'")
+    expect(before).toEqual([{ n: 0 }])
+
+    // b takes the lease once a's expires, reads from the stored cursor, and applies each record once.
+    await until('b to settle every order', async () => {
+      const { rows } = await shared.pool.query("SELECT COUNT(*)::int AS n FROM attempts WHERE state = 'authorised'")
+      return rows[0].n === ids.length || undefined
+    })
+    const takeoverMs = b.proxy.startedAt('GET', '/updated-payments')[0]! - killedAt
+    expect(takeoverMs).toBeLessThanOrEqual(poll.leaseMs + poll.intervalMs + 500)
+    expect((await lease())?.holder).toBe(b.holder)
+    await until('every change delivered', () => ids.every((id) => b.changes.some((c) => c.orderId === id)) || undefined)
+    const delivered = b.changes.filter((c) => ids.includes(c.orderId)).map((c) => `${c.orderId}:${c.state}`)
+    // Applied once: each order's authorisation queued once and delivered once, by b; a delivered nothing.
+    expect(delivered.sort()).toEqual(ids.map((id) => `${id}:authorised`).sort())
+    expect(a.changes).toEqual([])
+    const { rows: queued } = await shared.pool.query('SELECT order_id FROM outbox')
+    expect(queued.map((r: { order_id: string }) => r.order_id).sort()).toEqual([...ids].sort())
+    const { rows: attempts } = await shared.pool.query('SELECT version, psp_reference FROM attempts')
+    expect(attempts.every((r: { psp_reference: string | null }) => r.psp_reference !== null)).toBe(true)
+    const { rows: seen } = await shared.pool.query('SELECT COUNT(*)::int AS n FROM seen_changes')
+    const versions = attempts.map((r: { version: number }) => r.version).join(',')
+
+    // Steady state: a third instance's ticks read nothing while b holds the lease and polls.
+    const c = await startInstance('c', shared, poll)
+    const bBefore = feedReads(b)
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    const bReads = feedReads(b) - bBefore
+    expect(bReads).toBeGreaterThanOrEqual(3)
+    expect(feedReads(c)).toBe(0)
+    console.log(
+      `multi-instance takeover: lease ${poll.leaseMs} ms, poll every ${poll.intervalMs} ms; a SIGKILLed 2 s into a 3 s page; ` +
+        `b read the feed ${takeoverMs} ms later and settled ${ids.length}/${ids.length} orders (${delivered.length} deliveries, ` +
+        `${queued.length} changes queued, ${seen[0].n} feed records seen, versions ${versions}); ` +
+        `then in 1.5 s b read ${bReads}x, c 0x`,
+    )
+  }, 60_000)
+})

@@ -1,0 +1,41 @@
+/**
+ * One shop instance for the multi-instance tests: the built package (`dist`, made by
+ * `tsc -b packages/shop-backend` in the test's beforeAll) on node:http, its ledger in PostgreSQL.
+ * Configured by environment; prints `READY <port> <poller holder>` once listening and
+ * `CHANGE <json>` for each onOrderChange delivery. Every order id is a 28.00 EUR order.
+ */
+import { createServer } from 'node:http'
+import { connectServiceClient, createShopBackend } from '../../dist/index.js'
+import { toNodeListener } from '../../dist/node/index.js'
+import { openPostgresStore } from '../../dist/postgres/index.js'
+
+const env = process.env
+const store = await openPostgresStore({ connectionString: env.DATABASE_URL })
+const backend = createShopBackend({
+  store,
+  ...connectServiceClient({
+    baseUrl: env.SERVICE_URL,
+    deadlineMs: Number(env.DEADLINE_MS ?? 2_000),
+    attemptTimeoutMs: Number(env.ATTEMPT_TIMEOUT_MS ?? 1_000),
+    backoff: { initialMs: 50, maxMs: 100 },
+  }),
+  secretKey: Buffer.from(env.SECRET_KEY, 'base64'),
+  findOrder: (id) => ({ id, reference: `order-${id}`, amount: { currency: 'EUR', value: 2800 } }),
+  onOrderChange: (change) => {
+    process.stdout.write(`CHANGE ${JSON.stringify(change)}\n`)
+  },
+  shopUrl: 'http://127.0.0.1:9',
+  certificatePem: env.CERTIFICATE_PEM,
+  log: (line) => process.stderr.write(`${line}\n`),
+})
+await backend.connect(JSON.parse(env.CREDENTIALS))
+const server = createServer(toNodeListener(backend))
+server.listen(0, '127.0.0.1', () => {
+  if (env.POLL_INTERVAL_MS) backend.poller.start({ intervalMs: Number(env.POLL_INTERVAL_MS), leaseMs: Number(env.LEASE_MS) })
+  process.stdout.write(`READY ${server.address().port} ${backend.poller.holder}\n`)
+})
+process.on('SIGTERM', () => {
+  backend.poller.stop()
+  server.close()
+  setTimeout(() => process.exit(0), 200)
+})
