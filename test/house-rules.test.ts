@@ -17,7 +17,7 @@ const SOURCE_FILES = ['*.ts', '*.tsx', '*.mts', '*.cts', '*.js', '*.mjs', '*.cjs
 const GENERATED = [/(^|\/)dist\//, /^docs\/api\//]
 
 const NOT_YET = [
-  // Joins once the package is formatted: it is being written now and was left out of the tree's one Biome format.
+  // Being written: formatted now, but ten lines of long SQL and test text remain; joins once they are broken.
   /^packages\/shop-backend\//,
   // Owned by the lead; joins once its one long line (55) is wrapped.
   /^test\/support\/summary-reporter\.ts$/,
