@@ -20,10 +20,12 @@ export const BROWSER_ENTRIES = Object.freeze({
   'card-jwe': { entry: here('../packages/card-jwe/src/index.ts'), gzipBudget: 11_000 },
   'browser-info': { entry: here('../packages/browser-info/src/index.ts'), gzipBudget: 1_150 },
   'card-jwe + browser-info': { entry: here('./bundle-checkout-page.js'), gzipBudget: 11_900 },
-  // Issue 13's budgets: card fields with the card-jwe verdicts they use, the actions, the whole kit.
+  // Card fields with the card-jwe verdicts they use, the actions, the whole kit. The whole kit was
+  // 16,995 B; card-fields' rules moved into pure, Node-tested files cost 128 B (17,123 B), so its
+  // budget is 17,200 B: a price paid once, on purpose, and any further growth still fails.
   'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_000 },
   'checkout-actions': { entry: here('../packages/checkout-actions/src/index.ts'), gzipBudget: 3_500 },
-  'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_000 },
+  'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_200 },
 })
 
 /** The JWE engine alone, bundled the same way: the floor card-jwe is measured against. */
