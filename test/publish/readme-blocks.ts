@@ -12,6 +12,7 @@ export const READMES = [
   'packages/service-client/README.md',
   'packages/testkit/README.md',
   'apps/sandbox/README.md',
+  'packages/shop-backend/README.md',
 ] as const
 
 export interface ReadmeBlock {

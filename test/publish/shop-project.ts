@@ -22,6 +22,7 @@ export const PUBLISHED = [
   { folder: 'packages/service-client', name: '@card-jwe/service-client' },
   { folder: 'packages/testkit', name: '@card-jwe/testkit' },
   { folder: 'apps/sandbox', name: '@card-jwe/sandbox' },
+  { folder: 'packages/shop-backend', name: '@card-jwe/shop-backend' },
 ] as const
 
 /**
@@ -39,6 +40,14 @@ const SHOP_TOOLS = {
   '@playwright/test': '1.65.1',
   '@types/node': '20.19.43',
   zod: '4.6.7',
+  // A shop's own server (the shop-backend README's examples and the outside-project shops).
+  hono: '4.13.19',
+  '@hono/node-server': '2.1.9',
+  express: '5.3.0',
+  '@types/express': '5.0.6',
+  fastify: '5.12.8',
+  'better-sqlite3': '12.11.1',
+  '@types/better-sqlite3': '9.6.0',
 }
 
 export interface ShopProject {

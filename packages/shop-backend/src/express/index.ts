@@ -2,13 +2,12 @@ import { getRequestListener } from '@hono/node-server'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestInfo, ShopBackend } from '../create-shop-backend.js'
 
-/** The parts of Express 5's request the handler reads; an Express `Request` is one. */
-export interface ExpressLikeRequest extends IncomingMessage {
-  /** What a body parser made of the body, if one ran: a Buffer (`express.raw()`), a string, or parsed JSON. */
-  body?: unknown
-  /** The client's address as Express's `trust proxy` setting sees it. */
-  readonly ip?: string | undefined
-}
+/**
+ * The parts of Express 5's request the handler reads; an Express `Request` is one. `body` is what a
+ * body parser made of the body, if one ran: a Buffer (`express.raw()`), a string (`express.text()`)
+ * or parsed JSON (`express.json()`); `ip` is the client's address as Express's `trust proxy` sees it.
+ */
+export type ExpressLikeRequest = IncomingMessage & { body?: unknown; readonly ip?: string | undefined }
 
 /** Options of {@link shopBackendHandler}. */
 export interface ExpressHandlerOptions {

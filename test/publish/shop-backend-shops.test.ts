@@ -1,0 +1,200 @@
+/**
+ * The shop-backend README's Express and Fastify shops, taken from the README as written, built in a
+ * project outside the workspace from the tarballs only, run against the sandbox's command
+ * (`card-jwe-sandbox --port 0 --ready-made-store`, also from its tarball), serving the demo's built
+ * checkout page; Chromium pays a challenged card to Authorised through each (issue 25).
+ */
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readmeBlocks } from './readme-blocks.ts'
+import { makeShopProject, root, runIn, type ShopProject } from './shop-project.ts'
+
+const SETUP_TIMEOUT = 240_000
+const STEP_TIMEOUT = 150_000
+const README = 'packages/shop-backend/README.md'
+
+/** The README's shop for a framework: the one block that imports its adapter. */
+function readmeShop(adapter: 'express' | 'fastify'): string {
+  const found = readmeBlocks(root).filter((b) => b.file === README && b.imports.includes(`@card-jwe/shop-backend/${adapter}`))
+  expect(found).toHaveLength(1)
+  return found[0]!.code
+}
+
+/** The lines of the README's Express shop, blank lines included (the closing note quotes it). */
+const expressShopLines = () => readmeShop('express').trimEnd().split('\n').length
+
+let project: ShopProject
+let sandbox: ChildProcess
+let sandboxUrl: string
+let certificatePath: string
+const started: ChildProcess[] = []
+const dataDirs: string[] = []
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
+
+/** Waits for a line of a child's output; rejects if the child exits first or after 30 s. */
+function waitFor(child: ChildProcess, pattern: RegExp): Promise<{ match: RegExpExecArray; output: string }> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}:\n${output}`)), 30_000)
+    const onData = (chunk: Buffer) => {
+      output += chunk
+      const match = pattern.exec(output)
+      if (match) {
+        clearTimeout(timer)
+        resolve({ match, output })
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk))
+    child.on('exit', (code) => {
+      clearTimeout(timer)
+      reject(new Error(`exited (${code}) before ${pattern}:\n${output}`))
+    })
+  })
+}
+
+const SPEC = `import { expect, test } from '@playwright/test'
+import { answerChallenge, findTestCard } from '@card-jwe/sandbox/playwright'
+
+test('a challenged card pays to Authorised', async ({ page }) => {
+  const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
+  await page.goto(process.env.SHOP_URL!)
+  await page.getByRole('button', { name: 'Continue to payment' }).click()
+  await expect(page.getByLabel('Card number')).toBeVisible()
+  await page.getByLabel('Card number').pressSequentially(card.number)
+  await page.getByLabel('Expiry date (MM/YY)').pressSequentially(card.expiryMonth + card.expiryYear.slice(2))
+  await page.getByLabel(/Security code/).fill(card.cvc!)
+  await page.getByRole('button', { name: /^Pay/ }).click()
+  await answerChallenge(page, 'approve')
+  await expect(page.locator('#result-code')).toHaveText('Authorised')
+})
+`
+const CHROMIUM_ARGS = "'--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update'"
+const CONFIG = `import { defineConfig } from '@playwright/test'
+export default defineConfig({
+  testDir: '.', outputDir: '../playwright-results-shops', timeout: 60_000, reporter: [['list']],
+  use: { browserName: 'chromium', launchOptions: { executablePath: '/usr/bin/chromium', args: [${CHROMIUM_ARGS}] } },
+})
+`
+
+beforeAll(async () => {
+  project = makeShopProject()
+  // The two shops, as the README has them, compiled by the shop's own TypeScript.
+  const dir = join(project.dir, 'shops')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
+  writeFileSync(join(dir, 'express-shop.ts'), readmeShop('express'))
+  writeFileSync(join(dir, 'fastify-shop.ts'), readmeShop('fastify'))
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'Node16',
+        moduleResolution: 'Node16',
+        strict: true,
+        skipLibCheck: true,
+        types: ['node'],
+        outDir: 'out',
+      },
+      files: ['express-shop.ts', 'fastify-shop.ts'],
+    }),
+  )
+  runIn(project, 'tsc', ['-p', dir])
+  // The checkout page: the demo's built front end, which calls the back end's /api paths.
+  cpSync(join(root, 'apps/demo/dist/front'), join(project.dir, 'page'), { recursive: true })
+  const e2e = join(project.dir, 'shops-e2e')
+  mkdirSync(e2e, { recursive: true })
+  writeFileSync(join(e2e, 'checkout.spec.ts'), SPEC)
+  writeFileSync(join(e2e, 'playwright.config.ts'), CONFIG)
+
+  const sandboxData = mkdtempSync(join(tmpdir(), 'card-jwe-shops-sandbox-'))
+  dataDirs.push(sandboxData)
+  sandbox = spawn(
+    join(project.dir, 'node_modules/.bin/card-jwe-sandbox'),
+    ['--port', '0', '--data-dir', sandboxData, '--ready-made-store'],
+    {
+      cwd: project.dir,
+    },
+  )
+  const { output } = await waitFor(sandbox, /^store id .+$/m)
+  sandboxUrl = /^sandbox listening at (.+)$/m.exec(output)![1]!
+  certificatePath = /^certificate (.+)$/m.exec(output)![1]!
+}, SETUP_TIMEOUT)
+
+afterAll(() => {
+  for (const child of [...started, sandbox]) if (child && child.exitCode === null) child.kill('SIGTERM')
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
+})
+
+describe.each(['express', 'fastify'] as const)("the shop-backend README's %s shop, from the tarballs", (framework) => {
+  it(
+    'registers with the sandbox and takes a challenged card to Authorised in Chromium; the ledger holds the one payment',
+    async () => {
+      const port = await freePort()
+      const dataDir = mkdtempSync(join(tmpdir(), `card-jwe-${framework}-shop-`))
+      dataDirs.push(dataDir)
+      const shop = spawn(process.execPath, [join(project.dir, 'shops/out', `${framework}-shop.js`)], {
+        cwd: project.dir,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          SERVICE_URL: sandboxUrl,
+          CERTIFICATE_PATH: certificatePath,
+          DATA_DIR: dataDir,
+          PAGE_DIR: join(project.dir, 'page'),
+        },
+      })
+      started.push(shop)
+      const { match } = await waitFor(shop, /^shop: (http:\/\/\S+)$/m)
+      const shopUrl = match[1]!
+      expect(shopUrl).toBe(`http://127.0.0.1:${port}`)
+      const config = await (await fetch(`${shopUrl}/api/config`)).json()
+      expect(config).toMatchObject({ checkoutReady: true, serviceReachable: true, paymentMethods: expect.arrayContaining(['scheme']) })
+
+      const run = spawnSync(
+        join(project.dir, 'node_modules/.bin/playwright'),
+        ['test', '-c', join(project.dir, 'shops-e2e/playwright.config.ts')],
+        { cwd: project.dir, env: { ...process.env, CI: 'true', FORCE_COLOR: '0', SHOP_URL: shopUrl }, encoding: 'utf8' },
+      )
+      const output = `${run.stdout}${run.stderr}`
+      mkdirSync(join(root, 'test-results'), { recursive: true })
+      writeFileSync(join(root, 'test-results', `shop-backend-${framework}-shop.txt`), output)
+      expect(output).toMatch(/1 passed/)
+      expect(run.status).toBe(0)
+
+      const ledger = new Database(join(dataDir, 'payments.sqlite'), { readonly: true })
+      try {
+        const attempts = ledger.prepare('SELECT state, psp_reference AS pspReference FROM attempts').all()
+        expect(attempts).toEqual([{ state: 'authorised', pspReference: expect.any(String) }])
+      } finally {
+        ledger.close()
+      }
+      shop.kill('SIGTERM')
+    },
+    STEP_TIMEOUT,
+  )
+})
+
+it('counts the lines of the README Express shop', () => {
+  const lines = expressShopLines()
+  writeFileSync(join(root, 'test-results', 'shop-backend-express-shop-lines.txt'), `${lines}\n`)
+  expect(lines).toBeLessThan(80)
+  expect(execFileSync('tar', ['tzf', project.tarballs.get('@card-jwe/shop-backend')!], { encoding: 'utf8' })).toContain(
+    'package/dist/express/index.js',
+  )
+  expect(readFileSync(join(project.dir, 'shops/out/express-shop.js'), 'utf8')).toContain('shopBackendHandler')
+})
