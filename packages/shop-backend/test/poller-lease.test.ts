@@ -1,0 +1,57 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { POLLER_LEASE } from '../src/create-poller.js'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+
+let world: World
+const shops: TestShop[] = []
+beforeAll(async () => {
+  world = await startWorld()
+})
+afterEach(async () => {
+  while (shops.length > 0) await shops.pop()!.close()
+})
+afterAll(() => world.close())
+
+async function until(check: () => Promise<boolean>, timeoutMs = 5_000) {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+describe('the poller lease (two shops on one ledger file)', () => {
+  it("a started poller holds the lease; another shop's poll reads nothing until it stops, then polls", async () => {
+    const a = await startShop(world)
+    shops.push(a)
+    const b = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey })
+    shops.push(b)
+    a.backend.poller.start({ intervalMs: 50, leaseMs: 60_000 })
+    await until(
+      async () => (await a.store.acquireLease(POLLER_LEASE, 'probe', 1, new Date().toISOString())).lease.holder === a.backend.poller.holder,
+    )
+    expect(await b.backend.poller.pollNow()).toEqual({ applied: 0, skipped: 0, problems: [], leaseHeldBy: a.backend.poller.holder })
+    a.backend.poller.stop()
+    // Given up on stop: the next poll anywhere takes it, and a poll outside a timer gives it back afterwards.
+    await until(async () => (await b.backend.poller.pollNow()).leaseHeldBy === undefined)
+    expect((await a.backend.poller.pollNow()).leaseHeldBy).toBeUndefined()
+  })
+
+  it('a poll whose lease another instance took meanwhile commits nothing (LEASE_LOST) and the cursor stays', async () => {
+    const a = await startShop(world)
+    shops.push(a)
+    const order = a.createOrder()
+    expect((await a.post('/api/payments', await a.cardSubmission(order))).status).toBe(200)
+    const cursor = await a.store.readCursor()
+    // The feed answers slowly enough for the lease to be taken over between a's read and its commit.
+    const store = a.store
+    const apply = store.applyChangesAndCursor.bind(store)
+    store.applyChangesAndCursor = async (batch) => {
+      const later = new Date(Date.now() + 120_000).toISOString()
+      await store.acquireLease(POLLER_LEASE, 'another-instance', 60_000, later)
+      return apply({ ...batch, ...(batch.lease ? { lease: { ...batch.lease, now: later } } : {}) })
+    }
+    expect(await a.backend.poller.pollNow()).toMatchObject({ applied: 0, failed: 'LEASE_LOST' })
+    expect(await store.readCursor()).toBe(cursor)
+  })
+})
