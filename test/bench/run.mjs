@@ -11,6 +11,8 @@ import { browserEncryption } from './browser-encryption.mjs'
 import { bundleWeight } from './bundle-weight.mjs'
 import { nodeEncryption } from './node-encryption.mjs'
 import { sandboxLoad } from './sandbox-load.mjs'
+import { shopBackendLoad } from './shop-backend-load.mjs'
+import { storeFactories } from './store-factories.mjs'
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 3)
 const started = Date.now()
@@ -22,16 +24,21 @@ const machine = {
 }
 const log = (text) => process.stdout.write(`[bench] ${text}\n`)
 
-log('1/4 Node encryption')
+log('1/5 Node encryption')
 const node = await nodeEncryption({ seconds, rounds: 5 })
-log('2/4 browser encryption (Chromium)')
+log('2/5 browser encryption (Chromium)')
 const browser = await browserEncryption({ seconds, rounds: 3 })
-log('3/4 bundle weight')
+log('3/5 bundle weight')
 const bundles = await bundleWeight()
-log('4/4 sandbox under load, demo backend overhead (two runs)')
+log('4/5 sandbox under load, demo backend overhead (two runs)')
 const load = [await sandboxLoad({ seconds }), await sandboxLoad({ seconds })]
+// BENCH_STORES: the ledger stores to measure the package's handler on (default all in storeFactories).
+const stores = (process.env.BENCH_STORES ?? Object.keys(storeFactories).join(',')).split(',').filter(Boolean)
+log(`5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}`)
+const shopBackend = []
+for (const store of stores) shopBackend.push(await shopBackendLoad({ seconds, store }))
 
-const results = { machine, seconds, node, browser, bundles, load, elapsedSeconds: Math.round((Date.now() - started) / 1000) }
+const results = { machine, seconds, node, browser, bundles, load, shopBackend, elapsedSeconds: Math.round((Date.now() - started) / 1000) }
 const dir = fileURLToPath(new URL('../../test-results/bench/', import.meta.url))
 mkdirSync(dir, { recursive: true })
 writeFileSync(`${dir}benchmarks.json`, JSON.stringify(results, null, 2))
@@ -68,6 +75,16 @@ const loadRows = load.flatMap((l, i) => [
     stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}`,
   },
 ])
+const shopBackendRows = shopBackend.flatMap((r) => [
+  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', ledger: '' },
+  {
+    store: r.store,
+    path: 'through the handler',
+    ...r.shop,
+    ratio: `${r.vsDirect} of direct`,
+    ledger: `${r.shop.ledgerPaid}/${r.shop.requests - r.shop.non2xx} paid, ${r.shop.sandboxPayments} at the sandbox`,
+  },
+])
 const { importCertificate, firstEncrypt, secondEncrypt } = browser.firstJweBreakdownMs
 const firstJweLine =
   `First JWE from certificate text in a fresh page: ${browser.firstJweMs} ms (certificate import ${importCertificate} ms, ` +
@@ -96,6 +113,11 @@ ${targets(bundles.targets)}
 ${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'ratio', 'stored'])}
 
 ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}
+
+### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
+${table(shopBackendRows, ['store', 'path', 'requests', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'ratio', 'ledger'])}
+
+${shopBackend.map((r) => targets(r.targets)).join('\n\n')}
 `
 writeFileSync(`${dir}benchmarks.md`, markdown)
 process.stdout.write(`\n${markdown}\nwritten: test-results/bench/benchmarks.json, test-results/bench/benchmarks.md\n`)

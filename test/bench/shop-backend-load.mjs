@@ -1,0 +1,121 @@
+/**
+ * 6. Payments through the package's handler (`@card-jwe/shop-backend` on its Node adapter, a
+ * ledger store from `storeFactories`) against the sandbox direct: the same card payments, 16
+ * connections, every request used once (a fresh JWE, and a fresh order through the shop, all made
+ * before the timed run). Afterwards every acknowledged payment must be in the ledger as paid, and
+ * the sandbox must hold one payment per acknowledgement.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
+import { runLoad, summary } from './load.mjs'
+import { ratio } from './measure.mjs'
+import { registerShop, signedRequest, startProcess } from './services.mjs'
+
+const Database = createRequire(new URL('../../apps/sandbox/package.json', import.meta.url))('better-sqlite3')
+
+const directBody = (jwe, i) =>
+  JSON.stringify({
+    channel: 'web',
+    returnUrl: 'https://shop.example/return',
+    amount: { currency: 'EUR', value: 2800 },
+    reference: `bench-${i}`,
+    metadata: { shop_order_id: i },
+    paymentMethod: { type: 'scheme', jwe },
+  })
+
+/** What the page posts to /api/payments for order `id` (the bench shop's orders are numbers, 28.00 EUR each). */
+const shopBody = (jwe, id) =>
+  JSON.stringify({
+    orderId: String(id),
+    reference: `bench-order-${id}`,
+    amount: { currency: 'EUR', value: 2800 },
+    paymentMethod: { type: 'scheme', jwe },
+  })
+
+export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-bench-shop-backend-'))
+  const sandbox = await startProcess(
+    'apps/sandbox/dist/cli.js',
+    { SANDBOX_DATA_DIR: join(dataDir, 'sandbox'), SANDBOX_PORT: '0' },
+    /certificate .*\n/,
+  )
+  const url = /listening at (\S+)/.exec(sandbox.output)[1]
+  const certificatePem = readFileSync(/certificate (\S+)/.exec(sandbox.output)[1], 'utf8')
+  const registered = await registerShop(url)
+  const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+  const jwes = (count) =>
+    encryptCardBatch(
+      Array.from({ length: count }, () => card),
+      certificatePem,
+    )
+  const path = `/shopplatform/processor/stores/${registered.storeId}/payments`
+  let shop
+  try {
+    // Calibrate on the sandbox, then the same number of payments each way.
+    const calibration = summary(
+      await runLoad({ url, requests: (await jwes(400)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, i))) }),
+    )
+    const count = Math.max(1000, Math.round(calibration.perSecond * seconds))
+    const directRequests = (await jwes(count)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, 1000 + i)))
+    const direct = summary(await runLoad({ url, requests: directRequests }))
+
+    shop = await startProcess(
+      'test/bench/shop-backend-server.mjs',
+      {
+        BENCH_STORE: store,
+        BENCH_DATA_DIR: join(dataDir, 'shop'),
+        SERVICE_URL: url,
+        CERTIFICATE_PEM: certificatePem,
+        SHOP_ID: registered.shopId,
+        SERVICE_SECRET: registered.serviceSecret,
+        STORE_ID: registered.storeId,
+      },
+      /shop: \S+/,
+    )
+    const shopUrl = /shop: (\S+)/.exec(shop.output)[1]
+    // A warm-up outside the timed run (the first requests compile the handler's paths).
+    const warm = (await jwes(200)).map((jwe, i) => ({
+      method: 'POST',
+      path: '/api/payments',
+      headers: { 'content-type': 'application/json' },
+      body: shopBody(jwe, 1_000_000 + i),
+    }))
+    await runLoad({ url: shopUrl, requests: warm })
+    const shopRequests = (await jwes(count)).map((jwe, i) => ({
+      method: 'POST',
+      path: '/api/payments',
+      headers: { 'content-type': 'application/json' },
+      body: shopBody(jwe, i),
+    }))
+    const through = summary(await runLoad({ url: shopUrl, requests: shopRequests }))
+    const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${count}`)).json()
+    const acknowledged = through.requests - through.non2xx
+    const sandboxRows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
+      .prepare("SELECT COUNT(*) AS n FROM payments WHERE reference LIKE 'bench-order-%'")
+      .get().n
+    const vsDirect = ratio(through.perSecond, direct.perSecond)
+    return {
+      store,
+      direct,
+      shop: { ...through, ledgerPaid: ledger.paid, ledgerAttempts: ledger.attempts, sandboxPayments: sandboxRows - warm.length },
+      vsDirect,
+      targets: {
+        [`through the handler (${store}) >= 0.7 of direct`]: vsDirect >= 0.7,
+        'zero errors, every acknowledged payment paid in the ledger, one payment each at the sandbox':
+          through.errors === 0 &&
+          through.non2xx === 0 &&
+          direct.errors + direct.non2xx === 0 &&
+          ledger.paid === acknowledged &&
+          ledger.attempts === acknowledged &&
+          sandboxRows - warm.length === acknowledged,
+      },
+    }
+  } finally {
+    await shop?.stop()
+    registered.close()
+    await sandbox.stop()
+  }
+}

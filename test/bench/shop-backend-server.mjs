@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+/**
+ * The shop back end as a shop runs it, for the bench: `createShopBackend` on the Node adapter
+ * (`toNodeListener`, @hono/node-server), a ledger store from `storeFactories`, its own process (the
+ * load generator does not share its event loop). Orders are numbers; each is 28.00 EUR. Prints
+ * `shop: <url>` when ready. GET /bench/ledger?from=&to= says how many of those orders the ledger
+ * holds as paid, through the store's own interface (so it means the same for every store).
+ */
+import { createServer } from 'node:http'
+import { connectServiceClient, createShopBackend, generateSecretKey, PAID_STATES } from '@card-jwe/shop-backend'
+import { toNodeListener } from '@card-jwe/shop-backend/node'
+import { storeFactories } from './store-factories.mjs'
+
+const env = process.env
+const storeName = env.BENCH_STORE ?? 'sqlite'
+const factory = storeFactories[storeName]
+if (!factory) throw new Error(`BENCH_STORE: one of ${Object.keys(storeFactories).join(', ')}`)
+const store = await factory({ dataDir: env.BENCH_DATA_DIR })
+let changesHeard = 0
+
+const backend = createShopBackend({
+  store,
+  ...connectServiceClient({ baseUrl: env.SERVICE_URL }),
+  secretKey: generateSecretKey(),
+  findOrder: (id) =>
+    /^\d+$/.test(id) ? { id: Number(id), reference: `bench-order-${id}`, amount: { currency: 'EUR', value: 2800 } } : undefined,
+  onOrderChange: () => {
+    changesHeard++
+  },
+  shopUrl: 'http://127.0.0.1:9',
+  certificatePem: env.CERTIFICATE_PEM,
+})
+await backend.connect({ shopId: env.SHOP_ID, serviceSecret: env.SERVICE_SECRET, storeId: env.STORE_ID })
+
+async function ledger(from, to) {
+  let paid = 0
+  let attempts = 0
+  for (let id = from; id < to; id++) {
+    const rows = await store.listAttempts(String(id))
+    attempts += rows.length
+    if (rows.some((a) => PAID_STATES.has(a.state) && a.pspReference)) paid++
+  }
+  return { paid, attempts, changesHeard }
+}
+
+const listener = toNodeListener(backend, {
+  fallback: (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://shop')
+    if (url.pathname !== '/bench/ledger') return void res.writeHead(404).end()
+    ledger(Number(url.searchParams.get('from')), Number(url.searchParams.get('to'))).then(
+      (counts) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts)),
+      (error) => res.writeHead(500).end(String(error)),
+    )
+  },
+})
+const server = createServer(listener)
+server.listen(0, '127.0.0.1', () => console.log(`shop: http://127.0.0.1:${server.address().port} (${storeName})`))
+process.on('SIGTERM', () => {
+  server.close()
+  void store.close().then(() => process.exit(0))
+})
