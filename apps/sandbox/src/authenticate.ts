@@ -50,7 +50,7 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
   if (Math.abs(now - Number(timestamp)) > MAX_SIGNATURE_SKEW_SECONDS)
     throw refuse('SIGNATURE_STALE', `signature timestamp more than ${MAX_SIGNATURE_SKEW_SECONDS} seconds from the service clock`)
 
-  const shop = context.db.prepare('SELECT * FROM shops WHERE shop_id = ?').get(shopId) as ShopRow | undefined
+  const shop = context.shops.find(shopId)
   // An unknown shop gets the same answer as a wrong signature: no hint which part was wrong.
   // The timestamp is signed as the text that was sent (as the client signs it), leading zeros and all.
   const expected = expectedSignature(shop?.service_secret ?? 'unknown-shop', {
@@ -65,13 +65,7 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
   if (!shop || given.length !== wanted.length || !timingSafeEqual(given, wanted))
     throw refuse('SIGNATURE_INVALID', 'signature does not match')
 
-  const db = context.nonces
-  const fresh = db.transaction(() => {
-    db.prepare('DELETE FROM nonces WHERE expires_at < ?').run(now)
-    return db
-      .prepare('INSERT OR IGNORE INTO nonces (shop_id, nonce, expires_at) VALUES (?, ?, ?)')
-      .run(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS)
-  })()
-  if (fresh.changes === 0) throw refuse('SIGNATURE_REPLAYED', 'this nonce was already used')
+  const fresh = context.nonces.spend(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS, now)
+  if (!fresh) throw refuse('SIGNATURE_REPLAYED', 'this nonce was already used')
   return shop
 }

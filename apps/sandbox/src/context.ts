@@ -1,12 +1,22 @@
 import type { CardDecryptor } from '@card-jwe/testkit/decryptor'
+import type { AccountStore } from './account-store.js'
 import type { Db } from './db.js'
 import type { GroupCommit } from './group-commit.js'
+import type { MerchantStore } from './merchant-store.js'
+import type { NonceStore } from './nonce-store.js'
+import type { PaymentStore } from './payment-store.js'
+import type { ShopStore } from './shop-store.js'
 
 /** What every handler may use. */
 export interface SandboxContext {
+  /** For transactions; the statements are in the stores below, prepared once at start-up. */
   readonly db: Db
-  /** The same database, for replay nonces only (see openNonceConnection). */
-  readonly nonces: Db
+  readonly shops: ShopStore
+  readonly accounts: AccountStore
+  readonly merchants: MerchantStore
+  readonly payments: PaymentStore
+  /** On a second connection to the same database (see openNonceConnection). */
+  readonly nonces: NonceStore
   /** Durable writes on `db` grouped into one commit with others (group-commit.ts); for the hot payment path. */
   readonly commit: GroupCommit
   readonly decryptor: CardDecryptor

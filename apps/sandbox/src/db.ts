@@ -150,28 +150,8 @@ CREATE TABLE IF NOT EXISTS erasures (
 /** Bumped when a table changes shape; a folder from an older sandbox is refused, not guessed at. */
 export const SCHEMA_VERSION = 3
 
-/**
- * Every handler writes its SQL where it is used (`db.prepare(sql).run(...)`), and compiling a
- * statement costs more than running it: under load re-preparing was 7% of the event loop. So a
- * connection's `prepare` keeps each compiled statement by its text. A statement is only ever run
- * to completion (`get`, `all`, `run`; never left mid-`iterate`), so one per text serves every caller.
- */
-function cacheStatements(db: Db): Db {
-  const compile = db.prepare.bind(db)
-  const statements = new Map<string, ReturnType<Db['prepare']>>()
-  db.prepare = ((sql: string) => {
-    let statement = statements.get(sql)
-    if (!statement) {
-      statement = compile(sql)
-      statements.set(sql, statement)
-    }
-    return statement
-  }) as Db['prepare']
-  return db
-}
-
 export function openDatabase(path: string): Db {
-  const db = cacheStatements(new Database(path))
+  const db = new Database(path)
   const version = db.pragma('user_version', { simple: true }) as number
   const hasTables = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name = 'shops'").get() as { n: number }
   if (hasTables.n > 0 && version !== SCHEMA_VERSION) {
@@ -196,7 +176,7 @@ export function openDatabase(path: string): Db {
  * ten-minute replay window; payments themselves stay on the FULL connection.
  */
 export function openNonceConnection(path: string): Db {
-  const db = cacheStatements(new Database(path))
+  const db = new Database(path)
   db.pragma('synchronous = NORMAL')
   db.pragma('busy_timeout = 5000')
   return db

@@ -39,9 +39,7 @@ export function replay(
   status: number,
 ): SandboxResponse | undefined {
   if (!claim) return undefined
-  const row = context.db
-    .prepare(`SELECT idempotency_fingerprint, idempotent_answer FROM ${table} WHERE idempotency_key = ?`)
-    .get(claim.scope) as { idempotency_fingerprint: string; idempotent_answer: string } | undefined
+  const row = context.payments.answerFor(table, claim.scope)
   if (!row) return undefined
   if (row.idempotency_fingerprint !== claim.fingerprint) {
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)

@@ -5,9 +5,14 @@ import { join } from 'node:path'
 import { redactPathForLog } from '@card-jwe/payment-validator'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
+import { createAccountStore } from './account-store.js'
 import { openDatabase, openNonceConnection } from './db.js'
 import { createGroupCommit } from './group-commit.js'
 import { SandboxError } from './errors.js'
+import { createMerchantStore } from './merchant-store.js'
+import { createNonceStore } from './nonce-store.js'
+import { createPaymentStore } from './payment-store.js'
+import { createShopStore } from './shop-store.js'
 import { readBody } from './http/body.js'
 import { send } from './http/respond.js'
 import { sandboxRoutes } from './routes.js'
@@ -56,12 +61,16 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const certificate = await loadOrCreateCertificate(options.dataDir, now())
   const databasePath = join(options.dataDir, 'sandbox.sqlite')
   const db = openDatabase(databasePath)
-  const nonces = openNonceConnection(databasePath)
+  const nonceConnection = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
   const routes = sandboxRoutes()
   const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = {
     db,
-    nonces,
+    shops: createShopStore(db),
+    accounts: createAccountStore(db),
+    merchants: createMerchantStore(db),
+    payments: createPaymentStore(db),
+    nonces: createNonceStore(nonceConnection),
     commit: createGroupCommit(db),
     decryptor,
     baseUrl: '',
@@ -107,7 +116,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
       await closed
-      nonces.close()
+      nonceConnection.close()
       db.close()
     },
   }

@@ -3,17 +3,15 @@ import { z } from 'zod'
 import { parseJsonBody } from '@card-jwe/payment-validator'
 import { ServiceError, ServiceUnreachableError, type ServiceClient } from '@card-jwe/service-client'
 import { HttpError } from './http.js'
-import { findOrder, type OrderRow } from './orders.js'
-import type { ShopDb } from './db.js'
+import type { OrderStore } from './order-store.js'
 
 /** No answer from the service within the call's deadline: said as such, not as an internal error. */
 const UNREACHABLE = 'The payment service could not be reached. Try again in a moment.'
 
 const AmountSchema = z.strictObject({ value: z.int().min(1).optional() })
 
-export function listOrders(db: ShopDb) {
-  const rows = db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT 200').all() as OrderRow[]
-  return rows.map((o) => ({
+export function listOrders(orders: OrderStore) {
+  return orders.latest().map((o) => ({
     id: o.id,
     reference: o.reference,
     amount: { currency: o.currency, value: o.value },
@@ -31,7 +29,7 @@ export function listOrders(db: ShopDb) {
  * state changes when the poller sees the service's update, not here: the service is the record.
  */
 export async function modifyOrder(
-  db: ShopDb,
+  orders: OrderStore,
   client: ServiceClient,
   orderId: number,
   action: string,
@@ -42,7 +40,7 @@ export async function modifyOrder(
   if (idempotencyKey !== undefined && !/^[A-Za-z0-9_-]{8,40}$/.test(idempotencyKey))
     throw new HttpError(400, 'INVALID_IDEMPOTENCY_KEY', 'idempotency-key: 8 to 40 characters of [A-Za-z0-9_-]')
   const key = { idempotencyKey: `${orderId}-${action}-${idempotencyKey ?? randomUUID()}` }
-  const order = findOrder(db, orderId)
+  const order = orders.find(orderId)
   if (!order?.psp_reference) throw new HttpError(404, 'ORDER_NOT_FOUND', 'no paid order with this id')
   const parsed = parseJsonBody(body.length ? body : '{}', AmountSchema)
   if (!parsed.ok) throw new HttpError(400, 'INVALID_BODY', 'value: a whole number of minor units, at least 1')

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import type { OrderRecord } from '@card-jwe/payment-validator'
-import type { ShopDb } from './db.js'
+import type { OrderChanges, OrderStore } from './order-store.js'
 
 export interface OrderRow {
   readonly id: number
@@ -28,18 +28,11 @@ export const CartSchema = z.strictObject({
 })
 
 /** An order from a cart: the amount is computed here, from the catalogue, never taken from the page. */
-export function createOrder(db: ShopDb, cart: z.infer<typeof CartSchema>, now: Date): OrderRow {
+export function createOrder(orders: OrderStore, cart: z.infer<typeof CartSchema>, now: Date): OrderRow {
   const value = cart.items.reduce((sum, item) => sum + CATALOGUE.find((p) => p.sku === item.sku)!.price * item.quantity, 0)
   const reference = `order-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`
-  const at = now.toISOString()
-  const { lastInsertRowid } = db
-    .prepare("INSERT INTO orders (reference, currency, value, items, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'created', ?, ?)")
-    .run(reference, SHOP_CURRENCY, value, JSON.stringify(cart.items), at, at)
-  return findOrder(db, Number(lastInsertRowid))!
-}
-
-export function findOrder(db: ShopDb, id: number): OrderRow | undefined {
-  return db.prepare('SELECT * FROM orders WHERE id = ?').get(id) as OrderRow | undefined
+  const id = orders.insert({ reference, currency: SHOP_CURRENCY, value, items: JSON.stringify(cart.items) }, now.toISOString())
+  return orders.find(id)!
 }
 
 export function orderRecord(order: OrderRow): OrderRecord {
@@ -51,16 +44,6 @@ export function publicOrder(order: OrderRow) {
   return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value }, status: order.status }
 }
 
-export function updateOrder(
-  db: ShopDb,
-  id: number,
-  changes: Partial<Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'payment_attempt' | 'captured' | 'refunded'>>,
-  now: Date,
-): void {
-  const columns = Object.keys(changes)
-  db.prepare(`UPDATE orders SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @updated_at WHERE id = @id`).run({
-    ...changes,
-    id,
-    updated_at: now.toISOString(),
-  })
+export function updateOrder(orders: OrderStore, id: number, changes: OrderChanges, now: Date): void {
+  orders.update(id, changes, now.toISOString())
 }

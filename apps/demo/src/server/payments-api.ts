@@ -12,11 +12,11 @@ import {
 } from '@card-jwe/payment-validator'
 import { RETRIED_STATUSES, ServiceError, ServiceUnreachableError, type ServiceClient } from '@card-jwe/service-client'
 import { HttpError } from './http.js'
-import { findOrder, orderRecord, updateOrder, type OrderRow } from './orders.js'
-import type { ShopDb } from './db.js'
+import type { OrderStore } from './order-store.js'
+import { orderRecord, updateOrder, type OrderRow } from './orders.js'
 
 export interface PaymentsApiContext {
-  readonly db: ShopDb
+  readonly orders: OrderStore
   readonly client: () => { client: ServiceClient; storeId: string }
   /** The shop's public origin, for returnUrl. */
   readonly shopUrl: string
@@ -36,8 +36,8 @@ function statusOf(resultCode: string): string {
   return 'pending'
 }
 
-function orderOf(db: ShopDb, orderId: number | string): OrderRow {
-  const order = typeof orderId === 'number' ? findOrder(db, orderId) : undefined
+function orderOf(orders: OrderStore, orderId: number | string): OrderRow {
+  const order = typeof orderId === 'number' ? orders.find(orderId) : undefined
   if (!order) throw new HttpError(404, 'ORDER_NOT_FOUND', 'orderId: no such order')
   return order
 }
@@ -66,7 +66,7 @@ function fromService(error: unknown): never {
 function record(context: PaymentsApiContext, order: OrderRow, response: PaymentResponse): void {
   const status = statusOf(response.resultCode)
   updateOrder(
-    context.db,
+    context.orders,
     order.id,
     {
       result_code: response.resultCode,
@@ -89,7 +89,7 @@ const paymentKey = (order: OrderRow) => `${order.reference}-attempt-${order.paym
 export async function postPayment(body: Buffer, request: IncomingMessage, context: PaymentsApiContext) {
   const parsed = parseJsonBody(body, PaymentSubmissionSchema)
   if (!parsed.ok) throw new HttpError(400, 'INVALID_SUBMISSION', parsed.error.message, parsed.error.issues)
-  let order = orderOf(context.db, parsed.value.orderId)
+  let order = orderOf(context.orders, parsed.value.orderId)
   const checked = checkSubmission(parsed.value, orderRecord(order))
   if (!checked.ok) throw new HttpError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
   // A shopper who came Back from the bank, or cancelled a challenge that would not load, may pay
@@ -98,8 +98,8 @@ export async function postPayment(body: Buffer, request: IncomingMessage, contex
   const abandonedRedirect = order.status === 'pending' && ABANDONABLE.has(order.result_code ?? '')
   if (!PAYABLE.has(order.status) && !abandonedRedirect) throw new HttpError(409, 'ORDER_NOT_PAYABLE', `order is ${order.status}`)
   if (abandonedRedirect) {
-    updateOrder(context.db, order.id, { payment_attempt: order.payment_attempt + 1 }, context.now())
-    order = orderOf(context.db, order.id)
+    updateOrder(context.orders, order.id, { payment_attempt: order.payment_attempt + 1 }, context.now())
+    order = orderOf(context.orders, order.id)
   }
 
   const completed = checked.submission.browserInfo
@@ -123,7 +123,7 @@ export async function postPayment(body: Buffer, request: IncomingMessage, contex
 export async function postPaymentDetails(body: Buffer, context: PaymentsApiContext) {
   const parsed = parseJsonBody(body, DetailsSubmissionSchema)
   if (!parsed.ok) throw new HttpError(400, 'INVALID_SUBMISSION', parsed.error.message, parsed.error.issues)
-  const order = orderOf(context.db, parsed.value.orderId)
+  const order = orderOf(context.orders, parsed.value.orderId)
   if (order.status !== 'pending') throw new HttpError(409, 'ORDER_NOT_PENDING', `order is ${order.status}`)
   const { client, storeId } = context.client()
   // One key per shopper step of an attempt (the fingerprint, then the challenge), so a retry of a step is one step.

@@ -1,6 +1,7 @@
 import type { KnownPaymentStatus, PaymentStatus, ServiceClient } from '@card-jwe/service-client'
+import type { ChangeStore } from './change-store.js'
+import type { OrderStore } from './order-store.js'
 import { updateOrder } from './orders.js'
-import type { ShopDb } from './db.js'
 
 /** How often the shop asks the service for changed payments (spec: "Events", polling only). */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000
@@ -28,37 +29,32 @@ const orderStatusOf = (status: PaymentStatus): string =>
  * the echoed metadata.shop_order_id; the cursor moves in the same transaction as the changes, so
  * a crash neither loses nor repeats one; seen_changes keeps each sequence once, so a repeat fails loudly.
  */
-export async function pollOnce(db: ShopDb, client: ServiceClient, now: () => Date): Promise<number> {
-  const read = () =>
-    Number((db.prepare("SELECT value FROM settings WHERE id = 'poll_cursor'").get() as { value: string } | undefined)?.value ?? 0)
+export async function pollOnce(
+  { orders, changes }: { orders: OrderStore; changes: ChangeStore },
+  client: ServiceClient,
+  now: () => Date,
+): Promise<number> {
   let applied = 0
   for (;;) {
-    const page = await client.updatedPayments({ after: read(), limit: 100 })
-    db.transaction(() => {
+    const page = await client.updatedPayments({ after: changes.cursor(), limit: 100 })
+    changes.inTransaction(() => {
       for (const change of page.payments) {
-        db.prepare('INSERT INTO seen_changes (sequence, psp_reference, status, applied_at) VALUES (?, ?, ?, ?)').run(
-          change.sequence,
-          change.pspReference,
-          change.status,
-          now().toISOString(),
-        )
+        changes.recordSeen(change, now().toISOString())
         const orderId = Number((change.metadata as { shop_order_id?: unknown }).shop_order_id)
         if (!Number.isInteger(orderId)) continue
         updateOrder(
-          db,
+          orders,
           orderId,
           { status: orderStatusOf(change.status), captured: change.capturedAmount.value, refunded: change.refundedAmount.value },
           now(),
         )
         // A payment whose answer never reached the shop (a crash between the service's answer and our
         // write) is matched here by its metadata, so its pspReference still lands on the order.
-        db.prepare('UPDATE orders SET psp_reference = ? WHERE id = ? AND psp_reference IS NULL').run(change.pspReference, orderId)
+        orders.setPspReferenceIfUnset(orderId, change.pspReference)
         applied++
       }
-      db.prepare("INSERT INTO settings (id, value) VALUES ('poll_cursor', ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value").run(
-        String(page.cursor),
-      )
-    })()
+      changes.setCursor(page.cursor)
+    })
     if (!page.hasMore) return applied
   }
 }

@@ -1,4 +1,5 @@
 import type { ShopDb } from './db.js'
+import { createSettingsStore } from './settings-store.js'
 import type { SecretBox } from './secret-box.js'
 
 /** Settings that are secrets: sealed at rest, never served to the browser. */
@@ -12,20 +13,16 @@ export interface Settings {
 }
 
 export function openSettings(db: ShopDb, box: SecretBox): Settings {
-  const read = db.prepare('SELECT value, encrypted FROM settings WHERE id = ?')
-  const write = db.prepare(
-    'INSERT INTO settings (id, value, encrypted) VALUES (?, ?, ?) ' +
-      'ON CONFLICT(id) DO UPDATE SET value = excluded.value, encrypted = excluded.encrypted',
-  )
+  const store = createSettingsStore(db)
   const get = (id: string) => {
-    const row = read.get(id) as { value: string; encrypted: number } | undefined
+    const row = store.read(id)
     return row === undefined ? undefined : row.encrypted ? box.open(row.value) : row.value
   }
   return {
     get,
     set(id, value) {
       const secret = SECRET_SETTINGS.has(id)
-      write.run(id, secret ? box.seal(value) : value, secret ? 1 : 0)
+      store.write(id, secret ? box.seal(value) : value, secret)
     },
     // Spec: at least service_secret, empty until registration; the service sees nothing else.
     serviceVisible: () => [{ id: 'service_secret', value: get('service_secret') ?? '' }],

@@ -9,10 +9,12 @@ import { parseJsonBody, redactPathForLog } from '@card-jwe/payment-validator'
 import { createServiceClient, ServiceError, ServiceUnreachableError, type ServiceClient } from '@card-jwe/service-client'
 import { listOrders, modifyOrder } from './admin-api.js'
 import { CATALOGUE } from './catalogue.js'
+import { createChangeStore } from './change-store.js'
 import { openShopDatabase } from './db.js'
+import { createOrderStore } from './order-store.js'
 import { HttpError, pagePolicy, readBody, sendJson } from './http.js'
 import { importMapHashes } from './import-map-hashes.js'
-import { CartSchema, createOrder, findOrder, publicOrder } from './orders.js'
+import { CartSchema, createOrder, publicOrder } from './orders.js'
 import { postPayment, postPaymentDetails, type PaymentsApiContext } from './payments-api.js'
 import { DEFAULT_POLL_INTERVAL_MS, pollOnce } from './poller.js'
 import { openSecretBox } from './secret-box.js'
@@ -79,6 +81,8 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   await mkdir(options.dataDir, { recursive: true })
   const db = openShopDatabase(join(options.dataDir, 'shop.sqlite'))
   const settings = openSettings(db, openSecretBox(join(options.dataDir, 'secrets.key')))
+  const orders = createOrderStore(db)
+  const changes = createChangeStore(db)
   const serviceOrigin = new URL(options.serviceBaseUrl).origin
   const throttle = options.failureThrottle ?? createFailureThrottle()
   const frontDir = options.frontDir ?? FRONT_DIR
@@ -92,7 +96,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   }
   // One poll at a time: the timer and the admin page's button share this chain.
   let polling: Promise<number> = Promise.resolve(0)
-  const poll = () => (polling = polling.catch(() => 0).then(() => pollOnce(db, client(), now)))
+  const poll = () => (polling = polling.catch(() => 0).then(() => pollOnce({ orders, changes }, client(), now)))
   const setup: MerchantSetupContext = { settings, client, ...(options.sandboxInboxUrl ? { sandboxInboxUrl: options.sandboxInboxUrl } : {}) }
   /** The checkout sells only from an onboarded store (spec: "Onboarding"). */
   const connection = () => {
@@ -102,7 +106,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     return { client: client(), storeId: state.storeId! }
   }
   const payments: PaymentsApiContext = {
-    db,
+    orders,
     client: connection,
     get shopUrl() {
       return shopUrl
@@ -147,10 +151,10 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     if (method === 'POST' && path === '/api/orders') {
       const cart = parseJsonBody(body, CartSchema)
       if (!cart.ok) throw new HttpError(400, 'INVALID_CART', cart.error.message)
-      return sendJson(response, 201, publicOrder(createOrder(db, cart.value, now())))
+      return sendJson(response, 201, publicOrder(createOrder(orders, cart.value, now())))
     }
     if (method === 'GET' && orderMatch) {
-      const order = findOrder(db, Number(orderMatch[1]))
+      const order = orders.find(Number(orderMatch[1]))
       if (!order) throw new HttpError(404, 'ORDER_NOT_FOUND', 'no such order')
       return sendJson(response, 200, publicOrder(order))
     }
@@ -162,13 +166,13 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
       for (const { directive, blocked } of violations) log(`CSP violation reported: ${directive} blocked ${blocked}`)
       return sendJson(response, 204, {})
     }
-    if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(db))
+    if (method === 'GET' && path === '/api/admin/orders') return sendJson(response, 200, listOrders(orders))
     if (method === 'POST' && path === '/api/admin/poll') return sendJson(response, 200, { applied: await poll() })
     if (method === 'POST' && adminMatch)
       return sendJson(
         response,
         200,
-        await modifyOrder(db, client(), Number(adminMatch[1]), adminMatch[2]!, body, headerOf(request, 'idempotency-key')),
+        await modifyOrder(orders, client(), Number(adminMatch[1]), adminMatch[2]!, body, headerOf(request, 'idempotency-key')),
       )
     throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
   }

@@ -17,15 +17,6 @@ export const VERIFICATION_MAX_ATTEMPTS = 5
 /** Codes one shop may have sent to one address within VERIFICATION_CODE_TTL_SECONDS. */
 export const VERIFICATION_MAX_SENDS = 5
 
-interface CodeRow {
-  readonly id: number
-  readonly code: string
-  readonly expires_at: number
-  readonly attempts: number
-  readonly used_at: string | null
-  readonly created_at: string
-}
-
 /**
  * POST /email-verification-messages (signed; body and answer not shown in the spec): `{email}`.
  * Sends a six-digit one-time code. No mail leaves the machine: the code goes to the sandbox's log
@@ -35,9 +26,7 @@ export async function sendVerificationEmail(request: SandboxRequest, _params: Pa
   const shop = await authenticate(request, context)
   const email = validBody(request, EmailVerificationRequestSchema, 'email verification').email.toLowerCase()
   const now = nowSeconds(context)
-  const recent = context.db
-    .prepare('SELECT count(*) AS n, min(expires_at) AS first FROM verification_codes WHERE shop_id = ? AND email = ? AND expires_at > ?')
-    .get(shop.shop_id, email, now) as { n: number; first: number | null }
+  const recent = context.accounts.recentSends(shop.shop_id, email, now)
   if (recent.n >= VERIFICATION_MAX_SENDS) {
     // Retry-After: when the oldest of those codes expires and a send is allowed again.
     const retryAfter = Math.max(1, (recent.first ?? now) - now)
@@ -51,9 +40,7 @@ export async function sendVerificationEmail(request: SandboxRequest, _params: Pa
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
   const expiresAt = now + VERIFICATION_CODE_TTL_SECONDS
-  context.db
-    .prepare('INSERT INTO verification_codes (shop_id, email, code, expires_at, created_at) VALUES (?, ?, ?, ?, ?)')
-    .run(shop.shop_id, email, code, expiresAt, context.now().toISOString())
+  context.accounts.insertCode(shop.shop_id, email, code, expiresAt, context.now().toISOString())
   context.log(`mail to ${email}: your verification code is ${code}`)
   return json({ email, status: 'sent', expiresAt: new Date(expiresAt * 1000).toISOString() }, 201)
 }
@@ -69,12 +56,10 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
   const shop = await authenticate(request, context)
   const body = validBody(request, BackofficeUserRequestSchema, 'backoffice user')
   const email = body.email.toLowerCase()
-  const db = context.db
+  const { accounts } = context
 
-  const outcome = db.transaction((): SandboxError | string => {
-    const rows = db
-      .prepare('SELECT * FROM verification_codes WHERE shop_id = ? AND email = ? ORDER BY id DESC')
-      .all(shop.shop_id, email) as CodeRow[]
+  const outcome = context.db.transaction((): SandboxError | string => {
+    const rows = accounts.codesSent(shop.shop_id, email)
     const latest = rows[0]
     if (!latest)
       return new SandboxError(
@@ -88,7 +73,7 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
       return new SandboxError(422, 'VERIFICATION_ATTEMPTS_EXCEEDED', `code: ${VERIFICATION_MAX_ATTEMPTS} wrong attempts; request a new one`)
     if (match && match !== latest) return new SandboxError(422, 'VERIFICATION_CODE_EXPIRED', 'code: a newer code was sent; use the latest')
     if (!match) {
-      db.prepare('UPDATE verification_codes SET attempts = attempts + 1 WHERE id = ?').run(latest.id)
+      accounts.countWrongAttempt(latest.id)
       return new SandboxError(
         422,
         'VERIFICATION_CODE_WRONG',
@@ -101,18 +86,10 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
         'VERIFICATION_CODE_EXPIRED',
         `code: expired (valid for ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes); request a new one`,
       )
-    db.prepare('UPDATE verification_codes SET used_at = ? WHERE id = ?').run(context.now().toISOString(), match.id)
-    db.prepare('INSERT OR IGNORE INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)').run(
-      newId('acct'),
-      email,
-      context.now().toISOString(),
-    )
-    const account = db.prepare('SELECT account_id FROM accounts WHERE email = ?').get(email) as { account_id: string }
-    // Another account's contractor must not stay current.
-    db.prepare(
-      'UPDATE shops SET account_id = ?, contractor_id = CASE WHEN account_id = ? THEN contractor_id ELSE NULL END WHERE shop_id = ?',
-    ).run(account.account_id, account.account_id, shop.shop_id)
-    return account.account_id
+    accounts.spendCode(match.id, context.now().toISOString())
+    const accountId = accounts.findOrCreate(newId('acct'), email, context.now().toISOString())
+    context.shops.connectAccount(shop.shop_id, accountId)
+    return accountId
   })()
   // Wrong attempts are counted even though the request is refused: the refusal is returned, not thrown, inside.
   if (outcome instanceof SandboxError) throw outcome
@@ -130,7 +107,7 @@ export function inbox(request: SandboxRequest, _params: Params, context: Sandbox
   const parsed = InboxQuerySchema.safeParse({ email: request.url.searchParams.get('email') ?? undefined })
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'query: email must be an email address')
   const email = parsed.data.email.toLowerCase()
-  const rows = context.db.prepare('SELECT * FROM verification_codes WHERE email = ? ORDER BY id DESC LIMIT 20').all(email) as CodeRow[]
+  const rows = context.accounts.inbox(email)
   return json({
     messages: rows.map((row) => ({
       to: email,

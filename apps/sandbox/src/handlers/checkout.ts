@@ -24,14 +24,7 @@ export async function checkoutPaymentMethods(request: SandboxRequest, params: Pa
   if ((country && !/^[A-Z]{2}$/.test(country)) || (currency && !/^[A-Z]{3}$/.test(currency)) || (shopper && !/^.{3,256}$/.test(shopper))) {
     throw new SandboxError(422, 'INVALID_REQUEST', 'query: country is two capital letters, currency three, shopper 3-256 characters')
   }
-  const stored = shopper
-    ? (context.db
-        .prepare(
-          'SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods ' +
-            'WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at',
-        )
-        .all(shop.shop_id, shopper) as Array<{ id: string; brand: string; last_four: string; expiry_month: string; expiry_year: string }>)
-    : []
+  const stored = shopper ? context.payments.storedMethodsOf(shop.shop_id, shopper) : []
   return json({
     // Only what the store has turned on (PUT .../payment-methods); iDEAL only for the Netherlands.
     paymentMethods: [
@@ -69,10 +62,8 @@ export async function unsubscribe(request: SandboxRequest, params: Params, conte
   ownedStore(context, shop, params.store_id!)
   const parsed = UnsubscribeSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'unsubscribe needs shopperReference and storedPaymentMethodId')
-  const changed = context.db
-    .prepare('UPDATE stored_methods SET disabled = 1 WHERE id = ? AND shop_id = ? AND shopper_reference = ? AND disabled = 0')
-    .run(parsed.data.storedPaymentMethodId, shop.shop_id, parsed.data.shopperReference).changes
-  if (changed === 0) throw notFound('stored payment method')
+  const changed = context.payments.disableStoredMethod(parsed.data.storedPaymentMethodId, shop.shop_id, parsed.data.shopperReference)
+  if (!changed) throw notFound('stored payment method')
   return json({ status: 'disabled', storedPaymentMethodId: parsed.data.storedPaymentMethodId })
 }
 
@@ -81,11 +72,6 @@ export async function subjectErasure(request: SandboxRequest, params: Params, co
   const shop = await authenticate(request, context)
   const row = findPayment(context, 'psp_reference', params.psp_reference!)
   if (!row || row.shop_id !== shop.shop_id) throw notFound('payment')
-  context.db.transaction(() => {
-    context.db.prepare('UPDATE payments SET shopper_reference = NULL, card_last_four = NULL WHERE psp_reference = ?').run(row.psp_reference)
-    context.db
-      .prepare('INSERT OR IGNORE INTO erasures (psp_reference, requested_at) VALUES (?, ?)')
-      .run(row.psp_reference, context.now().toISOString())
-  })()
+  context.payments.eraseShopper(row.psp_reference, context.now().toISOString())
   return json({ pspReference: row.psp_reference, status: 'received' }, 201)
 }

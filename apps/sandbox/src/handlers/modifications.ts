@@ -52,22 +52,15 @@ function recorded(
     ...(value === null ? {} : { amount: { currency: row.currency, value } }),
     metadata: JSON.parse(row.metadata) as unknown,
   }
-  context.db
-    .prepare(
-      'INSERT INTO modifications (psp_reference, payment_psp_reference, kind, currency, value, ' +
-        'idempotency_key, idempotency_fingerprint, idempotent_answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    )
-    .run(
-      reference,
-      row.psp_reference,
-      kind,
-      value === null ? null : row.currency,
-      value,
-      claim?.scope ?? null,
-      claim?.fingerprint ?? null,
-      claim ? JSON.stringify(answer) : null,
-      context.now().toISOString(),
-    )
+  context.payments.insertModification(
+    { psp_reference: reference, payment_psp_reference: row.psp_reference, kind, currency: value === null ? null : row.currency, value },
+    {
+      idempotency_key: claim?.scope ?? null,
+      idempotency_fingerprint: claim?.fingerprint ?? null,
+      idempotent_answer: claim ? JSON.stringify(answer) : null,
+    },
+    context.now().toISOString(),
+  )
   return json(answer, 201)
 }
 

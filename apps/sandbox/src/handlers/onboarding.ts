@@ -55,8 +55,6 @@ export async function createOnboardingLink(request: SandboxRequest, _params: Par
     throw new SandboxError(422, 'ONBOARDING_ALREADY_COMPLETE', 'onboarding: the current contractor is already verified; nothing to do')
   const token = randomBytes(24).toString('base64url')
   const expiresAt = nowSeconds(context) + ONBOARDING_LINK_TTL_SECONDS
-  context.db
-    .prepare('INSERT INTO onboarding_links (token, shop_id, contractor_id, expires_at) VALUES (?, ?, ?, ?)')
-    .run(token, shop.shop_id, contractor.contractor_id, expiresAt)
+  context.merchants.insertOnboardingLink({ token, shop_id: shop.shop_id, contractor_id: contractor.contractor_id, expires_at: expiresAt })
   return json({ uri: `${context.baseUrl}/onboarding/${token}` }, 201)
 }

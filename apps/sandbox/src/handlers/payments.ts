@@ -82,22 +82,19 @@ const finalAnswer = (row: PaymentRow): SandboxResponse => json(finalAnswerOf(row
 function remember(context: SandboxContext, row: PaymentRow): void {
   if (!row.store_method || !row.shopper_reference || row.status !== 'authorised' || !row.card_expiry) return
   const [month, year] = row.card_expiry.split('/')
-  context.db
-    .prepare(
-      'INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at) ' +
-        'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    )
-    .run(
-      newId('pm'),
-      row.shop_id,
-      row.store_id,
-      row.shopper_reference,
-      row.card_brand,
-      row.card_last_four,
-      month,
-      year,
-      context.now().toISOString(),
-    )
+  context.payments.insertStoredMethod(
+    {
+      shop_id: row.shop_id,
+      store_id: row.store_id,
+      shopper_reference: row.shopper_reference,
+      brand: row.card_brand!,
+      last_four: row.card_last_four!,
+      expiry_month: month!,
+      expiry_year: year!,
+    },
+    newId('pm'),
+    context.now().toISOString(),
+  )
 }
 
 /** POST /shopplatform/processor/stores/{store_id}/payments */

@@ -53,9 +53,7 @@ async function callShop(url: string, key: string, secret: string, init: RequestI
  */
 function createReadyMadeStore(context: SandboxContext, shopId: string): string {
   const accountId = newId('acct')
-  context.db
-    .prepare('INSERT INTO accounts (account_id, email, created_at) VALUES (?, ?, ?)')
-    .run(accountId, `ready-made+${shopId}@sandbox.test`, context.now().toISOString())
+  context.accounts.insert(accountId, `ready-made+${shopId}@sandbox.test`, context.now().toISOString())
   const contractor = findOrCreateContractor(
     context,
     accountId,
@@ -70,9 +68,7 @@ function createReadyMadeStore(context: SandboxContext, shopId: string): string {
     currency: 'EUR',
     address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
   })
-  context.db
-    .prepare('UPDATE shops SET account_id = ?, contractor_id = ? WHERE shop_id = ?')
-    .run(accountId, contractor.contractor_id, shopId)
+  context.shops.setAccountAndContractor(shopId, accountId, contractor.contractor_id)
   return store.store_id
 }
 
@@ -93,20 +89,17 @@ export interface ReadyMadeShop {
 export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): ReadyMadeShop {
   const shop = { shopId: newId('shop'), serviceSecret: newSecret() }
   const storeId = context.db.transaction(() => {
-    context.db
-      .prepare(
-        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(
-        shop.shopId,
-        shopUrl.replace(/\/+$/, ''),
-        newId('key'),
-        newSecret(),
-        shop.serviceSecret,
-        `test_${newSecret().slice(0, 32)}`,
-        context.now().toISOString(),
-      )
+    context.shops.insert(
+      {
+        shop_id: shop.shopId,
+        base_url: shopUrl.replace(/\/+$/, ''),
+        basic_key: newId('key'),
+        basic_secret: newSecret(),
+        service_secret: shop.serviceSecret,
+        client_key: `test_${newSecret().slice(0, 32)}`,
+      },
+      context.now().toISOString(),
+    )
     return createReadyMadeStore(context, shop.shopId)
   })()
   context.log(`seeded ${shop.shopId} with ready-made store ${storeId}`)
@@ -167,12 +160,17 @@ export async function register(request: SandboxRequest, _params: unknown, contex
 
   const shop = { shopId: newId('shop'), clientKey: `test_${newSecret().slice(0, 32)}` }
   const storeId = context.db.transaction(() => {
-    context.db
-      .prepare(
-        'INSERT INTO shops (shop_id, base_url, basic_key, basic_secret, service_secret, client_key, created_at) ' +
-          'VALUES (?, ?, ?, ?, ?, ?, ?)',
-      )
-      .run(shop.shopId, base, key, secret, serviceSecret, shop.clientKey, context.now().toISOString())
+    context.shops.insert(
+      {
+        shop_id: shop.shopId,
+        base_url: base,
+        basic_key: key,
+        basic_secret: secret,
+        service_secret: serviceSecret,
+        client_key: shop.clientKey,
+      },
+      context.now().toISOString(),
+    )
     return readyMadeStore ? createReadyMadeStore(context, shop.shopId) : undefined
   })()
   context.log(`registered ${shop.shopId}${storeId ? ` with ready-made store ${storeId}` : ''}`)

@@ -18,7 +18,6 @@ import {
   ownedStore,
   paymentMethodsOf,
   storeAnswer,
-  type StoreRow,
 } from '../merchant-store.js'
 import { isListedCountry, isListedIndustryCode } from '../reference-data/lists.js'
 import type { SandboxContext } from '../context.js'
@@ -30,7 +29,7 @@ export async function listStores(request: SandboxRequest, _params: Params, conte
   const shop = await authenticate(request, context)
   // With several contractors this silently answers for whichever was connected last, as the spec warns.
   const contractor = currentContractor(context, shop)
-  const rows = context.db.prepare('SELECT * FROM stores WHERE contractor_id = ? ORDER BY rowid').all(contractor.contractor_id) as StoreRow[]
+  const rows = context.merchants.storesOfContractor(contractor.contractor_id)
   return json(rows.map(storeAnswer))
 }
 
@@ -67,7 +66,7 @@ export async function createStore(request: SandboxRequest, _params: Params, cont
   const store = context.db.transaction(() => {
     const contractor = findOrCreateContractor(context, account, body.contractor, ONBOARDING_REQUIRED)
     const row = insertStore(context, contractor.contractor_id, body.store)
-    context.db.prepare('UPDATE shops SET contractor_id = ? WHERE shop_id = ?').run(contractor.contractor_id, shop.shop_id)
+    context.shops.setContractor(shop.shop_id, contractor.contractor_id)
     return row
   })()
   context.log(`store ${store.store_id} created for contractor ${store.contractor_id}`)
@@ -91,14 +90,11 @@ export async function updateStore(request: SandboxRequest, params: Params, conte
   }
   if (body.address && !isListedCountry(body.address.country))
     throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `address.country: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
-  context.db
-    .prepare('UPDATE stores SET label = ?, phone = ?, address = ? WHERE store_id = ?')
-    .run(
-      body.label ?? store.label,
-      body.phone ? compactPhone(body.phone) : store.phone,
-      body.address ? JSON.stringify(body.address) : store.address,
-      store.store_id,
-    )
+  context.merchants.updateStoreDetails(store.store_id, {
+    label: body.label ?? store.label,
+    phone: body.phone ? compactPhone(body.phone) : store.phone,
+    address: body.address ? JSON.stringify(body.address) : store.address,
+  })
   return json(storeAnswer(ownedStore(context, shop, store.store_id)))
 }
 
@@ -111,6 +107,6 @@ export async function setStorePaymentMethods(request: SandboxRequest, params: Pa
   const store = ownedStore(context, shop, params.store_id!)
   const wanted = validBody(request, StorePaymentMethodsRequestSchema, 'payment methods')
   const next = paymentMethodsOf(store).map((method) => wanted.paymentMethods.find((m) => m.type === method.type) ?? method)
-  context.db.prepare('UPDATE stores SET payment_methods = ? WHERE store_id = ?').run(JSON.stringify(next), store.store_id)
+  context.merchants.setStorePaymentMethods(store.store_id, JSON.stringify(next))
   return json({ storeId: store.store_id, paymentMethods: next })
 }

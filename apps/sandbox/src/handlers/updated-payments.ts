@@ -7,20 +7,6 @@ import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 export const DEFAULT_PAGE_SIZE = 100
 export const MAX_PAGE_SIZE = 500
 
-interface EventRow {
-  sequence: number
-  psp_reference: string
-  status: string
-  captured: number
-  refunded: number
-  changed_at: string
-  result_code: string
-  currency: string
-  value: number
-  reference: string | null
-  metadata: string
-}
-
 /**
  * GET /shopplatform/processor/updated-payments?after=CURSOR&limit=N (query and shape not shown in
  * the spec). Every change of a payment is one entry, with the state it had then; `cursor` is the
@@ -37,23 +23,14 @@ export async function updatedPayments(request: SandboxRequest, _params: Params, 
   }
   // Only 0 or a sequence of this shop's own changes was ever handed out as a cursor. Anything else
   // (corrupted, another shop's, from the future) would silently list nothing, so it is refused.
-  const issued =
-    after === '0' ||
-    context.db.prepare('SELECT 1 FROM events WHERE shop_id = ? AND sequence = ?').get(shop.shop_id, Number(after)) !== undefined
+  const issued = after === '0' || context.payments.issuedCursor(shop.shop_id, Number(after))
   if (!issued)
     throw new SandboxError(
       422,
       'CURSOR_UNKNOWN',
       'query: after is not a cursor this service issued to this shop; start from 0 or the cursor of your last answer',
     )
-  const rows = context.db
-    .prepare(
-      'SELECT e.sequence, e.psp_reference, e.status, e.captured, e.refunded, e.changed_at, ' +
-        `p.result_code, p.currency, p.value, p.reference, p.metadata
-       FROM events e JOIN payments p ON p.psp_reference = e.psp_reference
-       WHERE e.shop_id = ? AND e.sequence > ? ORDER BY e.sequence LIMIT ?`,
-    )
-    .all(shop.shop_id, Number(after), Number(limit) + 1) as EventRow[]
+  const rows = context.payments.eventsAfter(shop.shop_id, Number(after), Number(limit) + 1)
   const page = rows.slice(0, Number(limit))
   return json({
     payments: page.map((r) => ({

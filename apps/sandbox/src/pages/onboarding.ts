@@ -1,19 +1,11 @@
 import { formOf } from '../http/body.js'
 import { nowSeconds } from '../lib/clock.js'
 import { ONBOARDING_RETURN_PATH } from '../handlers/onboarding.js'
-import { ONBOARDING_CLEAR, type ContractorRow } from '../merchant-store.js'
+import { ONBOARDING_CLEAR, type ContractorRow, type OnboardingLinkRow } from '../merchant-store.js'
 import { html } from './lib/html.js'
 import { page } from './page.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
-
-interface LinkRow {
-  readonly token: string
-  readonly shop_id: string
-  readonly contractor_id: string
-  readonly expires_at: number
-  readonly used_at: string | null
-}
 
 /** Said on the identity form, so nobody types real data into the sandbox. */
 const TEST_VALUES_NOTE = html`This is the sandbox: the fields hold test values; do not enter real data.`
@@ -51,12 +43,12 @@ function problemsOf(form: URLSearchParams, contractor: ContractorRow, today: Dat
   return problems
 }
 
-function linkOf(context: SandboxContext, token: string | undefined): { link: LinkRow; contractor: ContractorRow } | string {
-  const link = token ? (context.db.prepare('SELECT * FROM onboarding_links WHERE token = ?').get(token) as LinkRow | undefined) : undefined
+function linkOf(context: SandboxContext, token: string | undefined): { link: OnboardingLinkRow; contractor: ContractorRow } | string {
+  const link = token ? context.merchants.onboardingLink(token) : undefined
   if (!link) return 'This onboarding link does not exist.'
   if (link.used_at) return 'This onboarding link was already used. Ask the shop for a new one.'
   if (link.expires_at < nowSeconds(context)) return 'This onboarding link has expired. Ask the shop for a new one.'
-  const contractor = context.db.prepare('SELECT * FROM contractors WHERE contractor_id = ?').get(link.contractor_id) as ContractorRow
+  const contractor = context.merchants.contractor(link.contractor_id)!
   return { link, contractor }
 }
 
@@ -100,12 +92,10 @@ export function onboardingSubmit(request: SandboxRequest, params: Params, contex
   if (typeof found === 'string') return deadLink(found)
   const problems = problemsOf(formOf(request.body), found.contractor, context.now())
   if (problems.length > 0) return identityForm(found.link.token, found.contractor, problems)
-  const shop = context.db.prepare('SELECT base_url FROM shops WHERE shop_id = ?').get(found.link.shop_id) as { base_url: string }
+  const shop = context.shops.find(found.link.shop_id)!
   context.db.transaction(() => {
-    context.db.prepare('UPDATE onboarding_links SET used_at = ? WHERE token = ?').run(context.now().toISOString(), found.link.token)
-    context.db
-      .prepare('UPDATE contractors SET onboarding_status = ? WHERE contractor_id = ?')
-      .run(ONBOARDING_CLEAR, found.contractor.contractor_id)
+    context.merchants.spendOnboardingLink(found.link.token, context.now().toISOString())
+    context.merchants.setOnboardingStatus(found.contractor.contractor_id, ONBOARDING_CLEAR)
   })()
   context.log(`contractor ${found.contractor.contractor_id} verified`)
   return { status: 303, location: shop.base_url + ONBOARDING_RETURN_PATH }
