@@ -48,6 +48,8 @@ const SHOP_TOOLS = {
   fastify: '5.12.8',
   'better-sqlite3': '12.11.1',
   '@types/better-sqlite3': '9.6.0',
+  pg: '8.23.1',
+  '@types/pg': '8.23.1',
 }
 
 export interface ShopProject {
