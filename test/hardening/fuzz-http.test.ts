@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import fc from 'fast-check'
-import { createServiceClient, signRequest, type ServiceCredentials } from '@card-jwe/service-client'
+import { createServiceClient, SHOP_SIDE_PATHS, signRequest, type ServiceCredentials } from '@card-jwe/service-client'
 import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { startShop, type RunningShop } from '@card-jwe/demo'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
@@ -211,9 +211,7 @@ const SHOP_PATHS = [
   '/api/admin/setup/contractor',
   '/api/admin/setup/store-choice',
   '/api/admin/setup/payment-methods',
-  '/shop-json/shop/v3/settings/general',
-  '/shop-json/shop/v3/settings/general/batch',
-  '/shop-json/service-payments/onboarding-redirect',
+  ...Object.values(SHOP_SIDE_PATHS),
 ]
 
 const filled = (template: string) =>

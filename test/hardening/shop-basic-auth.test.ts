@@ -10,11 +10,12 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { failureDelayMs, startShop, type RunningShop } from '@card-jwe/demo'
+import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 
 let sandbox: RunningSandbox
 let shop: RunningShop
 let dir: string
-const SETTINGS = '/shop-json/shop/v3/settings/general'
+const SETTINGS = SHOP_SIDE_PATHS.settings
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'card-jwe-basic-'))

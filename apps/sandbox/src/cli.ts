@@ -8,14 +8,13 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startSandbox } from './start-sandbox.js'
-import { REGISTRATION_PATH } from '@card-jwe/service-client'
+import { REGISTRATION_PATH, SANDBOX_DEFAULT_PORT } from '@card-jwe/service-client'
 
 /** The port `card-jwe-sandbox` listens on unless told otherwise; the service client's default base URL. */
-export const DEFAULT_PORT = 8790
 
 const USAGE = `Usage: card-jwe-sandbox [options]
 
-  --port N            port on 127.0.0.1 (default ${DEFAULT_PORT}; 0 for a free one; env SANDBOX_PORT)
+  --port N            port on 127.0.0.1 (default ${SANDBOX_DEFAULT_PORT}; 0 for a free one; env SANDBOX_PORT)
   --data-dir DIR      where the database and certificate live, kept across runs
                       (default ./.sandbox-data; env SANDBOX_DATA_DIR)
   --ready-made-store  also create a registered shop with an onboarded store, and print its
@@ -55,7 +54,7 @@ if (args.version) {
   process.stdout.write(`${version}\n`)
   process.exit(0)
 }
-const portText = args.port ?? process.env.SANDBOX_PORT ?? String(DEFAULT_PORT)
+const portText = args.port ?? process.env.SANDBOX_PORT ?? String(SANDBOX_DEFAULT_PORT)
 if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a whole number from 0 to 65535')
 
 const sandbox = await startSandbox({

@@ -44,7 +44,8 @@ export interface CardBrand {
   readonly code: SecurityCodeSpec | null
 }
 
-const GAPS_4_8_12 = [4, 8, 12] as const
+/** Groups of four: the gaps of most brands, and of a number whose brand is not known yet. */
+export const FOUR_DIGIT_GAPS: readonly number[] = Object.freeze([4, 8, 12])
 
 /** Freezes the table and everything in it, so no page script can alter a brand. */
 function deepFreeze<T>(value: T): T {
@@ -57,7 +58,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
   {
     type: 'visa',
     patterns: ['4'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [16, 18, 19],
     luhn: true,
     code: { name: 'CVV', size: 3 },
@@ -66,7 +67,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
     type: 'mastercard',
     // 2-series (2221-2720) alongside the classic 51-55.
     patterns: ['51-55', '2221-2229', '223-229', '23-26', '270-271', '2720'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [16],
     luhn: true,
     code: { name: 'CVC', size: 3 },
@@ -82,7 +83,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
   {
     type: 'discover',
     patterns: ['6011', '644-649', '65'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [16, 19],
     luhn: true,
     code: { name: 'CID', size: 3 },
@@ -98,7 +99,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
   {
     type: 'jcb',
     patterns: ['2131', '1800', '3528-3589'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [16, 17, 18, 19],
     luhn: true,
     code: { name: 'CVV', size: 3 },
@@ -106,7 +107,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
   {
     type: 'unionpay',
     patterns: ['62', '81'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [14, 15, 16, 17, 18, 19],
     luhn: false,
     code: { name: 'CVN', size: 3 },
@@ -115,7 +116,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
     type: 'maestro',
     // "6" is the catch-all for 6-prefixes no other brand claims, as credit-card-type does.
     patterns: ['493698', '500000-504174', '504176-506698', '506779-508999', '56-59', '63', '67', '6'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [12, 13, 14, 15, 16, 17, 18, 19],
     luhn: true,
     code: { name: 'CVC', size: 3 },
@@ -123,7 +124,7 @@ export const CARD_BRANDS: readonly CardBrand[] = deepFreeze([
   {
     type: 'bancontact',
     patterns: ['6703'],
-    gaps: GAPS_4_8_12,
+    gaps: FOUR_DIGIT_GAPS,
     lengths: [16, 17, 18, 19],
     luhn: true,
     code: null,

@@ -35,8 +35,10 @@ import type {
 } from './responses.js'
 import { signRequest } from './signing.js'
 
+/** The local sandbox's port unless told otherwise (`pnpm sandbox`, the demo's embedded sandbox). */
+export const SANDBOX_DEFAULT_PORT = 8790
 /** Where the client talks by default: the local sandbox (`pnpm sandbox`). */
-export const SANDBOX_BASE_URL = 'http://127.0.0.1:8790'
+export const SANDBOX_BASE_URL = `http://127.0.0.1:${SANDBOX_DEFAULT_PORT}`
 /** Registration's path: ours, since the spec does not show it (unsigned, `{shopUrl, key, secret, readyMadeStore?}`). */
 export const REGISTRATION_PATH = ENDPOINTS.register.path
 /**

@@ -43,6 +43,19 @@ import {
 /** The fixed first segments of every service path but email verification (spec: design rule 6). */
 export const SERVICE_PATH_PREFIX = '/shopplatform/processor'
 
+/**
+ * The other direction: the shop's endpoints the service calls, at fixed paths (spec: "Shop-side
+ * endpoints"; the settings paths carry `v3`, "Versioning" 1), behind HTTP Basic but the return.
+ */
+export const SHOP_SIDE_PATHS = Object.freeze({
+  /** GET: the shop's settings, which the service reads at registration. */
+  settings: '/shop-json/shop/v3/settings/general',
+  /** POST: settings the service writes, `service_secret` first of all. */
+  settingsBatch: '/shop-json/shop/v3/settings/general/batch',
+  /** GET: where the onboarding page sends the merchant back to; the shop re-checks the status. */
+  onboardingReturn: '/shop-json/service-payments/onboarding-redirect',
+})
+
 /** One endpoint of the service. */
 export interface ServiceEndpoint<Answer extends z.ZodType = z.ZodType> {
   /** The HTTP method. */

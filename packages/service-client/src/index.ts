@@ -5,6 +5,7 @@ export {
   DEFAULT_DEADLINE_MS,
   REGISTRATION_PATH,
   SANDBOX_BASE_URL,
+  SANDBOX_DEFAULT_PORT,
 } from './create-service-client.js'
 export type {
   CallOptions,
@@ -24,7 +25,14 @@ export { ServiceError, ServiceUnreachableError } from './errors.js'
 export type { CallRecord, ServiceErrorBody, ServiceUnreachableCode } from './errors.js'
 export type { Backoff } from './lib/backoff.js'
 export { RETRIED_STATUSES } from './lib/send.js'
-export { describeEndpoint, ENDPOINTS, SERVICE_PATH_PREFIX, ShopRegistrationRequestSchema, UnsubscribeRequestSchema } from './endpoints.js'
+export {
+  describeEndpoint,
+  ENDPOINTS,
+  SERVICE_PATH_PREFIX,
+  SHOP_SIDE_PATHS,
+  ShopRegistrationRequestSchema,
+  UnsubscribeRequestSchema,
+} from './endpoints.js'
 export type { EndpointName, ServiceEndpoint } from './endpoints.js'
 export {
   BackofficeUserResultSchema,

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseJsonBody, ShopSettingsBatchSchema } from '@card-jwe/payment-validator'
+import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 import { HttpError, readBody, sendJson } from './http.js'
 import type { FailureThrottle } from './failure-throttle.js'
 import type { Settings } from './settings.js'
@@ -30,11 +31,11 @@ export async function handleShopEndpoint(
   settings: Settings,
   throttle: FailureThrottle,
 ): Promise<boolean> {
-  if (path === '/shop-json/service-payments/onboarding-redirect' && request.method === 'GET') {
+  if (path === SHOP_SIDE_PATHS.onboardingReturn && request.method === 'GET') {
     response.writeHead(302, { location: '/admin.html?onboarding=returned' }).end()
     return true
   }
-  if (path !== '/shop-json/shop/v3/settings/general' && path !== '/shop-json/shop/v3/settings/general/batch') return false
+  if (path !== SHOP_SIDE_PATHS.settings && path !== SHOP_SIDE_PATHS.settingsBatch) return false
   const address = request.socket.remoteAddress ?? 'unknown'
   if (!basicMatches(request, settings)) {
     const delay = throttle.failed(address)
@@ -54,7 +55,7 @@ export async function handleShopEndpoint(
     sendJson(response, 200, settings.serviceVisible())
     return true
   }
-  if (path.endsWith('/batch') && request.method === 'POST') {
+  if (path === SHOP_SIDE_PATHS.settingsBatch && request.method === 'POST') {
     const body = parseJsonBody(await readBody(request), ShopSettingsBatchSchema)
     if (!body.ok) throw new HttpError(400, 'INVALID_BODY', body.error.message)
     const unknown = body.value.update.filter((s) => !WRITABLE.has(s.id))

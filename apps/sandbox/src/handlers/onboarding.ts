@@ -11,8 +11,6 @@ import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 
 /** How long an onboarding link can be opened; hosted onboarding links are short-lived. */
 export const ONBOARDING_LINK_TTL_SECONDS = 30 * 60
-/** The shop-side path the identity page sends the merchant back to (spec: shop-side endpoints). */
-export const ONBOARDING_RETURN_PATH = '/shop-json/service-payments/onboarding-redirect'
 
 /** What a contractor must still supply, as `errors[]` of the onboarding status (spec: "Onboarding status"). */
 export function onboardingProblems(contractor: Pick<ContractorRow, 'type'>): Array<{ problem: string; actions: string[] }> {

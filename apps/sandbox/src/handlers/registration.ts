@@ -1,4 +1,5 @@
 import { ShopSettingsSchema } from '@card-jwe/payment-validator'
+import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 import { z } from 'zod'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/body.js'
@@ -10,10 +11,16 @@ import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
 /** Registration path and body are not in the spec: ours (`REGISTRATION_PATH` of the service client). */
 export { REGISTRATION_PATH } from '@card-jwe/service-client'
-/** The shop's settings endpoint the sandbox reads at registration (spec: "Shop registration"). */
-export const SETTINGS_PATH = '/shop-json/shop/v3/settings/general'
-/** The shop's endpoint the sandbox pushes `service_secret` to. */
-export const SETTINGS_BATCH_PATH = '/shop-json/shop/v3/settings/general/batch'
+/**
+ * The shop's settings endpoint the sandbox reads at registration (spec: "Shop registration").
+ * @deprecated Use `SHOP_SIDE_PATHS.settings` of `@card-jwe/service-client`.
+ */
+export const SETTINGS_PATH = SHOP_SIDE_PATHS.settings
+/**
+ * The shop's endpoint the sandbox pushes `service_secret` to.
+ * @deprecated Use `SHOP_SIDE_PATHS.settingsBatch` of `@card-jwe/service-client`.
+ */
+export const SETTINGS_BATCH_PATH = SHOP_SIDE_PATHS.settingsBatch
 /** How long the sandbox waits for each of the shop's settings endpoints. */
 export const SHOP_CALL_TIMEOUT_MS = 10_000
 
@@ -119,12 +126,12 @@ export async function register(request: SandboxRequest, _params: unknown, contex
   )
   const base = shopUrl.replace(/\/+$/, '')
 
-  const read = await callShop(base + SETTINGS_PATH, key, secret)
+  const read = await callShop(base + SHOP_SIDE_PATHS.settings, key, secret)
   if (read.status === 401)
     throw new SandboxError(
       422,
       'SHOP_REJECTED_CREDENTIALS',
-      `the shop answered 401 to GET ${SETTINGS_PATH}: key and secret not accepted; shop not registered`,
+      `the shop answered 401 to GET ${SHOP_SIDE_PATHS.settings}: key and secret not accepted; shop not registered`,
       'configuration',
     )
   const settings = ShopSettingsSchema.safeParse(read.ok ? await read.json().catch(() => null) : null)
@@ -132,13 +139,13 @@ export async function register(request: SandboxRequest, _params: unknown, contex
     throw new SandboxError(
       502,
       'SHOP_SETTINGS_INVALID',
-      `GET ${SETTINGS_PATH} must answer 200 with a JSON array of {id, value} including service_secret`,
+      `GET ${SHOP_SIDE_PATHS.settings} must answer 200 with a JSON array of {id, value} including service_secret`,
       'configuration',
     )
   }
 
   const serviceSecret = newSecret()
-  const pushed = await callShop(base + SETTINGS_BATCH_PATH, key, secret, {
+  const pushed = await callShop(base + SHOP_SIDE_PATHS.settingsBatch, key, secret, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ update: [{ id: 'service_secret', value: serviceSecret }] }),
@@ -147,14 +154,14 @@ export async function register(request: SandboxRequest, _params: unknown, contex
     throw new SandboxError(
       422,
       'SHOP_REJECTED_CREDENTIALS',
-      `the shop answered 401 to POST ${SETTINGS_BATCH_PATH}; shop not registered`,
+      `the shop answered 401 to POST ${SHOP_SIDE_PATHS.settingsBatch}; shop not registered`,
       'configuration',
     )
   if (!pushed.ok)
     throw new SandboxError(
       502,
       'SHOP_SETTINGS_INVALID',
-      `POST ${SETTINGS_BATCH_PATH} answered ${pushed.status}; shop not registered`,
+      `POST ${SHOP_SIDE_PATHS.settingsBatch} answered ${pushed.status}; shop not registered`,
       'configuration',
     )
 

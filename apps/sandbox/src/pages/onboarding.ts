@@ -1,6 +1,6 @@
 import { formOf } from '../http/body.js'
 import { nowSeconds } from '../lib/clock.js'
-import { ONBOARDING_RETURN_PATH } from '../handlers/onboarding.js'
+import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 import { ONBOARDING_CLEAR, type ContractorRow, type OnboardingLinkRow } from '../merchant-store.js'
 import { html } from './lib/html.js'
 import { page } from './page.js'
@@ -98,5 +98,5 @@ export function onboardingSubmit(request: SandboxRequest, params: Params, contex
     context.merchants.setOnboardingStatus(found.contractor.contractor_id, ONBOARDING_CLEAR)
   })()
   context.log(`contractor ${found.contractor.contractor_id} verified`)
-  return { status: 303, location: shop.base_url + ONBOARDING_RETURN_PATH }
+  return { status: 303, location: shop.base_url + SHOP_SIDE_PATHS.onboardingReturn }
 }

@@ -5,6 +5,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 
 export interface TestShop {
   readonly url: string
@@ -36,8 +37,8 @@ export async function startTestShop(options: { settingsBody?: string } = {}): Pr
     }
     if (!authorised) return reply(401, { error: 'unauthorized' })
     const list = () => [...settings].map(([id, value]) => ({ id, value }))
-    if (req.method === 'GET' && req.url === '/shop-json/shop/v3/settings/general') return reply(200, options.settingsBody ?? list())
-    if (req.method === 'POST' && req.url === '/shop-json/shop/v3/settings/general/batch') {
+    if (req.method === 'GET' && req.url === SHOP_SIDE_PATHS.settings) return reply(200, options.settingsBody ?? list())
+    if (req.method === 'POST' && req.url === SHOP_SIDE_PATHS.settingsBatch) {
       const { update } = JSON.parse(Buffer.concat(chunks).toString()) as { update: Array<{ id: string; value: string }> }
       for (const { id, value } of update) settings.set(id, value)
       return reply(200, list())
