@@ -160,10 +160,10 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
       return { service: connected.service, storeId }
     },
-    drainOutbox: () => drain(),
+    drainOutbox: () => outbox.drain(),
     pollNow: () => poller.pollNow(),
   }
-  const drain = createOutbox(options.store, options.onOrderChange, now, log)
+  const outbox = createOutbox(options.store, options.onOrderChange, now, log)
   const poller = createPoller(context)
 
   async function orderOf(orderId: string | number): Promise<OrderRecord> {
@@ -200,7 +200,8 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         return service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey })
       }),
     )
-    await drain()
+    // The shop hears of the change now; its "delivered" mark commits later, off the answer's path.
+    await outbox.deliver()
     return json(200, result)
   }
 
@@ -217,7 +218,8 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey }),
       ),
     )
-    await drain()
+    // The shop hears of the change now; its "delivered" mark commits later, off the answer's path.
+    await outbox.deliver()
     return json(200, result)
   }
 
@@ -317,6 +319,6 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     async useStore(storeId) {
       await options.store.putSetting(SETTING.storeId, storeId)
     },
-    deliverChanges: () => drain(),
+    deliverChanges: () => outbox.drain(),
   }
 }

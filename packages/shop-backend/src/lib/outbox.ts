@@ -1,6 +1,18 @@
-import type { OrderChange } from '../store.js'
+import type { LedgerStore, OrderChange } from '../store.js'
 import { retryAt } from './backoff.js'
-import type { LedgerStore } from '../store.js'
+
+/** The outbox's two ways in: {@link Outbox.deliver} for a request's path, {@link Outbox.drain} for everything committed. */
+export interface Outbox {
+  /**
+   * Delivers the due changes to the shop and resolves once `onOrderChange` has returned for them,
+   * without waiting for the commits that mark them delivered (those join the next group commit). A
+   * payment's answer therefore waits for no third commit. Dying before such a mark commits means
+   * the change is delivered again: delivery is at least once either way.
+   */
+  deliver(): Promise<void>
+  /** As {@link deliver}, and resolves only when every delivered change is marked so in the store. */
+  drain(): Promise<void>
+}
 
 /**
  * Delivers queued order changes to the shop's `onOrderChange`, oldest first, after the commit that
@@ -12,29 +24,44 @@ export function createOutbox(
   deliver: (change: OrderChange) => Promise<void> | void,
   now: () => Date,
   log: (line: string) => void,
-) {
+): Outbox {
   let chain: Promise<void> = Promise.resolve()
+  /** Delivered, their "delivered" mark not committed yet: not delivered again by this process meanwhile. */
+  const marking = new Map<number, Promise<void>>()
   async function drainOnce(): Promise<void> {
     const blocked = new Set<string>()
     for (;;) {
-      const due = await store.dueOutbox(now().toISOString(), 100)
-      const todo = due.filter((e) => !blocked.has(e.change.orderId))
+      const due = await store.dueOutbox(now().toISOString(), 100 + marking.size)
+      const todo = due.filter((e) => !marking.has(e.id) && !blocked.has(e.change.orderId))
       if (todo.length === 0) return
       for (const entry of todo) {
         if (blocked.has(entry.change.orderId)) continue
         try {
           await deliver(entry.change)
-          await store.markDelivered(entry.id)
         } catch (error) {
           blocked.add(entry.change.orderId)
           log(`onOrderChange failed for order ${entry.change.orderId} (${(error as Error)?.name ?? 'Error'}); tried again later`)
           await store.markDeliveryFailed(entry.id, retryAt(now(), entry.tries))
+          continue
         }
+        // A mark that fails leaves the entry due: delivered again later (at least once).
+        const mark = store
+          .markDelivered(entry.id)
+          .catch((error: unknown) => log(`outbox: marking a change delivered failed (${(error as Error)?.name ?? 'Error'})`))
+          .finally(() => marking.delete(entry.id))
+        marking.set(entry.id, mark)
       }
     }
   }
-  return function drain(): Promise<void> {
+  const deliverDue = (): Promise<void> => {
     chain = chain.then(drainOnce).catch((error: unknown) => log(`outbox drain failed (${(error as Error)?.name ?? 'Error'})`))
     return chain
+  }
+  return {
+    deliver: deliverDue,
+    async drain() {
+      await deliverDue()
+      await Promise.all(marking.values())
+    },
   }
 }

@@ -155,9 +155,64 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): numbe
   return Math.max(current, newest)
 }
 
+interface QueuedWrite {
+  readonly write: () => unknown
+  readonly resolve: (value: unknown) => void
+  readonly reject: (error: unknown) => void
+}
+
+/**
+ * Group commit: the writes that callers queue while the event loop is busy (one of them the last
+ * group's fsync) go to disk together in one `BEGIN IMMEDIATE` transaction, one fsync for all. Each
+ * write is its own savepoint: one that throws (a taken attempt number, a lost lease) is rolled back
+ * and rejected alone; the others commit. A caller's promise settles only after the COMMIT that
+ * holds its write has returned, and with synchronous=FULL that is after the fsync: nothing is
+ * acknowledged before it is on disk. `flush()` commits what is queued now (close uses it).
+ */
+function createGroupCommit(db: Database.Database) {
+  let queue: QueuedWrite[] = []
+  const savepoint = db.transaction((write: () => unknown) => write())
+  const commitAll = db.transaction((items: readonly QueuedWrite[]) =>
+    items.map((item): { ok: true; value: unknown } | { ok: false; error: unknown } => {
+      try {
+        return { ok: true, value: savepoint(item.write) }
+      } catch (error) {
+        return { ok: false, error }
+      }
+    }),
+  )
+  function flush(): void {
+    const items = queue
+    queue = []
+    if (items.length === 0) return
+    let results: ReturnType<typeof commitAll>
+    try {
+      results = commitAll.immediate(items)
+    } catch (error) {
+      // The commit itself failed (disk full, I/O error, busy past the timeout): none of the group is stored.
+      for (const item of items) item.reject(error)
+      return
+    }
+    for (const [i, result] of results.entries()) {
+      if (result.ok) items[i]!.resolve(result.value)
+      else items[i]!.reject(result.error)
+    }
+  }
+  function write<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (!db.open) return reject(new TypeError('The database connection is not open'))
+      // setImmediate: after this turn's I/O callbacks, so writes queued meanwhile join the group.
+      if (queue.length === 0) setImmediate(flush)
+      queue.push({ write: run, resolve: resolve as (value: unknown) => void, reject })
+    })
+  }
+  return { write, flush }
+}
+
 /**
  * The embedded default store: one SQLite file (better-sqlite3), WAL with synchronous=FULL so a
- * committed write survives a crash, busy_timeout for a second process on the same file.
+ * committed write survives a crash and a power loss, busy_timeout for a second process on the same
+ * file. Writes share commits (group commit): concurrent requests pay one fsync together.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   mkdirSync(dirname(options.path), { recursive: true })
@@ -167,6 +222,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
   const schemaVersion = migrate(db, options.migrations ?? MIGRATIONS)
+  const { write, flush } = createGroupCommit(db)
 
   const q = {
     getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
@@ -219,6 +275,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     expiresAt: row.expires_at,
   })
 
+  /** A patch's column set, prepared on first use and kept. */
+  const casStatements = new Map<string, Database.Statement>()
+
   /** The CAS itself, inside whichever transaction calls it. */
   function casAttempt(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): AttemptRecord | undefined {
     const sets: string[] = []
@@ -229,9 +288,13 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       sets.push(`${column} = @${column}`)
       values[column] = key === 'answer' && value !== null ? JSON.stringify(value) : value
     }
-    const result = db
-      .prepare(`UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected`)
-      .run(values)
+    const sql = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected`
+    let statement = casStatements.get(sql)
+    if (!statement) {
+      statement = db.prepare(sql)
+      casStatements.set(sql, statement)
+    }
+    const result = statement.run(values)
     if (result.changes !== 1) return undefined
     if (change) q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
     return attemptOf(q.findAttempt.get(id) as AttemptRow)
@@ -252,39 +315,40 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       return (q.getSetting.get(id) as { value: string } | undefined)?.value
     },
     async putSetting(id, value) {
-      q.putSetting.run(id, value)
+      await write(() => q.putSetting.run(id, value))
     },
-    async insertAttempt(a) {
-      try {
-        q.insertAttempt.run({
-          id: a.id,
-          order_id: a.orderId,
-          number: a.number,
-          idempotency_key: a.idempotencyKey,
-          state: a.state,
-          version: a.version,
-          currency: a.amount.currency,
-          value: a.amount.value,
-          method_type: a.methodType,
-          fingerprint: a.fingerprint,
-          result_code: a.resultCode ?? null,
-          psp_reference: a.pspReference ?? null,
-          answer: a.answer === undefined ? null : JSON.stringify(a.answer),
-          details_step: a.detailsStep,
-          details_key: a.detailsKey ?? null,
-          details_fingerprint: a.detailsFingerprint ?? null,
-          error_code: a.errorCode ?? null,
-          captured_value: a.capturedValue,
-          refunded_value: a.refundedValue,
-          created_at: a.createdAt,
-          updated_at: a.updatedAt,
-        })
-        return true
-      } catch (error) {
-        if (isUniqueViolation(error)) return false
-        throw error
-      }
-    },
+    insertAttempt: (a) =>
+      write(() => {
+        try {
+          q.insertAttempt.run({
+            id: a.id,
+            order_id: a.orderId,
+            number: a.number,
+            idempotency_key: a.idempotencyKey,
+            state: a.state,
+            version: a.version,
+            currency: a.amount.currency,
+            value: a.amount.value,
+            method_type: a.methodType,
+            fingerprint: a.fingerprint,
+            result_code: a.resultCode ?? null,
+            psp_reference: a.pspReference ?? null,
+            answer: a.answer === undefined ? null : JSON.stringify(a.answer),
+            details_step: a.detailsStep,
+            details_key: a.detailsKey ?? null,
+            details_fingerprint: a.detailsFingerprint ?? null,
+            error_code: a.errorCode ?? null,
+            captured_value: a.capturedValue,
+            refunded_value: a.refundedValue,
+            created_at: a.createdAt,
+            updated_at: a.updatedAt,
+          })
+          return true
+        } catch (error) {
+          if (isUniqueViolation(error)) return false
+          throw error
+        }
+      }),
     async findAttempt(id) {
       const row = q.findAttempt.get(id) as AttemptRow | undefined
       return row && attemptOf(row)
@@ -296,88 +360,84 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async listAttempts(orderId) {
       return (q.listAttempts.all(orderId) as AttemptRow[]).map(attemptOf)
     },
-    async compareAndSet(id, expectedVersion, patch, change) {
-      return db.transaction(() => casAttempt(id, expectedVersion, patch, change)).immediate()
-    },
-    async insertModification(m) {
-      try {
-        q.insertModification.run({
-          id: m.id,
-          order_id: m.orderId,
-          attempt_id: m.attemptId,
-          kind: m.kind,
-          currency: m.amount?.currency ?? null,
-          value: m.amount?.value ?? null,
-          idempotency_key: m.idempotencyKey,
-          state: m.state,
-          version: m.version,
-          psp_reference: m.pspReference ?? null,
-          error_code: m.errorCode ?? null,
-          created_at: m.createdAt,
-          updated_at: m.updatedAt,
-        })
-        return true
-      } catch (error) {
-        if (isUniqueViolation(error)) return false
-        throw error
-      }
-    },
+    compareAndSet: (id, expectedVersion, patch, change) => write(() => casAttempt(id, expectedVersion, patch, change)),
+    insertModification: (m) =>
+      write(() => {
+        try {
+          q.insertModification.run({
+            id: m.id,
+            order_id: m.orderId,
+            attempt_id: m.attemptId,
+            kind: m.kind,
+            currency: m.amount?.currency ?? null,
+            value: m.amount?.value ?? null,
+            idempotency_key: m.idempotencyKey,
+            state: m.state,
+            version: m.version,
+            psp_reference: m.pspReference ?? null,
+            error_code: m.errorCode ?? null,
+            created_at: m.createdAt,
+            updated_at: m.updatedAt,
+          })
+          return true
+        } catch (error) {
+          if (isUniqueViolation(error)) return false
+          throw error
+        }
+      }),
     async findModification(id) {
       const row = q.findModification.get(id) as ModificationRow | undefined
       return row && modificationOf(row)
     },
-    async updateModification(id, expectedVersion, patch: ModificationPatch) {
-      const result = q.updateModification.run({
-        id,
-        version: expectedVersion,
-        state: patch.state,
-        psp_reference: patch.pspReference ?? null,
-        error_code: patch.errorCode ?? null,
-        updated_at: patch.updatedAt,
-      })
-      if (result.changes !== 1) return undefined
-      return modificationOf(q.findModification.get(id) as ModificationRow)
-    },
+    updateModification: (id, expectedVersion, patch: ModificationPatch) =>
+      write(() => {
+        const result = q.updateModification.run({
+          id,
+          version: expectedVersion,
+          state: patch.state,
+          psp_reference: patch.pspReference ?? null,
+          error_code: patch.errorCode ?? null,
+          updated_at: patch.updatedAt,
+        })
+        if (result.changes !== 1) return undefined
+        return modificationOf(q.findModification.get(id) as ModificationRow)
+      }),
     async readCursor() {
       return (q.readCursor.get() as { cursor: number } | undefined)?.cursor ?? 0
     },
-    async applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult> {
-      return db
-        .transaction(() => {
-          if (batch.lease) {
-            const held = q.readLease.get(batch.lease.name) as { holder: string; expires_at: string } | undefined
-            if (!held || held.holder !== batch.lease.holder || held.expires_at <= batch.lease.now)
-              throw new LeaseLostError(batch.lease.name)
+    applyChangesAndCursor: (batch: PollBatch): Promise<PollBatchResult> =>
+      write(() => {
+        if (batch.lease) {
+          const held = q.readLease.get(batch.lease.name) as { holder: string; expires_at: string } | undefined
+          if (!held || held.holder !== batch.lease.holder || held.expires_at <= batch.lease.now) throw new LeaseLostError(batch.lease.name)
+        }
+        const conflicts: number[] = []
+        const repeats: number[] = []
+        for (const applied of batch.applied) {
+          // Seen already (another poller, or a repeat of the feed): applying it twice could move amounts twice.
+          if (q.seen.get(applied.sequence)) {
+            repeats.push(applied.sequence)
+            q.resolveProblem.run(applied.sequence)
+            continue
           }
-          const conflicts: number[] = []
-          const repeats: number[] = []
-          for (const applied of batch.applied) {
-            // Seen already (another poller, or a repeat of the feed): applying it twice could move amounts twice.
-            if (q.seen.get(applied.sequence)) {
-              repeats.push(applied.sequence)
-              q.resolveProblem.run(applied.sequence)
-              continue
-            }
-            if (casAttempt(applied.attemptId, applied.expectedVersion, applied.patch, applied.change)) {
-              q.markSeen.run(applied.sequence, batch.at)
-              q.resolveProblem.run(applied.sequence)
-            } else {
-              conflicts.push(applied.sequence)
-              q.upsertProblem.run(applied.sequence, JSON.stringify(applied.record), 'CONFLICT', batch.at)
-            }
+          if (casAttempt(applied.attemptId, applied.expectedVersion, applied.patch, applied.change)) {
+            q.markSeen.run(applied.sequence, batch.at)
+            q.resolveProblem.run(applied.sequence)
+          } else {
+            conflicts.push(applied.sequence)
+            q.upsertProblem.run(applied.sequence, JSON.stringify(applied.record), 'CONFLICT', batch.at)
           }
-          for (const sequence of batch.skipped) {
-            q.markSeen.run(sequence, batch.at)
-            q.resolveProblem.run(sequence)
-          }
-          for (const problem of batch.problems)
-            q.upsertProblem.run(problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt)
-          for (const sequence of batch.resolved) q.resolveProblem.run(sequence)
-          if (batch.cursor !== undefined) q.writeCursor.run(batch.cursor)
-          return { conflicts, repeats }
-        })
-        .immediate()
-    },
+        }
+        for (const sequence of batch.skipped) {
+          q.markSeen.run(sequence, batch.at)
+          q.resolveProblem.run(sequence)
+        }
+        for (const problem of batch.problems)
+          q.upsertProblem.run(problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt)
+        for (const sequence of batch.resolved) q.resolveProblem.run(sequence)
+        if (batch.cursor !== undefined) q.writeCursor.run(batch.cursor)
+        return { conflicts, repeats }
+      }),
     async listProblems(now) {
       const rows = (now === undefined ? q.allProblems.all() : q.dueProblems.all(now)) as Array<Parameters<typeof problemOf>[0]>
       return rows.map(problemOf)
@@ -389,26 +449,26 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       )
     },
     async markDelivered(id) {
-      q.delivered.run(new Date().toISOString(), id)
+      await write(() => q.delivered.run(new Date().toISOString(), id))
     },
     async markDeliveryFailed(id, nextTryAt) {
-      q.deliveryFailed.run(nextTryAt, id)
+      await write(() => q.deliveryFailed.run(nextTryAt, id))
     },
     async acquireLease(name, holder, ttlMs, now) {
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString()
-      return db
-        .transaction(() => {
-          const taken = q.takeLease.run({ name, holder, expires_at: expiresAt, now }).changes === 1
-          const lease = leaseOf(q.readLease.get(name) as { name: string; holder: string; expires_at: string })
-          return { acquired: taken && lease.holder === holder, lease }
-        })
-        .immediate()
+      return write(() => {
+        const taken = q.takeLease.run({ name, holder, expires_at: expiresAt, now }).changes === 1
+        const lease = leaseOf(q.readLease.get(name) as { name: string; holder: string; expires_at: string })
+        return { acquired: taken && lease.holder === holder, lease }
+      })
     },
     async releaseLease(name, holder) {
-      q.releaseLease.run(name, holder)
+      await write(() => q.releaseLease.run(name, holder))
     },
     async close() {
-      if (db.open) db.close()
+      if (!db.open) return
+      flush() // what is queued is committed, not dropped
+      db.close()
     },
   }
 }
