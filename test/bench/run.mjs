@@ -2,7 +2,8 @@
 /**
  * `pnpm bench`: every benchmark in one bounded run on loopback. Writes
  * test-results/bench/benchmarks.json and test-results/bench/benchmarks.md, and prints the tables.
- * BENCH_SECONDS (default 3) sets the length of each timed loop.
+ * BENCH_SECONDS (default 3) sets the length of each timed loop. BENCH_SECTIONS (default all) picks
+ * sections by name: node, browser, bundles, sandbox, shop-backend (e.g. BENCH_SECTIONS=shop-backend).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
@@ -24,19 +25,31 @@ const machine = {
 }
 const log = (text) => process.stdout.write(`[bench] ${text}\n`)
 
-log('1/5 Node encryption')
-const node = await nodeEncryption({ seconds, rounds: 5 })
-log('2/5 browser encryption (Chromium)')
-const browser = await browserEncryption({ seconds, rounds: 3 })
-log('3/5 bundle weight')
-const bundles = await bundleWeight()
-log('4/5 sandbox under load, demo backend overhead (two runs)')
-const load = [await sandboxLoad({ seconds }), await sandboxLoad({ seconds })]
+const sections = new Set((process.env.BENCH_SECTIONS ?? 'node,browser,bundles,sandbox,shop-backend').split(',').filter(Boolean))
+const section = async (name, label, run) => {
+  if (!sections.has(name)) return undefined
+  log(label)
+  return run()
+}
+
+const node = await section('node', '1/5 Node encryption', () => nodeEncryption({ seconds, rounds: 5 }))
+const browser = await section('browser', '2/5 browser encryption (Chromium)', () => browserEncryption({ seconds, rounds: 3 }))
+const bundles = await section('bundles', '3/5 bundle weight', () => bundleWeight())
+const load = await section('sandbox', '4/5 sandbox under load, demo backend overhead (two runs)', async () => [
+  await sandboxLoad({ seconds }),
+  await sandboxLoad({ seconds }),
+])
 // BENCH_STORES: the ledger stores to measure the package's handler on (default all in storeFactories).
 const stores = (process.env.BENCH_STORES ?? Object.keys(storeFactories).join(',')).split(',').filter(Boolean)
-log(`5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}`)
-const shopBackend = []
-for (const store of stores) shopBackend.push(await shopBackendLoad({ seconds, store }))
+const shopBackend = await section(
+  'shop-backend',
+  `5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}`,
+  async () => {
+    const results = []
+    for (const store of stores) results.push(await shopBackendLoad({ seconds, store }))
+    return results
+  },
+)
 
 const results = { machine, seconds, node, browser, bundles, load, shopBackend, elapsedSeconds: Math.round((Date.now() - started) / 1000) }
 const dir = fileURLToPath(new URL('../../test-results/bench/', import.meta.url))
@@ -53,7 +66,7 @@ const targets = (t) =>
   Object.entries(t)
     .map(([k, v]) => `- ${v ? 'met' : 'MISSED'}: ${k}`)
     .join('\n')
-const loadRows = load.flatMap((l, i) => [
+const loadRows = (load ?? []).flatMap((l, i) => [
   {
     run: i + 1,
     path: 'sandbox direct',
@@ -75,7 +88,7 @@ const loadRows = load.flatMap((l, i) => [
     stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}`,
   },
 ])
-const shopBackendRows = shopBackend.flatMap((r) => [
+const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
   { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', ledger: '' },
   {
     store: r.store,
@@ -85,39 +98,44 @@ const shopBackendRows = shopBackend.flatMap((r) => [
     ledger: `${r.shop.ledgerPaid}/${r.shop.requests - r.shop.non2xx} paid, ${r.shop.sandboxPayments} at the sandbox`,
   },
 ])
-const { importCertificate, firstEncrypt, secondEncrypt } = browser.firstJweBreakdownMs
-const firstJweLine =
-  `First JWE from certificate text in a fresh page: ${browser.firstJweMs} ms (certificate import ${importCertificate} ms, ` +
-  `first encryption ${firstEncrypt} ms, second ${secondEncrypt} ms); one steady-state operation ${browser.steadyOpMs} ms ` +
-  `(${browser.firstVsSteady}x); card-jwe's normalisation ${browser.normalizePerCardUs} µs per card.`
-const markdown = `## Measured ${machine.date} (${machine.cpus}, ${machine.memoryGiB} GiB, Node ${machine.node}), ${results.elapsedSeconds} s
-
-### 1. Node encryption (ops/s)
+const firstJweLine = (b) => {
+  const { importCertificate, firstEncrypt, secondEncrypt } = b.firstJweBreakdownMs
+  return (
+    `First JWE from certificate text in a fresh page: ${b.firstJweMs} ms (certificate import ${importCertificate} ms, ` +
+    `first encryption ${firstEncrypt} ms, second ${secondEncrypt} ms); one steady-state operation ${b.steadyOpMs} ms ` +
+    `(${b.firstVsSteady}x); card-jwe's normalisation ${b.normalizePerCardUs} µs per card.`
+  )
+}
+const parts = [
+  `## Measured ${machine.date} (${machine.cpus}, ${machine.memoryGiB} GiB, Node ${machine.node}), ${results.elapsedSeconds} s`,
+  node &&
+    `### 1. Node encryption (ops/s)
 ${table(node.rows, ['name', 'concurrency', 'opsPerSecond', 'vsFloor', 'vsJose'])}
 
-${targets(node.targets)}
-
-### 2. Browser encryption, ${browser.browser} (ops/s, one card at a time)
+${targets(node.targets)}`,
+  browser &&
+    `### 2. Browser encryption, ${browser.browser} (ops/s, one card at a time)
 ${table(browser.rows, ['name', 'opsPerSecond', 'vsFloor', 'vsJose'])}
 
-${firstJweLine}
+${firstJweLine(browser)}
 
-${targets(browser.targets)}
-
-### 3. Bundle weight (bytes)
+${targets(browser.targets)}`,
+  bundles &&
+    `### 3. Bundle weight (bytes)
 ${table(bundles.rows, ['name', 'minified', 'gzip', 'budget', 'note'])}
 
-${targets(bundles.targets)}
-
-### 4-5. Sandbox under load, demo backend overhead (16 connections, every request used once)
+${targets(bundles.targets)}`,
+  load &&
+    `### 4-5. Sandbox under load, demo backend overhead (16 connections, every request used once)
 ${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'ratio', 'stored'])}
 
-${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}
-
-### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
+${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
+  shopBackend &&
+    `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
 ${table(shopBackendRows, ['store', 'path', 'requests', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'ratio', 'ledger'])}
 
-${shopBackend.map((r) => targets(r.targets)).join('\n\n')}
-`
+${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,
+]
+const markdown = `${parts.filter(Boolean).join('\n\n')}\n`
 writeFileSync(`${dir}benchmarks.md`, markdown)
 process.stdout.write(`\n${markdown}\nwritten: test-results/bench/benchmarks.json, test-results/bench/benchmarks.md\n`)

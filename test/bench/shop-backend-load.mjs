@@ -13,6 +13,7 @@ import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
 import { ratio } from './measure.mjs'
 import { registerShop, signedRequest, startProcess } from './services.mjs'
+import { storeFactories } from './store-factories.mjs'
 
 const Database = createRequire(new URL('../../apps/sandbox/package.json', import.meta.url))('better-sqlite3')
 
@@ -53,6 +54,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
     )
   const path = `/shopplatform/processor/stores/${registered.storeId}/payments`
   let shop
+  let storeService
   try {
     // Calibrate on the sandbox, then the same number of payments each way.
     const calibration = summary(
@@ -62,9 +64,11 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
     const directRequests = (await jwes(count)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, 1000 + i)))
     const direct = summary(await runLoad({ url, requests: directRequests }))
 
+    storeService = await storeFactories[store]?.service?.({ dataDir })
     shop = await startProcess(
       'test/bench/shop-backend-server.mjs',
       {
+        ...storeService?.env,
         BENCH_STORE: store,
         BENCH_DATA_DIR: join(dataDir, 'shop'),
         SERVICE_URL: url,
@@ -99,6 +103,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
     const vsDirect = ratio(through.perSecond, direct.perSecond)
     return {
       store,
+      ...(storeService?.note ? { note: storeService.note } : {}),
       direct,
       shop: { ...through, ledgerPaid: ledger.paid, ledgerAttempts: ledger.attempts, sandboxPayments: sandboxRows - warm.length },
       vsDirect,
@@ -115,6 +120,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
     }
   } finally {
     await shop?.stop()
+    await storeService?.stop()
     registered.close()
     await sandbox.stop()
   }

@@ -15,7 +15,7 @@ const env = process.env
 const storeName = env.BENCH_STORE ?? 'sqlite'
 const factory = storeFactories[storeName]
 if (!factory) throw new Error(`BENCH_STORE: one of ${Object.keys(storeFactories).join(', ')}`)
-const store = await factory({ dataDir: env.BENCH_DATA_DIR })
+const store = await factory.open({ dataDir: env.BENCH_DATA_DIR })
 let changesHeard = 0
 
 const backend = createShopBackend({
