@@ -11,6 +11,8 @@ import { closingLine, combineRuns, countRun, type ModuleRecord } from '../../scr
 import { NOT_IN_WEBKIT, PLAYWRIGHT_PROVIDER_ONLY, wantedEngines } from './browsers.ts'
 import { FAKETIME_LEFT_OUT, FAKETIME_LEFT_OUT_FILES, UNDER_FAKETIME } from './faketime.ts'
 
+const REAL_CLOCK = 'it runs in the real-clock pass'
+
 /** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
 function runtime(): 'node' | 'deno' | 'bun' {
   if ('Deno' in globalThis) return 'deno'
@@ -50,12 +52,12 @@ export default class SummaryReporter implements Reporter {
         .flatMap((engine) => PLAYWRIGHT_PROVIDER_ONLY.map((n) => `  not run in ${engine}: ${n.file} (${n.reason})`)),
       ...(['firefox', 'webkit'] as const)
         .filter((engine) => hasBrowsers && !wantedEngines().has(engine))
-        .map(
-          (engine) =>
-            `  not run in ${engine}: this run left it out${UNDER_FAKETIME ? ` (${FAKETIME_LEFT_OUT[engine]}; it runs in the real-clock pass)` : ' (CARD_JWE_ENGINES)'}`,
-        ),
+        .map((engine) => {
+          const why = UNDER_FAKETIME ? `${FAKETIME_LEFT_OUT[engine]}; ${REAL_CLOCK}` : 'CARD_JWE_ENGINES'
+          return `  not run in ${engine}: this run left it out (${why})`
+        }),
       ...(UNDER_FAKETIME && modules.some((m) => m.project.startsWith('cross-package:'))
-        ? FAKETIME_LEFT_OUT_FILES.map((f) => `  not run under libfaketime: ${f.file} (${f.reason}; it runs in the real-clock pass)`)
+        ? FAKETIME_LEFT_OUT_FILES.map((f) => `  not run under libfaketime: ${f.file} (${f.reason}; ${REAL_CLOCK})`)
         : []),
     ]
     const file = process.env.CARD_JWE_SUMMARY_FILE

@@ -134,7 +134,7 @@ describe('on a bad day: the network', () => {
     })
   })
 
-  it('the answer was lost and the shopper left: the poller finds the payment by its metadata and the order becomes authorised', async () => {
+  it('answer lost, shopper gone: the poller finds the payment by its metadata and the order becomes authorised', async () => {
     const s = await shop()
     const order = s.createOrder()
     world.proxy.matches = isPaymentCall
@@ -205,7 +205,7 @@ describe('on a bad day: the feed', () => {
     expect(s.changes.slice(heard).filter((c) => c.orderId === String(order.id))).toEqual([])
   })
 
-  it('a record that cannot be applied (an order the shop does not know) is reported and kept; later records apply and the cursor moves on', async () => {
+  it('a record for an order the shop does not know is reported and kept; later records apply, the cursor moves on', async () => {
     const s = await shop()
     await s.backend.poller.pollNow() // from the start of the feed: earlier tests' payments are unknown here too
     const direct = createServiceClient({ baseUrl: world.sandbox.baseUrl, credentials: world.sandbox.readyMadeShop })

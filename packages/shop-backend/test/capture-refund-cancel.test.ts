@@ -37,7 +37,7 @@ describe('capture, refund and cancel by order', () => {
     }
   })
 
-  it('state rules: no refund before a capture, no cancel after one, no capture above what is left, nothing on an unpaid order', async () => {
+  it('no refund before a capture, no cancel after one, no capture above what is left, nothing on an unpaid order', async () => {
     const shop = await startShop(world)
     try {
       const unpaid = shop.createOrder()

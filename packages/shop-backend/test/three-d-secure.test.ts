@@ -13,7 +13,7 @@ afterAll(() => world.close())
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
 
 describe('3-D Secure 2 through the back end', () => {
-  it("fingerprint then challenge: each step its own key; a repeat of a step gets that step's answer again, never a 4xx or a second call", async () => {
+  it("fingerprint then challenge: a key per step; a repeated step gets that step's answer, never a 4xx or a second call", async () => {
     const shop = await startShop(world)
     try {
       const order = shop.createOrder()
