@@ -27,7 +27,7 @@ describe('card capture in Vitest browser mode', () => {
     const sent = await commands.nextCapturedCard('**/api/payments', { typed: card })
     expect(sent.request).toBe('POST /capture-probe/api/payments')
     expect(sent.protectedHeader).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
-    expect(sent.card).toMatchObject({ number: card.number, cvc: card.cvc })
+    expect(sent.card).toMatchObject({ number: card.number, cvc: card.securityCode })
     await expect(commands.expectNoCardDigits([card.number])).resolves.toBeUndefined()
   })
 

@@ -213,9 +213,9 @@ export function launchShopper(engine: 'firefox' | 'webkit'): Promise<ShopperBrow
 /** Types a test card into the demo's card fields, key by key. */
 export async function typeTestCard(
   shopper: ShopperBrowser,
-  card: { number: string; expiryMonth: string; expiryYear: string; cvc?: string },
+  card: { number: string; expiryMonth: string; expiryYear: string; securityCode?: string },
 ): Promise<void> {
   await shopper.type('#card-number', card.number)
   await shopper.type('#card-expiry', `${card.expiryMonth}${card.expiryYear.slice(2)}`)
-  if (card.cvc) await shopper.type('#card-cvc', card.cvc)
+  if (card.securityCode) await shopper.type('#card-cvc', card.securityCode)
 }

@@ -32,7 +32,12 @@ beforeAll(async () => {
 /** The page's side: what the shop's checkout script sends its backend at submit. */
 async function pageSubmission(overrides: Record<string, unknown> = {}): Promise<string> {
   const jwe = await encryptCard(
-    { number: card.number, expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`, cvc: card.cvc!, holderName: 'A. Shopper' },
+    {
+      number: card.number,
+      expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`,
+      securityCode: card.securityCode!,
+      holderName: 'A. Shopper',
+    },
     certificate,
   )
   return JSON.stringify({
@@ -91,7 +96,7 @@ describe('page to forwardable payment body', () => {
       number: card.number,
       expiryMonth: card.expiryMonth,
       expiryYear: card.expiryYear,
-      cvc: card.cvc,
+      cvc: card.securityCode,
       holderName: 'A. Shopper',
     })
   })

@@ -80,7 +80,7 @@ const body = fc.oneof(
           number: CARD.number,
           expiryMonth: CARD.expiryMonth,
           expiryYear: CARD.expiryYear,
-          cvc: CARD.cvc,
+          cvc: CARD.securityCode,
           paymentMethod: { type: 'scheme', number: CARD.number },
         }),
       ),

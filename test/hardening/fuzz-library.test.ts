@@ -50,9 +50,9 @@ describe('card verdicts and normalisation', () => {
     const field = fc.oneof(hostileText(24), fc.integer(), fc.constant(undefined), fc.constant(null), fc.object({ maxDepth: 1 }))
     const number = fc.oneof(fc.constantFrom(...TEST_CARDS.map((c) => c.number)), hostileText(24))
     fc.assert(
-      fc.property(number, field, field, field, field, field, (n, month, year, expiry, cvc, holderName) => {
+      fc.property(number, field, field, field, field, field, (n, month, year, expiry, securityCode, holderName) => {
         count('normalizeCard / checkCard')
-        const input = { number: n, expiryMonth: month, expiryYear: year, expiry, cvc, holderName } as never
+        const input = { number: n, expiryMonth: month, expiryYear: year, expiry, securityCode, holderName } as never
         const check = checkCard(input)
         expect(typeof check.ok).toBe('boolean')
         try {

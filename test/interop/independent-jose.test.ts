@@ -48,7 +48,7 @@ const strictPayload = (c: TestCard) => ({
   number: c.number,
   expiryMonth: c.expiryMonth,
   expiryYear: c.expiryYear,
-  ...(c.cvc === undefined ? {} : { cvc: c.cvc }),
+  ...(c.securityCode === undefined ? {} : { cvc: c.securityCode }),
 })
 
 let certificate: EncryptionCertificate
@@ -74,7 +74,13 @@ describe('our JWE, opened by python3-jwcrypto', () => {
     expect(seen.segments).toBe(5)
     expect(seen.padding).toBe(false)
     expect(seen.payload).toEqual({ ...strictPayload(card), holderName: 'Zo\u00eb Shopper', generationtime: expect.any(String) })
-    expect(seen.checks).toEqual({ number: true, expiryMonth: true, expiryYear: true, cvc: card.cvc !== undefined, generationtime: true })
+    expect(seen.checks).toEqual({
+      number: true,
+      expiryMonth: true,
+      expiryYear: true,
+      cvc: card.securityCode !== undefined,
+      generationtime: true,
+    })
   })
 })
 

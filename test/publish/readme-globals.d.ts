@@ -6,7 +6,7 @@ declare global {
   const processorCertificatePem: string
   const numberInput: HTMLInputElement
   const expiryInput: HTMLInputElement
-  const cvcInput: HTMLInputElement
+  const securityCodeInput: HTMLInputElement
   const nameInput: HTMLInputElement
   const orderId: number
   /** The order a checkout page shows, as the shop rendered it into the page. */

@@ -20,23 +20,23 @@ export interface CardFormProps {
 export function CardForm({ certificate, onEncrypted, messages }: CardFormProps) {
   const number = useRef<HTMLInputElement>(null)
   const expiry = useRef<HTMLInputElement>(null)
-  const cvc = useRef<HTMLInputElement>(null)
+  const securityCode = useRef<HTMLInputElement>(null)
   const numberError = useRef<HTMLParagraphElement>(null)
   const expiryError = useRef<HTMLParagraphElement>(null)
-  const cvcError = useRef<HTMLParagraphElement>(null)
-  const cvcLabel = useRef<HTMLLabelElement>(null)
-  const cvcField = useRef<HTMLDivElement>(null)
+  const securityCodeError = useRef<HTMLParagraphElement>(null)
+  const securityCodeLabel = useRef<HTMLLabelElement>(null)
+  const securityCodeField = useRef<HTMLDivElement>(null)
   const status = useRef<HTMLParagraphElement>(null)
   const fields = useRef<CardFields | null>(null)
   const [busy, setBusy] = useState(false)
 
   useEffect(() => {
     fields.current = attachCardFields({
-      fields: { number: number.current!, expiry: expiry.current!, securityCode: cvc.current! },
-      errors: { number: numberError.current!, expiry: expiryError.current!, securityCode: cvcError.current! },
+      fields: { number: number.current!, expiry: expiry.current!, securityCode: securityCode.current! },
+      errors: { number: numberError.current!, expiry: expiryError.current!, securityCode: securityCodeError.current! },
       announcer: status.current!,
-      securityCodeLabel: cvcLabel.current!,
-      securityCodeContainer: cvcField.current!,
+      securityCodeLabel: securityCodeLabel.current!,
+      securityCodeContainer: securityCodeField.current!,
       ...(messages ? { messages } : {}),
     })
     return () => fields.current?.destroy()
@@ -63,12 +63,12 @@ export function CardForm({ certificate, onEncrypted, messages }: CardFormProps) 
       <label for="cf-expiry">Expiry date (MM/YY)</label>
       <input id="cf-expiry" ref={expiry} type="text" inputMode="numeric" autoComplete="cc-exp" placeholder="MM/YY" disabled={busy} />
       <p id="cf-expiry-error" ref={expiryError} hidden />
-      <div ref={cvcField}>
-        <label for="cf-cvc" ref={cvcLabel}>
+      <div ref={securityCodeField}>
+        <label for="cf-cvc" ref={securityCodeLabel}>
           Security code
         </label>
-        <input id="cf-cvc" ref={cvc} type="text" inputMode="numeric" autoComplete="cc-csc" disabled={busy} />
-        <p id="cf-cvc-error" ref={cvcError} hidden />
+        <input id="cf-cvc" ref={securityCode} type="text" inputMode="numeric" autoComplete="cc-csc" disabled={busy} />
+        <p id="cf-cvc-error" ref={securityCodeError} hidden />
       </div>
       <p ref={status} role="status" />
       <button type="submit" disabled={busy}>

@@ -199,7 +199,13 @@ describe('amounts and currencies (docs/decisions.md)', () => {
 describe('generationtime', () => {
   async function withGenerationTime(generationtime: string) {
     const key = await importX509(fixture.sandbox.certificatePem, 'RSA-OAEP-256')
-    const payload = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc, generationtime }
+    const payload = {
+      number: card.number,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+      cvc: card.securityCode,
+      generationtime,
+    }
     const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
       .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
       .encrypt(key)

@@ -173,9 +173,9 @@ export function attachCardFields(options: CardFieldsOptions): CardFields {
       const expiry = inputs.has('expiry')
         ? { expiry: value('expiry') }
         : { expiryMonth: value('expiryMonth'), expiryYear: value('expiryYear') }
-      const cvc = inputs.has('securityCode') && brand?.code !== null ? { cvc: value('securityCode') } : {}
+      const securityCode = inputs.has('securityCode') && brand?.code !== null ? { securityCode: value('securityCode') } : {}
       const holderName = inputs.has('holderName') ? { holderName: value('holderName') } : {}
-      return { number: value('number'), ...expiry, ...cvc, ...holderName }
+      return { number: value('number'), ...expiry, ...securityCode, ...holderName }
     },
     validate() {
       let first: HTMLInputElement | undefined

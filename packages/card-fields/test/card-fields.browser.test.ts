@@ -140,7 +140,7 @@ describe('brand and security code', () => {
     await userEvent.type(number, '6703')
     expect(securityCodeContainer.hidden).toBe(true)
     expect(securityCode.value).toBe('')
-    expect(fields!.values()).not.toHaveProperty('cvc')
+    expect(fields!.values()).not.toHaveProperty('securityCode')
   })
 
   it('stops the number at the brand’s longest length', async () => {
@@ -190,7 +190,7 @@ describe('verdicts and accessibility', () => {
     await userEvent.type(expiry, '0330')
     await userEvent.type(securityCode, '737')
     expect(fields!.validate()).toBe(true)
-    expect(fields!.values()).toEqual({ number: '4111 1111 1111 1111', expiry: '03/30', cvc: '737', holderName: '' })
+    expect(fields!.values()).toEqual({ number: '4111 1111 1111 1111', expiry: '03/30', securityCode: '737', holderName: '' })
   })
 
   it('speaks Dutch, and takes the shop’s own words for any message', async () => {

@@ -27,7 +27,7 @@ export type CardJweErrorCode =
   | 'ERR_INVALID_ARGUMENT'
 
 /** Card fields as the payload names them; `expiry` is the date as a whole (typed as one field, or expired). */
-export type CardField = 'number' | 'expiry' | 'expiryMonth' | 'expiryYear' | 'cvc' | 'holderName'
+export type CardField = 'number' | 'expiry' | 'expiryMonth' | 'expiryYear' | 'securityCode' | 'holderName'
 
 /** Why a field is not valid. Verdicts and normalisation use the same names. */
 export type FieldRule =

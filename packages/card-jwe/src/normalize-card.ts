@@ -3,6 +3,7 @@ import { expiryVerdict, type ExpiryInput } from './expiry-verdict.js'
 import { holderNameVerdict } from './holder-name-verdict.js'
 import { numberVerdict } from './number-verdict.js'
 import { securityCodeVerdict } from './security-code-verdict.js'
+import { payloadSecurityCode, securityCodeOf } from './lib/security-code.js'
 import { stripSeparators, textOf } from './lib/text.js'
 import type { Clock } from './lib/clock.js'
 import type { FieldVerdict } from './verdict.js'
@@ -18,12 +19,20 @@ export interface CardInput {
   /** Month and year typed in one field ("03/30", "0330"), used when `expiryMonth` and `expiryYear` are absent. */
   readonly expiry?: string
   /** Security code; leave empty for brands that have none. */
+  readonly securityCode?: string
+  /**
+   * The security code under its former name, read only when `securityCode` is absent.
+   * @deprecated Use `securityCode`; the JWE payload still calls it `cvc`.
+   */
   readonly cvc?: string
   /** Name on the card, as typed; optional. */
   readonly holderName?: string
 }
 
-/** The strict payload fields of the spec's "Card payload for JWE" (without `generationtime`). */
+/**
+ * The strict payload fields of the spec's "Card payload for JWE" (without `generationtime`), under
+ * the spec's names: the security code is `cvc` here.
+ */
 export interface NormalizedCard {
   /** Digits only. */
   readonly number: string
@@ -73,22 +82,22 @@ export function checkCard(input: CardInput, options: NormalizeOptions = {}): Car
   const number = numberVerdict(input.number)
   const expiry = expiryVerdict(expiryInputOf(input), options)
   // Without a brand (invalid number) the code is judged on its own: three or four digits.
-  const cvc = securityCodeVerdict(textOf(input.cvc), number.brand)
+  const securityCode = securityCodeVerdict(securityCodeOf(input), number.brand)
   const holderName = holderNameVerdict(textOf(input.holderName))
 
   const issues: CardIssue[] = []
-  for (const verdict of [number, expiry, cvc, holderName] as FieldVerdict[]) {
+  for (const verdict of [number, expiry, securityCode, holderName] as FieldVerdict[]) {
     if (!verdict.isValid) issues.push({ field: verdict.field!, rule: verdict.rule! })
   }
   if (issues.length > 0) return { ok: false, issues }
 
-  const code = textOf(input.cvc).trim()
+  const code = securityCodeOf(input).trim()
   const name = textOf(input.holderName).trim()
   const card: NormalizedCard = {
     number: stripSeparators(input.number),
     expiryMonth: expiry.month!,
     expiryYear: expiry.year!,
-    ...(code === '' ? {} : { cvc: code }),
+    ...payloadSecurityCode(code),
     ...(name === '' ? {} : { holderName: name }),
   }
   return { ok: true, card }

@@ -8,10 +8,10 @@ import type { CardBrand } from './brands.js'
  */
 export function securityCodeVerdict(value: string, brand: CardBrand | null = null): FieldVerdict {
   const code = textOf(value).trim()
-  if (brand?.code === null) return verdictOf('cvc', !code, !code, 'length')
-  if (!code) return verdictOf('cvc', false, true, 'required')
-  if (!isDigits(code)) return verdictOf('cvc', false, false, 'characters')
+  if (brand?.code === null) return verdictOf('securityCode', !code, !code, 'length')
+  if (!code) return verdictOf('securityCode', false, true, 'required')
+  if (!isDigits(code)) return verdictOf('securityCode', false, false, 'characters')
   const sizes: readonly number[] = brand ? [brand.code!.size] : [3, 4]
   const fits = sizes.includes(code.length)
-  return verdictOf('cvc', fits, fits || code.length < Math.max(...sizes), 'length')
+  return verdictOf('securityCode', fits, fits || code.length < Math.max(...sizes), 'length')
 }

@@ -45,7 +45,7 @@ describe('encryptCard', () => {
     const { year } = testCardExpiry(at)
     // Typed as a shopper would: unpadded month, two-digit year.
     const jwe = await encryptCard(
-      { number: '3700 0000 0000 002', expiry: `3/${year.slice(2)}`, cvc: '7373', holderName: 'A. Shopper' },
+      { number: '3700 0000 0000 002', expiry: `3/${year.slice(2)}`, securityCode: '7373', holderName: 'A. Shopper' },
       certificate,
       { now: () => at },
     )
@@ -102,7 +102,7 @@ describe('encryptCard', () => {
       fc.asyncProperty(typedCard, async ({ digits, input }) => {
         const { card } = await decryptor.decrypt(await encryptCard(input, certificate))
         expect(card.number).toBe(digits)
-        expect(card.cvc).toBe(input.cvc === '' ? undefined : input.cvc)
+        expect(card.cvc).toBe(input.securityCode === '' ? undefined : input.securityCode)
         expect(Number(card.expiryMonth)).toBe(Number(input.expiryMonth))
         expect(card.expiryYear.endsWith(input.expiryYear)).toBe(true)
       }),
@@ -131,12 +131,12 @@ describe('encryptCard', () => {
 
   it('never puts card digits in an error', async () => {
     await fc.assert(
-      fc.asyncProperty(typedCard, fc.constantFrom('luhn', 'cvc', 'expiry'), async ({ digits, input }, damage) => {
+      fc.asyncProperty(typedCard, fc.constantFrom('luhn', 'securityCode', 'expiry'), async ({ digits, input }, damage) => {
         const broken =
           damage === 'luhn'
             ? { ...input, number: digits.slice(0, -1) + String((Number(digits.at(-1)) + 1) % 10) }
-            : damage === 'cvc'
-              ? { ...input, cvc: '12345' }
+            : damage === 'securityCode'
+              ? { ...input, securityCode: '12345' }
               : { ...input, expiryMonth: '13' }
         const error = await rejection(encryptCard(broken, certificate)).catch((e) => e as Error)
         if (!(error instanceof CardJweError)) return // the Luhn damage can hit a brand without Luhn

@@ -12,7 +12,7 @@ describe('securityCodeVerdict', () => {
       isValid: false,
       isPotentiallyValid: false,
       rule: 'length',
-      field: 'cvc',
+      field: 'securityCode',
     })
     expect(securityCodeVerdict('7373', brand('american-express')).isValid).toBe(true)
     expect(securityCodeVerdict('737', brand('american-express'))).toMatchObject({

@@ -21,7 +21,7 @@ describe('normalizeCard', () => {
   it('turns typed input into the strict payload', () => {
     expect(
       normalizeCard(
-        { number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: '30', cvc: ' 737 ', holderName: ' A. Shopper ' },
+        { number: '4111 1111-4555 1142', expiryMonth: '3', expiryYear: '30', securityCode: ' 737 ', holderName: ' A. Shopper ' },
         { now },
       ),
     ).toEqual({
@@ -33,8 +33,14 @@ describe('normalizeCard', () => {
     })
   })
 
+  it('still reads the deprecated cvc key when securityCode is absent', () => {
+    const typed = { number: '4111 1111 4555 1142', expiry: '03/30' }
+    expect(normalizeCard({ ...typed, cvc: '737' }, { now })).toMatchObject({ cvc: '737' })
+    expect(normalizeCard({ ...typed, securityCode: '737', cvc: '000' }, { now })).toMatchObject({ cvc: '737' })
+  })
+
   it('reads a one-field expiry and leaves out an empty holder name and a code the brand lacks', () => {
-    expect(normalizeCard({ number: '6703 4444 4444 4449', expiry: '03/30', cvc: '', holderName: '' }, { now })).toEqual({
+    expect(normalizeCard({ number: '6703 4444 4444 4449', expiry: '03/30', securityCode: '', holderName: '' }, { now })).toEqual({
       number: '6703444444444449',
       expiryMonth: '03',
       expiryYear: '2030',
@@ -43,31 +49,31 @@ describe('normalizeCard', () => {
 
   it('lists every broken field and rule, and no value', () => {
     const error = thrown(() =>
-      normalizeCard({ number: '4111 1111 4555 1143', expiryMonth: '13', expiryYear: '30', cvc: '73', holderName: 'X1' }, { now }),
+      normalizeCard({ number: '4111 1111 4555 1143', expiryMonth: '13', expiryYear: '30', securityCode: '73', holderName: 'X1' }, { now }),
     )
     expect(error.code).toBe('ERR_CARD_INVALID')
     expect(error.issues).toEqual([
       { field: 'number', rule: 'luhn' },
       { field: 'expiryMonth', rule: 'month' },
-      { field: 'cvc', rule: 'length' },
+      { field: 'securityCode', rule: 'length' },
       { field: 'holderName', rule: 'characters' },
     ])
-    expect(error.message).toBe('invalid card: number (luhn), expiryMonth (month), cvc (length), holderName (characters)')
+    expect(error.message).toBe('invalid card: number (luhn), expiryMonth (month), securityCode (length), holderName (characters)')
   })
 
   it('asks for an expiry when none is given and refuses an expired one', () => {
-    expect(checkCard({ number: '4111111145551142', cvc: '737' }, { now })).toEqual({
+    expect(checkCard({ number: '4111111145551142', securityCode: '737' }, { now })).toEqual({
       ok: false,
       issues: [{ field: 'expiry', rule: 'required' }],
     })
-    expect(checkCard({ number: '4111111145551142', expiry: '10/26', cvc: '737' }, { now })).toEqual({
+    expect(checkCard({ number: '4111111145551142', expiry: '10/26', securityCode: '737' }, { now })).toEqual({
       ok: false,
       issues: [{ field: 'expiry', rule: 'expired' }],
     })
   })
 
   it('refuses a card number given as a JSON number', () => {
-    expect(checkCard({ number: 4111111145551142 as unknown as string, expiry: '03/30', cvc: '737' }, { now })).toMatchObject({
+    expect(checkCard({ number: 4111111145551142 as unknown as string, expiry: '03/30', securityCode: '737' }, { now })).toMatchObject({
       ok: false,
       issues: [{ field: 'number', rule: 'required' }],
     })
@@ -104,20 +110,20 @@ describe('normalizeCard', () => {
       digits: validCardNumber,
       damage: fc.constantFrom('luhn', 'letter', 'long'),
       expiry: fc.constantFrom('03/30', '13/30', '10/26', '0', 'zz'),
-      cvc: fc.constantFrom('', '1', '12345', 'abc'),
+      securityCode: fc.constantFrom('', '1', '12345', 'abc'),
       holderName: fc.constantFrom('', '4111111145551142', 'A B'),
     })
     fc.assert(
-      fc.property(broken, ({ digits, damage, expiry, cvc, holderName }) => {
+      fc.property(broken, ({ digits, damage, expiry, securityCode, holderName }) => {
         const number =
           damage === 'luhn'
             ? digits.slice(0, -1) + String((Number(digits.at(-1)) + 1) % 10)
             : damage === 'letter'
               ? `${digits}x`
               : `${digits}0000`
-        const result = checkCard({ number, expiry, cvc, holderName }, { now })
+        const result = checkCard({ number, expiry, securityCode, holderName }, { now })
         if (result.ok) return
-        const error = thrown(() => normalizeCard({ number, expiry, cvc, holderName }, { now }))
+        const error = thrown(() => normalizeCard({ number, expiry, securityCode, holderName }, { now }))
         expect(error.message).toMatch(ISSUE_MESSAGE)
         expect(leaksCardDigits(error.message, digits)).toBe(false)
         expect(leaksCardDigits(JSON.stringify(error.issues), digits)).toBe(false)

@@ -22,7 +22,7 @@ export interface TestCard {
   /** Four years ahead of the clock, see {@link testCardExpiry}. */
   readonly expiryYear: string
   /** Absent for brands without a security code. */
-  readonly cvc?: string
+  readonly securityCode?: string
   /** Whether 3-D Secure 2 applies, and how. */
   readonly threeDSecure: ThreeDSecureFlow
   /** `refused` cards are declined after any 3-D Secure step, with `refusalReason`. */
@@ -58,9 +58,9 @@ export function testCardExpiry(now: Date = new Date()): TestCardExpiry {
 /** The expiry the catalogue's cards carry: the one for the moment this module was loaded. */
 export const TEST_EXPIRY = testCardExpiry()
 /** The documented test codes: four digits for American Express, none for Bancontact, else three. */
-function codeFor(brand: CardBrandType): { cvc?: string } {
+function codeFor(brand: CardBrandType): { securityCode?: string } {
   if (brand === 'bancontact') return {}
-  return { cvc: brand === 'american-express' ? '7373' : '737' }
+  return { securityCode: brand === 'american-express' ? '7373' : '737' }
 }
 
 function card(brand: CardBrandType, number: string, label: string, extra: Partial<TestCard> = {}): TestCard {

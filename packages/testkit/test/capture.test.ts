@@ -23,7 +23,7 @@ import { buildJwe, cardPayload } from './support/build-jwe.js'
 const { valid, otherValid } = inject('cardJweTestCertificates')
 const certificate = await importCertificate(valid.certificatePem)
 const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-const typed = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, cvc: card.cvc! }
+const typed = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, securityCode: card.securityCode! }
 const SHOP = 'https://shop.test'
 
 /** A page that emits requests as Playwright's does. */
@@ -60,7 +60,7 @@ async function failure(run: Promise<unknown> | (() => unknown)): Promise<CardCap
 function expectNoCardIn(message: string) {
   expect(message).not.toContain(card.number.slice(0, 6))
   expect(message).not.toContain(card.number.slice(-4))
-  expect(message).not.toMatch(new RegExp(`\\b${card.cvc}\\b`))
+  expect(message).not.toMatch(new RegExp(`\\b${card.securityCode}\\b`))
 }
 
 describe('capture: a good page', () => {
@@ -72,7 +72,12 @@ describe('capture: a good page', () => {
     page.send('POST', `${SHOP}/api/payments`, paymentBody(jwe))
     const sent = await capture.nextCard('**/api/payments', { typed })
     expect(sent.protectedHeader).toEqual(EXPECTED_CARD_JWE_HEADER)
-    expect(sent.card).toMatchObject({ number: card.number, cvc: card.cvc, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear })
+    expect(sent.card).toMatchObject({
+      number: card.number,
+      cvc: card.securityCode,
+      expiryMonth: card.expiryMonth,
+      expiryYear: card.expiryYear,
+    })
     expect(Math.abs(sent.generatedAt.getTime() - Date.now())).toBeLessThan(60_000)
     expect(sent.request).toBe('POST /api/payments')
     expect(capture.requests).toHaveLength(3)
@@ -159,7 +164,7 @@ describe('capture: clear failures that name the rule, never the card', () => {
     ],
     ['number length', { ...typed, number: `${card.number}0` }, /number: 16 digits encrypted, 17 typed/],
     ['expiry month', { ...typed, expiryMonth: '04' }, /expiryMonth: not the typed month/],
-    ['security code', { ...typed, cvc: '000' }, /cvc: not the typed security code/],
+    ['security code', { ...typed, securityCode: '000' }, /cvc: not the typed security code/],
   ])('a card other than the typed one (%s): CARD_MISMATCH', async (_name, other, message) => {
     const { page, capture } = await started()
     page.send('POST', `${SHOP}/api/payments`, paymentBody(await encryptCard(typed, certificate)))

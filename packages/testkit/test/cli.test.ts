@@ -79,7 +79,7 @@ describe('card-jwe CLI', () => {
       number: '4111 1111-4555 1142',
       expiryMonth: '3',
       expiryYear: TEST_EXPIRY.year.slice(2),
-      cvc: '737',
+      securityCode: '737',
       holderName: 'A. Shopper',
     })
     const encrypted = await cli(['encrypt', '--cert', certificatePath], typed)
@@ -102,7 +102,7 @@ describe('card-jwe CLI', () => {
   it('checks a pinned fingerprint', async () => {
     const dir = workDir()
     writeFileSync(join(dir, 'c.pem'), valid.certificatePem)
-    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' })
+    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, securityCode: '737' })
     expect((await cli(['encrypt', '--cert', join(dir, 'c.pem'), '--fingerprint', valid.fingerprint], card)).code).toBe(0)
     const wrong = await cli(['encrypt', '--cert', join(dir, 'c.pem'), '--fingerprint', 'ab'.repeat(32)], card)
     expect(wrong).toMatchObject({ code: 1, stdout: '' })
@@ -115,7 +115,7 @@ describe('card-jwe CLI', () => {
     writeFileSync(keyPath, valid.privateKeyPem)
     const certificate = await importCertificate(valid.certificatePem)
     const stale = await encryptCard(
-      { number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' },
+      { number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, securityCode: '737' },
       certificate,
       { now: () => new Date(Date.now() - 7200_000) },
     )
@@ -138,13 +138,13 @@ describe('card-jwe CLI', () => {
     const ecPath = join(dir, 'ec.pem')
     writeFileSync(ecPath, ecKey.certificatePem)
     writeFileSync(join(dir, 'c.pem'), valid.certificatePem)
-    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, cvc: '737' })
+    const card = JSON.stringify({ number: '4111111145551142', expiryMonth: '03', expiryYear: TEST_EXPIRY.year, securityCode: '737' })
     const runs = await Promise.all([
       cli(['encrypt', '--cert', join(dir, 'missing.pem')], card),
       cli(['encrypt', '--cert', ecPath], card),
       cli(
         ['encrypt', '--cert', join(dir, 'c.pem')],
-        JSON.stringify({ number: '4111111145551143', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), cvc: '73' }),
+        JSON.stringify({ number: '4111111145551143', expiryMonth: '3', expiryYear: TEST_EXPIRY.year.slice(2), securityCode: '73' }),
       ),
       cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number": 4111111145551142, '),
       cli(['encrypt', '--cert', join(dir, 'c.pem')], '{"number": 4111111145551142}'),
@@ -153,7 +153,7 @@ describe('card-jwe CLI', () => {
     expect(runs.map((r) => r.code)).toEqual([1, 1, 1, 1, 1, 1])
     expect(runs[0]!.stderr).toBe(`card-jwe: cannot read --cert ${join(dir, 'missing.pem')} (ENOENT)\n`)
     expect(runs[1]!.stderr).toContain('[ERR_CERTIFICATE_KEY_TYPE]')
-    expect(runs[2]!.stderr).toBe('card-jwe: invalid card: number (luhn), cvc (length) [ERR_CARD_INVALID]\n')
+    expect(runs[2]!.stderr).toBe('card-jwe: invalid card: number (luhn), securityCode (length) [ERR_CARD_INVALID]\n')
     expect(runs[3]!.stderr).toContain('not valid JSON')
     expect(runs[4]!.stderr).toContain('number: must be a JSON string')
     expect(runs[5]!.stderr).toContain('private key: expected PKCS#8 PEM')
@@ -208,7 +208,7 @@ describe('card-jwe CLI', () => {
       ),
       expiryMonth: fc.constantFrom('3', '13', '0', 'x'),
       expiryYear: fc.constantFrom('30', '3', '1999'),
-      cvc: fc.constantFrom('737', '1', '12345'),
+      securityCode: fc.constantFrom('737', '1', '12345'),
     })
     await fc.assert(
       fc.asyncProperty(input, fc.boolean(), async (card, breakJson) => {

@@ -63,7 +63,7 @@ export const typedCard = validCardNumber
       year: fc.integer({ min: thisYear + 1, max: thisYear + 15 }),
       twoDigitYear: fc.boolean(),
       padMonth: fc.boolean(),
-      cvc: code,
+      securityCode: code,
       holderName: fc.constantFrom('', 'A. Shopper', 'Jean-Luc O\u2019Neill', '  Zo\u00eb  '),
     })
   })
@@ -73,7 +73,7 @@ export const typedCard = validCardNumber
       number: c.number,
       expiryMonth: c.padMonth ? String(c.month).padStart(2, '0') : String(c.month),
       expiryYear: c.twoDigitYear ? String(c.year % 100).padStart(2, '0') : String(c.year),
-      cvc: c.cvc,
+      securityCode: c.securityCode,
       holderName: c.holderName,
     },
   }))

@@ -10,7 +10,7 @@ export interface TypedCard {
   /** Two or four digits. */
   readonly expiryYear: string
   /** Absent when the card has no code. */
-  readonly cvc?: string
+  readonly securityCode?: string
   /** Compared only when given. */
   readonly holderName?: string
 }
@@ -34,6 +34,8 @@ export function matchTypedCard(captured: CapturedCard, typed: TypedCard): void {
   if (card.expiryMonth !== typed.expiryMonth.padStart(2, '0')) fail('expiryMonth: not the typed month')
   const year = typed.expiryYear.length === 2 ? `20${typed.expiryYear}` : typed.expiryYear
   if (card.expiryYear !== year) fail('expiryYear: not the typed year')
-  if ((card.cvc ?? '') !== (typed.cvc ?? '')) fail(typed.cvc ? 'cvc: not the typed security code' : 'cvc: sent, though none was typed')
+  // The payload names the typed security code `cvc`, as the spec does.
+  if ((card.cvc ?? '') !== (typed.securityCode ?? ''))
+    fail(typed.securityCode ? 'cvc: not the typed security code' : 'cvc: sent, though none was typed')
   if (typed.holderName !== undefined && card.holderName !== typed.holderName.trim()) fail('holderName: not the typed name')
 }

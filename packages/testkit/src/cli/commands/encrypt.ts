@@ -9,7 +9,7 @@ function parseCard(text: string): CardInput {
     value = JSON.parse(text)
   } catch {
     // JSON.parse's own message quotes the input, which would be card data.
-    throw new CliError('stdin: not valid JSON (expected {"number", "expiryMonth", "expiryYear", "cvc"})')
+    throw new CliError('stdin: not valid JSON (expected {"number", "expiryMonth", "expiryYear", "securityCode"})')
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliError('stdin: expected a JSON object')
   if (typeof (value as { number?: unknown }).number === 'number') {
