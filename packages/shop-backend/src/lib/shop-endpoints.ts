@@ -1,16 +1,13 @@
 import { parseJsonBody, ShopSettingsBatchSchema } from '@card-jwe/payment-validator'
+import { SHOP_SIDE_PATHS } from '@card-jwe/service-client/endpoints'
 import { ShopBackendError } from '../errors.js'
 import { constantTimeEqual } from './constant-time.js'
 import { readSealed, SETTING, writeSealed, type BackendContext } from './context.js'
 import type { FailureThrottle } from './failure-throttle.js'
 import { errorResponse, json, readBody, requireJson } from './http.js'
 
-/** The spec's fixed paths ("Shop-side endpoints"; the settings paths carry `v3`, "Versioning" 1). */
-export const SHOP_SIDE_PATHS = Object.freeze({
-  settings: '/shop-json/shop/v3/settings/general',
-  settingsBatch: '/shop-json/shop/v3/settings/general/batch',
-  onboardingReturn: '/shop-json/service-payments/onboarding-redirect',
-})
+// The spec's fixed paths ("Shop-side endpoints"), written once in the service client's endpoint table.
+export { SHOP_SIDE_PATHS }
 
 /** Settings the service may set through the batch endpoint: the signing secret, nothing else. */
 const WRITABLE = new Set([SETTING.serviceSecret])
