@@ -152,6 +152,7 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   await sandbox.stop()
 
   const shopDb = new Database(join(dir, 'demo', 'shop', 'shop.sqlite'), { readonly: true })
+  const ledgerDb = new Database(join(dir, 'demo', 'shop', 'payments.sqlite'), { readonly: true })
   const serviceDb = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
   try {
     const orders = shopDb.prepare('SELECT id, psp_reference, status, captured FROM orders').all() as Array<{
@@ -185,11 +186,11 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
     const lostCaptures = [...captures.entries()].filter(
       ([id, value]) => !captureRows.some((c) => c.psp === byId.get(id)?.psp_reference && c.total === value),
     )
-    // 4. The poller saw every change exactly once (seen_changes' primary key forbids a repeat).
+    // 4. The poller saw every change exactly once (the ledger's seen_changes primary key forbids a repeat).
     const events = (serviceDb.prepare('SELECT sequence FROM events ORDER BY sequence').all() as Array<{ sequence: number }>).map(
       (e) => e.sequence,
     )
-    const seen = (shopDb.prepare('SELECT sequence FROM seen_changes ORDER BY sequence').all() as Array<{ sequence: number }>).map(
+    const seen = (ledgerDb.prepare('SELECT sequence FROM seen_changes ORDER BY sequence').all() as Array<{ sequence: number }>).map(
       (e) => e.sequence,
     )
     // 5. The poller's view agrees with the service: every captured payment shows captured on its order.
@@ -232,6 +233,7 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
     for (const id of unacknowledged) expect(byId.get(id)?.psp_reference).toMatch(/^[0-9A-Z]{16}$/)
   } finally {
     shopDb.close()
+    ledgerDb.close()
     serviceDb.close()
   }
 })

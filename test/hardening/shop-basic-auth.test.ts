@@ -34,19 +34,18 @@ afterAll(async () => {
 })
 
 function pair(): { key: string; secret: string } {
-  // The test reads the pair the way an attacker with the disk could not: through the shop's key file.
-  const db = new Database(join(dir, 'shop', 'shop.sqlite'), { readonly: true })
+  // The test reads the pair the way an attacker with the disk could: from the back end's ledger, sealed.
+  const db = new Database(join(dir, 'shop', 'payments.sqlite'), { readonly: true })
   try {
-    const rows = db
-      .prepare("SELECT id, value, encrypted FROM settings WHERE id IN ('basic_key', 'basic_secret', 'service_secret')")
-      .all() as Array<{ id: string; value: string; encrypted: number }>
-    expect(rows.map((r) => [r.id, r.encrypted])).toEqual(
-      expect.arrayContaining([
-        ['basic_key', 1],
-        ['basic_secret', 1],
-        ['service_secret', 1],
-      ]),
-    )
+    const rows = db.prepare("SELECT id, value FROM settings WHERE id IN ('basic_key', 'basic_secret', 'service_secret')").all() as Array<{
+      id: string
+      value: string
+    }>
+    expect(rows.map((r) => [r.id, r.value.startsWith('v1.')]).sort()).toEqual([
+      ['basic_key', true],
+      ['basic_secret', true],
+      ['service_secret', true],
+    ])
     return { key: rows.find((r) => r.id === 'basic_key')!.value, secret: rows.find((r) => r.id === 'basic_secret')!.value }
   } finally {
     db.close()
@@ -73,7 +72,7 @@ it('stores the Basic pair and service_secret sealed, with the key file outside t
   const service = new Database(sandbox.databasePath, { readonly: true })
   const secret = (service.prepare('SELECT service_secret FROM shops').get() as { service_secret: string }).service_secret
   service.close()
-  for (const file of ['shop.sqlite', 'shop.sqlite-wal']) {
+  for (const file of ['shop.sqlite', 'shop.sqlite-wal', 'payments.sqlite', 'payments.sqlite-wal']) {
     const bytes = readFileSync(join(dir, 'shop', file), { flag: 'r' })
     expect(bytes.includes(Buffer.from(secret)), file).toBe(false)
   }

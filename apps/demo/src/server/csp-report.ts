@@ -51,10 +51,10 @@ function violationOf(body: Record<string, unknown>): CspViolation {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** The violations a report body describes; [] when it is not a report. */
-export function readCspReport(body: Buffer): CspViolation[] {
+export function readCspReport(body: Uint8Array): CspViolation[] {
   let parsed: unknown
   try {
-    parsed = JSON.parse(body.toString('utf8'))
+    parsed = JSON.parse(new TextDecoder().decode(body))
   } catch {
     return []
   }

@@ -3,8 +3,8 @@ import Database from 'better-sqlite3'
 export type ShopDb = Database.Database
 
 /**
- * The shop's own records. WAL with synchronous=FULL: an order's pspReference, stored before the
- * browser hears of the payment, survives a crash.
+ * The shop's own records: its orders (the back end's ledger tells it of each payment change) and
+ * the merchant set-up's settings. WAL with synchronous=FULL.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS orders (
@@ -16,24 +16,16 @@ CREATE TABLE IF NOT EXISTS orders (
   status TEXT NOT NULL,
   result_code TEXT,
   psp_reference TEXT UNIQUE,
-  -- Counts refused attempts: the idempotency key of a payment is reference and attempt.
+  -- The ledger's attempt number the order's state came from: an older attempt's news does not undo a newer one.
   payment_attempt INTEGER NOT NULL DEFAULT 0,
   captured INTEGER NOT NULL DEFAULT 0,
   refunded INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
--- Every change the updated-payments poller applied, once: a repeat would break the primary key.
-CREATE TABLE IF NOT EXISTS seen_changes (
-  sequence INTEGER PRIMARY KEY,
-  psp_reference TEXT NOT NULL,
-  status TEXT NOT NULL,
-  applied_at TEXT NOT NULL
-);
 CREATE TABLE IF NOT EXISTS settings (
   id TEXT PRIMARY KEY,
-  value TEXT NOT NULL,
-  encrypted INTEGER NOT NULL DEFAULT 0
+  value TEXT NOT NULL
 );
 `
 

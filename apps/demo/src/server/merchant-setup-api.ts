@@ -14,7 +14,7 @@ import {
   type IndustryCodeList,
   type ServiceClient,
 } from '@card-jwe/service-client'
-import { HttpError } from './http.js'
+import { HttpError } from './http-error.js'
 import type { Settings } from './settings.js'
 
 /** No answer from the service within the call's deadline: said as such, not as an internal error. */
@@ -26,6 +26,11 @@ export const ONBOARDED_STATUS = 'verified'
 export interface MerchantSetupContext {
   readonly settings: Settings
   readonly client: () => ServiceClient
+  /**
+   * Tells the shop back end which store the checkout sells from: the store once it is onboarded,
+   * '' while there is none (the checkout stays closed).
+   */
+  readonly checkoutStore: (storeId: string) => Promise<void>
   /** The embedded sandbox's inbox, where verification codes land; absent with a real service. */
   readonly sandboxInboxUrl?: string
 }
@@ -60,7 +65,7 @@ async function service<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-function bodyOf<T>(body: Buffer, schema: z.ZodType<T>, code: string): T {
+function bodyOf<T>(body: Uint8Array, schema: z.ZodType<T>, code: string): T {
   const parsed = parseJsonBody(body, schema)
   if (!parsed.ok) throw new HttpError(400, code, parsed.error.message, parsed.error.issues)
   return parsed.value
@@ -71,7 +76,9 @@ async function refreshOnboarding(context: MerchantSetupContext) {
   const status = await service(context.client().onboardingStatus())
   context.settings.set('onboarding_status', status.status)
   context.settings.set('onboarding_errors', JSON.stringify(status.errors ?? []))
-  return setupState(context)
+  const state = setupState(context)
+  await context.checkoutStore(state.checkoutReady ? state.storeId! : '')
+  return state
 }
 
 /** The store to sell from, once chosen or created; its contractor is then the current one. */
@@ -93,7 +100,7 @@ const MethodsSchema = z.strictObject({ scheme: z.boolean(), ideal: z.boolean() }
  * and 4): email, code, contractor or new store, onboarding link and return, status re-check.
  * Returns undefined for paths that are not the wizard's.
  */
-export async function handleMerchantSetup(method: string, path: string, body: Buffer, context: MerchantSetupContext): Promise<unknown> {
+export async function handleMerchantSetup(method: string, path: string, body: Uint8Array, context: MerchantSetupContext): Promise<unknown> {
   const s = context.settings
   const step = `${method} ${path.replace(/^\/api\/admin\/setup/, '')}`
   switch (step) {
@@ -121,6 +128,7 @@ export async function handleMerchantSetup(method: string, path: string, body: Bu
       await service(context.client().connectBackofficeUser({ email, code }))
       // A new account: any earlier contractor and store belong to another one.
       for (const id of ['contractor_id', 'store_id', 'onboarding_status', 'onboarding_errors']) s.set(id, '')
+      await context.checkoutStore('')
       s.set('backoffice_user', 'connected')
       return setupState(context)
     }

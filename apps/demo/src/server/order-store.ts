@@ -14,7 +14,6 @@ export function createOrderStore(db: ShopDb) {
   )
   const byId = db.prepare('SELECT * FROM orders WHERE id = ?')
   const latest = db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT 200')
-  const setPspReferenceIfUnset = db.prepare('UPDATE orders SET psp_reference = ? WHERE id = ? AND psp_reference IS NULL')
   // An update names only the columns it changes; each set's statement is prepared on first use and kept.
   const updates = new Map<string, ReturnType<ShopDb['prepare']>>()
   const updateOf = (columns: readonly string[]) => {
@@ -41,9 +40,6 @@ export function createOrderStore(db: ShopDb) {
     },
     update(id: number, changes: OrderChanges, updatedAt: string): void {
       updateOf(Object.keys(changes)).run({ ...changes, id, updated_at: updatedAt })
-    },
-    setPspReferenceIfUnset(id: number, pspReference: string): void {
-      setPspReferenceIfUnset.run(pspReference, id)
     },
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import type { OrderRecord } from '@card-jwe/payment-validator'
+import { PAID_STATES, type AttemptState, type OrderChange } from '@card-jwe/shop-backend'
 import type { OrderChanges, OrderStore } from './order-store.js'
 
 export interface OrderRow {
@@ -46,4 +47,46 @@ export function publicOrder(order: OrderRow) {
 
 export function updateOrder(orders: OrderStore, id: number, changes: OrderChanges, now: Date): void {
   orders.update(id, changes, now.toISOString())
+}
+
+/** The shop's order by the back end's id (digits only); undefined when there is none. */
+export function findOrderRecord(orders: OrderStore, orderId: string): OrderRecord | undefined {
+  if (!/^\d{1,12}$/.test(orderId)) return undefined
+  const order = orders.find(Number(orderId))
+  return order ? orderRecord(order) : undefined
+}
+
+/** The order status the shop shows (and the admin's table knows) for a ledger state. */
+export function statusOfState(state: AttemptState): string {
+  if (state === 'action_required') return 'pending'
+  if (state === 'error') return 'refused'
+  return state
+}
+
+const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(status)
+
+/**
+ * The back end's `onOrderChange`: sets (never adds to) the order's state, result, pspReference and
+ * amounts from the ledger. Delivery is at least once and in order per order; news of an older
+ * attempt (one abandoned at the bank) does not undo a newer one, unless it is a payment the newer
+ * one is not.
+ */
+export function applyOrderChange(orders: OrderStore, change: OrderChange, now: Date): void {
+  const order = /^\d{1,12}$/.test(change.orderId) ? orders.find(Number(change.orderId)) : undefined
+  if (!order) return
+  const status = statusOfState(change.state)
+  if (change.attempt < order.payment_attempt && !(isPaid(status) && !isPaid(order.status))) return
+  updateOrder(
+    orders,
+    order.id,
+    {
+      status,
+      payment_attempt: Math.max(order.payment_attempt, change.attempt),
+      ...(change.resultCode ? { result_code: change.resultCode } : {}),
+      ...(change.pspReference ? { psp_reference: change.pspReference } : {}),
+      captured: change.capturedValue,
+      refunded: change.refundedValue,
+    },
+    now,
+  )
 }

@@ -12,8 +12,9 @@
  * - CSP reports (report types only) pass whatever their origin: they change nothing, and WebKit
  *   sends them with `Origin: null`.
  */
-import type { IncomingMessage } from 'node:http'
-import { HttpError } from './http.js'
+import type { HttpBindings } from '@hono/node-server'
+import type { MiddlewareHandler } from 'hono'
+import { HttpError } from './http-error.js'
 
 /** What a POST body may be: a CSP violation report arrives as report-uri's or the Reporting API's type. */
 const JSON_BODY = { types: new Set(['application/json']), rule: 'must be application/json' }
@@ -25,25 +26,22 @@ const CSP_REPORT_BODY = {
 }
 
 /** Throws a 421/403/415 HttpError for a request the shop must not answer. */
-export function checkRequest(request: IncomingMessage, path: string): void {
+export function checkRequest(request: Request, path: string, localPort: number | undefined): void {
   // The shop's names on the port this connection came in on: nothing to configure or keep.
-  const hosts = [`127.0.0.1:${request.socket.localPort}`, `localhost:${request.socket.localPort}`]
-  if (!hosts.includes(String(request.headers.host ?? '').toLowerCase())) {
+  const hosts = [`127.0.0.1:${localPort}`, `localhost:${localPort}`]
+  if (!hosts.includes((request.headers.get('host') ?? '').toLowerCase())) {
     throw new HttpError(421, 'UNKNOWN_HOST', 'host header: not a name of this shop')
   }
   if (!path.startsWith('/api/')) return
-  const type = String(request.headers['content-type'] ?? '')
-    .split(';')[0]!
-    .trim()
-    .toLowerCase()
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   // A browser's CSP report changes nothing and is size-capped and redacted; WebKit posts it with
   // `Origin: null`, so the origin check would drop every Safari shopper's report (issue 18, point 8).
   if (request.method === 'POST' && path === '/api/csp-report' && REPORT_TYPES.has(type)) return
-  const site = request.headers['sec-fetch-site']
-  const origin = request.headers.origin
+  const site = request.headers.get('sec-fetch-site')
+  const origin = request.headers.get('origin')
   if (
-    (site !== undefined && site !== 'same-origin' && site !== 'none') ||
-    (origin !== undefined && !hosts.some((host) => origin === `http://${host}`))
+    (site !== null && site !== 'same-origin' && site !== 'none') ||
+    (origin !== null && !hosts.some((host) => origin === `http://${host}`))
   ) {
     throw new HttpError(403, 'CROSS_SITE_REQUEST', 'origin: the shop API answers its own pages only')
   }
@@ -51,4 +49,10 @@ export function checkRequest(request: IncomingMessage, path: string): void {
     const body = path === '/api/csp-report' ? CSP_REPORT_BODY : JSON_BODY
     if (!body.types.has(type)) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `content-type: ${body.rule}`)
   }
+}
+
+/** The guard as Hono middleware, before every route (the back end's included). */
+export const requestGuard: MiddlewareHandler<{ Bindings: HttpBindings }> = async (c, next) => {
+  checkRequest(c.req.raw, c.req.path, c.env.incoming.socket.localPort)
+  await next()
 }

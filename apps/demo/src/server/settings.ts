@@ -1,30 +1,19 @@
 import type { ShopDb } from './db.js'
 import { createSettingsStore } from './settings-store.js'
-import type { SecretBox } from './secret-box.js'
 
-/** Settings that are secrets: sealed at rest, never served to the browser. */
-const SECRET_SETTINGS = new Set(['service_secret', 'basic_key', 'basic_secret'])
-
+/**
+ * The demo's own settings: the merchant set-up's progress (email, contractor, store, onboarding
+ * status). The secrets (Basic pair, service_secret) are the shop back end's, sealed in its ledger.
+ */
 export interface Settings {
   get(id: string): string | undefined
   set(id: string, value: string): void
-  /** The settings the service may read and write through the shop-side endpoints. */
-  serviceVisible(): Array<{ id: string; value: string }>
 }
 
-export function openSettings(db: ShopDb, box: SecretBox): Settings {
+export function openSettings(db: ShopDb): Settings {
   const store = createSettingsStore(db)
-  const get = (id: string) => {
-    const row = store.read(id)
-    return row === undefined ? undefined : row.encrypted ? box.open(row.value) : row.value
-  }
   return {
-    get,
-    set(id, value) {
-      const secret = SECRET_SETTINGS.has(id)
-      store.write(id, secret ? box.seal(value) : value, secret)
-    },
-    // Spec: at least service_secret, empty until registration; the service sees nothing else.
-    serviceVisible: () => [{ id: 'service_secret', value: get('service_secret') ?? '' }],
+    get: (id) => store.read(id),
+    set: (id, value) => store.write(id, value),
   }
 }
