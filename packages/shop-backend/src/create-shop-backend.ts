@@ -121,6 +121,9 @@ export interface ShopBackend {
   deliverChanges(): Promise<void>
 }
 
+/** How long the shop's id, secret and store id stay in memory between reads of the store. */
+export const CONNECTION_CACHE_MS = 1_000
+
 const randomText = (bytes: number) => {
   const raw = crypto.getRandomValues(new Uint8Array(bytes))
   return Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -142,6 +145,24 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const withLock = createKeyedLock()
   let boxPromise: Promise<SecretBox> | undefined
   let connected: { readonly secret: string; readonly shopId: string; readonly service: PaymentService } | undefined
+  let cachedConnection: { readonly until: number; readonly value: Promise<{ service: PaymentService; storeId: string }> } | undefined
+  /** After a local write of the shop's id, secret or store: the next call reads them again. */
+  const forgetConnection = () => {
+    cachedConnection = undefined
+    connected = undefined
+  }
+
+  /** The shop's id, unsealed secret and store id, read from the store. */
+  async function readConnection(): Promise<{ service: PaymentService; storeId: string }> {
+    const shopId = await options.store.getSetting(SETTING.shopId)
+    const secret = await readSealed(context, SETTING.serviceSecret)
+    const storeId = await options.store.getSetting(SETTING.storeId)
+    if (!shopId || !secret || !storeId)
+      throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
+    if (!connected || connected.secret !== secret || connected.shopId !== shopId)
+      connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
+    return { service: connected.service, storeId }
+  }
 
   const context: BackendContext = {
     store: options.store,
@@ -150,15 +171,19 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     findOrder: async (orderId) => options.findOrder(orderId),
     withLock,
     box: () => (boxPromise ??= createSecretBox(options.secretKey)),
-    async connection() {
-      const shopId = await options.store.getSetting(SETTING.shopId)
-      const secret = await readSealed(context, SETTING.serviceSecret)
-      const storeId = await options.store.getSetting(SETTING.storeId)
-      if (!shopId || !secret || !storeId)
-        throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
-      if (!connected || connected.secret !== secret || connected.shopId !== shopId)
-        connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
-      return { service: connected.service, storeId }
+    // Kept for CONNECTION_CACHE_MS and shared by concurrent requests: three reads and an unsealing per
+    // request cost more than the payment's own writes. Local writes forget it at once; another
+    // instance's registration or store change is seen within CONNECTION_CACHE_MS.
+    connection() {
+      const at = Date.now()
+      if (!cachedConnection || at >= cachedConnection.until) {
+        const value = readConnection()
+        cachedConnection = { until: at + CONNECTION_CACHE_MS, value }
+        value.catch(() => {
+          if (cachedConnection?.value === value) cachedConnection = undefined
+        })
+      }
+      return cachedConnection.value
     },
     drainOutbox: () => outbox.drain(),
     pollNow: () => poller.pollNow(),
@@ -261,7 +286,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         adminUrl: options.adminUrl ?? '/admin.html?onboarding=returned',
         maxBodyBytes,
         sleep,
-        secretChanged: () => (connected = undefined),
+        secretChanged: forgetConnection,
       })
       if (shopSide) return shopSide
       const route = checkoutRoutes[path]
@@ -308,16 +333,18 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       })
       await options.store.putSetting(SETTING.shopId, result.shopId)
       if (result.storeId) await options.store.putSetting(SETTING.storeId, result.storeId)
+      forgetConnection()
       return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
     },
     async connect(credentials) {
       await options.store.putSetting(SETTING.shopId, credentials.shopId)
       await writeSealed(context, SETTING.serviceSecret, credentials.serviceSecret)
       await options.store.putSetting(SETTING.storeId, credentials.storeId)
-      connected = undefined
+      forgetConnection()
     },
     async useStore(storeId) {
       await options.store.putSetting(SETTING.storeId, storeId)
+      forgetConnection()
     },
     deliverChanges: () => outbox.drain(),
   }

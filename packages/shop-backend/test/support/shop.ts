@@ -15,6 +15,7 @@ import {
   type ShopOrder,
 } from '../../src/index.js'
 import { openSqliteStore, type SqliteStore } from '../../src/sqlite/index.js'
+import type { LedgerStore } from '../../src/store.js'
 import { startServiceProxy, type ServiceProxy } from './service-proxy.js'
 
 /** One sandbox and proxy per test file; a fresh shop (store, orders) per test. */
@@ -73,6 +74,8 @@ export async function startShop(
     readonly storePath?: string
     readonly secretKey?: Uint8Array
     readonly connect?: boolean
+    /** The store the backend gets, made from the shop's own SQLite store (to watch its calls). */
+    readonly wrapStore?: (store: LedgerStore) => LedgerStore
   } = {},
 ): Promise<TestShop> {
   const dir = await mkdtemp(join(tmpdir(), 'shop-backend-test-'))
@@ -82,8 +85,9 @@ export async function startShop(
   const changes: OrderChange[] = []
   const secretKey = overrides.secretKey ?? generateSecretKey()
   const readyMade = world.sandbox.readyMadeShop
+  const { wrapStore, ...backendOverrides } = overrides
   const backend = createShopBackend({
-    store,
+    store: wrapStore ? wrapStore(store) : store,
     // Short deadlines: a lost answer is noticed in about a second, not fifteen.
     ...connectServiceClient({
       baseUrl: world.proxy.baseUrl,
@@ -96,7 +100,7 @@ export async function startShop(
     onOrderChange: (change) => void changes.push(change),
     shopUrl: 'http://127.0.0.1:9',
     certificatePem: world.sandbox.certificatePem,
-    ...overrides,
+    ...backendOverrides,
   })
   if (overrides.connect !== false)
     await backend.connect({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId })
