@@ -7,11 +7,10 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import pg from 'pg'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { generateSecretKey } from '../src/index.js'
 import { type InstanceProxy, startInstanceProxy } from './multi-instance/instance-proxy.js'
-import { freshDatabase, postgres } from './support/postgres.js'
+import { freshDatabase, postgres, testPool } from './support/postgres.js'
 import { startWorld, type World } from './support/shop.js'
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url))
@@ -38,7 +37,7 @@ const onServer = describe.skipIf(postgres.missing !== undefined)
 
 async function setting(world: World) {
   const database = await freshDatabase('instances')
-  const pool = new pg.Pool({ connectionString: database.url, max: 2 })
+  const pool = testPool(database.url, 2)
   cleanups.push(async () => {
     await pool.end()
     await database.drop()

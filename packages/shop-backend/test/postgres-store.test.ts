@@ -1,8 +1,7 @@
-import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openPostgresStore, POSTGRES_MIGRATIONS } from '../src/postgres/index.js'
 import { attempt, describeStoreConformance } from './store-conformance.js'
-import { freshDatabase, postgres } from './support/postgres.js'
+import { freshDatabase, postgres, testPool } from './support/postgres.js'
 
 /** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
 const onServer = describe.skipIf(postgres.missing !== undefined)
@@ -37,7 +36,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
 
     it("runs on the shop's own pool and leaves it open; applies a later migration; refuses a newer database", async () => {
       const database = await freshDatabase('pool')
-      const pool = new pg.Pool({ connectionString: database.url, max: 3 })
+      const pool = testPool(database.url, 3)
       try {
         const store = await openPostgresStore({ pool })
         await store.insertAttempt(attempt('o1', 1))

@@ -31,3 +31,14 @@ export async function freshDatabase(label = 'shop'): Promise<{ url: string; drop
     },
   }
 }
+
+/**
+ * A pool of the test's own on `url`. Its error listener is there because the cleanup drops the
+ * database WITH (FORCE), which can terminate a client that `end()` is still closing; pg reports
+ * that as an `error` event, and an error event nobody listens to is an uncaught exception.
+ */
+export function testPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max })
+  pool.on('error', () => {})
+  return pool
+}
