@@ -262,8 +262,11 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     poll,
     async close() {
       backend.poller.stop()
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      // Connections a browser keeps open (busy or kept alive) are ended now: server.close() alone
+      // waits for them, and a page left open held a test's shop open past its hook timeout.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
+      await closed
       await ledger.close()
       db.close()
     },
