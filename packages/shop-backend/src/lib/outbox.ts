@@ -31,8 +31,10 @@ export function createOutbox(
   async function drainOnce(): Promise<void> {
     const blocked = new Set<string>()
     for (;;) {
+      // Marks that commit while the query runs must still count: the query may have read before them.
+      const markingBefore = new Set(marking.keys())
       const due = await store.dueOutbox(now().toISOString(), 100 + marking.size)
-      const todo = due.filter((e) => !marking.has(e.id) && !blocked.has(e.change.orderId))
+      const todo = due.filter((e) => !markingBefore.has(e.id) && !marking.has(e.id) && !blocked.has(e.change.orderId))
       if (todo.length === 0) return
       for (const entry of todo) {
         if (blocked.has(entry.change.orderId)) continue
