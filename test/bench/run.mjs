@@ -89,7 +89,7 @@ const loadRows = (load ?? []).flatMap((l, i) => [
   },
 ])
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
-  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', ledger: '' },
+  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', shopCpuMsPerPayment: '', ledger: '' },
   {
     store: r.store,
     path: 'through the handler',
@@ -132,7 +132,7 @@ ${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'rati
 ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
   shopBackend &&
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
-${table(shopBackendRows, ['store', 'path', 'requests', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'ratio', 'ledger'])}
+${table(shopBackendRows, ['store', 'path', 'requests', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'ratio', 'shopCpuMsPerPayment', 'ledger'])}
 
 ${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,
 ]

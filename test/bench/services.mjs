@@ -10,9 +10,12 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 
 /** Starts `node script` with env; resolves when a line matches `ready`, with all the lines seen so far. */
-export function startProcess(script, env, ready) {
+export function startProcess(script, env, ready, nodeArgs = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [root + script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+    const child = spawn(process.execPath, [...nodeArgs, root + script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
     let seen = ''
     child.stdout.on('data', (chunk) => {
       seen += chunk

@@ -78,6 +78,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
         STORE_ID: registered.storeId,
       },
       /shop: \S+/,
+      process.env.BENCH_SHOP_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SHOP_PROFILE_DIR}`] : [],
     )
     const shopUrl = /shop: (\S+)/.exec(shop.output)[1]
     // A warm-up outside the timed run (the first requests compile the handler's paths).
@@ -94,7 +95,10 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
       headers: { 'content-type': 'application/json' },
       body: shopBody(jwe, i),
     }))
+    const cpuMicros = async () => (await (await fetch(`${shopUrl}/bench/cpu`)).json()).micros
+    const cpuBefore = await cpuMicros()
     const through = summary(await runLoad({ url: shopUrl, requests: shopRequests }))
+    const shopCpuMsPerPayment = Number((((await cpuMicros()) - cpuBefore) / 1000 / count).toFixed(2))
     const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${count}`)).json()
     const acknowledged = through.requests - through.non2xx
     const sandboxRows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
@@ -105,7 +109,13 @@ export async function shopBackendLoad({ seconds, store = 'sqlite' }) {
       store,
       ...(storeService?.note ? { note: storeService.note } : {}),
       direct,
-      shop: { ...through, ledgerPaid: ledger.paid, ledgerAttempts: ledger.attempts, sandboxPayments: sandboxRows - warm.length },
+      shop: {
+        ...through,
+        shopCpuMsPerPayment,
+        ledgerPaid: ledger.paid,
+        ledgerAttempts: ledger.attempts,
+        sandboxPayments: sandboxRows - warm.length,
+      },
       vsDirect,
       targets: {
         [`through the handler (${store}) >= 0.7 of direct`]: vsDirect >= 0.7,

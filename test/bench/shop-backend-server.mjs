@@ -5,6 +5,7 @@
  * load generator does not share its event loop). Orders are numbers; each is 28.00 EUR. Prints
  * `shop: <url>` when ready. GET /bench/ledger?from=&to= says how many of those orders the ledger
  * holds as paid, through the store's own interface (so it means the same for every store).
+ * GET /bench/cpu gives the process's CPU time so far (µs), to say what one payment costs the shop.
  */
 import { createServer } from 'node:http'
 import { connectServiceClient, createShopBackend, generateSecretKey, PAID_STATES } from '@card-jwe/shop-backend'
@@ -46,6 +47,10 @@ async function ledger(from, to) {
 const listener = toNodeListener(backend, {
   fallback: (req, res) => {
     const url = new URL(req.url ?? '/', 'http://shop')
+    if (url.pathname === '/bench/cpu') {
+      const { user, system } = process.cpuUsage()
+      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ micros: user + system }))
+    }
     if (url.pathname !== '/bench/ledger') return void res.writeHead(404).end()
     ledger(Number(url.searchParams.get('from')), Number(url.searchParams.get('to'))).then(
       (counts) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts)),

@@ -24,6 +24,7 @@ export type {
 export { ServiceError, ServiceUnreachableError } from './errors.js'
 export type { CallRecord, ServiceErrorBody, ServiceUnreachableCode } from './errors.js'
 export type { Backoff } from './lib/backoff.js'
+export type { FetchLike, FetchLikeAnswer, FetchLikeInit } from './fetch-like.js'
 export { RETRIED_STATUSES } from './lib/send.js'
 export {
   describeEndpoint,

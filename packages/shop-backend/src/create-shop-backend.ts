@@ -207,7 +207,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     if (!checked.ok) throw new ShopBackendError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
     const { service, storeId } = await context.connection()
     const submission = checked.submission
-    const fingerprint = await fingerprintOf(submission.paymentMethod)
+    const fingerprint = fingerprintOf(submission.paymentMethod)
     const methodType = String(submission.paymentMethod.type)
     const result = await withLock(String(order.id), () =>
       submitPayment(context, order, { methodType, fingerprint, repeatWindowMs: options.repeatWindowMs ?? 15_000 }, (attempt) => {
@@ -237,7 +237,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     if (!parsed.ok) throw new ShopBackendError(400, 'INVALID_BODY', parsed.error.message, parsed.error.issues)
     const order = await orderOf(parsed.value.orderId)
     const { service, storeId } = await context.connection()
-    const fingerprint = await fingerprintOf(parsed.value.details)
+    const fingerprint = fingerprintOf(parsed.value.details)
     const result = await withLock(String(order.id), () =>
       submitDetails(context, order, fingerprint, (_attempt, idempotencyKey) =>
         service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey }),

@@ -1,3 +1,4 @@
+import type { FetchLike, FetchLikeInit } from '../fetch-like.js'
 import { backoffMs, type Backoff } from './backoff.js'
 import { retryAfterMs } from './retry-after.js'
 
@@ -15,7 +16,7 @@ export interface SendPolicy {
   readonly backoff: Backoff
   readonly random: () => number
   readonly sleep: (ms: number) => Promise<void>
-  readonly fetch: typeof globalThis.fetch
+  readonly fetch: FetchLike
 }
 
 /** One request; `headers` is asked again for each attempt (each is signed afresh). */
@@ -30,7 +31,7 @@ export interface OutgoingRequest {
 export interface Answer {
   readonly kind: 'answer'
   readonly status: number
-  readonly headers: Headers
+  readonly headers: { get(name: string): string | null }
   readonly text: string
 }
 
@@ -61,8 +62,13 @@ async function attempt(request: OutgoingRequest, fetch: SendPolicy['fetch'], tim
   })
   expired.catch(() => {})
   try {
-    const init: RequestInit = { method: request.method, headers: await request.headers(), signal: controller.signal, redirect: 'manual' }
-    if (request.body !== undefined) init.body = request.body
+    const init: FetchLikeInit = {
+      method: request.method,
+      headers: await request.headers(),
+      signal: controller.signal,
+      redirect: 'manual',
+      ...(request.body === undefined ? {} : { body: request.body }),
+    }
     const response = await Promise.race([fetch(request.url, init), expired])
     const text = await Promise.race([response.text(), expired]).catch((error: unknown) => {
       response.body?.cancel().catch(() => {})

@@ -33,7 +33,8 @@ export function createOutbox(
     for (;;) {
       // Marks that commit while the query runs must still count: the query may have read before them.
       const markingBefore = new Set(marking.keys())
-      const due = await store.dueOutbox(now().toISOString(), 100 + marking.size)
+      const limit = 100 + marking.size
+      const due = await store.dueOutbox(now().toISOString(), limit)
       const todo = due.filter((e) => !markingBefore.has(e.id) && !marking.has(e.id) && !blocked.has(e.change.orderId))
       if (todo.length === 0) return
       for (const entry of todo) {
@@ -53,11 +54,23 @@ export function createOutbox(
           .finally(() => marking.delete(entry.id))
         marking.set(entry.id, mark)
       }
+      // All that was due fitted in one read: what was queued since is delivered by its writer's call.
+      if (due.length < limit) return
     }
   }
+  /** The drain that has not started yet: later callers join it (it starts after their commits too). */
+  let queued: Promise<void> | undefined
   const deliverDue = (): Promise<void> => {
-    chain = chain.then(drainOnce).catch((error: unknown) => log(`outbox drain failed (${(error as Error)?.name ?? 'Error'})`))
-    return chain
+    if (queued) return queued
+    const next = chain
+      .then(() => {
+        queued = undefined
+        return drainOnce()
+      })
+      .catch((error: unknown) => log(`outbox drain failed (${(error as Error)?.name ?? 'Error'})`))
+    queued = next
+    chain = next
+    return next
   }
   return {
     deliver: deliverDue,

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { type FileHandle, open } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import {
   type AttemptPatch,
@@ -178,6 +178,9 @@ interface SyncWaiter {
   readonly reject: (error: unknown) => void
 }
 
+/** Syncs in flight at once: a commit made while one runs starts its own, not waiting for it to end. */
+const MAX_SYNCS_IN_FLIGHT = 2
+
 /**
  * Group commit with the disk wait off the event loop. The writes that callers queue while the event
  * loop is busy go to disk together in one `BEGIN IMMEDIATE` transaction. Each write is its own
@@ -187,17 +190,25 @@ interface SyncWaiter {
  * process loses nothing) without waiting for the disk. The store then `fdatasync`s the WAL file on
  * libuv's thread pool, and only after that returns does a caller's promise settle: nothing is
  * acknowledged before its commit is on disk, as with synchronous=FULL, whose fsync is the same
- * WAL sync but blocks the event loop (better-sqlite3 is synchronous). One sync covers every commit
- * made before it started; commits made meanwhile wait for the next one. Reads wait as well until
- * every commit made before them is on disk, so nothing read (and told to the page or the shop) can
- * be lost on a power cut. `flush()` commits what is queued now (close uses it).
+ * WAL sync but blocks the event loop (better-sqlite3 is synchronous). A sync covers every commit
+ * made before it started. A commit made while a sync runs starts another at once (up to
+ * MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end): its writer waits for one sync, not for
+ * the rest of another and then its own. Reads wait until every commit made before them is on
+ * disk, so nothing read (and told to the page or the shop) can be lost on a power cut. `close()`
+ * commits what is queued and waits for the disk.
  */
 function createGroupCommit(db: Database.Database, walPath: string) {
   let queue: QueuedWrite[] = []
   let committed = 0
+  /** Every commit up to this one is on disk (or its sync failed and its writers were told). */
   let synced = 0
-  let syncing = false
+  /** The newest commit a sync in flight covers. */
+  let covered = 0
+  let inFlight = 0
   let waiters: SyncWaiter[] = []
+  // Opened once and kept (an open and a close per sync cost more than the sync); SQLite keeps the
+  // -wal file while a connection (this one) is open.
+  let wal: Promise<FileHandle> | undefined
   const savepoint = db.transaction((write: () => unknown) => write())
   const commitAll = db.transaction((items: readonly QueuedWrite[]) =>
     items.map((item): { ok: true; value: unknown } | { ok: false; error: unknown } => {
@@ -208,38 +219,38 @@ function createGroupCommit(db: Database.Database, walPath: string) {
       }
     }),
   )
-  async function syncLoop(): Promise<void> {
-    while (synced < committed) {
-      const target = committed
-      let failure: { error: unknown } | undefined
-      try {
-        const wal = await open(walPath, 'r')
-        try {
-          await wal.datasync()
-        } finally {
-          await wal.close()
-        }
-      } catch (error) {
-        // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
-        failure = { error }
-      }
-      // Everything committed before this sync began, including waiters that came during it.
-      synced = target
-      const due = waiters.filter((w) => w.commit <= target)
-      waiters = waiters.filter((w) => w.commit > target)
-      for (const waiter of due) {
-        if (failure) waiter.reject(failure.error)
-        else waiter.resolve()
-      }
+  async function syncOnce(target: number): Promise<void> {
+    let failure: { error: unknown } | undefined
+    try {
+      wal ??= open(walPath, 'r')
+      await (await wal).datasync()
+    } catch (error) {
+      // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
+      failure = { error }
+      const broken = wal
+      wal = undefined
+      await broken?.then((handle) => handle.close()).catch(() => {})
     }
-    syncing = false
+    synced = Math.max(synced, target)
+    const due = waiters.filter((w) => w.commit <= target)
+    waiters = waiters.filter((w) => w.commit > target)
+    for (const waiter of due) {
+      if (failure) waiter.reject(failure.error)
+      else waiter.resolve()
+    }
+    inFlight--
+    startSync()
+  }
+  /** Starts a sync if some commit is not covered by one in flight and fewer than the maximum run. */
+  function startSync(): void {
+    if (covered >= committed || inFlight >= MAX_SYNCS_IN_FLIGHT) return
+    covered = committed
+    inFlight++
+    void syncOnce(committed)
   }
   function afterSync(commit: number, resolve: () => void, reject: (error: unknown) => void): void {
     waiters.push({ commit, resolve, reject })
-    if (!syncing) {
-      syncing = true
-      void syncLoop()
-    }
+    startSync()
   }
   function flush(): void {
     const items = queue
@@ -273,7 +284,15 @@ function createGroupCommit(db: Database.Database, walPath: string) {
     if (synced >= committed) return Promise.resolve().then(run)
     return new Promise<void>((resolve, reject) => afterSync(committed, resolve, reject)).then(run)
   }
-  return { write, read, flush }
+  /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
+  async function close(): Promise<void> {
+    flush()
+    if (synced < committed) await new Promise<void>((resolve) => afterSync(committed, resolve, () => resolve()))
+    const handle = wal
+    wal = undefined
+    await handle?.then((h) => h.close()).catch(() => {})
+  }
+  return { write, read, close }
 }
 
 /**
@@ -293,7 +312,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const schemaVersion = migrate(db, options.migrations ?? MIGRATIONS)
   fsyncFolder(dirname(options.path)) // the -wal file's name is on disk too
   db.pragma('synchronous = NORMAL')
-  const { write, read, flush } = createGroupCommit(db, `${options.path}-wal`)
+  const groupCommit = createGroupCommit(db, `${options.path}-wal`)
+  const { write, read } = groupCommit
 
   const q = {
     getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
@@ -542,7 +562,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async close() {
       if (!db.open) return
-      flush() // what is queued is committed, not dropped
+      await groupCommit.close() // what is queued is committed and on disk, not dropped
       db.close()
     },
   }
