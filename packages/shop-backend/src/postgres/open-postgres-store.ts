@@ -210,6 +210,19 @@ async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise
   }
 }
 
+/** Statement names by text: the ledger's statements are prepared once per connection, not parsed and planned per call. */
+const statementNames = new Map<string, string>()
+
+/** A named (prepared) query for `text`; the same text always gets the same name in this process. */
+function prepared(text: string, values: readonly unknown[]): pg.QueryConfig {
+  let name = statementNames.get(text)
+  if (name === undefined) {
+    name = `card_jwe_ledger_${statementNames.size + 1}`
+    statementNames.set(text, name)
+  }
+  return { name, text, values: [...values] }
+}
+
 /** The CAS itself, on whichever connection (transaction) calls it. */
 async function casAttempt(
   db: Queryable,
@@ -226,19 +239,53 @@ async function casAttempt(
     values.push(key === 'answer' && value !== null ? JSON.stringify(value) : value)
     sets.push(`${column} = $${values.length}`)
   }
+  const update = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
+  if (!change) {
+    const row = (await db.query<AttemptRow>(prepared(update, values))).rows[0]
+    return row && attemptOf(row)
+  }
+  // One statement, so one round trip and one commit: the change is queued only if the update matched.
+  values.push(change.orderId, JSON.stringify(change), patch.updatedAt)
+  const n = values.length
   const result = await db.query<AttemptRow>(
-    `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`,
-    values,
+    prepared(
+      `WITH updated AS (${update}),
+        queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT $${n - 2}::text, $${n - 1}::text, $${n}::text FROM updated)
+      SELECT * FROM updated`,
+      values,
+    ),
   )
   const row = result.rows[0]
-  if (!row) return undefined
-  if (change)
-    await db.query('INSERT INTO outbox (order_id, change, next_try_at) VALUES ($1, $2, $3)', [
-      change.orderId,
-      JSON.stringify(change),
-      patch.updatedAt,
-    ])
-  return attemptOf(row)
+  return row && attemptOf(row)
+}
+
+/**
+ * `markDelivered` for the pool: the marks asked for in one turn of the event loop (a drain marks
+ * each change it delivered) go out as one UPDATE, one commit instead of one each.
+ */
+function createDeliveredMarks(pool: pg.Pool): (id: number) => Promise<void> {
+  let pending: Array<{ readonly id: number; readonly resolve: () => void; readonly reject: (error: unknown) => void }> = []
+  function send(): void {
+    const batch = pending
+    pending = []
+    pool
+      .query(
+        prepared('UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])', [new Date().toISOString(), batch.map((m) => m.id)]),
+      )
+      .then(
+        () => {
+          for (const mark of batch) mark.resolve()
+        },
+        (error: unknown) => {
+          for (const mark of batch) mark.reject(error)
+        },
+      )
+  }
+  return (id) =>
+    new Promise<void>((resolve, reject) => {
+      if (pending.length === 0) setImmediate(send)
+      pending.push({ id, resolve, reject })
+    })
 }
 
 const UPSERT_PROBLEM = `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
@@ -269,7 +316,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     schemaVersion,
     pool,
     async getSetting(id) {
-      return (await pool.query<{ value: string }>('SELECT value FROM settings WHERE id = $1', [id])).rows[0]?.value
+      return (await pool.query<{ value: string }>(prepared('SELECT value FROM settings WHERE id = $1', [id]))).rows[0]?.value
     },
     async putSetting(id, value) {
       await pool.query('INSERT INTO settings (id, value) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET value = excluded.value', [
@@ -279,50 +326,54 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     async insertAttempt(a) {
       const result = await pool.query(
-        `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint,
+        prepared(
+          `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint,
           result_code, psp_reference, answer, details_step, details_key, details_fingerprint, error_code, captured_value,
           refunded_value, created_at, updated_at)
         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
         ON CONFLICT DO NOTHING`,
-        [
-          a.id,
-          a.orderId,
-          a.number,
-          a.idempotencyKey,
-          a.state,
-          a.version,
-          a.amount.currency,
-          a.amount.value,
-          a.methodType,
-          a.fingerprint,
-          a.resultCode ?? null,
-          a.pspReference ?? null,
-          a.answer === undefined ? null : JSON.stringify(a.answer),
-          a.detailsStep,
-          a.detailsKey ?? null,
-          a.detailsFingerprint ?? null,
-          a.errorCode ?? null,
-          a.capturedValue,
-          a.refundedValue,
-          a.createdAt,
-          a.updatedAt,
-        ],
+          [
+            a.id,
+            a.orderId,
+            a.number,
+            a.idempotencyKey,
+            a.state,
+            a.version,
+            a.amount.currency,
+            a.amount.value,
+            a.methodType,
+            a.fingerprint,
+            a.resultCode ?? null,
+            a.pspReference ?? null,
+            a.answer === undefined ? null : JSON.stringify(a.answer),
+            a.detailsStep,
+            a.detailsKey ?? null,
+            a.detailsFingerprint ?? null,
+            a.errorCode ?? null,
+            a.capturedValue,
+            a.refundedValue,
+            a.createdAt,
+            a.updatedAt,
+          ],
+        ),
       )
       return result.rowCount === 1
     },
     async findAttempt(id) {
-      const row = (await pool.query<AttemptRow>('SELECT * FROM attempts WHERE id = $1', [id])).rows[0]
+      const row = (await pool.query<AttemptRow>(prepared('SELECT * FROM attempts WHERE id = $1', [id]))).rows[0]
       return row && attemptOf(row)
     },
     async findAttemptByPspReference(psp) {
-      const row = (await pool.query<AttemptRow>('SELECT * FROM attempts WHERE psp_reference = $1', [psp])).rows[0]
+      const row = (await pool.query<AttemptRow>(prepared('SELECT * FROM attempts WHERE psp_reference = $1', [psp]))).rows[0]
       return row && attemptOf(row)
     },
     async listAttempts(orderId) {
-      return (await pool.query<AttemptRow>('SELECT * FROM attempts WHERE order_id = $1 ORDER BY number', [orderId])).rows.map(attemptOf)
+      return (await pool.query<AttemptRow>(prepared('SELECT * FROM attempts WHERE order_id = $1 ORDER BY number', [orderId]))).rows.map(
+        attemptOf,
+      )
     },
     async compareAndSet(id, expectedVersion, patch, change) {
-      return inTransaction(pool, (client) => casAttempt(client, id, expectedVersion, patch, change))
+      return casAttempt(pool, id, expectedVersion, patch, change)
     },
     async insertModification(m) {
       const result = await pool.query(
@@ -363,7 +414,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       return row && modificationOf(row)
     },
     async readCursor() {
-      const row = (await pool.query<{ cursor: string }>('SELECT cursor FROM poll_state WHERE id = 1')).rows[0]
+      const row = (await pool.query<{ cursor: string }>(prepared('SELECT cursor FROM poll_state WHERE id = 1', []))).rows[0]
       return row ? Number(row.cursor) : 0
     },
     async applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult> {
@@ -425,8 +476,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async dueOutbox(now, limit) {
       const rows = (
         await pool.query<{ id: string; change: string; tries: number; next_try_at: string }>(
-          'SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= $1 ORDER BY id LIMIT $2',
-          [now, limit],
+          prepared('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= $1 ORDER BY id LIMIT $2', [now, limit]),
         )
       ).rows
       return rows.map(
@@ -438,9 +488,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         }),
       )
     },
-    async markDelivered(id) {
-      await pool.query('UPDATE outbox SET delivered_at = $1 WHERE id = $2', [new Date().toISOString(), id])
-    },
+    markDelivered: createDeliveredMarks(pool),
     async markDeliveryFailed(id, nextTryAt) {
       await pool.query('UPDATE outbox SET tries = tries + 1, next_try_at = $1 WHERE id = $2', [nextTryAt, id])
     },
