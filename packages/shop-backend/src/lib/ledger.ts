@@ -97,6 +97,29 @@ export function refusal(error: PaymentServiceError): ShopBackendError {
   })
 }
 
+/** A new attempt, not stored yet: its idempotency key is made here. */
+function newAttempt(context: BackendContext, order: OrderRecord, number: number, methodType: string, fingerprint: string): AttemptRecord {
+  const orderId = String(order.id)
+  const at = context.now().toISOString()
+  return {
+    id: `${orderId}:${number}`,
+    orderId,
+    number,
+    // Random, not derived from the order: a ledger started afresh never replays another order's payment.
+    idempotencyKey: crypto.randomUUID(),
+    state: 'created',
+    version: 1,
+    amount: { currency: order.amount.currency, value: order.amount.value },
+    methodType,
+    fingerprint,
+    detailsStep: 0,
+    capturedValue: 0,
+    refundedValue: 0,
+    createdAt: at,
+    updatedAt: at,
+  }
+}
+
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
   context: BackendContext,
@@ -106,6 +129,11 @@ async function attemptFor(
   repeatWindowMs: number,
 ): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
   const orderId = String(order.id)
+  // Most submissions are an order's first: attempt 1 is stored at once, and it can be only when the
+  // order has no attempt (numbers start at 1, one per number). That saves a read and decides nothing
+  // differently; otherwise the attempts are read and judged below.
+  const first = newAttempt(context, order, 1, methodType, fingerprint)
+  if (await context.store.insertAttempt(first)) return first
   for (let tries = 0; tries < 5; tries++) {
     const attempts = await context.store.listAttempts(orderId)
     const paid = paidAttempt(attempts)
@@ -121,25 +149,7 @@ async function attemptFor(
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
       throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
-    const number = (latest?.number ?? 0) + 1
-    const at = context.now().toISOString()
-    const attempt: AttemptRecord = {
-      id: `${orderId}:${number}`,
-      orderId,
-      number,
-      // Random, not derived from the order: a ledger started afresh never replays another order's payment.
-      idempotencyKey: crypto.randomUUID(),
-      state: 'created',
-      version: 1,
-      amount: { currency: order.amount.currency, value: order.amount.value },
-      methodType,
-      fingerprint,
-      detailsStep: 0,
-      capturedValue: 0,
-      refundedValue: 0,
-      createdAt: at,
-      updatedAt: at,
-    }
+    const attempt = newAttempt(context, order, (latest?.number ?? 0) + 1, methodType, fingerprint)
     // Stored before the call (the key with it); losing the insert means another process is first: read again.
     if (await context.store.insertAttempt(attempt)) return attempt
   }
