@@ -1,4 +1,4 @@
-import type { Migration } from '../sqlite/migrations.js'
+import type { Migration } from '../lib/migration-plan.js'
 
 /**
  * The ledger's schema on PostgreSQL, numbered like the SQLite one (same tables, same meaning).

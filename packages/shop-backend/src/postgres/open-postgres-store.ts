@@ -2,20 +2,28 @@ import pg from 'pg'
 import {
   type AttemptPatch,
   type AttemptRecord,
-  type Lease,
   LeaseLostError,
   type LedgerStore,
   type ModificationPatch,
-  type ModificationRecord,
   type OrderChange,
-  type OutboxEntry,
   type PollBatch,
   type PollBatchResult,
-  type PollProblem,
 } from '../store.js'
-import type { AttemptState } from '../transitions.js'
-import type { Migration } from '../sqlite/migrations.js'
+import { type Migration, migrationPlan, SCHEMA_MIGRATIONS_TABLE } from '../lib/migration-plan.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
+import {
+  attemptOf,
+  type AttemptRow,
+  type LeaseRow,
+  leaseOf,
+  modificationOf,
+  type ModificationRow,
+  outboxEntryOf,
+  type OutboxRow,
+  PATCH_COLUMNS,
+  problemOf,
+  type ProblemRow,
+} from '../lib/ledger-rows.js'
 
 /** Options of {@link openPostgresStore}: the shop's own pool, or a connection string (the store makes and ends its pool). */
 export type PostgresStoreOptions = (
@@ -38,120 +46,6 @@ export interface PostgresStore extends LedgerStore {
 export const MIGRATION_LOCK_KEY = 7_263_616_264 // "card" in a bigint, nothing else uses it
 
 type Queryable = pg.Pool | pg.PoolClient
-
-interface AttemptRow {
-  id: string
-  order_id: string
-  number: number
-  idempotency_key: string
-  state: string
-  version: number
-  currency: string
-  value: string
-  method_type: string
-  fingerprint: string
-  result_code: string | null
-  psp_reference: string | null
-  answer: string | null
-  details_step: number
-  details_key: string | null
-  details_fingerprint: string | null
-  error_code: string | null
-  captured_value: string
-  refunded_value: string
-  created_at: string
-  updated_at: string
-}
-
-interface ModificationRow {
-  id: string
-  order_id: string
-  attempt_id: string
-  kind: ModificationRecord['kind']
-  currency: string | null
-  value: string | null
-  idempotency_key: string
-  state: ModificationRecord['state']
-  version: number
-  psp_reference: string | null
-  error_code: string | null
-  created_at: string
-  updated_at: string
-}
-
-interface ProblemRow {
-  sequence: string
-  change: string
-  reason: string
-  tries: number
-  next_try_at: string
-}
-
-const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
-
-function attemptOf(row: AttemptRow): AttemptRecord {
-  return {
-    id: row.id,
-    orderId: row.order_id,
-    number: row.number,
-    idempotencyKey: row.idempotency_key,
-    state: row.state as AttemptState,
-    version: row.version,
-    amount: { currency: row.currency, value: Number(row.value) },
-    methodType: row.method_type,
-    fingerprint: row.fingerprint,
-    resultCode: orUndefined(row.result_code),
-    pspReference: orUndefined(row.psp_reference),
-    answer: row.answer === null ? undefined : (JSON.parse(row.answer) as Record<string, unknown>),
-    detailsStep: row.details_step,
-    detailsKey: orUndefined(row.details_key),
-    detailsFingerprint: orUndefined(row.details_fingerprint),
-    errorCode: orUndefined(row.error_code),
-    capturedValue: Number(row.captured_value),
-    refundedValue: Number(row.refunded_value),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
-
-function modificationOf(row: ModificationRow): ModificationRecord {
-  return {
-    id: row.id,
-    orderId: row.order_id,
-    attemptId: row.attempt_id,
-    kind: row.kind,
-    amount: row.currency === null || row.value === null ? undefined : { currency: row.currency, value: Number(row.value) },
-    idempotencyKey: row.idempotency_key,
-    state: row.state,
-    version: row.version,
-    pspReference: orUndefined(row.psp_reference),
-    errorCode: orUndefined(row.error_code),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
-
-const problemOf = (row: ProblemRow): PollProblem => ({
-  sequence: Number(row.sequence),
-  change: JSON.parse(row.change) as Record<string, unknown>,
-  reason: row.reason,
-  tries: row.tries,
-  nextTryAt: row.next_try_at,
-})
-
-const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = {
-  state: 'state',
-  resultCode: 'result_code',
-  pspReference: 'psp_reference',
-  answer: 'answer',
-  detailsStep: 'details_step',
-  detailsKey: 'details_key',
-  detailsFingerprint: 'details_fingerprint',
-  errorCode: 'error_code',
-  capturedValue: 'captured_value',
-  refundedValue: 'refunded_value',
-  updatedAt: 'updated_at',
-}
 
 /** Runs `work` in one transaction on one connection of the pool. */
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -178,15 +72,10 @@ async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY])
     try {
-      await client.query(
-        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)',
-      )
+      await client.query(SCHEMA_MIGRATIONS_TABLE)
       const current = (await client.query<{ v: number | null }>('SELECT MAX(version) AS v FROM schema_migrations')).rows[0]?.v ?? 0
-      const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0)
-      if (current > newest)
-        throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
-      for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-        if (migration.version <= current) continue
+      const plan = migrationPlan(current, migrations)
+      for (const migration of plan.pending) {
         await client.query('BEGIN')
         try {
           await client.query(migration.sql)
@@ -201,7 +90,7 @@ async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise
           throw error
         }
       }
-      return Math.max(current, newest)
+      return plan.version
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => {})
     }
@@ -475,18 +364,11 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     },
     async dueOutbox(now, limit) {
       const rows = (
-        await pool.query<{ id: string; change: string; tries: number; next_try_at: string }>(
+        await pool.query<OutboxRow>(
           prepared('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= $1 ORDER BY id LIMIT $2', [now, limit]),
         )
       ).rows
-      return rows.map(
-        (row): OutboxEntry => ({
-          id: Number(row.id),
-          change: JSON.parse(row.change) as OrderChange,
-          tries: row.tries,
-          nextTryAt: row.next_try_at,
-        }),
-      )
+      return rows.map(outboxEntryOf)
     },
     markDelivered: createDeliveredMarks(pool),
     async markDeliveryFailed(id, nextTryAt) {
@@ -502,10 +384,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
             WHERE leases.holder = excluded.holder OR leases.expires_at <= $4`,
           [name, holder, expiresAt, now],
         )
-        const row = (
-          await client.query<{ name: string; holder: string; expires_at: string }>('SELECT * FROM leases WHERE name = $1', [name])
-        ).rows[0]!
-        const lease: Lease = { name: row.name, holder: row.holder, expiresAt: row.expires_at }
+        const row = (await client.query<LeaseRow>('SELECT * FROM leases WHERE name = $1', [name])).rows[0]!
+        const lease = leaseOf(row)
         return { acquired: taken.rowCount === 1 && lease.holder === holder, lease }
       })
     },

@@ -1,13 +1,8 @@
-/**
- * The ledger's schema, one numbered step at a time. Applied at open, each in its own transaction
- * with its row in `schema_migrations`; a database from a newer package is refused, not guessed at.
- */
-export interface Migration {
-  readonly version: number
-  readonly name: string
-  readonly sql: string
-}
+import type { Migration } from '../lib/migration-plan.js'
 
+export type { Migration } from '../lib/migration-plan.js'
+
+/** The ledger's schema on SQLite, one numbered step at a time (see `migrationPlan`). */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,

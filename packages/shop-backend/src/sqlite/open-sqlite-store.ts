@@ -6,17 +6,26 @@ import {
   type AttemptRecord,
   type LedgerStore,
   type ModificationPatch,
-  type ModificationRecord,
   type OrderChange,
-  type OutboxEntry,
   type PollBatch,
   type PollBatchResult,
-  type PollProblem,
-  type Lease,
   LeaseLostError,
 } from '../store.js'
-import type { AttemptState } from '../transitions.js'
-import { MIGRATIONS, type Migration } from './migrations.js'
+import { MIGRATIONS } from './migrations.js'
+import { type Migration, migrationPlan, SCHEMA_MIGRATIONS_TABLE } from '../lib/migration-plan.js'
+import {
+  attemptOf,
+  type AttemptRow,
+  type LeaseRow,
+  leaseOf,
+  modificationOf,
+  type ModificationRow,
+  outboxEntryOf,
+  type OutboxRow,
+  PATCH_COLUMNS,
+  problemOf,
+  type ProblemRow,
+} from '../lib/ledger-rows.js'
 
 /** Options of {@link openSqliteStore}. */
 export interface SqliteStoreOptions {
@@ -34,104 +43,6 @@ export interface SqliteStore extends LedgerStore {
   readonly database: Database.Database
 }
 
-interface AttemptRow {
-  id: string
-  order_id: string
-  number: number
-  idempotency_key: string
-  state: string
-  version: number
-  currency: string
-  value: number
-  method_type: string
-  fingerprint: string
-  result_code: string | null
-  psp_reference: string | null
-  answer: string | null
-  details_step: number
-  details_key: string | null
-  details_fingerprint: string | null
-  error_code: string | null
-  captured_value: number
-  refunded_value: number
-  created_at: string
-  updated_at: string
-}
-
-interface ModificationRow {
-  id: string
-  order_id: string
-  attempt_id: string
-  kind: ModificationRecord['kind']
-  currency: string | null
-  value: number | null
-  idempotency_key: string
-  state: ModificationRecord['state']
-  version: number
-  psp_reference: string | null
-  error_code: string | null
-  created_at: string
-  updated_at: string
-}
-
-const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
-
-function attemptOf(row: AttemptRow): AttemptRecord {
-  return {
-    id: row.id,
-    orderId: row.order_id,
-    number: row.number,
-    idempotencyKey: row.idempotency_key,
-    state: row.state as AttemptState,
-    version: row.version,
-    amount: { currency: row.currency, value: row.value },
-    methodType: row.method_type,
-    fingerprint: row.fingerprint,
-    resultCode: orUndefined(row.result_code),
-    pspReference: orUndefined(row.psp_reference),
-    answer: row.answer === null ? undefined : (JSON.parse(row.answer) as Record<string, unknown>),
-    detailsStep: row.details_step,
-    detailsKey: orUndefined(row.details_key),
-    detailsFingerprint: orUndefined(row.details_fingerprint),
-    errorCode: orUndefined(row.error_code),
-    capturedValue: row.captured_value,
-    refundedValue: row.refunded_value,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
-
-function modificationOf(row: ModificationRow): ModificationRecord {
-  return {
-    id: row.id,
-    orderId: row.order_id,
-    attemptId: row.attempt_id,
-    kind: row.kind,
-    amount: row.currency === null || row.value === null ? undefined : { currency: row.currency, value: row.value },
-    idempotencyKey: row.idempotency_key,
-    state: row.state,
-    version: row.version,
-    pspReference: orUndefined(row.psp_reference),
-    errorCode: orUndefined(row.error_code),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  }
-}
-
-const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = {
-  state: 'state',
-  resultCode: 'result_code',
-  pspReference: 'psp_reference',
-  answer: 'answer',
-  detailsStep: 'details_step',
-  detailsKey: 'details_key',
-  detailsFingerprint: 'details_fingerprint',
-  errorCode: 'error_code',
-  capturedValue: 'captured_value',
-  refundedValue: 'refunded_value',
-  updatedAt: 'updated_at',
-}
-
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT') === true
 
 function fsyncFolder(path: string): void {
@@ -145,13 +56,10 @@ function fsyncFolder(path: string): void {
 
 /** Applies the migrations the database lacks, each in one transaction with its `schema_migrations` row. */
 function migrate(db: Database.Database, migrations: readonly Migration[]): number {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)')
+  db.exec(SCHEMA_MIGRATIONS_TABLE)
   const current = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0
-  const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0)
-  if (current > newest)
-    throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
-  for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
-    if (migration.version <= current) continue
+  const plan = migrationPlan(current, migrations)
+  for (const migration of plan.pending) {
     db.transaction(() => {
       db.exec(migration.sql)
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
@@ -161,7 +69,7 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): numbe
       )
     }).immediate()
   }
-  return Math.max(current, newest)
+  return plan.version
 }
 
 interface QueuedWrite {
@@ -359,12 +267,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     releaseLease: db.prepare('DELETE FROM leases WHERE name = ? AND holder = ?'),
   }
 
-  const leaseOf = (row: { name: string; holder: string; expires_at: string }): Lease => ({
-    name: row.name,
-    holder: row.holder,
-    expiresAt: row.expires_at,
-  })
-
   /** A patch's column set, prepared on first use and kept. */
   const casStatements = new Map<string, Database.Statement>()
 
@@ -389,14 +291,6 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     if (change) q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
     return attemptOf(q.findAttempt.get(id) as AttemptRow)
   }
-
-  const problemOf = (row: { sequence: number; change: string; reason: string; tries: number; next_try_at: string }): PollProblem => ({
-    sequence: row.sequence,
-    change: JSON.parse(row.change) as Record<string, unknown>,
-    reason: row.reason,
-    tries: row.tries,
-    nextTryAt: row.next_try_at,
-  })
 
   return {
     schemaVersion,
@@ -527,20 +421,12 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       }),
     listProblems: (now) =>
       read(() => {
-        const rows = (now === undefined ? q.allProblems.all() : q.dueProblems.all(now)) as Array<Parameters<typeof problemOf>[0]>
+        const rows = (now === undefined ? q.allProblems.all() : q.dueProblems.all(now)) as ProblemRow[]
         return rows.map(problemOf)
       }),
     dueOutbox: (now, limit) =>
       read(() => {
-        const rows = q.dueOutbox.all(now, limit) as Array<{ id: number; change: string; tries: number; next_try_at: string }>
-        return rows.map(
-          (row): OutboxEntry => ({
-            id: row.id,
-            change: JSON.parse(row.change) as OrderChange,
-            tries: row.tries,
-            nextTryAt: row.next_try_at,
-          }),
-        )
+        return (q.dueOutbox.all(now, limit) as OutboxRow[]).map(outboxEntryOf)
       }),
     async markDelivered(id) {
       await write(() => q.delivered.run(new Date().toISOString(), id))
@@ -552,7 +438,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString()
       return write(() => {
         const taken = q.takeLease.run({ name, holder, expires_at: expiresAt, now }).changes === 1
-        const lease = leaseOf(q.readLease.get(name) as { name: string; holder: string; expires_at: string })
+        const lease = leaseOf(q.readLease.get(name) as LeaseRow)
         return { acquired: taken && lease.holder === holder, lease }
       })
     },

@@ -1,0 +1,147 @@
+/**
+ * The ledger's rows as both SQL stores read them, and their records. Column names and meanings are
+ * the same in SQLite and PostgreSQL; PostgreSQL returns BIGINT money and sequences as text, so those
+ * are read with Number (amounts are minor units, far inside 2^53).
+ */
+import type { AttemptPatch, AttemptRecord, Lease, ModificationRecord, OutboxEntry, OrderChange, PollProblem } from '../store.js'
+import type { AttemptState } from '../transitions.js'
+
+/** A BIGINT as the driver gives it: a number (better-sqlite3) or its decimal text (pg). */
+type Integer = number | string
+
+export interface AttemptRow {
+  id: string
+  order_id: string
+  number: number
+  idempotency_key: string
+  state: string
+  version: number
+  currency: string
+  value: Integer
+  method_type: string
+  fingerprint: string
+  result_code: string | null
+  psp_reference: string | null
+  answer: string | null
+  details_step: number
+  details_key: string | null
+  details_fingerprint: string | null
+  error_code: string | null
+  captured_value: Integer
+  refunded_value: Integer
+  created_at: string
+  updated_at: string
+}
+
+export interface ModificationRow {
+  id: string
+  order_id: string
+  attempt_id: string
+  kind: ModificationRecord['kind']
+  currency: string | null
+  value: Integer | null
+  idempotency_key: string
+  state: ModificationRecord['state']
+  version: number
+  psp_reference: string | null
+  error_code: string | null
+  created_at: string
+  updated_at: string
+}
+
+export interface ProblemRow {
+  sequence: Integer
+  change: string
+  reason: string
+  tries: number
+  next_try_at: string
+}
+
+export interface OutboxRow {
+  id: Integer
+  change: string
+  tries: number
+  next_try_at: string
+}
+
+export interface LeaseRow {
+  name: string
+  holder: string
+  expires_at: string
+}
+
+const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
+
+export function attemptOf(row: AttemptRow): AttemptRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    number: row.number,
+    idempotencyKey: row.idempotency_key,
+    state: row.state as AttemptState,
+    version: row.version,
+    amount: { currency: row.currency, value: Number(row.value) },
+    methodType: row.method_type,
+    fingerprint: row.fingerprint,
+    resultCode: orUndefined(row.result_code),
+    pspReference: orUndefined(row.psp_reference),
+    answer: row.answer === null ? undefined : (JSON.parse(row.answer) as Record<string, unknown>),
+    detailsStep: row.details_step,
+    detailsKey: orUndefined(row.details_key),
+    detailsFingerprint: orUndefined(row.details_fingerprint),
+    errorCode: orUndefined(row.error_code),
+    capturedValue: Number(row.captured_value),
+    refundedValue: Number(row.refunded_value),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export function modificationOf(row: ModificationRow): ModificationRecord {
+  return {
+    id: row.id,
+    orderId: row.order_id,
+    attemptId: row.attempt_id,
+    kind: row.kind,
+    amount: row.currency === null || row.value === null ? undefined : { currency: row.currency, value: Number(row.value) },
+    idempotencyKey: row.idempotency_key,
+    state: row.state,
+    version: row.version,
+    pspReference: orUndefined(row.psp_reference),
+    errorCode: orUndefined(row.error_code),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  }
+}
+
+export const problemOf = (row: ProblemRow): PollProblem => ({
+  sequence: Number(row.sequence),
+  change: JSON.parse(row.change) as Record<string, unknown>,
+  reason: row.reason,
+  tries: row.tries,
+  nextTryAt: row.next_try_at,
+})
+
+export const outboxEntryOf = (row: OutboxRow): OutboxEntry => ({
+  id: Number(row.id),
+  change: JSON.parse(row.change) as OrderChange,
+  tries: row.tries,
+  nextTryAt: row.next_try_at,
+})
+
+export const leaseOf = (row: LeaseRow): Lease => ({ name: row.name, holder: row.holder, expiresAt: row.expires_at })
+
+/** The attempt columns a compare-and-set may write, by patch field. */
+export const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = Object.freeze({
+  state: 'state',
+  resultCode: 'result_code',
+  pspReference: 'psp_reference',
+  answer: 'answer',
+  detailsStep: 'details_step',
+  detailsKey: 'details_key',
+  detailsFingerprint: 'details_fingerprint',
+  errorCode: 'error_code',
+  capturedValue: 'captured_value',
+  refundedValue: 'refunded_value',
+  updatedAt: 'updated_at',
+})

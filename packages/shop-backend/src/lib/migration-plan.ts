@@ -1,0 +1,27 @@
+/**
+ * What both SQL stores do at open, before running SQL: which numbered migrations a database at
+ * `current` still lacks, in order. A database from a newer package is refused, not guessed at.
+ */
+
+/** One numbered step of the ledger's schema, applied in its own transaction with its `schema_migrations` row. */
+export interface Migration {
+  readonly version: number
+  readonly name: string
+  readonly sql: string
+}
+
+/** The table that records each applied step (the same text on SQLite and PostgreSQL). */
+export const SCHEMA_MIGRATIONS_TABLE =
+  'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)'
+
+/** The steps after `current`, oldest first, and the version the database is at once they ran. */
+export function migrationPlan(
+  current: number,
+  migrations: readonly Migration[],
+): { readonly pending: Migration[]; readonly version: number } {
+  const newest = migrations.reduce((max, m) => Math.max(max, m.version), 0)
+  if (current > newest)
+    throw new Error(`ledger database: schema version ${current} is newer than this package knows (${newest}); use the newer package`)
+  const pending = migrations.filter((m) => m.version > current).sort((a, b) => a.version - b.version)
+  return { pending, version: Math.max(current, newest) }
+}
