@@ -27,8 +27,20 @@ import {
 
 /** Options of {@link openPostgresStore}: the shop's own pool, or a connection string (the store makes and ends its pool). */
 export type PostgresStoreOptions = (
-  | { readonly pool: pg.Pool; readonly connectionString?: never }
-  | { readonly connectionString: string; readonly max?: number; readonly pool?: never }
+  | {
+      /** The shop's pool: the store runs on it and leaves it open at close. */
+      readonly pool: pg.Pool
+      /** Not with `pool`. */
+      readonly connectionString?: never
+    }
+  | {
+      /** `postgres://user:password@host:port/database`: the store makes its pool and ends it at close. */
+      readonly connectionString: string
+      /** Connections in that pool; default 10. */
+      readonly max?: number
+      /** Not with `connectionString`. */
+      readonly pool?: never
+    }
 ) & {
   /** Test hook: the migrations to apply (default: this version's). */
   readonly migrations?: readonly Migration[]
