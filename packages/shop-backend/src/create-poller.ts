@@ -49,6 +49,7 @@ export interface Poller {
   problems(): Promise<PollProblem[]>
 }
 
+/** How often the poller reads the feed unless `start` says otherwise. */
 export const DEFAULT_POLL_INTERVAL_MS = 5_000
 /** The poller lease's default time: see {@link PollerStartOptions.leaseMs}. */
 export const DEFAULT_POLLER_LEASE_MS = 30_000

@@ -28,9 +28,12 @@ export class ShopBackendError extends Error {
   /** Always "ShopBackendError", also after bundling renames the class. */
   override readonly name = 'ShopBackendError'
   constructor(
+    /** The HTTP status the handler answers with. */
     readonly status: number,
+    /** What went wrong, stable across versions. */
     readonly code: ShopBackendErrorCode,
     message: string,
+    /** Field paths and rules of a refused body, or `{ serviceCode }` for the service's refusal. */
     readonly details?: unknown,
   ) {
     super(message)

@@ -6,7 +6,9 @@ import { fromBase64url, toBase64url } from './lib/base64url.js'
  * key the shop keeps outside the store (a file of its own, a KMS, an environment secret).
  */
 export interface SecretBox {
+  /** AES-256-GCM with a fresh IV: the text to store. */
   seal(plaintext: string): Promise<string>
+  /** The plaintext back; rejects on a wrong key or an altered text. */
   open(sealed: string): Promise<string>
 }
 

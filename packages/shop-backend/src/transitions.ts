@@ -17,6 +17,7 @@ export const ATTEMPT_STATES = Object.freeze([
   'refunded',
   'cancelled',
 ] as const)
+/** Where an attempt stands; see {@link ATTEMPT_STATES} and {@link transition}. */
 export type AttemptState = (typeof ATTEMPT_STATES)[number]
 
 /** Higher is further along; failures rank below every success, so a late failure never wins. */

@@ -7,7 +7,12 @@ import type { RequestInfo, ShopBackend } from '../create-shop-backend.js'
  * body parser made of the body, if one ran: a Buffer (`express.raw()`), a string (`express.text()`)
  * or parsed JSON (`express.json()`); `ip` is the client's address as Express's `trust proxy` sees it.
  */
-export type ExpressLikeRequest = IncomingMessage & { body?: unknown; readonly ip?: string | undefined }
+export type ExpressLikeRequest = IncomingMessage & {
+  /** What a body parser that ran first made of the body: used as the body when the stream is already read. */
+  body?: unknown
+  /** Express's client address (`trust proxy` applied). */
+  readonly ip?: string | undefined
+}
 
 /** Options of {@link shopBackendHandler}. */
 export interface ExpressHandlerOptions {

@@ -3,6 +3,7 @@ import type { ShopBackend } from '../create-shop-backend.js'
 
 /** Options of {@link shopBackendPlugin}: `app.register(shopBackendPlugin, { backend })`. */
 export interface ShopBackendPluginOptions {
+  /** From `createShopBackend`. */
   readonly backend: ShopBackend
   /**
    * Fastify's own cap on a body of the back end's routes, in bytes; default 1 MiB. The back end's

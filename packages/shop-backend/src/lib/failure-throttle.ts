@@ -4,9 +4,13 @@
  * forgets the address; at most maxAddresses are remembered (oldest forgotten first).
  */
 export interface FailureThrottleOptions {
+  /** The first failure's wait; default 250 ms. */
   readonly firstMs?: number
+  /** The longest wait; default 8 s. */
   readonly maxMs?: number
+  /** How long an address is remembered without failures; default 15 min. */
   readonly memoryMs?: number
+  /** Addresses remembered at most; default 10,000. */
   readonly maxAddresses?: number
 }
 

@@ -18,11 +18,17 @@ export interface ModifyOptions {
 
 /** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
 export interface ModificationResult {
+  /** The request id it was stored under: repeat it after an unknown outcome. */
   readonly requestId: string
+  /** The shop's order id, as text. */
   readonly orderId: string
+  /** Capture, refund or cancel. */
   readonly kind: ModificationKind
+  /** `received`: the service took it, the outcome comes through the feed; `refused`; `requested`: not answered yet. */
   readonly state: ModificationRecord['state']
+  /** The service's reference of the modification. */
   readonly pspReference?: string | undefined
+  /** What was asked for (capture and refund). */
   readonly amount?: Money | undefined
 }
 
