@@ -163,7 +163,7 @@ describe('connecting a shop from an empty sandbox (Chromium)', () => {
     await stack.screenshot(page, 'setup-choose-store')
     await page.getByRole('button', { name: 'Sell from this store' }).click()
     await page.locator('#step-done').waitFor({ state: 'visible' })
-    expect(secondShop.storeId()).toBe(stack.shop.storeId())
+    expect(await secondShop.storeId()).toBe(await stack.shop.storeId())
     const wrongCode = 'console: Failed to load resource: the server responded with a status of 409 (Conflict)'
 
     // Turning iDEAL off in the wizard removes it from the checkout (checkout-payment-methods follows).

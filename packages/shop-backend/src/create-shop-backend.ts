@@ -11,7 +11,8 @@ import {
 } from '@card-jwe/payment-validator'
 import { ShopBackendError } from './errors.js'
 import { createPoller, type Poller } from './create-poller.js'
-import type { PaymentService, RegisterShop, ServiceCredentials } from './payment-service.js'
+import { createMerchantSetup, type MerchantSetup } from './merchant-setup.js'
+import type { PaymentService, RegisterShop, ServiceCredentials, ShopService } from './payment-service.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
 import type { LedgerStore, OrderChange } from './store.js'
 import { readSealed, SETTING, writeSealed, type BackendContext } from './lib/context.js'
@@ -22,6 +23,7 @@ import { createKeyedLock } from './lib/keyed-lock.js'
 import { submitDetails, submitPayment } from './lib/ledger.js'
 import { modifyOrder, type ModificationResult, type ModifyOptions } from './lib/modify.js'
 import { createOutbox } from './lib/outbox.js'
+import { recordReadyMadeStore } from './lib/setup-state.js'
 import { SHOP_SIDE_PATHS, shopSideEndpoint } from './lib/shop-endpoints.js'
 
 /** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
@@ -47,8 +49,12 @@ export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({
 export interface ShopBackendOptions {
   /** The payment ledger's storage (`@card-jwe/shop-backend/sqlite`, or another {@link LedgerStore}). */
   readonly store: LedgerStore
-  /** The signed service port once the shop's credentials are known (`connectServiceClient(...).service`). */
-  readonly service: (credentials: ServiceCredentials) => PaymentService
+  /**
+   * The signed service port once the shop's credentials are known (`connectServiceClient(...).service`,
+   * which has the payment and the merchant set-up calls). A factory of your own may return only a
+   * {@link PaymentService}: the set-up's calls are optional, and `merchantSetup` then throws a TypeError.
+   */
+  readonly service: (credentials: ServiceCredentials) => ShopService
   /** The unsigned registration call (`connectServiceClient(...).registerShop`); needed by `register` only. */
   readonly registerShop?: RegisterShop
   /** 32 bytes (or an AES-GCM CryptoKey) that seal the secrets at rest; keep them outside the store. */
@@ -61,7 +67,10 @@ export interface ShopBackendOptions {
   readonly shopUrl: string
   /** Where the shopper returns after a redirect; default `${shopUrl}/?orderId=<id>`. */
   readonly returnUrl?: (order: ShopOrder) => string
-  /** Where the onboarding return sends the merchant; default `/admin.html?onboarding=returned`. */
+  /**
+   * Where the onboarding return sends the merchant, after it re-checked the onboarding status (best
+   * effort); default `/admin.html?onboarding=returned`.
+   */
   readonly adminUrl?: string
   /** The processor's certificate (PEM) the page encrypts with; in the checkout config. */
   readonly certificatePem?: string
@@ -115,8 +124,10 @@ export interface ShopBackend {
   register(options?: { readonly readyMadeStore?: boolean }): Promise<Registration>
   /** Uses credentials obtained elsewhere (a ready-made shop, a migration); the secret is sealed. */
   connect(credentials: ServiceCredentials & { readonly storeId: string }): Promise<void>
-  /** Sets the store the checkout sells from (after the merchant set-up chose or created it). */
+  /** Sets the store the checkout sells from ('' closes it); `merchantSetup` does this itself. */
   useStore(storeId: string): Promise<void>
+  /** The merchant's set-up (account, contractor, store, onboarding), as calls for the shop's admin. */
+  readonly merchantSetup: MerchantSetup
   /** Delivers due order changes now (also runs after every write and every poll). */
   deliverChanges(): Promise<void>
 }
@@ -144,7 +155,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const withLock = createKeyedLock()
   let boxPromise: Promise<SecretBox> | undefined
-  let connected: { readonly secret: string; readonly shopId: string; readonly service: PaymentService } | undefined
+  let connected: { readonly secret: string; readonly shopId: string; readonly service: ShopService } | undefined
   let cachedConnection: { readonly until: number; readonly value: Promise<{ service: PaymentService; storeId: string }> } | undefined
   /** After a local write of the shop's id, secret or store: the next call reads them again. */
   const forgetConnection = () => {
@@ -152,16 +163,23 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     connected = undefined
   }
 
-  /** The shop's id, unsealed secret and store id, read from the store. */
-  async function readConnection(): Promise<{ service: PaymentService; storeId: string }> {
+  /** The port signed with the shop's id and unsealed secret, read from the store; no store needed. */
+  async function signedService(): Promise<ShopService> {
     const shopId = await options.store.getSetting(SETTING.shopId)
     const secret = await readSealed(context, SETTING.serviceSecret)
-    const storeId = await options.store.getSetting(SETTING.storeId)
-    if (!shopId || !secret || !storeId)
-      throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
+    if (!shopId || !secret) throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet')
     if (!connected || connected.secret !== secret || connected.shopId !== shopId)
       connected = { secret, shopId, service: options.service({ shopId, serviceSecret: secret }) }
-    return { service: connected.service, storeId }
+    return connected.service
+  }
+
+  /** The signed port and the store the checkout sells from. */
+  async function readConnection(): Promise<{ service: PaymentService; storeId: string }> {
+    const service = await signedService()
+    const storeId = await options.store.getSetting(SETTING.storeId)
+    if (!storeId)
+      throw new ShopBackendError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet, or has no store')
+    return { service, storeId }
   }
 
   const context: BackendContext = {
@@ -185,9 +203,15 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       }
       return cachedConnection.value
     },
+    service: signedService,
     drainOutbox: () => outbox.drain(),
     pollNow: () => poller.pollNow(),
   }
+  async function useStore(storeId: string): Promise<void> {
+    await options.store.putSetting(SETTING.storeId, storeId)
+    forgetConnection()
+  }
+  const merchantSetup = createMerchantSetup({ store: options.store, service: signedService, useStore, log })
   const outbox = createOutbox(options.store, options.onOrderChange, now, log)
   const poller = createPoller(context)
 
@@ -287,6 +311,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         maxBodyBytes,
         sleep,
         secretChanged: forgetConnection,
+        onboardingReturned: () => merchantSetup.onboardingReturned(),
       })
       if (shopSide) return shopSide
       const route = checkoutRoutes[path]
@@ -332,7 +357,10 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}),
       })
       await options.store.putSetting(SETTING.shopId, result.shopId)
-      if (result.storeId) await options.store.putSetting(SETTING.storeId, result.storeId)
+      if (result.storeId) {
+        await recordReadyMadeStore(options.store, result.storeId)
+        await options.store.putSetting(SETTING.storeId, result.storeId)
+      }
       forgetConnection()
       return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
     },
@@ -342,10 +370,8 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       await options.store.putSetting(SETTING.storeId, credentials.storeId)
       forgetConnection()
     },
-    async useStore(storeId) {
-      await options.store.putSetting(SETTING.storeId, storeId)
-      forgetConnection()
-    },
+    useStore,
+    merchantSetup: merchantSetup.setup,
     deliverChanges: () => outbox.drain(),
   }
 }

@@ -21,6 +21,9 @@ export type ShopBackendErrorCode =
   | 'OUTCOME_PENDING'
   | 'MODIFICATION_NOT_ALLOWED'
   | 'REQUEST_ID_REUSED'
+  | 'INVALID_INPUT'
+  | 'SETUP_STEP_MISSING'
+  | 'STORE_NOT_FOUND'
   | 'INTERNAL'
 
 /** A refusal with its HTTP status; `details` carries field paths and rules (or the service's error code). */

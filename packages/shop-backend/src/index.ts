@@ -9,13 +9,28 @@ export type {
   FeedPage,
   FeedRecord,
   KeyedCall,
+  MerchantService,
   ModificationAnswer,
+  OnboardingLink,
+  OnboardingProblem,
   PaymentService,
   RegisterShop,
+  ServiceContractor,
+  ServiceCountry,
   ServiceCredentials,
   ServiceFailureKind,
+  ServiceIndustryCode,
+  ServiceOnboardingStatus,
+  ServiceStore,
+  ShopService,
+  StorePaymentMethodState,
+  StorePaymentMethodsAnswer,
 } from './payment-service.js'
-export { connectServiceClient, paymentServiceFromClient } from './payment-service-from-client.js'
+export { connectServiceClient, merchantServiceFromClient, paymentServiceFromClient } from './payment-service-from-client.js'
+export { ONBOARDING_RETURN_WAIT_MS } from './merchant-setup.js'
+export type { MerchantSetup, SetupLists } from './merchant-setup.js'
+export { ONBOARDED_STATUS } from './lib/setup-state.js'
+export type { MerchantSetupState } from './lib/setup-state.js'
 export { createSecretBox, generateSecretKey } from './secret-box.js'
 export type { SecretBox } from './secret-box.js'
 export type {

@@ -1,11 +1,21 @@
 import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '@card-jwe/service-client'
-import { PaymentServiceError, type PaymentService, type RegisterShop, type ServiceCredentials } from './payment-service.js'
+import {
+  PaymentServiceError,
+  type MerchantService,
+  type PaymentService,
+  type RegisterShop,
+  type ServiceCredentials,
+} from './payment-service.js'
 
 /** Statuses that leave the outcome open: overloaded, a gateway without an answer, the service's own crash. */
 const isOpenStatus = (status: number) => status === 429 || status >= 500
 
-/** Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays as it is. */
-function classify(error: unknown): never {
+/**
+ * Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays
+ * as it is. `keepMessage`: the set-up's refusals are about the merchant's own input and keep the
+ * service's words; elsewhere only its card messages are kept.
+ */
+function classify(error: unknown, keepMessage = false): never {
   // By name as well: the class identity breaks when two copies of the client are installed.
   const named = (error as { name?: unknown })?.name
   if (named === 'ServiceUnreachableError') {
@@ -15,12 +25,14 @@ function classify(error: unknown): never {
   if (named === 'ServiceError') {
     const { status, errorCode, message } = error as { status: number; errorCode: string; message: string }
     if (isOpenStatus(status))
-      throw new PaymentServiceError('unknown', errorCode, `the payment service answered ${status}`, status, { cause: error })
+      throw new PaymentServiceError('unknown', errorCode, keepMessage ? message : `the payment service answered ${status}`, status, {
+        cause: error,
+      })
     // Only the service's card messages are safe for the page as they are; they name no value.
     throw new PaymentServiceError(
       'refused',
       errorCode,
-      errorCode.startsWith('CARD_') ? message : `the payment service refused (${errorCode})`,
+      keepMessage || errorCode.startsWith('CARD_') ? message : `the payment service refused (${errorCode})`,
       status,
       { cause: error },
     )
@@ -42,16 +54,39 @@ export function paymentServiceFromClient(client: ServiceClient): PaymentService 
   }
 }
 
+const classifySetup = (error: unknown): never => classify(error, true)
+
+/** Adapts a signed `ServiceClient` to the set-up port, {@link MerchantService}. */
+export function merchantServiceFromClient(client: ServiceClient): MerchantService {
+  return {
+    sendVerificationEmail: (email) => client.sendVerificationEmail(email).catch(classifySetup),
+    connectBackofficeUser: (body) => client.connectBackofficeUser(body).catch(classifySetup),
+    listContractors: () => client.listContractors().catch(classifySetup),
+    connectContractor: (contractorId) => client.connectContractor(contractorId).catch(classifySetup),
+    listStores: () => client.listStores().catch(classifySetup),
+    createStore: (body) => client.createStore(body).catch(classifySetup),
+    createOnboardingLink: () => client.createOnboardingLink().catch(classifySetup),
+    onboardingStatus: () => client.onboardingStatus().catch(classifySetup),
+    countries: () => client.countries().catch(classifySetup),
+    industryCodes: () => client.industryCodes().catch(classifySetup),
+    setStorePaymentMethods: (storeId, body) => client.setStorePaymentMethods(storeId, body).catch(classifySetup),
+  }
+}
+
 /**
  * The back end's `service` and `registerShop` options from service-client's options (base URL,
  * deadlines, fetch): one client signs as the shop once its credentials are known.
  */
 export function connectServiceClient(options: Omit<ServiceClientOptions, 'credentials'> = {}): {
-  readonly service: (credentials: ServiceCredentials) => PaymentService
+  /** Both ports: the payment calls and the merchant set-up's. */
+  readonly service: (credentials: ServiceCredentials) => PaymentService & MerchantService
   readonly registerShop: RegisterShop
 } {
   return {
-    service: (credentials) => paymentServiceFromClient(createServiceClient({ ...options, credentials })),
+    service: (credentials) => {
+      const client = createServiceClient({ ...options, credentials })
+      return { ...paymentServiceFromClient(client), ...merchantServiceFromClient(client) }
+    },
     registerShop: async (shop) => {
       const result = await createServiceClient(options).register(shop).catch(classify)
       return { shopId: result.shopId, storeId: result.storeId }

@@ -1,4 +1,13 @@
-import type { Amount, PaymentDetailsRequest, PaymentMethodsResponse, PaymentRequest, PaymentResponse } from '@card-jwe/payment-validator'
+import type {
+  Amount,
+  BackofficeUserRequest,
+  CreateStoreRequest,
+  PaymentDetailsRequest,
+  PaymentMethodsResponse,
+  PaymentRequest,
+  PaymentResponse,
+  StorePaymentMethodsRequest,
+} from '@card-jwe/payment-validator'
 
 /** The service's credentials (spec: "Values a shop stores"). */
 export interface ServiceCredentials {
@@ -50,6 +59,121 @@ export interface PaymentService {
   updatedPayments(query: { readonly after: number; readonly limit?: number }): Promise<FeedPage>
   checkoutPaymentMethods(storeId: string, query: { readonly country?: string; readonly currency?: string }): Promise<PaymentMethodsResponse>
 }
+
+/** A store as the set-up reads it: the id, and the contractor and label when the service gives them. */
+export interface ServiceStore {
+  /** The `store_id` of the payment calls. */
+  readonly id: string
+  /** The contractor the store belongs to. */
+  readonly contractorId?: string | undefined
+  /** The store's name in the merchant's back office. */
+  readonly label?: string | undefined
+  readonly [other: string]: unknown
+}
+
+/** A legal entity that receives the funds (spec: "Contractor"). */
+export interface ServiceContractor {
+  /** UUID. */
+  readonly id: string
+  /** Legal name. */
+  readonly name: string
+  /** Country code from the countries list. */
+  readonly country: string
+  /** `organization`, or the value for an individual. */
+  readonly type: string
+  readonly [other: string]: unknown
+}
+
+/** One thing onboarding still needs (spec: "Onboarding status", `errors[]`). */
+export interface OnboardingProblem {
+  /** What is missing. */
+  readonly problem: string
+  /** What the merchant can do about it. */
+  readonly actions: readonly string[]
+}
+
+/** The current contractor's onboarding status (spec: "Onboarding status"). */
+export interface ServiceOnboardingStatus {
+  /** e.g. `verification-required`; the cleared value is `ONBOARDED_STATUS`. */
+  readonly status: string
+  /** Present when something is missing. */
+  readonly errors?: readonly OnboardingProblem[] | undefined
+}
+
+/** One payment method of a store, on or off. */
+export interface StorePaymentMethodState {
+  /** `scheme` (cards) or `ideal`. */
+  readonly type: string
+  /** Offered at checkout. */
+  readonly enabled: boolean
+}
+
+/** A store's payment methods after a change, as the service answers. */
+export interface StorePaymentMethodsAnswer {
+  /** The store changed. */
+  readonly storeId: string
+  /** Every method of the store and whether it is on now. */
+  readonly paymentMethods: readonly StorePaymentMethodState[]
+}
+
+/** A country a store may be in. */
+export interface ServiceCountry {
+  /** ISO 3166-1 alpha-2. */
+  readonly code: string
+  /** English name. */
+  readonly name: string
+}
+
+/** An industry code (merchant category code) a store may have. */
+export interface ServiceIndustryCode {
+  /** The code to send with a store. */
+  readonly code: string
+  /** What it stands for. */
+  readonly description: string
+}
+
+/**
+ * The merchant set-up calls (spec: "Endpoints" rules 3 and 4), signed like the payment calls but
+ * needing no store. Rejects with a {@link PaymentServiceError} as {@link PaymentService} does; a
+ * refusal keeps the service's message, which names the merchant's field and rule.
+ */
+export interface MerchantService {
+  /** POST email-verification-messages: a one-time code to the merchant. */
+  sendVerificationEmail(email: string): Promise<unknown>
+  /** PUT backoffice-user: the code connects the merchant's account. */
+  connectBackofficeUser(body: BackofficeUserRequest): Promise<unknown>
+  /** GET backoffice-user-contractors; `[]` when none. */
+  listContractors(): Promise<ServiceContractor[]>
+  /** PUT contractor: makes it current for the calls that follow. */
+  connectContractor(contractorId: string): Promise<unknown>
+  /** GET stores: the current contractor's; connect the one meant first (rule 3). */
+  listStores(): Promise<ServiceStore[]>
+  /** POST stores: the store, and its contractor when new (then current). */
+  createStore(body: CreateStoreRequest): Promise<ServiceStore>
+  /** POST onboarding-links: where to send the merchant. */
+  createOnboardingLink(): Promise<OnboardingLink>
+  /** GET onboarding-status of the current contractor. */
+  onboardingStatus(): Promise<ServiceOnboardingStatus>
+  /** GET countries. */
+  countries(): Promise<ServiceCountry[]>
+  /** GET industry-codes. */
+  industryCodes(): Promise<ServiceIndustryCode[]>
+  /** PUT .../payment-methods: each listed method on or off. */
+  setStorePaymentMethods(storeId: string, body: StorePaymentMethodsRequest): Promise<StorePaymentMethodsAnswer>
+}
+
+/** The spec's onboarding link. */
+export interface OnboardingLink {
+  /** The processor's page; the merchant comes back through the shop's onboarding-return endpoint. */
+  readonly uri: string
+}
+
+/**
+ * What the back end's `service` factory returns. The merchant calls are optional, so a factory
+ * that gives only a {@link PaymentService} keeps working; `backend.merchantSetup` then throws a
+ * TypeError. `connectServiceClient(...).service` gives both.
+ */
+export type ShopService = PaymentService & Partial<MerchantService>
 
 /** The unsigned registration call (spec: "Shop registration"); the service then calls the shop's settings endpoints. */
 export type RegisterShop = (shop: {

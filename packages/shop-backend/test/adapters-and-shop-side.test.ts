@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Hono } from 'hono'
 import { createServiceClient } from '@card-jwe/service-client'
 import { createSecretBox, SHOP_SIDE_PATHS } from '../src/index.js'
 import { mountShopBackend } from '../src/hono/index.js'
 import { toNodeListener } from '../src/node/index.js'
+import { listen } from './support/listen.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -13,21 +12,6 @@ beforeAll(async () => {
   world = await startWorld()
 })
 afterAll(() => world.close())
-
-async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ url: string; server: Server; close(): Promise<void> }> {
-  const server = createServer(handler)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-  return {
-    url,
-    server,
-    close: async () => {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      await closed
-    },
-  }
-}
 
 const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`
 

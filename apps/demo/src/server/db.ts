@@ -3,8 +3,8 @@ import Database from 'better-sqlite3'
 export type ShopDb = Database.Database
 
 /**
- * The shop's own records: its orders (the back end's ledger tells it of each payment change) and
- * the merchant set-up's settings. WAL with synchronous=FULL.
+ * The shop's own records: its orders (the back end's ledger tells it of each payment change). The
+ * merchant set-up's progress is the back end's, in its ledger. WAL with synchronous=FULL.
  */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS orders (
@@ -22,10 +22,6 @@ CREATE TABLE IF NOT EXISTS orders (
   refunded INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS settings (
-  id TEXT PRIMARY KEY,
-  value TEXT NOT NULL
 );
 `
 

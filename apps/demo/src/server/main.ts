@@ -40,7 +40,7 @@ process.stdout.write(
   [
     '',
     `shop:     ${shop.url}`,
-    `admin:    ${shop.url}/admin.html${shop.storeId() ? '' : '  <- start here: connect your account, create and onboard a store'}`,
+    `admin:    ${shop.url}/admin.html${(await shop.storeId()) ? '' : '  <- start here: connect your account, create and onboard a store'}`,
     `service:  ${external ?? `${sandbox!.baseUrl} (embedded sandbox; challenge answer "password")`}`,
     '',
   ].join('\n'),

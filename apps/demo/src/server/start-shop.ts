@@ -9,8 +9,7 @@ import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { parseJsonBody, redactPathForLog } from '@card-jwe/payment-validator'
-import { createServiceClient, type ServiceClient } from '@card-jwe/service-client'
-import { connectServiceClient, createSecretBox, createShopBackend, SHOP_SIDE_PATHS } from '@card-jwe/shop-backend'
+import { connectServiceClient, createShopBackend, SHOP_SIDE_PATHS } from '@card-jwe/shop-backend'
 import { mountShopBackend } from '@card-jwe/shop-backend/hono'
 import { loadOrCreateSecretKey } from '@card-jwe/shop-backend/node'
 import { openSqliteStore } from '@card-jwe/shop-backend/sqlite'
@@ -21,8 +20,7 @@ import { createOrderStore } from './order-store.js'
 import { errorJson, HttpError, json, MAX_BODY_BYTES } from './http-error.js'
 import { importMapHashes } from './import-map-hashes.js'
 import { applyOrderChange, CartSchema, createOrder, findOrderRecord, publicOrder } from './orders.js'
-import { openSettings } from './settings.js'
-import { handleMerchantSetup, ONBOARDED_STATUS, setupState, type MerchantSetupContext } from './merchant-setup-api.js'
+import { handleMerchantSetup, type MerchantSetupContext } from './merchant-setup-api.js'
 import type { FailureThrottle } from './failure-throttle.js'
 import { pagePolicy, servePages } from './pages.js'
 import { readCspReport } from './csp-report.js'
@@ -50,8 +48,8 @@ export interface ShopOptions {
 
 export interface RunningShop {
   readonly url: string
-  /** The store the checkout sells from, once the wizard chose or created one (or the ready-made one). */
-  readonly storeId: () => string | undefined
+  /** The store the wizard chose or created (or the ready-made one); the checkout sells from it once onboarded. */
+  readonly storeId: () => Promise<string | undefined>
   /** Runs the updated-payments poller once, now. */
   poll(): Promise<number>
   close(): Promise<void>
@@ -88,7 +86,6 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   const log = options.log ?? ((line: string) => process.stdout.write(`[shop] ${line}\n`))
   await mkdir(options.dataDir, { recursive: true })
   const db = openShopDatabase(join(options.dataDir, 'shop.sqlite'))
-  const settings = openSettings(db)
   const orders = createOrderStore(db)
   const secretKey = await loadOrCreateSecretKey(join(options.dataDir, 'secrets.key'))
   const ledger = openSqliteStore({ path: join(options.dataDir, 'payments.sqlite') })
@@ -164,16 +161,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     },
   })
 
-  // The merchant set-up calls the service as the shop: the credentials the back end keeps sealed.
-  let serviceClient: ServiceClient | undefined
-  const client = () => {
-    if (!serviceClient) throw new HttpError(503, 'NOT_REGISTERED', 'the shop is not registered with the payment service yet')
-    return serviceClient
-  }
+  // The merchant set-up is the back end's: it calls the service as the shop and opens the checkout once onboarded.
   const setup: MerchantSetupContext = {
-    settings,
-    client,
-    checkoutStore: (storeId) => backend.useStore(storeId),
+    setup: backend.merchantSetup,
     ...(options.sandboxInboxUrl ? { sandboxInboxUrl: options.sandboxInboxUrl } : {}),
   }
   /** One poll now, then the shop's orders hear of what it applied. */
@@ -235,30 +225,15 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
 
   // First start: the back end makes and seals a Basic pair and registers; the service pushes service_secret.
   const registration = await backend.register(options.readyMadeStore ? { readyMadeStore: true } : {})
-  if (!registration.alreadyRegistered) {
-    if (registration.storeId) {
-      settings.set('store_id', registration.storeId)
-      settings.set('onboarding_status', ONBOARDED_STATUS)
-      settings.set('ready_made_store', 'yes')
-    }
-    log(`registered with the payment service as ${registration.shopId}`)
-  }
-  const sealed = await ledger.getSetting('service_secret')
-  if (!sealed) throw new Error('registration: the service did not push service_secret')
-  serviceClient = createServiceClient({
-    ...serviceOptions,
-    credentials: { shopId: registration.shopId, serviceSecret: await (await createSecretBox(secretKey)).open(sealed) },
-  })
-  // The checkout sells only from an onboarded store (spec: "Onboarding").
-  const state = setupState(setup)
-  await backend.useStore(state.checkoutReady ? state.storeId! : '')
+  if (!registration.alreadyRegistered) log(`registered with the payment service as ${registration.shopId}`)
+  if (!(await ledger.getSetting('service_secret'))) throw new Error('registration: the service did not push service_secret')
   // Changes a crash left undelivered reach the orders now; then the poller runs on its timer.
   await backend.deliverChanges()
   backend.poller.start({ intervalMs: options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS, leaseMs: POLLER_LEASE_MS })
 
   return {
     url: shopUrl,
-    storeId: () => setupState(setup).storeId ?? undefined,
+    storeId: async () => (await backend.merchantSetup.state()).storeId ?? undefined,
     poll,
     async close() {
       backend.poller.stop()

@@ -1,5 +1,5 @@
 import type { OrderRecord } from '@card-jwe/payment-validator'
-import type { PaymentService } from '../payment-service.js'
+import type { PaymentService, ShopService } from '../payment-service.js'
 import type { SecretBox } from '../secret-box.js'
 import type { LedgerStore } from '../store.js'
 import type { PollReport } from '../create-poller.js'
@@ -12,6 +12,8 @@ export interface BackendContext {
   readonly findOrder: (orderId: string) => Promise<OrderRecord | undefined>
   /** The signed port and the store id; 503 NOT_REGISTERED before registration. */
   readonly connection: () => Promise<{ readonly service: PaymentService; readonly storeId: string }>
+  /** The signed port without a store (the merchant set-up); 503 NOT_REGISTERED before registration. */
+  readonly service: () => Promise<ShopService>
   readonly withLock: <T>(key: string, run: () => Promise<T>) => Promise<T>
   readonly box: () => Promise<SecretBox>
   /** Delivers due order changes to the shop; never throws. */
@@ -27,6 +29,15 @@ export const SETTING = {
   serviceSecret: 'service_secret',
   basicKey: 'basic_key',
   basicSecret: 'basic_secret',
+  // The merchant set-up's progress (plain: spec "Values a shop stores" has them readable at runtime).
+  merchantEmail: 'merchant_email',
+  backofficeUser: 'backoffice_user',
+  contractorId: 'contractor_id',
+  /** The store the merchant chose or created; `storeId` follows it once it is onboarded. */
+  chosenStoreId: 'chosen_store_id',
+  onboardingStatus: 'onboarding_status',
+  onboardingErrors: 'onboarding_errors',
+  readyMadeStore: 'ready_made_store',
 } as const
 
 export async function readSealed(context: BackendContext, id: string): Promise<string | undefined> {

@@ -19,6 +19,8 @@ export interface ShopEndpointOptions {
   readonly sleep: (ms: number) => Promise<void>
   /** Told when the service pushed a new secret (the signed client is made again). */
   readonly secretChanged: () => void
+  /** The merchant is back from onboarding: re-check the status (best effort, never throws). */
+  readonly onboardingReturned: () => Promise<void>
 }
 
 function basicOf(header: string | null): string {
@@ -50,7 +52,9 @@ export async function shopSideEndpoint(
   if (path === SHOP_SIDE_PATHS.onboardingReturn) {
     if (request.method !== 'GET')
       return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })
-    // No authentication (spec: "Authentication" 4): a redirect to the admin, which re-checks the status.
+    // No authentication (spec: "Authentication" 4). The status is re-checked first, so a merchant who
+    // finished comes back to an open checkout; without an answer the redirect still happens.
+    await options.onboardingReturned()
     return new Response(null, { status: 302, headers: { location: options.adminUrl, 'cache-control': 'no-store' } })
   }
   if (path !== SHOP_SIDE_PATHS.settings && path !== SHOP_SIDE_PATHS.settingsBatch) return undefined

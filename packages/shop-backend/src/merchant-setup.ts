@@ -1,0 +1,248 @@
+import {
+  BackofficeUserRequestSchema,
+  ConnectContractorRequestSchema,
+  CreateStoreRequestSchema,
+  EmailVerificationRequestSchema,
+  ISO_4217_MINOR_UNITS,
+  type CreateStoreRequest,
+} from '@card-jwe/payment-validator'
+import { ShopBackendError } from './errors.js'
+import type {
+  MerchantService,
+  OnboardingLink,
+  ServiceContractor,
+  ServiceCountry,
+  ServiceIndustryCode,
+  ServiceStore,
+  ShopService,
+  StorePaymentMethodsAnswer,
+} from './payment-service.js'
+import type { LedgerStore } from './store.js'
+import { SETTING } from './lib/context.js'
+import { createKeyedLock } from './lib/keyed-lock.js'
+import {
+  ACCOUNT_SETTINGS,
+  checked,
+  invalid,
+  readSetupState,
+  sellingStoreOf,
+  setupFailure,
+  stepMissing,
+  type MerchantSetupState,
+} from './lib/setup-state.js'
+
+/** The service's reference lists for the store form, and the currencies a store may take. */
+export interface SetupLists {
+  /** The service's countries list. */
+  readonly countries: readonly ServiceCountry[]
+  /** The service's industry-codes list. */
+  readonly industryCodes: readonly ServiceIndustryCode[]
+  /** ISO 4217 codes in use (payment-validator's table). */
+  readonly currencies: readonly string[]
+}
+
+/**
+ * The merchant's set-up as calls a shop's admin makes, in the spec's order ("Endpoints" rules 3
+ * and 4): email, code, contractor (or a new store), onboarding link, status re-check. The progress
+ * lives in the ledger store's settings. The checkout sells only from the chosen store once its
+ * onboarding status is `ONBOARDED_STATUS`. Refusals are {@link ShopBackendError}s: 400
+ * `INVALID_INPUT` (field and rule), 409 `SETUP_STEP_MISSING`, 404 `STORE_NOT_FOUND`,
+ * `SERVICE_REFUSED` (`details.serviceCode`), 503 `SERVICE_UNREACHABLE`.
+ */
+export interface MerchantSetup {
+  /** The progress as stored; no service call. */
+  state(): Promise<MerchantSetupState>
+  /** Sends the one-time code; the address is kept for `verifyCode`. */
+  sendVerificationEmail(email: string): Promise<MerchantSetupState>
+  /** Connects the back-office user. A new account: the earlier contractor and store are forgotten, the checkout closes. */
+  verifyCode(code: string): Promise<MerchantSetupState>
+  /** The account's contractors; `[]` when it has none (then `createStore`). */
+  listContractors(): Promise<ServiceContractor[]>
+  /** Makes the contractor current, then lists its stores: store calls come only after it (spec rule 3). */
+  chooseContractor(contractorId: string): Promise<ServiceStore[]>
+  /** Sells from one of the chosen contractor's stores once it is onboarded; re-checks the status. */
+  chooseStore(storeId: string): Promise<MerchantSetupState>
+  /** Creates a store (and its contractor when new, which becomes current); checks the onboarding status. */
+  createStore(request: CreateStoreRequest): Promise<MerchantSetupState>
+  /** Where to send the merchant to finish onboarding; they come back through the onboarding-return endpoint. */
+  onboardingLink(): Promise<OnboardingLink>
+  /** Reads the onboarding status again and opens or closes the checkout by it. */
+  refreshOnboarding(): Promise<MerchantSetupState>
+  /** Countries and industry codes (read once per back end) and currencies. */
+  lists(): Promise<SetupLists>
+  /** Turns cards (`scheme`) and iDEAL on or off for the chosen store. */
+  setPaymentMethods(methods: { readonly scheme: boolean; readonly ideal: boolean }): Promise<StorePaymentMethodsAnswer>
+}
+
+/** What the set-up needs from the back end. */
+export interface MerchantSetupDeps {
+  /** The ledger store: the progress lives in its settings. */
+  readonly store: LedgerStore
+  /** The signed port; no store needed. */
+  readonly service: () => Promise<ShopService>
+  /** Sets the store the checkout sells from; '' closes it. */
+  readonly useStore: (storeId: string) => Promise<void>
+  /** Codes and ids only. */
+  readonly log: (line: string) => void
+}
+
+/** How long the onboarding return waits for the re-check before it redirects anyway. */
+export const ONBOARDING_RETURN_WAIT_MS = 5_000
+
+const STORE_ID = /^[A-Za-z0-9_-]{1,64}$/
+
+/** The set-up and the onboarding return's re-check (best effort, never throws). */
+export function createMerchantSetup(deps: MerchantSetupDeps): {
+  readonly setup: MerchantSetup
+  onboardingReturned(): Promise<void>
+} {
+  const { store } = deps
+  // One step at a time: a step reads the progress, calls the service and writes the progress.
+  const lock = createKeyedLock()
+  const serial = <T>(run: () => Promise<T>) => lock('setup', run)
+  let lists: Promise<SetupLists> | undefined
+  let returning: Promise<unknown> | undefined
+
+  async function ask<K extends keyof MerchantService>(
+    name: K,
+    ...args: Parameters<MerchantService[K]>
+  ): Promise<Awaited<ReturnType<MerchantService[K]>>> {
+    const service = await deps.service()
+    const call = service[name] as ((...a: unknown[]) => Promise<Awaited<ReturnType<MerchantService[K]>>>) | undefined
+    if (typeof call !== 'function')
+      throw new TypeError(`service: the factory gave no ${name} (connectServiceClient(...).service has the set-up calls)`)
+    return call.apply(service, args).catch(setupFailure)
+  }
+
+  /** The checkout follows the progress: the chosen store once onboarded, else closed. */
+  async function applyCheckout(): Promise<MerchantSetupState> {
+    const state = await readSetupState(store)
+    const selling = sellingStoreOf(state)
+    if (selling !== ((await store.getSetting(SETTING.storeId)) ?? '')) await deps.useStore(selling)
+    return { ...state, checkoutReady: selling !== '' }
+  }
+
+  async function requireContractor(): Promise<string> {
+    const contractorId = await store.getSetting(SETTING.contractorId)
+    if (!contractorId) throw stepMissing('contractor', 'contractorId: choose a contractor or create a store first (spec: Endpoints rule 3)')
+    return contractorId
+  }
+
+  async function refresh(): Promise<MerchantSetupState> {
+    await requireContractor()
+    const status = await ask('onboardingStatus')
+    const problems = (status.errors ?? []).map((e) => ({ problem: e.problem, actions: e.actions }))
+    await store.putSetting(SETTING.onboardingStatus, status.status)
+    await store.putSetting(SETTING.onboardingErrors, JSON.stringify(problems))
+    return applyCheckout()
+  }
+
+  /** A store of the current contractor becomes the chosen one; its onboarding decides the checkout. */
+  async function choose(storeId: string, contractorId: string): Promise<MerchantSetupState> {
+    await store.putSetting(SETTING.contractorId, contractorId)
+    await store.putSetting(SETTING.chosenStoreId, storeId)
+    await store.putSetting(SETTING.readyMadeStore, '')
+    return refresh()
+  }
+
+  /** The contractor store creation made current, when the answer does not say (spec: its fields are not shown). */
+  async function contractorOf(created: ServiceStore, request: CreateStoreRequest): Promise<string> {
+    if (created.contractorId) return created.contractorId
+    const { type, name, country } = request.contractor
+    const found = (await ask('listContractors')).find((c) => c.type === type && c.name === name && c.country === country)
+    return found?.id ?? ''
+  }
+
+  const setup: MerchantSetup = {
+    state: () => readSetupState(store),
+    sendVerificationEmail: (email) =>
+      serial(async () => {
+        const body = checked(EmailVerificationRequestSchema, { email })
+        await ask('sendVerificationEmail', body.email)
+        await store.putSetting(SETTING.merchantEmail, body.email)
+        return readSetupState(store)
+      }),
+    verifyCode: (code) =>
+      serial(async () => {
+        const email = await store.getSetting(SETTING.merchantEmail)
+        if (!email) throw stepMissing('email', 'email: send a verification code first')
+        const body = checked(BackofficeUserRequestSchema, { email, code })
+        await ask('connectBackofficeUser', body)
+        // A new account: the earlier contractor and store are another account's.
+        for (const id of ACCOUNT_SETTINGS) await store.putSetting(id, '')
+        await store.putSetting(SETTING.backofficeUser, 'connected')
+        return applyCheckout()
+      }),
+    listContractors: () => ask('listContractors'),
+    chooseContractor: (contractorId) =>
+      serial(async () => {
+        const body = checked(ConnectContractorRequestSchema, { contractorId })
+        await ask('connectContractor', body.contractorId)
+        if ((await store.getSetting(SETTING.contractorId)) !== body.contractorId) {
+          // Another contractor: the chosen store and its status were the earlier one's.
+          for (const id of ACCOUNT_SETTINGS) await store.putSetting(id, '')
+          await store.putSetting(SETTING.contractorId, body.contractorId)
+          await applyCheckout()
+        }
+        return ask('listStores')
+      }),
+    chooseStore: (storeId) =>
+      serial(async () => {
+        if (typeof storeId !== 'string' || !STORE_ID.test(storeId)) invalid([{ path: 'storeId', rule: '1 to 64 of [A-Za-z0-9_-]' }])
+        const contractorId = await requireContractor()
+        const found = (await ask('listStores')).find((candidate) => candidate.id === storeId)
+        if (!found) throw new ShopBackendError(404, 'STORE_NOT_FOUND', 'storeId: not a store of the chosen contractor')
+        return choose(found.id, found.contractorId ?? contractorId)
+      }),
+    createStore: (request) =>
+      serial(async () => {
+        const body = checked(CreateStoreRequestSchema, request)
+        const created = await ask('createStore', body)
+        await store.putSetting(SETTING.onboardingStatus, '')
+        return choose(created.id, await contractorOf(created, body))
+      }),
+    onboardingLink: async () => {
+      await requireContractor()
+      const link = await ask('createOnboardingLink')
+      return { uri: link.uri }
+    },
+    refreshOnboarding: () => serial(refresh),
+    lists() {
+      lists ??= Promise.all([ask('countries'), ask('industryCodes')]).then(([countries, industryCodes]) => ({
+        countries,
+        industryCodes,
+        currencies: Object.keys(ISO_4217_MINOR_UNITS),
+      }))
+      // Kept once read; a failed read is tried again next time.
+      lists.catch(() => (lists = undefined))
+      return lists
+    },
+    async setPaymentMethods(methods) {
+      const wrong = (['scheme', 'ideal'] as const).filter((type) => typeof (methods as Record<string, unknown>)?.[type] !== 'boolean')
+      if (wrong.length > 0) invalid(wrong.map((path) => ({ path, rule: 'type:boolean' })))
+      const storeId = (await readSetupState(store)).storeId
+      if (!storeId) throw stepMissing('store', 'storeId: choose or create a store first')
+      return ask('setStorePaymentMethods', storeId, {
+        paymentMethods: [
+          { type: 'scheme', enabled: methods.scheme },
+          { type: 'ideal', enabled: methods.ideal },
+        ],
+      })
+    },
+  }
+  return {
+    setup,
+    async onboardingReturned() {
+      // Anyone can open the return URL: one re-check at a time, and none before a contractor is current.
+      returning ??= serial(async () => {
+        if (await store.getSetting(SETTING.contractorId)) await refresh()
+      })
+        .catch((error) => deps.log(`onboarding return: status not re-checked (${(error as { code?: string })?.code ?? 'Error'})`))
+        .finally(() => (returning = undefined))
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ONBOARDING_RETURN_WAIT_MS)))
+      await Promise.race([returning, waited])
+      clearTimeout(timer)
+    },
+  }
+}

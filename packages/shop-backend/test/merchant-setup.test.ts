@@ -1,0 +1,274 @@
+/**
+ * backend.merchantSetup against the real sandbox on loopback: a shop registered without a store
+ * walks the spec's set-up (email, code, contractor, store, onboarding, return) to an open checkout.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreateStoreRequest } from '@card-jwe/payment-validator'
+import { createServiceClient, ServiceError } from '@card-jwe/service-client'
+import {
+  createSecretBox,
+  ONBOARDED_STATUS,
+  paymentServiceFromClient,
+  SHOP_SIDE_PATHS,
+  ShopBackendError,
+  type MerchantSetup,
+} from '../src/index.js'
+import { toNodeListener } from '../src/node/index.js'
+import { listen } from './support/listen.js'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+
+let world: World
+const closers: Array<() => Promise<void>> = []
+beforeAll(async () => {
+  world = await startWorld()
+})
+afterAll(async () => {
+  for (const close of closers.reverse()) await close()
+  await world.close()
+})
+
+const STORE: CreateStoreRequest = {
+  contractor: { type: 'organization', name: 'Example Tea B.V.', owner: { firstName: 'Test', lastName: 'Owner' }, country: 'NL' },
+  store: {
+    label: 'Tea shop online',
+    shopperStatement: 'EXAMPLE TEA',
+    industryCode: '5499',
+    phone: '+31 20 123 4567',
+    currency: 'EUR',
+    address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
+  },
+}
+
+interface RegisteredShop extends TestShop {
+  readonly url: string
+  readonly setup: MerchantSetup
+  readonly log: string[]
+  config(): Promise<{ checkoutReady: boolean; paymentMethods: string[] }>
+  /** A card payment of a new order: the status and the answer. */
+  pay(): Promise<{ status: number; body: Record<string, unknown> }>
+}
+
+/** A shop on its own loopback port, registered with the sandbox (the service calls its settings endpoints). */
+async function registeredShop(options: { readonly readyMadeStore?: boolean } = {}): Promise<RegisteredShop> {
+  let listener: ReturnType<typeof toNodeListener> | undefined
+  const http = await listen((req, res) => listener!(req, res))
+  const log: string[] = []
+  const shop = await startShop(world, { connect: false, shopUrl: http.url, log: (line) => void log.push(line) })
+  listener = toNodeListener(shop.backend)
+  closers.push(async () => {
+    await http.close()
+    await shop.close()
+  })
+  await shop.backend.register(options.readyMadeStore ? { readyMadeStore: true } : {})
+  return {
+    ...shop,
+    url: http.url,
+    setup: shop.backend.merchantSetup,
+    log,
+    config: async () => (await shop.backend.fetch(new Request('http://shop.test/api/config'))).json(),
+    pay: async () => shop.post('/api/payments', await shop.cardSubmission(shop.createOrder())),
+  }
+}
+
+let emails = 0
+const newEmail = () => `merchant-${Date.now().toString(36)}-${++emails}@example.test`
+
+/** The newest code the sandbox "mailed" to the address. */
+async function codeSentTo(email: string): Promise<string> {
+  const inbox = (await (await fetch(`${world.sandbox.baseUrl}/sandbox/inbox?email=${encodeURIComponent(email)}`)).json()) as {
+    messages: Array<{ code: string }>
+  }
+  return inbox.messages[0]!.code
+}
+
+async function connectAccount(setup: MerchantSetup, email = newEmail()): Promise<string> {
+  await setup.sendVerificationEmail(email)
+  await setup.verifyCode(await codeSentTo(email))
+  return email
+}
+
+/** The ShopBackendError a call rejected with. */
+async function refusalOf(call: Promise<unknown>): Promise<ShopBackendError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  )
+  expect(error).toBeInstanceOf(ShopBackendError)
+  return error as ShopBackendError
+}
+
+/** The merchant at the sandbox's identity page: submits it with the values it offers, as a browser would. */
+async function finishOnboarding(uri: string): Promise<string> {
+  const page = await fetch(uri)
+  expect(page.status).toBe(200)
+  const html = await page.text()
+  expect(html).toContain('Submit for verification')
+  const form = new URLSearchParams([...html.matchAll(/<input id="\w+" name="(\w+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]))
+  expect([...form.keys()].sort()).toEqual(['birthDate', 'documentNumber', 'iban', 'registrationNumber'])
+  const submitted = await fetch(uri, { method: 'POST', body: form, redirect: 'manual' })
+  expect(submitted.status).toBe(303)
+  return submitted.headers.get('location')!
+}
+
+describe('merchant set-up from a fresh registration (real sandbox)', () => {
+  it('walks email, code, contractor, store and onboarding to an open checkout and an Authorised card payment', async () => {
+    const shop = await registeredShop()
+    const { setup } = shop
+    expect(await setup.state()).toMatchObject({ email: null, backofficeUser: false, storeId: null, checkoutReady: false })
+    expect(await shop.config()).toMatchObject({ checkoutReady: false, paymentMethods: [] })
+    expect((await shop.pay()).status).toBe(503)
+
+    const email = newEmail()
+    expect(await setup.sendVerificationEmail(email)).toMatchObject({ email, backofficeUser: false })
+    const code = await codeSentTo(email)
+    const wrong = await refusalOf(setup.verifyCode(String((Number(code) + 1) % 1_000_000).padStart(6, '0')))
+    expect(wrong).toMatchObject({ status: 409, code: 'SERVICE_REFUSED', details: { serviceCode: 'VERIFICATION_CODE_WRONG' } })
+    expect(await setup.verifyCode(code)).toMatchObject({ backofficeUser: true, contractorId: null, checkoutReady: false })
+    expect(await setup.listContractors()).toEqual([])
+
+    // Spec rule 3: no store call before a contractor is current. The service refuses listing stores
+    // then; the back end refuses before asking.
+    const sealed = (await shop.store.getSetting('service_secret'))!
+    const signed = createServiceClient({
+      baseUrl: world.sandbox.baseUrl,
+      credentials: {
+        shopId: (await shop.store.getSetting('shop_id'))!,
+        serviceSecret: await (await createSecretBox(shop.secretKey)).open(sealed),
+      },
+    })
+    const serviceSays = await signed.listStores().catch((e: unknown) => e)
+    expect(serviceSays).toBeInstanceOf(ServiceError)
+    expect((serviceSays as ServiceError).errorCode).toBe('CONTRACTOR_NOT_CONNECTED')
+    const storesBefore = world.proxy.counted('GET', '/shopplatform/processor/stores')
+    for (const call of [setup.chooseStore('store_0123456789'), setup.onboardingLink(), setup.refreshOnboarding()]) {
+      const refused = await refusalOf(call)
+      expect(refused).toMatchObject({ status: 409, code: 'SETUP_STEP_MISSING', details: { missing: 'contractor' } })
+      expect(refused.message).toMatch(/^contractorId: /)
+    }
+    expect(world.proxy.counted('GET', '/shopplatform/processor/stores')).toBe(storesBefore)
+
+    const lists = await setup.lists()
+    expect(lists.countries.map((c) => c.code)).toContain('NL')
+    expect(lists.industryCodes.map((c) => c.code)).toContain('5499')
+    expect(lists.currencies).toContain('EUR')
+    const countriesAsked = world.proxy.counted('GET', '/countries')
+    expect(await setup.lists()).toBe(lists)
+    expect(world.proxy.counted('GET', '/countries')).toBe(countriesAsked)
+
+    const created = await setup.createStore(STORE)
+    expect(created).toMatchObject({
+      storeId: expect.stringMatching(/^store_/),
+      contractorId: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      onboardingStatus: 'verification-required',
+      checkoutReady: false,
+    })
+    expect(created.onboardingErrors.length).toBeGreaterThan(0)
+    expect(await shop.config()).toMatchObject({ checkoutReady: false })
+    const closed = await shop.pay()
+    expect(closed.status).toBe(503)
+    expect(closed.body.error).toBe('NOT_REGISTERED')
+
+    // The return endpoint without an answer from the service: the merchant is still redirected.
+    world.proxy.mode = 'down'
+    try {
+      const stillRedirected = await fetch(`${shop.url}${SHOP_SIDE_PATHS.onboardingReturn}`, { redirect: 'manual' })
+      expect(stillRedirected.status).toBe(302)
+    } finally {
+      world.proxy.mode = 'pass'
+    }
+    expect(shop.log.some((line) => line.includes('status not re-checked (SERVICE_UNREACHABLE)'))).toBe(true)
+
+    const back = await finishOnboarding((await setup.onboardingLink()).uri)
+    expect(back).toBe(`${shop.url}${SHOP_SIDE_PATHS.onboardingReturn}`)
+    // Verified at the service, but the shop has not heard yet: still closed until the merchant is back.
+    expect(await shop.config()).toMatchObject({ checkoutReady: false })
+    const returned = await fetch(back, { redirect: 'manual' })
+    expect(returned.status).toBe(302)
+    expect(returned.headers.get('location')).toBe('/admin.html?onboarding=returned')
+
+    expect(await setup.state()).toMatchObject({
+      storeId: created.storeId,
+      onboardingStatus: ONBOARDED_STATUS,
+      onboardingErrors: [],
+      checkoutReady: true,
+    })
+    expect(await shop.store.getSetting('store_id')).toBe(created.storeId)
+    expect(await shop.config()).toMatchObject({ checkoutReady: true, paymentMethods: expect.arrayContaining(['scheme']) })
+    const paid = await shop.pay()
+    expect(paid.status).toBe(200)
+    expect(paid.body.resultCode).toBe('Authorised')
+  })
+
+  it('closes the checkout when a code connects a new account (the ready-made store is forgotten)', async () => {
+    const shop = await registeredShop({ readyMadeStore: true })
+    const before = await shop.setup.state()
+    expect(before).toMatchObject({ readyMadeStore: true, onboardingStatus: ONBOARDED_STATUS, checkoutReady: true })
+    expect(before.storeId).toBe(await shop.store.getSetting('store_id'))
+    expect((await shop.pay()).body.resultCode).toBe('Authorised')
+
+    await connectAccount(shop.setup)
+    expect(await shop.setup.state()).toMatchObject({
+      backofficeUser: true,
+      contractorId: null,
+      storeId: null,
+      onboardingStatus: null,
+      readyMadeStore: false,
+      checkoutReady: false,
+    })
+    expect(await shop.config()).toMatchObject({ checkoutReady: false })
+    expect((await shop.pay()).status).toBe(503)
+  })
+
+  it("refuses a store that is not the chosen contractor's, naming storeId", async () => {
+    const shop = await registeredShop()
+    await connectAccount(shop.setup)
+    const created = await shop.setup.createStore(STORE)
+    const foreign = world.sandbox.readyMadeShop.storeId
+    const refused = await refusalOf(shop.setup.chooseStore(foreign))
+    expect(refused).toMatchObject({ status: 404, code: 'STORE_NOT_FOUND' })
+    expect(refused.message).toMatch(/^storeId: /)
+    expect(refused.message).not.toContain(foreign)
+    const malformed = await refusalOf(shop.setup.chooseStore('no such id!'))
+    expect(malformed).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: [{ path: 'storeId', rule: expect.any(String) }] })
+    expect(malformed.message).not.toContain('no such id!')
+    expect((await shop.setup.state()).storeId).toBe(created.storeId)
+  })
+
+  it('refuses an invalid email naming the field, without the value, and sends nothing', async () => {
+    const shop = await registeredShop()
+    const sent = world.proxy.counted('POST', '/email-verification-messages')
+    const value = 'merchant@@shop.example'
+    const refused = await refusalOf(shop.setup.sendVerificationEmail(value))
+    expect(refused).toMatchObject({ status: 400, code: 'INVALID_INPUT', details: [{ path: 'email', rule: 'format:email' }] })
+    expect(refused.message).toMatch(/^email /)
+    expect(refused.message).not.toContain(value)
+    expect(refused.message).not.toContain('shop.example')
+    expect(world.proxy.counted('POST', '/email-verification-messages')).toBe(sent)
+    expect((await shop.setup.state()).email).toBeNull()
+    // A code before any email: the step is named.
+    expect(await refusalOf(shop.setup.verifyCode('123456'))).toMatchObject({ code: 'SETUP_STEP_MISSING', details: { missing: 'email' } })
+  })
+
+  it('says SERVICE_UNREACHABLE when the service gives no answer', async () => {
+    const shop = await registeredShop()
+    world.proxy.mode = 'down'
+    try {
+      expect(await refusalOf(shop.setup.listContractors())).toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
+    } finally {
+      world.proxy.mode = 'pass'
+    }
+  })
+
+  it('throws a TypeError when a custom service factory gives only the payment calls', async () => {
+    const readyMade = world.sandbox.readyMadeShop
+    const shop = await startShop(world, {
+      service: (credentials) => paymentServiceFromClient(createServiceClient({ baseUrl: world.proxy.baseUrl, credentials })),
+    })
+    closers.push(() => shop.close())
+    await expect(shop.backend.merchantSetup.listContractors()).rejects.toThrow(TypeError)
+    // The payment calls work as before.
+    expect(shop.shopId).toBe(readyMade.shopId)
+    const paid = await shop.post('/api/payments', await shop.cardSubmission(shop.createOrder()))
+    expect(paid.body.resultCode).toBe('Authorised')
+  })
+})
