@@ -88,6 +88,19 @@ const loadRows = (load ?? []).flatMap((l, i) => [
     stored: `${l.demo.ordersWithPspReference}/${l.demo.requests}`,
   },
 ])
+const SHOP_BACKEND_COLUMNS = [
+  'store',
+  'path',
+  'requests',
+  'perSecond',
+  'p50Ms',
+  'p99Ms',
+  'errors',
+  'non2xx',
+  'ratio',
+  'shopCpuMsPerPayment',
+  'ledger',
+]
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
   { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', shopCpuMsPerPayment: '', ledger: '' },
   {
@@ -132,7 +145,7 @@ ${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'rati
 ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
   shopBackend &&
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
-${table(shopBackendRows, ['store', 'path', 'requests', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'non2xx', 'ratio', 'shopCpuMsPerPayment', 'ledger'])}
+${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 
 ${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,
 ]
