@@ -9,7 +9,7 @@ import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { generateSecretKey } from '../src/index.js'
-import { type InstanceProxy, startInstanceProxy } from './multi-instance/instance-proxy.js'
+import { type ServiceProxy, startServiceProxy } from './support/service-proxy.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 import { startWorld, type World } from './support/shop.js'
 
@@ -18,7 +18,7 @@ const script = fileURLToPath(new URL('./multi-instance/shop-instance.mjs', impor
 
 interface Instance {
   readonly name: string
-  readonly proxy: InstanceProxy
+  readonly proxy: ServiceProxy
   readonly child: ChildProcess
   readonly port: number
   /** Its poller's lease holder id. */
@@ -50,9 +50,9 @@ async function startInstance(
   { database, secretKey, world }: Awaited<ReturnType<typeof setting>>,
   poll?: { readonly intervalMs: number; readonly leaseMs: number },
   timeouts: { readonly deadlineMs: number; readonly attemptTimeoutMs: number } = { deadlineMs: 2_000, attemptTimeoutMs: 1_000 },
-  rule?: InstanceProxy['rule'],
+  rule?: ServiceProxy['rule'],
 ): Promise<Instance> {
-  const proxy = await startInstanceProxy(world.sandbox.baseUrl)
+  const proxy = await startServiceProxy(world.sandbox.baseUrl)
   if (rule) proxy.rule = rule
   const readyMade = world.sandbox.readyMadeShop
   const child = spawn(process.execPath, [script], {
@@ -189,7 +189,7 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     const id = orderId()
     const submission = await cardSubmission(world, id)
     const before = world.sandboxPayments(shopId)
-    a.proxy.rule = (method, path) => ({ answer: isPayment(method, path) ? 'hang' : 'answer' })
+    a.proxy.rule = (method, path) => ({ action: isPayment(method, path) ? 'hang' : 'forward' })
     void a.post('/api/payments', submission).catch(() => {})
     const stored = await until('the payment at the sandbox', async () => {
       if (world.sandboxPayments(shopId) - before !== 1) return undefined
@@ -219,13 +219,13 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     // Payments whose answers were lost (a payer instance without a poller): only the feed can settle them.
     const ids = Array.from({ length: 4 }, orderId)
     const payer = await startInstance('payer', shared, undefined, { deadlineMs: 1_000, attemptTimeoutMs: 400 }, (method, path) => ({
-      answer: isPayment(method, path) ? 'lose' : 'answer',
+      action: isPayment(method, path) ? 'lose' : 'forward',
     }))
     for (const id of ids) expect((await payer.post('/api/payments', await cardSubmission(world, id))).status).toBe(503)
     await kill(payer)
 
     // a polls first, and its feed pages take 3 s (inside its 4 s lease): it holds one page, uncommitted, for a while.
-    const slowFeed: InstanceProxy['rule'] = (method, path) => ({ answer: 'answer', ...(isFeed(method, path) ? { delayMs: 3_000 } : {}) })
+    const slowFeed: ServiceProxy['rule'] = (method, path) => ({ action: 'forward', ...(isFeed(method, path) ? { delayMs: 3_000 } : {}) })
     const a = await startInstance('a', shared, poll, { deadlineMs: 10_000, attemptTimeoutMs: 8_000 }, slowFeed)
     await until('a to hold the lease', async () => (await lease())?.holder === a.holder || undefined)
     const pageAt = await until('a to ask for a page', () => a.proxy.startedAt('GET', '/updated-payments')[0])

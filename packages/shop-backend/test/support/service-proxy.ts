@@ -2,22 +2,35 @@ import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
- * A loopback proxy in front of the sandbox, to make a bad network on purpose:
- * - `pass`: forwards everything;
- * - `lose-answers`: forwards a matching request, lets the sandbox act, then destroys the shop's
- *   socket before the answer (the service acted; the shop never hears it);
- * - `down`: destroys a matching request's socket without forwarding (the service never saw it).
- * It counts the requests that reached the sandbox, by "METHOD path-template".
+ * A loopback proxy in front of the sandbox, to make a bad network on purpose. Per request it:
+ * - `forward`s it and answers;
+ * - `lose`s the answer: forwards it, lets the sandbox act, then destroys the shop's socket (the
+ *   service acted; the shop never hears it);
+ * - `hang`s: forwards it and never answers (the instance is killed while it waits);
+ * - treats the service as `down`: destroys the socket without forwarding (the service never saw it).
+ * An answer may be held back `delayMs` first (a slow feed page). Requests are logged with their
+ * start time, and those that reached the sandbox are counted.
  */
+export type ProxyAction = 'forward' | 'lose' | 'hang' | 'down'
+
+/** The simple form: one action for the requests `matches` picks, the rest forwarded. */
 export type ProxyMode = 'pass' | 'lose-answers' | 'down'
+
+const ACTION_OF_MODE: Readonly<Record<ProxyMode, ProxyAction>> = { pass: 'forward', 'lose-answers': 'lose', down: 'down' }
 
 export interface ServiceProxy {
   readonly baseUrl: string
   mode: ProxyMode
   /** Which requests the mode applies to (default: all). */
   matches: (method: string, path: string) => boolean
+  /** Decides per request; default: the mode's action for matching requests, else forward. */
+  rule: (method: string, path: string) => { readonly action: ProxyAction; readonly delayMs?: number }
   /** Requests forwarded to the sandbox, e.g. counted('POST', '/payment-details'). */
   counted(method: string, pathEnd: string): number
+  /** Requests that arrived at the proxy, forwarded or not. */
+  started(method: string, pathEnd: string): number
+  /** Times (ms since epoch) at which matching requests arrived. */
+  startedAt(method: string, pathEnd: string): number[]
   close(): Promise<void>
 }
 
@@ -28,28 +41,36 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startServiceProxy(target: string): Promise<ServiceProxy> {
-  const forwarded: Array<{ method: string; path: string }> = []
+  const arrived: Array<{ method: string; path: string; at: number; forwarded: boolean }> = []
+  const matching = (method: string, pathEnd: string) => arrived.filter((r) => r.method === method && r.path.endsWith(pathEnd))
   const proxy: { -readonly [K in keyof ServiceProxy]: ServiceProxy[K] } = {
     baseUrl: '',
     mode: 'pass',
     matches: () => true,
-    counted: (method, pathEnd) => forwarded.filter((r) => r.method === method && r.path.endsWith(pathEnd)).length,
+    rule: (method, path) => ({ action: proxy.matches(method, path) ? ACTION_OF_MODE[proxy.mode] : 'forward' }),
+    counted: (method, pathEnd) => matching(method, pathEnd).filter((r) => r.forwarded).length,
+    started: (method, pathEnd) => matching(method, pathEnd).length,
+    startedAt: (method, pathEnd) => matching(method, pathEnd).map((r) => r.at),
     close: async () => {},
   }
   const server: Server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', target)
       const method = request.method ?? 'GET'
-      const applies = proxy.matches(method, url.pathname)
+      const entry = { method, path: url.pathname, at: Date.now(), forwarded: false }
+      arrived.push(entry)
+      const { action, delayMs = 0 } = proxy.rule(method, url.pathname)
       const body = await bodyOf(request)
-      if (applies && proxy.mode === 'down') return request.socket.destroy()
-      forwarded.push({ method, path: url.pathname })
+      if (action === 'down') return request.socket.destroy()
+      entry.forwarded = true
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers))
         if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
       const answer = await fetch(url, { method, headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) })
       const text = Buffer.from(await answer.arrayBuffer())
-      if (applies && proxy.mode === 'lose-answers') return request.socket.destroy()
+      if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+      if (action === 'hang') return
+      if (action === 'lose') return request.socket.destroy()
       response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text)
     })().catch(() => request.socket.destroy())
   })
