@@ -39,6 +39,7 @@ export interface CheckoutPaths {
   readonly paymentDetails: string
 }
 
+/** Where the page's calls go unless `paths` says otherwise. */
 export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({
   config: '/api/config',
   payments: '/api/payments',
@@ -77,13 +78,21 @@ export interface ShopBackendOptions {
   /** The service's origin, in the checkout config (the page's CSP and 3-D Secure frames need it). */
   readonly serviceOrigin?: string
   /** The checkout-payment-methods query; default `{country: 'NL', currency: <none>}`. */
-  readonly paymentMethodsQuery?: { readonly country?: string; readonly currency?: string }
+  readonly paymentMethodsQuery?: {
+    /** ISO 3166 country of the shoppers; default NL. */
+    readonly country?: string
+    /** ISO 4217 currency of the orders. */
+    readonly currency?: string
+  }
+  /** Where the checkout API is served; default {@link DEFAULT_CHECKOUT_PATHS}. */
   readonly paths?: Partial<CheckoutPaths>
   /** Default 64 KiB. */
   readonly maxBodyBytes?: number
   /** An identical non-card submission within this time is a repeat (a double click); default 15 s. */
   readonly repeatWindowMs?: number
+  /** How repeated wrong Basic credentials are slowed. */
   readonly failureThrottle?: FailureThrottleOptions
+  /** The clock; default the real one. */
   readonly now?: () => Date
   /** Log lines name codes and ids, never card data or secrets. Default: none. */
   readonly log?: (line: string) => void
@@ -93,12 +102,15 @@ export interface ShopBackendOptions {
 
 /** Per request: the shopper's address (for 3-D Secure's browser data and the Basic throttle). */
 export interface RequestInfo {
+  /** The client's address as the adapter sees it (behind a proxy: the one the proxy vouches for). */
   readonly ip?: string | undefined
 }
 
 /** The result of {@link ShopBackend.register}. */
 export interface Registration {
+  /** The shop's id at the service. */
   readonly shopId: string
+  /** The store the checkout sells from, when there is one (a ready-made store). */
   readonly storeId?: string | undefined
   /** True when the shop was registered before and nothing was sent. */
   readonly alreadyRegistered: boolean
@@ -112,9 +124,13 @@ export interface ShopBackend {
   handles(pathname: string): boolean
   /** Every path `fetch` serves. */
   readonly paths: readonly string[]
+  /** The updated-payments poller: start it once the shop is registered. */
   readonly poller: Poller
+  /** Captures the order's authorised payment: what is left to capture, unless `options.amount`. */
   capture(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  /** Refunds the order's captured money: all not refunded yet, unless `options.amount`. */
   refund(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  /** Cancels the order's authorised, uncaptured payment. */
   cancel(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
   /**
    * Registers the shop once (safe to repeat: a registered shop sends nothing): makes and seals a

@@ -80,6 +80,7 @@ export function merchantServiceFromClient(client: ServiceClient): MerchantServic
 export function connectServiceClient(options: Omit<ServiceClientOptions, 'credentials'> = {}): {
   /** Both ports: the payment calls and the merchant set-up's. */
   readonly service: (credentials: ServiceCredentials) => PaymentService & MerchantService
+  /** The unsigned registration call. */
   readonly registerShop: RegisterShop
 } {
   return {

@@ -11,37 +11,52 @@ import type {
 
 /** The service's credentials (spec: "Values a shop stores"). */
 export interface ServiceCredentials {
+  /** The shop's id at the service, from registration. */
   readonly shopId: string
+  /** The secret the service pushed to the shop's settings endpoint: signs every call. */
   readonly serviceSecret: string
 }
 
 /** One record of the updated-payments feed, as far as the back end reads it. */
 export interface FeedRecord {
+  /** Increasing per record: the cursor, and how repeats are recognised. */
   readonly sequence: number
+  /** The payment the record is about. */
   readonly pspReference: string
+  /** The payment's status now (authorised, captured, refused, ...). */
   readonly status: string
+  /** The payment's amount. */
   readonly amount: Amount
+  /** Captured so far. */
   readonly capturedAmount: Amount
+  /** Refunded so far. */
   readonly refundedAmount: Amount
+  /** What the shop sent with the payment, echoed: `shop_order_id` matches it to the order. */
   readonly metadata: Readonly<Record<string, unknown>>
   readonly [other: string]: unknown
 }
 
 /** One page of the feed. */
 export interface FeedPage {
+  /** The records after the cursor asked for, oldest first. */
   readonly payments: readonly FeedRecord[]
+  /** Where the next page starts. */
   readonly cursor: number
+  /** True when more records wait after this page. */
   readonly hasMore: boolean
 }
 
 /** The service's answer to a capture, refund or cancel: received; the outcome comes through the feed. */
 export interface ModificationAnswer {
+  /** The modification's own reference. */
   readonly pspReference: string
+  /** `received`. */
   readonly status: string
 }
 
 /** Every money call carries the key the ledger stored before the call. */
 export interface KeyedCall {
+  /** Sent as `Idempotency-Key`; the same on every retry of the call. */
   readonly idempotencyKey: string
 }
 
@@ -51,12 +66,19 @@ export interface KeyedCall {
  * a {@link PaymentServiceError} saying whether the service refused or the outcome is unknown.
  */
 export interface PaymentService {
+  /** POST payments for the store. */
   createPayment(storeId: string, body: PaymentRequest, call: KeyedCall): Promise<PaymentResponse>
+  /** POST payment-details: the answer of a 3-D Secure step or a redirect. */
   paymentDetails(storeId: string, body: PaymentDetailsRequest, call: KeyedCall): Promise<PaymentResponse>
+  /** Captures `amount` of an authorised payment. */
   capture(pspReference: string, amount: Amount, call: KeyedCall): Promise<ModificationAnswer>
+  /** Refunds `amount` of a captured payment. */
   refund(pspReference: string, amount: Amount, call: KeyedCall): Promise<ModificationAnswer>
+  /** Cancels an authorised, uncaptured payment. */
   cancel(pspReference: string, call: KeyedCall): Promise<ModificationAnswer>
+  /** One page of the updated-payments feed after `after`. */
   updatedPayments(query: { readonly after: number; readonly limit?: number }): Promise<FeedPage>
+  /** The methods the store may offer the shopper. */
   checkoutPaymentMethods(storeId: string, query: { readonly country?: string; readonly currency?: string }): Promise<PaymentMethodsResponse>
 }
 
@@ -182,7 +204,9 @@ export type RegisterShop = (shop: {
   readonly secret: string
   readonly readyMadeStore?: boolean
 }) => Promise<{
+  /** The shop's id at the service. */
   readonly shopId: string
+  /** The ready-made store, when one was asked for. */
   readonly storeId?: string | undefined
 }>
 
@@ -197,9 +221,12 @@ export class PaymentServiceError extends Error {
   /** Always "PaymentServiceError". */
   override readonly name = 'PaymentServiceError'
   constructor(
+    /** Refused, or the outcome unknown. */
     readonly kind: ServiceFailureKind,
+    /** The service's error code (or SERVICE_UNREACHABLE, SERVICE_TIMEOUT). */
     readonly serviceCode: string,
     message: string,
+    /** The service's HTTP status, when it answered. */
     readonly status?: number,
     options?: { readonly cause?: unknown },
   ) {

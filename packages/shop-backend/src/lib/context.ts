@@ -6,15 +6,26 @@ import type { PollReport } from '../create-poller.js'
 
 /** What the operations share; built once by `createShopBackend`. */
 export interface BackendContext {
+  /** The ledger. */
   readonly store: LedgerStore
+  /** The clock. */
   readonly now: () => Date
+  /** Where log lines go (codes and ids, never card data or secrets). */
   readonly log: (line: string) => void
+  /** The shop's order by id, as the trust-boundary checks read it. */
   readonly findOrder: (orderId: string) => Promise<OrderRecord | undefined>
   /** The signed port and the store id; 503 NOT_REGISTERED before registration. */
-  readonly connection: () => Promise<{ readonly service: PaymentService; readonly storeId: string }>
+  readonly connection: () => Promise<{
+    /** The port, signing as the shop. */
+    readonly service: PaymentService
+    /** The store the checkout sells from. */
+    readonly storeId: string
+  }>
   /** The signed port without a store (the merchant set-up); 503 NOT_REGISTERED before registration. */
   readonly service: () => Promise<ShopService>
+  /** Runs `run` after every earlier run with the same key (an order's submissions, one at a time). */
   readonly withLock: <T>(key: string, run: () => Promise<T>) => Promise<T>
+  /** The secret box for sealed settings. */
   readonly box: () => Promise<SecretBox>
   /** Delivers due order changes to the shop; never throws. */
   readonly drainOutbox: () => Promise<void>

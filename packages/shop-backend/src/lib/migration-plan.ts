@@ -5,8 +5,11 @@
 
 /** One numbered step of the ledger's schema, applied in its own transaction with its `schema_migrations` row. */
 export interface Migration {
+  /** 1, 2, ...: applied in this order, once. */
   readonly version: number
+  /** A word for what it does. */
   readonly name: string
+  /** The statements, run in one transaction. */
   readonly sql: string
 }
 
