@@ -6,8 +6,8 @@ import type { LedgerStore } from '../store.js'
 import { SETTING } from './context.js'
 
 /**
- * The onboarding status that opens the checkout. The spec shows only `verification-required` and
- * not the cleared value; the sandbox's is `verified` (docs/decisions.md).
+ * The onboarding status that opens the checkout. The spec shows only `verification-required`, not
+ * the value once cleared: we chose `verified`, as the sandbox answers (one constant, here).
  */
 export const ONBOARDED_STATUS = 'verified'
 
