@@ -2,9 +2,14 @@ import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { FetchLike, FetchLikeAnswer } from '../fetch-like.js'
 
-/** Kept-alive connections to the service, shared by every client in the process. */
-const httpAgent = new HttpAgent({ keepAlive: true })
-const httpsAgent = new HttpsAgent({ keepAlive: true })
+/**
+ * Kept-alive connections to the service, shared by every client in the process. An idle one is
+ * closed after 4 s (as undici does): servers commonly close theirs at 5 s, and a request written
+ * on a connection the server is closing fails and is retried.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: 4_000 } as const
+const httpAgent = new HttpAgent(KEEP_ALIVE)
+const httpsAgent = new HttpsAgent(KEEP_ALIVE)
 
 function bodyText(response: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -31,6 +31,8 @@ export interface ServiceProxy {
   started(method: string, pathEnd: string): number
   /** Times (ms since epoch) at which matching requests arrived. */
   startedAt(method: string, pathEnd: string): number[]
+  /** The distinct `idempotency-key`s of the matching requests that reached the sandbox. */
+  keysForwarded(method: string, pathEnd: string): string[]
   close(): Promise<void>
 }
 
@@ -41,7 +43,7 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startServiceProxy(target: string): Promise<ServiceProxy> {
-  const arrived: Array<{ method: string; path: string; at: number; forwarded: boolean }> = []
+  const arrived: Array<{ method: string; path: string; at: number; forwarded: boolean; key: string | undefined }> = []
   const matching = (method: string, pathEnd: string) => arrived.filter((r) => r.method === method && r.path.endsWith(pathEnd))
   const proxy: { -readonly [K in keyof ServiceProxy]: ServiceProxy[K] } = {
     baseUrl: '',
@@ -51,13 +53,17 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
     counted: (method, pathEnd) => matching(method, pathEnd).filter((r) => r.forwarded).length,
     started: (method, pathEnd) => matching(method, pathEnd).length,
     startedAt: (method, pathEnd) => matching(method, pathEnd).map((r) => r.at),
+    keysForwarded: (method, pathEnd) => [
+      ...new Set(matching(method, pathEnd).flatMap((r) => (r.forwarded && r.key !== undefined ? [r.key] : []))),
+    ],
     close: async () => {},
   }
   const server: Server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', target)
       const method = request.method ?? 'GET'
-      const entry = { method, path: url.pathname, at: Date.now(), forwarded: false }
+      const key = request.headers['idempotency-key']
+      const entry = { method, path: url.pathname, at: Date.now(), forwarded: false, key: typeof key === 'string' ? key : undefined }
       arrived.push(entry)
       const { action, delayMs = 0 } = proxy.rule(method, url.pathname)
       const body = await bodyOf(request)

@@ -24,6 +24,8 @@ export interface World {
   readonly proxy: ServiceProxy
   /** Payments the sandbox holds for a shop: the one count that says "charged once". */
   sandboxPayments(shopId: string): number
+  /** Modifications of one kind the sandbox holds for a payment: "cancelled once". */
+  sandboxModifications(pspReference: string, kind: 'capture' | 'refund' | 'cancel'): number
   close(): Promise<void>
 }
 
@@ -37,6 +39,17 @@ export async function startWorld(): Promise<World> {
       const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
       try {
         return (db.prepare('SELECT COUNT(*) AS n FROM payments WHERE shop_id = ?').get(shopId) as { n: number }).n
+      } finally {
+        db.close()
+      }
+    },
+    sandboxModifications(pspReference, kind) {
+      const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+      try {
+        const row = db
+          .prepare('SELECT COUNT(*) AS n FROM modifications WHERE payment_psp_reference = ? AND kind = ?')
+          .get(pspReference, kind)
+        return (row as { n: number }).n
       } finally {
         db.close()
       }
