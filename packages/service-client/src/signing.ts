@@ -33,10 +33,11 @@ export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/
 
 const encoder = new TextEncoder()
 const utf8 = (text: string | Uint8Array) => (typeof text === 'string' ? encoder.encode(text) : text)
+const bodyHash = (body: string | Uint8Array) => bytesToHex(sha256(utf8(body)))
 
 /** Lowercase hex SHA-256 of the body as sent (UTF-8 for a string). */
 export async function sha256Hex(body: string | Uint8Array): Promise<string> {
-  return bytesToHex(sha256(utf8(body)))
+  return bodyHash(body)
 }
 
 /** What a signature covers. */
@@ -62,12 +63,12 @@ export function canonicalText(parts: Omit<SignedParts, 'body'>, bodySha256Hex: s
 
 /** The exact text that is signed. */
 export async function canonicalMessage(parts: SignedParts): Promise<string> {
-  return canonicalText(parts, bytesToHex(sha256(utf8(parts.body))))
+  return canonicalText(parts, bodyHash(parts.body))
 }
 
 /** The `x-signature` value for the parts: `v1=` and hex HMAC-SHA256 with the secret. */
 export async function signatureOf(secret: string, parts: SignedParts): Promise<string> {
-  const message = canonicalText(parts, bytesToHex(sha256(utf8(parts.body))))
+  const message = canonicalText(parts, bodyHash(parts.body))
   return `${SIGNATURE_VERSION}=${bytesToHex(hmac(sha256, utf8(secret), utf8(message)))}`
 }
 

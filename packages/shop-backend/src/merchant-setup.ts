@@ -122,6 +122,11 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
     return { ...state, checkoutReady: selling !== '' }
   }
 
+  /** A new account or contractor: the earlier contractor, chosen store and status are not this one's. */
+  async function forgetAccount(): Promise<void> {
+    for (const id of ACCOUNT_SETTINGS) await store.putSetting(id, '')
+  }
+
   async function requireContractor(): Promise<string> {
     const contractorId = await store.getSetting(SETTING.contractorId)
     if (!contractorId) throw stepMissing('contractor', 'contractorId: choose a contractor or create a store first (spec: Endpoints rule 3)')
@@ -168,8 +173,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         if (!email) throw stepMissing('email', 'email: send a verification code first')
         const body = checked(BackofficeUserRequestSchema, { email, code })
         await ask('connectBackofficeUser', body)
-        // A new account: the earlier contractor and store are another account's.
-        for (const id of ACCOUNT_SETTINGS) await store.putSetting(id, '')
+        await forgetAccount()
         await store.putSetting(SETTING.backofficeUser, 'connected')
         return applyCheckout()
       }),
@@ -179,8 +183,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         const body = checked(ConnectContractorRequestSchema, { contractorId })
         await ask('connectContractor', body.contractorId)
         if ((await store.getSetting(SETTING.contractorId)) !== body.contractorId) {
-          // Another contractor: the chosen store and its status were the earlier one's.
-          for (const id of ACCOUNT_SETTINGS) await store.putSetting(id, '')
+          await forgetAccount()
           await store.putSetting(SETTING.contractorId, body.contractorId)
           await applyCheckout()
         }
