@@ -1,15 +1,12 @@
 /**
  * Request signing with `service_secret` (spec: Authentication 1; the spec does not show a scheme, so
- * this one is ours). Hashing with @noble/hashes: plain JS, so it runs in Node and anywhere else,
- * synchronously (WebCrypto's per-call job and promise cost more than the hash on a 1 KB body).
+ * this one is ours). Hashing is synchronous: node:crypto on Node, @noble/hashes elsewhere (`#hashes`).
  *
  *   message = "v1" LF timestamp LF nonce LF METHOD LF path-with-query LF hex(SHA-256(body))
  *   X-Signature: v1=hex(HMAC-SHA256(UTF-8(service_secret), UTF-8(message)))
  */
 
-import { hmac } from '@noble/hashes/hmac.js'
-import { sha256 } from '@noble/hashes/sha2.js'
-import { bytesToHex } from '@noble/hashes/utils.js'
+import { hmacSha256Hex, sha256Hex as bodyHash } from '#hashes'
 
 /** The scheme's version: the first line of the signed text and the signature's prefix. */
 export const SIGNATURE_VERSION = 'v1'
@@ -30,10 +27,6 @@ export const SIGNATURE_HEADERS = Object.freeze({
 
 /** 16 to 64 characters of [A-Za-z0-9_-]; unique per request within the skew window. */
 export const NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/
-
-const encoder = new TextEncoder()
-const utf8 = (text: string | Uint8Array) => (typeof text === 'string' ? encoder.encode(text) : text)
-const bodyHash = (body: string | Uint8Array) => bytesToHex(sha256(utf8(body)))
 
 /** Lowercase hex SHA-256 of the body as sent (UTF-8 for a string). */
 export async function sha256Hex(body: string | Uint8Array): Promise<string> {
@@ -69,7 +62,7 @@ export async function canonicalMessage(parts: SignedParts): Promise<string> {
 /** The `x-signature` value for the parts: `v1=` and hex HMAC-SHA256 with the secret. */
 export async function signatureOf(secret: string, parts: SignedParts): Promise<string> {
   const message = canonicalText(parts, bodyHash(parts.body))
-  return `${SIGNATURE_VERSION}=${bytesToHex(hmac(sha256, utf8(secret), utf8(message)))}`
+  return `${SIGNATURE_VERSION}=${hmacSha256Hex(secret, message)}`
 }
 
 /** 32 hex characters from the platform's CSPRNG (a v4 UUID's, 122 random bits; randomUUID draws from a pool, getRandomValues does not). */

@@ -1,10 +1,9 @@
-import { sha256 } from '@noble/hashes/sha2.js'
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js'
+import { sha256Hex } from '#sha256-hex'
 
 /**
  * SHA-256 (hex) of a JSON value: how a repeated submission is recognised without keeping the card
- * blob. Synchronous plain JS: a WebCrypto digest per request cost more than the hash itself.
+ * blob. Synchronous (`#sha256-hex`: node:crypto on Node, @noble/hashes elsewhere).
  */
 export function fingerprintOf(value: unknown): string {
-  return bytesToHex(sha256(utf8ToBytes(JSON.stringify(value))))
+  return sha256Hex(JSON.stringify(value))
 }

@@ -162,25 +162,22 @@ async function casAttempt(
 
 /**
  * `markDelivered` for the pool: the marks asked for in one turn of the event loop (a drain marks
- * each change it delivered) go out as one UPDATE, one commit instead of one each.
+ * each change it delivered) go out as one DELETE, one commit instead of one each. Delivered changes
+ * go: the attempts keep the history, and the outbox stays small.
  */
 function createDeliveredMarks(pool: pg.Pool): (id: number) => Promise<void> {
   let pending: Array<{ readonly id: number; readonly resolve: () => void; readonly reject: (error: unknown) => void }> = []
   function send(): void {
     const batch = pending
     pending = []
-    pool
-      .query(
-        prepared('UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])', [new Date().toISOString(), batch.map((m) => m.id)]),
-      )
-      .then(
-        () => {
-          for (const mark of batch) mark.resolve()
-        },
-        (error: unknown) => {
-          for (const mark of batch) mark.reject(error)
-        },
-      )
+    pool.query(prepared('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [batch.map((m) => m.id)])).then(
+      () => {
+        for (const mark of batch) mark.resolve()
+      },
+      (error: unknown) => {
+        for (const mark of batch) mark.reject(error)
+      },
+    )
   }
   return (id) =>
     new Promise<void>((resolve, reject) => {

@@ -74,6 +74,8 @@ function migrate(db: Database.Database, migrations: readonly Migration[]): numbe
 
 interface QueuedWrite {
   readonly write: () => unknown
+  /** One statement: SQLite undoes a failed statement by itself, so it needs no savepoint of its own. */
+  readonly single: boolean
   readonly resolve: (value: unknown) => void
   readonly reject: (error: unknown) => void
 }
@@ -90,8 +92,9 @@ const MAX_SYNCS_IN_FLIGHT = 2
 
 /**
  * Group commit with the disk wait off the event loop. The writes that callers queue while the event
- * loop is busy go to disk together in one `BEGIN IMMEDIATE` transaction. Each write is its own
- * savepoint: one that throws (a lost lease) is rolled back and rejected alone; the others commit.
+ * loop is busy go to disk together in one `BEGIN IMMEDIATE` transaction. Each write of several
+ * statements is its own savepoint: one that throws (a lost lease) is rolled back and rejected alone;
+ * the others commit. A one-statement write needs none (a failed statement is undone by SQLite).
  *
  * The connection runs synchronous=NORMAL, so the COMMIT writes the WAL (the OS has it: a killed
  * process loses nothing) without waiting for the disk. The store then `fdatasync`s the WAL file on
@@ -120,7 +123,7 @@ function createGroupCommit(db: Database.Database, walPath: string) {
   const commitAll = db.transaction((items: readonly QueuedWrite[]) =>
     items.map((item): { ok: true; value: unknown } | { ok: false; error: unknown } => {
       try {
-        return { ok: true, value: savepoint(item.write) }
+        return { ok: true, value: item.single ? item.write() : savepoint(item.write) }
       } catch (error) {
         return { ok: false, error }
       }
@@ -179,14 +182,17 @@ function createGroupCommit(db: Database.Database, walPath: string) {
       else item.reject(result.error)
     }
   }
-  function write<T>(run: () => T): Promise<T> {
+  /** `single`: `run` executes one statement (its reads aside), so it runs without a savepoint. */
+  function write<T>(run: () => T, single = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (!db.open) return reject(new TypeError('The database connection is not open'))
       // setImmediate: after this turn's I/O callbacks, so writes queued meanwhile join the group.
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ write: run, resolve: resolve as (value: unknown) => void, reject })
+      queue.push({ write: run, single, resolve: resolve as (value: unknown) => void, reject })
     })
   }
+  /** A write of one statement. */
+  const writeOne = <T>(run: () => T): Promise<T> => write(run, true)
   /** Runs `run` once every commit made so far is on disk. */
   function read<T>(run: () => T): Promise<T> {
     if (synced >= committed) return Promise.resolve().then(run)
@@ -199,7 +205,7 @@ function createGroupCommit(db: Database.Database, walPath: string) {
     if (wal !== undefined) closeSync(wal)
     wal = undefined
   }
-  return { write, read, close }
+  return { write, writeOne, read, close }
 }
 
 /**
@@ -220,7 +226,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   fsyncFolder(dirname(options.path)) // the -wal file's name is on disk too
   db.pragma('synchronous = NORMAL')
   const groupCommit = createGroupCommit(db, `${options.path}-wal`)
-  const { write, read } = groupCommit
+  const { write, writeOne, read } = groupCommit
 
   const q = {
     getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
@@ -258,7 +264,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     allProblems: db.prepare('SELECT * FROM poll_problems ORDER BY sequence'),
     dueProblems: db.prepare('SELECT * FROM poll_problems WHERE next_try_at <= ? ORDER BY sequence'),
     dueOutbox: db.prepare('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?'),
-    delivered: db.prepare('UPDATE outbox SET delivered_at = ? WHERE id = ?'),
+    // Delivered changes go: the attempts keep the history, and the outbox stays a few pages.
+    delivered: db.prepare('DELETE FROM outbox WHERE id = ?'),
     deliveryFailed: db.prepare('UPDATE outbox SET tries = tries + 1, next_try_at = ? WHERE id = ?'),
     takeLease: db.prepare(`INSERT INTO leases (name, holder, expires_at) VALUES (@name, @holder, @expires_at)
       ON CONFLICT(name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
@@ -280,16 +287,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       sets.push(`${column} = @${column}`)
       values[column] = key === 'answer' && value !== null ? JSON.stringify(value) : value
     }
-    const sql = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected`
+    const sql = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected RETURNING *`
     let statement = casStatements.get(sql)
     if (!statement) {
       statement = db.prepare(sql)
       casStatements.set(sql, statement)
     }
-    const result = statement.run(values)
-    if (result.changes !== 1) return undefined
+    const row = statement.get(values) as AttemptRow | undefined
+    if (!row) return undefined
     if (change) q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
-    return attemptOf(q.findAttempt.get(id) as AttemptRow)
+    return attemptOf(row)
   }
 
   return {
@@ -297,10 +304,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     database: db,
     getSetting: (id) => read(() => (q.getSetting.get(id) as { value: string } | undefined)?.value),
     async putSetting(id, value) {
-      await write(() => q.putSetting.run(id, value))
+      await writeOne(() => q.putSetting.run(id, value))
     },
     insertAttempt: (a) =>
-      write(() => {
+      writeOne(() => {
         try {
           q.insertAttempt.run({
             id: a.id,
@@ -344,7 +351,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     listAttempts: (orderId) => read(() => (q.listAttempts.all(orderId) as AttemptRow[]).map(attemptOf)),
     compareAndSet: (id, expectedVersion, patch, change) => write(() => casAttempt(id, expectedVersion, patch, change)),
     insertModification: (m) =>
-      write(() => {
+      writeOne(() => {
         try {
           q.insertModification.run({
             id: m.id,
@@ -429,10 +436,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         return (q.dueOutbox.all(now, limit) as OutboxRow[]).map(outboxEntryOf)
       }),
     async markDelivered(id) {
-      await write(() => q.delivered.run(new Date().toISOString(), id))
+      await writeOne(() => q.delivered.run(id))
     },
     async markDeliveryFailed(id, nextTryAt) {
-      await write(() => q.deliveryFailed.run(nextTryAt, id))
+      await writeOne(() => q.deliveryFailed.run(nextTryAt, id))
     },
     async acquireLease(name, holder, ttlMs, now) {
       const expiresAt = new Date(Date.parse(now) + ttlMs).toISOString()
@@ -443,7 +450,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       })
     },
     async releaseLease(name, holder) {
-      await write(() => q.releaseLease.run(name, holder))
+      await writeOne(() => q.releaseLease.run(name, holder))
     },
     async close() {
       if (!db.open) return
