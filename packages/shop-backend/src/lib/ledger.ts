@@ -12,6 +12,7 @@ import {
   ABANDONABLE_RESULT_CODES,
 } from '../transitions.js'
 import type { BackendContext } from './context.js'
+import { newIdempotencyKey } from './idempotency-key.js'
 
 /** The order's paid attempt, if any: the latest one in a paid state. */
 export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
@@ -105,8 +106,7 @@ function newAttempt(context: BackendContext, order: OrderRecord, number: number,
     id: `${orderId}:${number}`,
     orderId,
     number,
-    // Random, not derived from the order: a ledger started afresh never replays another order's payment.
-    idempotencyKey: crypto.randomUUID(),
+    idempotencyKey: newIdempotencyKey(Date.parse(at)),
     state: 'created',
     version: 1,
     amount: { currency: order.amount.currency, value: order.amount.value },

@@ -3,6 +3,7 @@ import { PaymentServiceError, type ModificationAnswer, type PaymentService } fro
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from '../store.js'
 import type { AttemptState } from '../transitions.js'
 import type { BackendContext } from './context.js'
+import { newIdempotencyKey } from './idempotency-key.js'
 import { paidAttempt, refusal, unreachable } from './ledger.js'
 
 /** Options of capture, refund and cancel by order. */
@@ -95,7 +96,7 @@ export async function modifyOrder(
         attemptId: attempt.id,
         kind,
         amount,
-        idempotencyKey: crypto.randomUUID(),
+        idempotencyKey: newIdempotencyKey(context.now().getTime()),
         state: 'requested',
         version: 1,
         createdAt: at,
