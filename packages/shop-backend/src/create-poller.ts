@@ -157,6 +157,8 @@ export function createPoller(
   let timer: ReturnType<typeof setInterval> | undefined
   let leaseMs = DEFAULT_POLLER_LEASE_MS
   const holder = crypto.randomUUID()
+  /** The last poll's failure code, if it failed. */
+  let lastFailure: string | undefined
   const release = () => context.store.releaseLease(POLLER_LEASE, holder).catch(() => {})
 
   /** Takes or renews the lease; the holder's id when another instance has it. */
@@ -188,7 +190,9 @@ export function createPoller(
       for (const sequence of result.conflicts) problems.push({ sequence, reason: 'CONFLICT' })
     }
     try {
-      const { service } = await context.connection()
+      // The feed is the shop's, not a store's: it is read from registration on, before the merchant set-up ends.
+      const service = await context.service()
+      lastFailure = undefined
       const other = await lease()
       if (other !== undefined) {
         await context.drainOutbox()
@@ -218,7 +222,9 @@ export function createPoller(
         (error as { code?: string })?.code ??
         (error as Error)?.name ??
         'Error'
-      context.log(`poll failed (${failed}); the cursor stays where it was`)
+      // Not registered yet is a state, not news: said when it begins, not at every interval.
+      if (failed !== 'NOT_REGISTERED' || lastFailure !== failed) context.log(`poll failed (${failed}); the cursor stays where it was`)
+      lastFailure = String(failed)
       await context.drainOutbox()
       return { applied, skipped, problems, failed: String(failed) }
     }

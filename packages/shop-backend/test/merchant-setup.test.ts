@@ -111,6 +111,14 @@ async function finishOnboarding(uri: string): Promise<string> {
 }
 
 describe('merchant set-up from a fresh registration (real sandbox)', () => {
+  it('before registration the poller says once that the shop is not registered, not at every interval', async () => {
+    const log: string[] = []
+    const shop = await startShop(world, { connect: false, log: (line) => void log.push(line) })
+    closers.push(() => shop.close())
+    for (let poll = 0; poll < 3; poll++) expect(await shop.backend.poller.pollNow()).toMatchObject({ failed: 'NOT_REGISTERED' })
+    expect(log.filter((line) => line.startsWith('poll failed'))).toEqual(['poll failed (NOT_REGISTERED); the cursor stays where it was'])
+  })
+
   it('walks email, code, contractor, store and onboarding to an open checkout and an Authorised card payment', async () => {
     const shop = await registeredShop()
     const { setup } = shop
@@ -167,6 +175,10 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
     const closed = await shop.pay()
     expect(closed.status).toBe(503)
     expect(closed.body.error).toBe('NOT_REGISTERED')
+    // The feed is the shop's: the poller reads it while the checkout waits for onboarding.
+    const feedReads = world.proxy.counted('GET', '/updated-payments')
+    expect(await shop.backend.poller.pollNow()).not.toHaveProperty('failed')
+    expect(world.proxy.counted('GET', '/updated-payments')).toBe(feedReads + 1)
 
     // The return endpoint without an answer from the service: the merchant is still redirected.
     world.proxy.mode = 'down'
