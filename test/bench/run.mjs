@@ -98,17 +98,28 @@ const SHOP_BACKEND_COLUMNS = [
   'errors',
   'non2xx',
   'ratio',
+  'rounds',
   'shopCpuMsPerPayment',
   'ledger',
 ]
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
-  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', shopCpuMsPerPayment: '', ledger: '' },
+  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', shopCpuMsPerPayment: '', ledger: '' },
+  {
+    store: r.store,
+    path: 'forward only (no ledger, no checks)',
+    ...r.forward,
+    ratio: `${r.forward.vsDirect} of direct`,
+    rounds: r.rounds.map((m) => m.forwardVsDirect).join(', '),
+    shopCpuMsPerPayment: '',
+    ledger: '',
+  },
   {
     store: r.store,
     path: 'through the handler',
     ...r.shop,
     ratio: `${r.vsDirect} of direct`,
-    ledger: `${r.shop.ledgerPaid}/${r.shop.requests - r.shop.non2xx} paid, ${r.shop.sandboxPayments} at the sandbox`,
+    rounds: r.rounds.map((m) => m.vsDirect).join(', '),
+    ledger: `${r.shop.ledgerPaid}/${r.acknowledged} paid, ${r.shop.sandboxPayments} at the sandbox`,
   },
 ])
 const firstJweLine = (b) => {
@@ -144,7 +155,7 @@ ${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'rati
 
 ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
   shopBackend &&
-    `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
+    `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once; direct and through alternate, the round with the median ratio shown)
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 
 ${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,

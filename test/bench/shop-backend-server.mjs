@@ -6,8 +6,11 @@
  * `shop: <url>` when ready. GET /bench/ledger?from=&to= says how many of those orders the ledger
  * holds as paid, through the store's own interface (so it means the same for every store).
  * GET /bench/cpu gives the process's CPU time so far (µs), to say what one payment costs the shop.
+ * POST /bench/forward is the floor to compare with: the page's body parsed, signed and forwarded by
+ * the same service client on plain node:http, with no ledger, no checks and no framework.
  */
 import { createServer } from 'node:http'
+import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient, createShopBackend, generateSecretKey, PAID_STATES } from '@card-jwe/shop-backend'
 import { toNodeListener } from '@card-jwe/shop-backend/node'
 import { storeFactories } from './store-factories.mjs'
@@ -33,6 +36,37 @@ const backend = createShopBackend({
 })
 await backend.connect({ shopId: env.SHOP_ID, serviceSecret: env.SERVICE_SECRET, storeId: env.STORE_ID })
 
+const forwarder = createServiceClient({ baseUrl: env.SERVICE_URL, credentials: { shopId: env.SHOP_ID, serviceSecret: env.SERVICE_SECRET } })
+
+/** Sign and forward only: what one extra Node hop costs, without what the handler adds. */
+function forward(req, res) {
+  let text = ''
+  req.setEncoding('utf8')
+  req.on('data', (chunk) => {
+    text += chunk
+  })
+  req.on('end', async () => {
+    try {
+      const page = JSON.parse(text)
+      const answer = await forwarder.createPayment(
+        env.STORE_ID,
+        {
+          channel: 'web',
+          returnUrl: 'https://shop.example/return',
+          amount: page.amount,
+          reference: page.reference,
+          metadata: { shop_order_id: page.orderId },
+          paymentMethod: page.paymentMethod,
+        },
+        { idempotencyKey: crypto.randomUUID() },
+      )
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resultCode: answer.resultCode }))
+    } catch (error) {
+      res.writeHead(502).end(String(error?.name))
+    }
+  })
+}
+
 async function ledger(from, to) {
   let paid = 0
   let attempts = 0
@@ -47,6 +81,7 @@ async function ledger(from, to) {
 const listener = toNodeListener(backend, {
   fallback: (req, res) => {
     const url = new URL(req.url ?? '/', 'http://shop')
+    if (url.pathname === '/bench/forward') return forward(req, res)
     if (url.pathname === '/bench/cpu') {
       const { user, system } = process.cpuUsage()
       return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ micros: user + system }))
