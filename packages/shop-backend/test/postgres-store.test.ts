@@ -34,6 +34,24 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
       }
     })
 
+    it('an upgraded database keeps only the undelivered changes in its outbox (earlier versions kept delivered ones)', async () => {
+      const database = await freshDatabase('outbox')
+      const pool = testPool(database.url, 2)
+      try {
+        await (await openPostgresStore({ pool, migrations: POSTGRES_MIGRATIONS.filter((m) => m.version < 3) })).close()
+        await pool.query(
+          `INSERT INTO outbox (order_id, change, next_try_at, delivered_at) VALUES
+           ('o1', '{"orderId":"o1"}', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z'),
+           ('o2', '{"orderId":"o2"}', '2026-01-01T00:00:00.000Z', NULL)`,
+        )
+        await (await openPostgresStore({ pool })).close()
+        expect((await pool.query('SELECT order_id FROM outbox')).rows).toEqual([{ order_id: 'o2' }])
+      } finally {
+        await pool.end()
+        await database.drop()
+      }
+    })
+
     it("runs on the shop's own pool and leaves it open; applies a later migration; refuses a newer database", async () => {
       const database = await freshDatabase('pool')
       const pool = testPool(database.url, 3)

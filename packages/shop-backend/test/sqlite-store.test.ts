@@ -43,6 +43,23 @@ describe('SQLite store: file and schema', () => {
     }
   })
 
+  it('an upgraded file keeps only the undelivered changes in its outbox (earlier versions kept delivered ones)', async () => {
+    const { path, remove } = await tempPath()
+    try {
+      const before = MIGRATIONS.filter((m) => m.version < 3)
+      const old = openSqliteStore({ path, migrations: before })
+      const insert = old.database.prepare('INSERT INTO outbox (order_id, change, next_try_at, delivered_at) VALUES (?, ?, ?, ?)')
+      insert.run('o1', '{"orderId":"o1"}', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z')
+      insert.run('o2', '{"orderId":"o2"}', '2026-01-01T00:00:00.000Z', null)
+      await old.close()
+      const upgraded = openSqliteStore({ path })
+      expect(upgraded.database.prepare('SELECT order_id FROM outbox').all()).toEqual([{ order_id: 'o2' }])
+      await upgraded.close()
+    } finally {
+      await remove()
+    }
+  })
+
   it('applies a later migration to an existing file, and refuses a file from a newer package', async () => {
     const { path, remove } = await tempPath()
     try {

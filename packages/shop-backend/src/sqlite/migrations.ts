@@ -90,4 +90,12 @@ CREATE TABLE leases (
 );
 `,
   },
+  {
+    version: 3,
+    name: 'outbox-keeps-only-undelivered',
+    sql: `
+-- A delivered change is deleted from now on (the attempts keep the history); the ones kept before go too.
+DELETE FROM outbox WHERE delivered_at IS NOT NULL;
+`,
+  },
 ])
