@@ -155,7 +155,11 @@ ${table(loadRows, ['run', 'path', 'perSecond', 'p50Ms', 'p99Ms', 'errors', 'rati
 
 ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
   shopBackend &&
-    `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once; direct and through alternate, the round with the median ratio shown)
+    `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
+
+Direct, forward only and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds;
+the round with the median ratio is shown.
+
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 
 ${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,

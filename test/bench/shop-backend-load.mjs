@@ -5,8 +5,8 @@
  * before the timed run). Beside them, the floor of one extra Node hop: the same bodies signed and
  * forwarded with no ledger, no checks, no framework (`/bench/forward`). Direct, forward and through
  * take turns for BENCH_ROUNDS rounds (3), and the round with the median ratio is reported: one pair
- * of short runs on two shared cores varies by a tenth either way. Afterwards every acknowledged payment must be in the ledger as paid, and the sandbox
- * must hold one payment per acknowledgement.
+ * of short runs on two shared cores varies by a tenth either way. Afterwards every acknowledged
+ * payment must be in the ledger as paid, and the sandbox must hold one payment per acknowledgement.
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
