@@ -284,7 +284,10 @@ export interface LedgerStore {
   applyChangesAndCursor(batch: PollBatch): Promise<PollBatchResult>
   /** Problems due at `now` (all when absent), oldest sequence first. */
   listProblems(now?: string): Promise<PollProblem[]>
-  /** Undelivered changes due at `now`, oldest first. */
+  /**
+   * Undelivered changes due at `now`, oldest first. An order's change is left out while an earlier one
+   * of the same order is undelivered and not due (its delivery failed and waits): the shop hears an order's changes in order.
+   */
   dueOutbox(now: string, limit: number): Promise<OutboxEntry[]>
   /** The change reached the shop: not due again. */
   markDelivered(id: number): Promise<void>

@@ -20,4 +20,14 @@ describe('new idempotency keys', () => {
     const later = Array.from({ length: 100 }, (_, i) => newIdempotencyKey(at + i))
     expect([...later].sort()).toEqual(later)
   })
+
+  it('a clock outside 48 bits of milliseconds (a test clock before 1970, NaN) gives way to the real one', () => {
+    const before = Date.now()
+    for (const odd of [-1, Number.NaN, 2 ** 48, 1.5]) {
+      const [, high, low] = UUID_V7.exec(newIdempotencyKey(odd)) ?? []
+      const ms = Number.parseInt(`${high}${low}`, 16)
+      expect(ms).toBeGreaterThanOrEqual(before)
+      expect(ms).toBeLessThanOrEqual(Date.now())
+    }
+  })
 })

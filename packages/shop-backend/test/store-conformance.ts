@@ -11,6 +11,13 @@ export interface StoreUnderTest {
 
 const at = '2026-01-01T00:00:00.000Z'
 
+/** Orders o1 and o2, each with its first attempt stored. */
+async function twoOrdersAttempted(store: LedgerStore): Promise<[AttemptRecord, AttemptRecord]> {
+  const pair: [AttemptRecord, AttemptRecord] = [attempt('o1', 1), attempt('o2', 1)]
+  for (const a of pair) await store.insertAttempt(a)
+  return pair
+}
+
 export function attempt(orderId: string, number: number, extra: Partial<AttemptRecord> = {}): AttemptRecord {
   return {
     id: `${orderId}:${number}`,
@@ -172,10 +179,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     it(
       'applies a poll batch in one go: changes, seen sequences, problems and the cursor',
       withStore(async ({ store }) => {
-        const a = attempt('o1', 1)
-        const b = attempt('o2', 1)
-        await store.insertAttempt(a)
-        await store.insertAttempt(b)
+        const [a, b] = await twoOrdersAttempted(store)
         expect(await store.readCursor()).toBe(0)
         const result = await store.applyChangesAndCursor({
           cursor: 7,
@@ -269,6 +273,24 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         await store.markDelivered(due[1]!.id)
         expect(await store.dueOutbox(at, 10)).toEqual([])
         expect((await store.dueOutbox('2026-01-01T01:00:00.000Z', 10)).map((e) => [e.change.state, e.tries])).toEqual([['pending', 1]])
+      }),
+    )
+
+    it(
+      "outbox: an order's later change waits while an earlier one waits for its next try; other orders' changes do not",
+      withStore(async ({ store }) => {
+        const [a, b] = await twoOrdersAttempted(store)
+        await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        const [failed] = await store.dueOutbox(at, 10)
+        await store.markDeliveryFailed(failed!.id, '2026-01-01T01:00:00.000Z')
+        await store.compareAndSet(a.id, 2, { state: 'authorised', updatedAt: at }, change({ ...a, state: 'pending' }, 'authorised'))
+        await store.compareAndSet(b.id, 1, { state: 'authorised', updatedAt: at }, change(b, 'authorised'))
+        expect((await store.dueOutbox(at, 10)).map((e) => [e.change.orderId, e.change.state])).toEqual([['o2', 'authorised']])
+        expect((await store.dueOutbox('2026-01-01T01:00:00.000Z', 10)).map((e) => [e.change.orderId, e.change.state])).toEqual([
+          ['o1', 'pending'],
+          ['o1', 'authorised'],
+          ['o2', 'authorised'],
+        ])
       }),
     )
 

@@ -374,7 +374,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async dueOutbox(now, limit) {
       const rows = (
         await pool.query<OutboxRow>(
-          prepared('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= $1 ORDER BY id LIMIT $2', [now, limit]),
+          prepared(
+            `SELECT * FROM outbox o WHERE o.delivered_at IS NULL AND o.next_try_at <= $1 AND NOT EXISTS (
+              SELECT 1 FROM outbox e WHERE e.order_id = o.order_id AND e.id < o.id AND e.delivered_at IS NULL AND e.next_try_at > $1)
+            ORDER BY o.id LIMIT $2`,
+            [now, limit],
+          ),
         )
       ).rows
       return rows.map(outboxEntryOf)

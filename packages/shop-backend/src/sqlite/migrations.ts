@@ -96,6 +96,8 @@ CREATE TABLE leases (
     sql: `
 -- A delivered change is deleted from now on (the attempts keep the history); the ones kept before go too.
 DELETE FROM outbox WHERE delivered_at IS NOT NULL;
+-- An order's earlier undelivered change, looked up for each due one (it holds the later ones back).
+CREATE INDEX outbox_order ON outbox (order_id, id);
 `,
   },
 ])

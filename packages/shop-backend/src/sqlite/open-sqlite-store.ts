@@ -125,6 +125,9 @@ function createGroupCommit(db: Database.Database, walPath: string) {
       try {
         return { ok: true, value: item.single ? item.write() : savepoint(item.write) }
       } catch (error) {
+        // An I/O error can roll back the whole transaction: the writes after it would each commit on
+        // their own, unsynced and reported as failed. The group fails as one instead.
+        if (!db.inTransaction) throw error
         return { ok: false, error }
       }
     }),
@@ -263,7 +266,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     resolveProblem: db.prepare('DELETE FROM poll_problems WHERE sequence = ?'),
     allProblems: db.prepare('SELECT * FROM poll_problems ORDER BY sequence'),
     dueProblems: db.prepare('SELECT * FROM poll_problems WHERE next_try_at <= ? ORDER BY sequence'),
-    dueOutbox: db.prepare('SELECT * FROM outbox WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY id LIMIT ?'),
+    // An order's change waits while an earlier one of it waits for its next try: the shop hears them in order.
+    dueOutbox: db.prepare(`SELECT * FROM outbox o WHERE o.delivered_at IS NULL AND o.next_try_at <= @now AND NOT EXISTS (
+      SELECT 1 FROM outbox e WHERE e.order_id = o.order_id AND e.id < o.id AND e.delivered_at IS NULL AND e.next_try_at > @now)
+      ORDER BY o.id LIMIT @limit`),
     // Delivered changes go: the attempts keep the history, and the outbox stays a few pages.
     delivered: db.prepare('DELETE FROM outbox WHERE id = ?'),
     deliveryFailed: db.prepare('UPDATE outbox SET tries = tries + 1, next_try_at = ? WHERE id = ?'),
@@ -433,7 +439,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       }),
     dueOutbox: (now, limit) =>
       read(() => {
-        return (q.dueOutbox.all(now, limit) as OutboxRow[]).map(outboxEntryOf)
+        return (q.dueOutbox.all({ now, limit }) as OutboxRow[]).map(outboxEntryOf)
       }),
     async markDelivered(id) {
       await writeOne(() => q.delivered.run(id))
