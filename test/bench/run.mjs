@@ -157,8 +157,8 @@ ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
   shopBackend &&
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
 
-Direct, forward only and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds;
-the round with the median ratio is shown.
+Direct, forward only and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds, in an order that
+turns each round; each path's round with the median ratio is shown.
 
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 

@@ -4,8 +4,8 @@
  * connections, every request used once (a fresh JWE, and a fresh order through the shop, all made
  * before the timed run). Beside them, the floor of one extra Node hop: the same bodies signed and
  * forwarded with no ledger, no checks, no framework (`/bench/forward`). Direct, forward and through
- * take turns for BENCH_ROUNDS rounds (3), and the round with the median ratio is reported: one pair
- * of short runs on two shared cores varies by a tenth either way. Afterwards every acknowledged
+ * take turns for BENCH_ROUNDS rounds (3), in an order that turns each round, and each path's round
+ * with the median ratio is reported: one pair of short runs on two shared cores varies by a tenth. Afterwards every acknowledged
  * payment must be in the ledger as paid, and the sandbox must hold one payment per acknowledgement.
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -39,7 +39,7 @@ const shopBody = (jwe, id, reference = `bench-order-${id}`) =>
     paymentMethod: { type: 'scheme', jwe },
   })
 
-export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Number(process.env.BENCH_ROUNDS ?? 3) }) {
+export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3) || 3) }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-bench-shop-backend-'))
   const sandbox = await startProcess(
     'apps/sandbox/dist/cli.js',
@@ -82,12 +82,12 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Numb
       process.env.BENCH_SHOP_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SHOP_PROFILE_DIR}`] : [],
     )
     const shopUrl = /shop: (\S+)/.exec(shop.output)[1]
-    // A warm-up outside the timed runs (the first requests compile the handler's paths).
+    // A warm-up outside the timed runs (the first requests compile the handler's paths); its orders after theirs.
     const warm = (await jwes(200)).map((jwe, i) => ({
       method: 'POST',
       path: '/api/payments',
       headers: { 'content-type': 'application/json' },
-      body: shopBody(jwe, 1_000_000 + i),
+      body: shopBody(jwe, rounds * count + i),
     }))
     await runLoad({ url: shopUrl, requests: warm })
     const cpuMicros = async () => (await (await fetch(`${shopUrl}/bench/cpu`)).json()).micros
@@ -95,33 +95,57 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Numb
     const measured = []
     for (let round = 0; round < rounds; round++) {
       const first = round * count
-      const directRequests = (await jwes(count)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, 1000 + first + i)))
-      const direct = summary(await runLoad({ url, requests: directRequests }))
-      const forwardRequests = (await jwes(count)).map((jwe, i) => ({
-        method: 'POST',
-        path: '/bench/forward',
-        headers: { 'content-type': 'application/json' },
-        body: shopBody(jwe, first + i, `bench-forward-${first + i}`),
-      }))
-      const forward = summary(await runLoad({ url: shopUrl, requests: forwardRequests }))
-      const shopRequests = (await jwes(count)).map((jwe, i) => ({
-        method: 'POST',
-        path: '/api/payments',
-        headers: { 'content-type': 'application/json' },
-        body: shopBody(jwe, first + i),
-      }))
-      const cpuBefore = await cpuMicros()
-      const through = summary(await runLoad({ url: shopUrl, requests: shopRequests }))
-      const shopCpuMsPerPayment = Number((((await cpuMicros()) - cpuBefore) / 1000 / count).toFixed(2))
+      const runs = {
+        direct: async () =>
+          summary(
+            await runLoad({
+              url,
+              requests: (await jwes(count)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, 1000 + first + i))),
+            }),
+          ),
+        // Its orders are not the shop's (`f-…`): a poll can never match one of them to a ledger attempt.
+        forward: async () =>
+          summary(
+            await runLoad({
+              url: shopUrl,
+              requests: (await jwes(count)).map((jwe, i) => ({
+                method: 'POST',
+                path: '/bench/forward',
+                headers: { 'content-type': 'application/json' },
+                body: shopBody(jwe, `f-${first + i}`, `bench-forward-${first + i}`),
+              })),
+            }),
+          ),
+        through: async () => {
+          const requests = (await jwes(count)).map((jwe, i) => ({
+            method: 'POST',
+            path: '/api/payments',
+            headers: { 'content-type': 'application/json' },
+            body: shopBody(jwe, first + i),
+          }))
+          const cpuBefore = await cpuMicros()
+          const through = summary(await runLoad({ url: shopUrl, requests }))
+          return { ...through, shopCpuMsPerPayment: Number((((await cpuMicros()) - cpuBefore) / 1000 / count).toFixed(2)) }
+        },
+      }
+      // The order turns each round: no path always runs on the fullest sandbox or after another's garbage.
+      const order = ['direct', 'forward', 'through']
+      const result = {}
+      for (let k = 0; k < order.length; k++) {
+        const name = order[(k + round) % order.length]
+        result[name] = await runs[name]()
+      }
       measured.push({
-        direct,
-        forward: { ...forward, vsDirect: ratio(forward.perSecond, direct.perSecond) },
-        through: { ...through, shopCpuMsPerPayment },
-        vsDirect: ratio(through.perSecond, direct.perSecond),
+        direct: result.direct,
+        forward: { ...result.forward, vsDirect: ratio(result.forward.perSecond, result.direct.perSecond) },
+        through: result.through,
+        vsDirect: ratio(result.through.perSecond, result.direct.perSecond),
       })
     }
-    const median = [...measured].sort((a, b) => a.vsDirect - b.vsDirect)[Math.floor(measured.length / 2)]
-    const { direct, forward, through, vsDirect } = median
+    // Each path's own median round.
+    const medianBy = (ratioOf) => [...measured].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(measured.length / 2)]
+    const { direct, through, vsDirect } = medianBy((m) => m.vsDirect)
+    const { forward } = medianBy((m) => m.forward.vsDirect)
     const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${rounds * count}`)).json()
     const acknowledged = measured.reduce((sum, m) => sum + m.through.requests - m.through.non2xx, 0)
     const sandboxRows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
