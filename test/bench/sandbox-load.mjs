@@ -11,20 +11,9 @@ import { join } from 'node:path'
 import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
 import { opsPerSecond, ratio, round } from './measure.mjs'
-import { registerShop, signedRequest, startProcess } from './services.mjs'
+import { directCardPaymentBody, registerShop, signedRequest, startProcess } from './services.mjs'
 
 const Database = createRequire(new URL('../../apps/sandbox/package.json', import.meta.url))('better-sqlite3')
-
-function paymentBody(jwe, i) {
-  return JSON.stringify({
-    channel: 'web',
-    returnUrl: 'https://shop.example/return',
-    amount: { currency: 'EUR', value: 2800 },
-    reference: `bench-${i}`,
-    metadata: { shop_order_id: i },
-    paymentMethod: { type: 'scheme', jwe },
-  })
-}
 
 export async function sandboxLoad({ seconds }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-bench-'))
@@ -46,7 +35,7 @@ export async function sandboxLoad({ seconds }) {
         Array.from({ length: count }, () => card),
         certificatePem,
       )
-    ).map((jwe, i) => signedRequest(shop, 'POST', path, paymentBody(jwe, offset + i)))
+    ).map((jwe, i) => signedRequest(shop, 'POST', path, directCardPaymentBody(jwe, offset + i)))
 
   try {
     // The floor: node:crypto RSA-OAEP-256 private decryption of a wrapped content key, one core.

@@ -66,6 +66,22 @@ export async function registerShop(serviceUrl) {
   return { shopId, storeId, serviceSecret, close: () => server.close() }
 }
 
+/** The payment request every bench sends the service (28.00 EUR by default): direct, or as a shop forwards it. */
+export function servicePaymentRequest({ reference, orderId, paymentMethod, amount = { currency: 'EUR', value: 2800 } }) {
+  return {
+    channel: 'web',
+    returnUrl: 'https://shop.example/return',
+    amount,
+    reference,
+    metadata: { shop_order_id: orderId },
+    paymentMethod,
+  }
+}
+
+/** The body of card payment `i` sent to the service direct (reference `bench-<i>`). */
+export const directCardPaymentBody = (jwe, i) =>
+  JSON.stringify(servicePaymentRequest({ reference: `bench-${i}`, orderId: i, paymentMethod: { type: 'scheme', jwe } }))
+
 /** docs/service-signing.md, with node:crypto: an implementation independent of the service client. */
 export function signedRequest(shop, method, path, body) {
   const timestamp = String(Math.floor(Date.now() / 1000))

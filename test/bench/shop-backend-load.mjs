@@ -15,20 +15,10 @@ import { join } from 'node:path'
 import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
 import { ratio } from './measure.mjs'
-import { registerShop, signedRequest, startProcess } from './services.mjs'
+import { directCardPaymentBody, registerShop, signedRequest, startProcess } from './services.mjs'
 import { storeFactories } from './store-factories.mjs'
 
 const Database = createRequire(new URL('../../apps/sandbox/package.json', import.meta.url))('better-sqlite3')
-
-const directBody = (jwe, i) =>
-  JSON.stringify({
-    channel: 'web',
-    returnUrl: 'https://shop.example/return',
-    amount: { currency: 'EUR', value: 2800 },
-    reference: `bench-${i}`,
-    metadata: { shop_order_id: i },
-    paymentMethod: { type: 'scheme', jwe },
-  })
 
 /** What the page posts to /api/payments for order `id` (the bench shop's orders are numbers, 28.00 EUR each). */
 const shopBody = (jwe, id, reference = `bench-order-${id}`) =>
@@ -61,7 +51,10 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
   try {
     // Calibrate on the sandbox, then the same number of payments each way.
     const calibration = summary(
-      await runLoad({ url, requests: (await jwes(400)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, i))) }),
+      await runLoad({
+        url,
+        requests: (await jwes(400)).map((jwe, i) => signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, i))),
+      }),
     )
     const count = Math.max(1000, Math.round(calibration.perSecond * seconds))
 
@@ -100,7 +93,9 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
           summary(
             await runLoad({
               url,
-              requests: (await jwes(count)).map((jwe, i) => signedRequest(registered, 'POST', path, directBody(jwe, 1000 + first + i))),
+              requests: (await jwes(count)).map((jwe, i) =>
+                signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, 1000 + first + i)),
+              ),
             }),
           ),
         // Its orders are not the shop's (`f-…`): a poll can never match one of them to a ledger attempt.

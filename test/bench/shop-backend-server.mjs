@@ -13,6 +13,7 @@ import { createServer } from 'node:http'
 import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient, createShopBackend, generateSecretKey, PAID_STATES } from '@card-jwe/shop-backend'
 import { toNodeListener } from '@card-jwe/shop-backend/node'
+import { servicePaymentRequest } from './services.mjs'
 import { storeFactories } from './store-factories.mjs'
 
 const env = process.env
@@ -48,18 +49,7 @@ function forward(req, res) {
   req.on('end', async () => {
     try {
       const page = JSON.parse(text)
-      const answer = await forwarder.createPayment(
-        env.STORE_ID,
-        {
-          channel: 'web',
-          returnUrl: 'https://shop.example/return',
-          amount: page.amount,
-          reference: page.reference,
-          metadata: { shop_order_id: page.orderId },
-          paymentMethod: page.paymentMethod,
-        },
-        { idempotencyKey: crypto.randomUUID() },
-      )
+      const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey: crypto.randomUUID() })
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resultCode: answer.resultCode }))
     } catch (error) {
       res.writeHead(502).end(String(error?.name))

@@ -101,12 +101,13 @@ export function refusal(error: PaymentServiceError): ShopBackendError {
 /** A new attempt, not stored yet: its idempotency key is made here. */
 function newAttempt(context: BackendContext, order: OrderRecord, number: number, methodType: string, fingerprint: string): AttemptRecord {
   const orderId = String(order.id)
-  const at = context.now().toISOString()
+  const now = context.now()
+  const at = now.toISOString()
   return {
     id: `${orderId}:${number}`,
     orderId,
     number,
-    idempotencyKey: newIdempotencyKey(Date.parse(at)),
+    idempotencyKey: newIdempotencyKey(now.getTime()),
     state: 'created',
     version: 1,
     amount: { currency: order.amount.currency, value: order.amount.value },

@@ -1,4 +1,5 @@
 import type { Migration } from '../lib/migration-plan.js'
+import { LEASES_MIGRATION, OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION } from '../lib/portable-migrations.js'
 
 export type { Migration } from '../lib/migration-plan.js'
 
@@ -78,26 +79,6 @@ CREATE TABLE outbox (
 CREATE INDEX outbox_due ON outbox (delivered_at, next_try_at);
 `,
   },
-  {
-    version: 2,
-    name: 'leases',
-    sql: `
--- One row per lease (the poller's): taken when free or expired, renewed by its holder.
-CREATE TABLE leases (
-  name TEXT PRIMARY KEY,
-  holder TEXT NOT NULL,
-  expires_at TEXT NOT NULL
-);
-`,
-  },
-  {
-    version: 3,
-    name: 'outbox-keeps-only-undelivered',
-    sql: `
--- A delivered change is deleted from now on (the attempts keep the history); the ones kept before go too.
-DELETE FROM outbox WHERE delivered_at IS NOT NULL;
--- An order's earlier undelivered change, looked up for each due one (it holds the later ones back).
-CREATE INDEX outbox_order ON outbox (order_id, id);
-`,
-  },
+  LEASES_MIGRATION,
+  OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
 ])

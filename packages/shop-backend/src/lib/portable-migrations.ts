@@ -1,0 +1,29 @@
+import type { Migration } from './migration-plan.js'
+
+// Steps whose SQL is the same on SQLite and PostgreSQL: written once, listed by both stores' MIGRATIONS.
+
+/** Version 2: the poller's lease. */
+export const LEASES_MIGRATION: Migration = Object.freeze({
+  version: 2,
+  name: 'leases',
+  sql: `
+-- One row per lease (the poller's): taken when free or expired, renewed by its holder.
+CREATE TABLE leases (
+  name TEXT PRIMARY KEY,
+  holder TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
+`,
+})
+
+/** Version 3: delivered changes leave the outbox; an order's changes are found by order. */
+export const OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION: Migration = Object.freeze({
+  version: 3,
+  name: 'outbox-keeps-only-undelivered',
+  sql: `
+-- A delivered change is deleted from now on (the attempts keep the history); the ones kept before go too.
+DELETE FROM outbox WHERE delivered_at IS NOT NULL;
+-- An order's earlier undelivered change, looked up for each due one (it holds the later ones back).
+CREATE INDEX outbox_order ON outbox (order_id, id);
+`,
+})
