@@ -1,11 +1,18 @@
-/** Bounded load on loopback with autocannon: pre-built requests, each sent exactly once. */
+/**
+ * Bounded load on loopback with autocannon: pre-built requests, each sent exactly once. `meter`, if
+ * given, starts with the load and returns a function called at the last response with the number
+ * of requests (see process-cpu.mjs); what it returns is the result's `measured`.
+ */
 import { performance } from 'node:perf_hooks'
 import autocannon from 'autocannon'
 
-export function runLoad({ url, requests, connections = 16 }) {
+export function runLoad({ url, requests, connections = 16, meter }) {
   let next = 0
+  let answered = 0
+  let measured
   const started = performance.now()
   let lastResponse = started
+  const stopMeter = meter?.()
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -24,10 +31,12 @@ export function runLoad({ url, requests, connections = 16 }) {
       },
       // autocannon's own `duration` counts whole one-second ticks (and it notices the end on a tick):
       // 1188 requests in 2.4 s read as 1188/3.01 = 395/s. Start to last response is the measure.
-      (error, result) => (error ? reject(error) : resolve({ ...result, wallSeconds: (lastResponse - started) / 1000 })),
+      (error, result) => (error ? reject(error) : resolve({ ...result, wallSeconds: (lastResponse - started) / 1000, measured })),
     )
     instance.on('response', () => {
       lastResponse = performance.now()
+      // The meter stops here, not when autocannon calls back: that waits for its next one-second tick.
+      if (++answered === requests.length) measured = stopMeter?.(answered)
     })
   })
 }
@@ -41,5 +50,6 @@ export function summary(result) {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     seconds: Number(result.wallSeconds.toFixed(2)),
+    ...(result.measured ? { cpu: result.measured } : {}),
   }
 }

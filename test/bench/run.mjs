@@ -99,29 +99,41 @@ const SHOP_BACKEND_COLUMNS = [
   'non2xx',
   'ratio',
   'rounds',
-  'shopCpuMsPerPayment',
+  'cpuMsPerPayment',
+  'idle',
   'ledger',
 ]
+/** CPU ms a payment cost each process (process-cpu.mjs) and the machine in all. */
+const cpuCell = (cpu) =>
+  cpu ? `sandbox ${cpu.sandbox}, shop ${cpu.shop}, load ${cpu.load}, rest ${cpu.rest}: ${cpu.machine}` : 'not measured'
+const cpuColumns = (path) => ({ cpuMsPerPayment: cpuCell(path.cpu), idle: path.cpu?.idleShare ?? '' })
+/** On shared cores kept equally busy, the throughput ratio what a payment costs the machine gives (its round's direct). */
+const costRatio = (path) => (path.costRatio === undefined ? '' : ` (CPU cost predicts ${path.costRatio})`)
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
-  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', shopCpuMsPerPayment: '', ledger: '' },
+  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', ...cpuColumns(r.direct), ledger: '' },
   {
     store: r.store,
     path: 'forward only (no ledger, no checks)',
     ...r.forward,
-    ratio: `${r.forward.vsDirect} of direct`,
+    ratio: `${r.forward.vsDirect} of direct${costRatio(r.forward)}`,
     rounds: r.rounds.map((m) => m.forwardVsDirect).join(', '),
-    shopCpuMsPerPayment: '',
+    ...cpuColumns(r.forward),
     ledger: '',
   },
   {
     store: r.store,
     path: 'through the handler',
     ...r.shop,
-    ratio: `${r.vsDirect} of direct`,
+    ratio: `${r.vsDirect} of direct${costRatio(r.shop)}`,
     rounds: r.rounds.map((m) => m.vsDirect).join(', '),
+    ...cpuColumns(r.shop),
     ledger: `${r.shop.ledgerPaid}/${r.acknowledged} paid, ${r.shop.sandboxPayments} at the sandbox`,
   },
 ])
+const syncLine = (sync) =>
+  sync
+    ? `One fdatasync on this disk (4 KB rewritten, then synced): ${sync.cpuMsPerSync} ms of CPU, ${sync.wallMsPerSync} ms of wall time.\n`
+    : ''
 const firstJweLine = (b) => {
   const { importCertificate, firstEncrypt, secondEncrypt } = b.firstJweBreakdownMs
   return (
@@ -158,11 +170,13 @@ ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
 
 Direct, forward only and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds, in an order that
-turns each round; each path's round with the median ratio is shown.
+turns each round; each path's round with the median ratio is shown. CPU ms a payment cost each process:
+the sandbox (its RSA worker threads included), the shop, this load generator, the rest of the machine
+(PostgreSQL's backends, the kernel); idle: the share of both cores no one used.
 
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 
-${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,
+${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${syncLine(r.sync)}${targets(r.targets)}`).join('\n\n')}`,
 ]
 const markdown = `${parts.filter(Boolean).join('\n\n')}\n`
 writeFileSync(`${dir}benchmarks.md`, markdown)

@@ -83,7 +83,7 @@ export const directCardPaymentBody = (jwe, i) =>
   JSON.stringify(servicePaymentRequest({ reference: `bench-${i}`, orderId: i, paymentMethod: { type: 'scheme', jwe } }))
 
 /** docs/service-signing.md, with node:crypto: an implementation independent of the service client. */
-export function signedRequest(shop, method, path, body) {
+export function signedRequest(shop, method, path, body, headers = {}) {
   const timestamp = String(Math.floor(Date.now() / 1000))
   const nonce = randomBytes(16).toString('hex')
   const message = ['v1', timestamp, nonce, method, path, createHash('sha256').update(body).digest('hex')].join('\n')
@@ -92,6 +92,7 @@ export function signedRequest(shop, method, path, body) {
     path,
     body,
     headers: {
+      ...headers,
       'content-type': 'application/json',
       'x-shop-id': shop.shopId,
       'x-signature-timestamp': timestamp,

@@ -5,7 +5,6 @@
  * load generator does not share its event loop). Orders are numbers; each is 28.00 EUR. Prints
  * `shop: <url>` when ready. GET /bench/ledger?from=&to= says how many of those orders the ledger
  * holds as paid, through the store's own interface (so it means the same for every store).
- * GET /bench/cpu gives the process's CPU time so far (µs), to say what one payment costs the shop.
  * POST /bench/forward is the floor to compare with: the page's body parsed, signed and forwarded by
  * the same service client on plain node:http, with no ledger, no checks and no framework.
  */
@@ -72,10 +71,6 @@ const listener = toNodeListener(backend, {
   fallback: (req, res) => {
     const url = new URL(req.url ?? '/', 'http://shop')
     if (url.pathname === '/bench/forward') return forward(req, res)
-    if (url.pathname === '/bench/cpu') {
-      const { user, system } = process.cpuUsage()
-      return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ micros: user + system }))
-    }
     if (url.pathname !== '/bench/ledger') return void res.writeHead(404).end()
     ledger(Number(url.searchParams.get('from')), Number(url.searchParams.get('to'))).then(
       (counts) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(counts)),
