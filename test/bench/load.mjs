@@ -31,7 +31,12 @@ export function runLoad({ url, requests, connections = 16, meter }) {
       },
       // autocannon's own `duration` counts whole one-second ticks (and it notices the end on a tick):
       // 1188 requests in 2.4 s read as 1188/3.01 = 395/s. Start to last response is the measure.
-      (error, result) => (error ? reject(error) : resolve({ ...result, wallSeconds: (lastResponse - started) / 1000, measured })),
+      (error, result) => {
+        if (error) return reject(error)
+        // Some requests failed: the meter stops here, late by up to a tick, rather than not at all.
+        measured ??= stopMeter?.(answered)
+        resolve({ ...result, wallSeconds: (lastResponse - started) / 1000, measured })
+      },
     )
     instance.on('response', () => {
       lastResponse = performance.now()

@@ -2,8 +2,8 @@
  * What one request costs the machine, process by process, from Linux's /proc: a process's CPU time
  * is utime + stime of all its threads (worker threads and libuv's pool included), in clock ticks;
  * the machine's busy time less the named processes is "rest" (PostgreSQL's backends, the kernel's
- * own work). Where the processes share the cores and keep them busy, two paths' throughputs stand
- * about as the inverse of what a request costs on each, so this says where a path's time goes.
+ * own threads). Requests per second times machine ms a request is the cores' busy share (2 x (1 -
+ * idle) on two cores): an identity, which says where a path's time goes, not what limits it.
  * Off Linux (no /proc/stat) a meter reads nothing and its result is undefined.
  */
 import { execFileSync } from 'node:child_process'
@@ -24,7 +24,7 @@ function processTicks(pid) {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
     return Number(fields[11]) + Number(fields[12])
   } catch {
-    return 0 // the process has ended
+    return Number.NaN // the process has ended: its time is unknown, not zero
   }
 }
 
@@ -55,7 +55,9 @@ export function startCpuMeter(pids) {
     const idle = machine.idle - before.machine.idle
     return {
       ...Object.fromEntries(names.map((name, i) => [name, perRequest(used[i])])),
-      rest: perRequest(Math.max(0, busy - used.reduce((a, b) => a + b, 0))),
+      // Signed: the processes' own counts and the machine's sampled ticks are two ways of counting, so a
+      // near-zero rest can come out a little below zero.
+      rest: perRequest(busy - used.reduce((a, b) => a + b, 0)),
       machine: perRequest(busy),
       idleShare: Number((idle / (busy + idle)).toFixed(2)),
     }

@@ -107,15 +107,15 @@ const SHOP_BACKEND_COLUMNS = [
 const cpuCell = (cpu) =>
   cpu ? `sandbox ${cpu.sandbox}, shop ${cpu.shop}, load ${cpu.load}, rest ${cpu.rest}: ${cpu.machine}` : 'not measured'
 const cpuColumns = (path) => ({ cpuMsPerPayment: cpuCell(path.cpu), idle: path.cpu?.idleShare ?? '' })
-/** On shared cores kept equally busy, the throughput ratio what a payment costs the machine gives (its round's direct). */
-const costRatio = (path) => (path.costRatio === undefined ? '' : ` (CPU cost predicts ${path.costRatio})`)
+/** Direct's machine CPU ms a payment over the path's (the same round): the throughput ratio if the cores were as busy on both. */
+const costRatio = (path) => (path.costRatio === undefined ? '' : `; CPU ms ratio ${path.costRatio}`)
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
   { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', ...cpuColumns(r.direct), ledger: '' },
   {
     store: r.store,
     path: 'forward only (no ledger, no checks)',
     ...r.forward,
-    ratio: `${r.forward.vsDirect} of direct${costRatio(r.forward)}`,
+    ratio: `${r.forward.vsDirect} of direct${costRatio(r.forward)}; median of rounds ${r.forwardMedian}`,
     rounds: r.rounds.map((m) => m.forwardVsDirect).join(', '),
     ...cpuColumns(r.forward),
     ledger: '',
@@ -170,7 +170,7 @@ ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
 
 Direct, forward only and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds, in an order that
-turns each round; each path's round with the median ratio is shown. CPU ms a payment cost each process:
+turns each round; the rows are the round with the handler's median ratio. CPU ms a payment cost each process:
 the sandbox (its RSA worker threads included), the shop, this load generator, the rest of the machine
 (PostgreSQL's backends, the kernel); idle: the share of both cores no one used.
 

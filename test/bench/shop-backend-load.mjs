@@ -4,14 +4,14 @@
  * connections, every request used once (a fresh JWE, and a fresh order through the shop, all made
  * before the timed run). Beside them, the floor of one extra Node hop: the same bodies signed and
  * forwarded with no ledger, no checks, no framework (`/bench/forward`). Direct, forward and through
- * take turns for BENCH_ROUNDS rounds (3), in an order that turns each round, and each path's round
- * with the median ratio is reported: one pair of short runs on two shared cores varies by a tenth.
+ * take turns for BENCH_ROUNDS rounds (3), in an order that turns each round, and the round with the
+ * handler's median ratio is reported: one pair of short runs on two shared cores varies by a tenth.
  * Each run also says what a payment cost each process in CPU (process-cpu.mjs): the sandbox, the
  * shop, this load generator, the rest of the machine. Direct requests carry an idempotency key as
- * the shop's do, so the sandbox does the same work for each path. Afterwards every acknowledged
+ * the shop's do, so the sandbox does the same work for each path; the sandbox, the handler and the
+ * forward hop are warmed up before anything is measured. Afterwards every acknowledged
  * payment must be in the ledger as paid, and the sandbox must hold one payment per acknowledgement.
  */
-import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -20,7 +20,7 @@ import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
 import { ratio } from './measure.mjs'
 import { startCpuMeter } from './process-cpu.mjs'
-import { directCardPaymentBody, registerShop, signedRequest, startProcess } from './services.mjs'
+import { directCardPaymentBody, idempotencyKeyV7, registerShop, signedRequest, startProcess } from './services.mjs'
 import { storeFactories } from './store-factories.mjs'
 import { syncCost } from './sync-cost.mjs'
 
@@ -34,6 +34,11 @@ const shopBody = (jwe, id, reference = `bench-order-${id}`) =>
     amount: { currency: 'EUR', value: 2800 },
     paymentMethod: { type: 'scheme', jwe },
   })
+
+/** A warm-up's failures would leave the measured runs on a cold or broken path: the bench stops. */
+function mustAllSucceed(what, result) {
+  if (result.errors + result.non2xx > 0) throw new Error(`${what}: ${result.errors} errors, ${result.non2xx} non-2xx answers`)
+}
 
 export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3) || 3) }) {
   const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-bench-shop-backend-'))
@@ -55,21 +60,16 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
   let shop
   let storeService
   try {
+    // With an idempotency key (a UUID v7) as the shop sends it: the sandbox looks each one up and stores it.
+    const directRequests = async (count, id) =>
+      (await jwes(count)).map((jwe, i) =>
+        signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, id(i)), { 'idempotency-key': idempotencyKeyV7() }),
+      )
     // The sandbox's first thousand payments run slower (its code not yet optimised, its caches cold):
     // direct measured 2000/s in the first round and 2600/s after. They run before anything is measured.
-    await runLoad({
-      url,
-      requests: (await jwes(1000)).map((jwe, i) =>
-        signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, `warm-${i}`), { 'idempotency-key': randomUUID() }),
-      ),
-    })
+    mustAllSucceed('the sandbox warm-up', summary(await runLoad({ url, requests: await directRequests(1000, (i) => `warm-${i}`) })))
     // Calibrate on the sandbox, then the same number of payments each way.
-    const calibration = summary(
-      await runLoad({
-        url,
-        requests: (await jwes(400)).map((jwe, i) => signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, i))),
-      }),
-    )
+    const calibration = summary(await runLoad({ url, requests: await directRequests(400, (i) => i) }))
     const count = Math.max(1000, Math.round(calibration.perSecond * seconds))
     const sync = await syncCost({ dir: dataDir })
 
@@ -97,7 +97,18 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       headers: { 'content-type': 'application/json' },
       body: shopBody(jwe, rounds * count + i),
     }))
-    await runLoad({ url: shopUrl, requests: warm })
+    mustAllSucceed('the handler warm-up', summary(await runLoad({ url: shopUrl, requests: warm })))
+    const forwardRequests = async (count, id) =>
+      (await jwes(count)).map((jwe, i) => ({
+        method: 'POST',
+        path: '/bench/forward',
+        headers: { 'content-type': 'application/json' },
+        body: shopBody(jwe, `f-${id(i)}`, `bench-forward-${id(i)}`),
+      }))
+    mustAllSucceed(
+      'the forward warm-up',
+      summary(await runLoad({ url: shopUrl, requests: await forwardRequests(200, (i) => `warm-${i}`) })),
+    )
     const meter = () => startCpuMeter({ sandbox: sandbox.child.pid, shop: shop.child.pid, load: process.pid })
 
     const measured = []
@@ -108,10 +119,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
           summary(
             await runLoad({
               url,
-              // With an idempotency key, as the shop sends it: the sandbox looks each one up and stores it.
-              requests: (await jwes(count)).map((jwe, i) =>
-                signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, 1000 + first + i), { 'idempotency-key': randomUUID() }),
-              ),
+              requests: await directRequests(count, (i) => 1000 + first + i),
               meter,
             }),
           ),
@@ -120,12 +128,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
           summary(
             await runLoad({
               url: shopUrl,
-              requests: (await jwes(count)).map((jwe, i) => ({
-                method: 'POST',
-                path: '/bench/forward',
-                headers: { 'content-type': 'application/json' },
-                body: shopBody(jwe, `f-${first + i}`, `bench-forward-${first + i}`),
-              })),
+              requests: await forwardRequests(count, (i) => first + i),
               meter,
             }),
           ),
@@ -146,7 +149,8 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
         const name = order[(k + round) % order.length]
         result[name] = await runs[name]()
       }
-      // The throughput ratio that what a payment cost the machine on each path predicts, in this round.
+      // Direct's machine CPU a payment over the path's, in this round: with the cores as busy on both,
+      // the throughput ratio (requests a second x CPU a request = the cores' busy time).
       const costRatio = (path) => (path.cpu && result.direct.cpu ? ratio(result.direct.cpu.machine, path.cpu.machine) : undefined)
       measured.push({
         direct: result.direct,
@@ -159,10 +163,11 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
         vsDirect: ratio(result.through.perSecond, result.direct.perSecond),
       })
     }
-    // Each path's own median round.
+    // The handler's median round, all three paths from it (one direct for both ratios); the forward
+    // path's own median round's ratio beside it.
     const medianBy = (ratioOf) => [...measured].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(measured.length / 2)]
-    const { direct, through, vsDirect } = medianBy((m) => m.vsDirect)
-    const { forward } = medianBy((m) => m.forward.vsDirect)
+    const { direct, forward, through, vsDirect } = medianBy((m) => m.vsDirect)
+    const forwardMedian = medianBy((m) => m.forward.vsDirect).forward.vsDirect
     const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${rounds * count}`)).json()
     const acknowledged = measured.reduce((sum, m) => sum + m.through.requests - m.through.non2xx, 0)
     const sandboxRows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
@@ -173,6 +178,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       ...(storeService?.note ? { note: storeService.note } : {}),
       direct,
       forward,
+      forwardMedian,
       sync,
       shop: {
         ...through,

@@ -12,7 +12,7 @@ import { createServer } from 'node:http'
 import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient, createShopBackend, generateSecretKey, PAID_STATES } from '@card-jwe/shop-backend'
 import { toNodeListener } from '@card-jwe/shop-backend/node'
-import { servicePaymentRequest } from './services.mjs'
+import { idempotencyKeyV7, servicePaymentRequest } from './services.mjs'
 import { storeFactories } from './store-factories.mjs'
 
 const env = process.env
@@ -48,7 +48,7 @@ function forward(req, res) {
   req.on('end', async () => {
     try {
       const page = JSON.parse(text)
-      const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey: crypto.randomUUID() })
+      const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey: idempotencyKeyV7() })
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resultCode: answer.resultCode }))
     } catch (error) {
       res.writeHead(502).end(String(error?.name))
