@@ -82,19 +82,6 @@ export function servicePaymentRequest({ reference, orderId, paymentMethod, amoun
 export const directCardPaymentBody = (jwe, i) =>
   JSON.stringify(servicePaymentRequest({ reference: `bench-${i}`, orderId: i, paymentMethod: { type: 'scheme', jwe } }))
 
-/**
- * An idempotency key as the shop back end makes them: a UUID version 7 (RFC 9562 section 5.7, 48 bits
- * of milliseconds, then random), so the sandbox's unique index on keys grows at its end for every path.
- */
-export function idempotencyKeyV7() {
-  const bytes = randomBytes(16)
-  bytes.writeUIntBE(Date.now(), 0, 6)
-  bytes[6] = (bytes[6] & 0x0f) | 0x70
-  bytes[8] = (bytes[8] & 0x3f) | 0x80
-  const hex = bytes.toString('hex')
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
-}
-
 /** docs/service-signing.md, with node:crypto: an implementation independent of the service client. */
 export function signedRequest(shop, method, path, body, headers = {}) {
   const timestamp = String(Math.floor(Date.now() / 1000))

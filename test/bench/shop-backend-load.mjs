@@ -20,9 +20,9 @@ import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
 import { ratio } from './measure.mjs'
 import { startCpuMeter } from './process-cpu.mjs'
-import { directCardPaymentBody, idempotencyKeyV7, registerShop, signedRequest, startProcess } from './services.mjs'
+import { newIdempotencyKey } from '../../packages/shop-backend/dist/lib/idempotency-key.js'
+import { directCardPaymentBody, registerShop, signedRequest, startProcess } from './services.mjs'
 import { storeFactories } from './store-factories.mjs'
-import { syncCost } from './sync-cost.mjs'
 
 const Database = createRequire(new URL('../../apps/sandbox/package.json', import.meta.url))('better-sqlite3')
 
@@ -60,10 +60,10 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
   let shop
   let storeService
   try {
-    // With an idempotency key (a UUID v7) as the shop sends it: the sandbox looks each one up and stores it.
+    // With an idempotency key made as the shop makes its own: the sandbox looks each one up and stores it.
     const directRequests = async (count, id) =>
       (await jwes(count)).map((jwe, i) =>
-        signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, id(i)), { 'idempotency-key': idempotencyKeyV7() }),
+        signedRequest(registered, 'POST', path, directCardPaymentBody(jwe, id(i)), { 'idempotency-key': newIdempotencyKey() }),
       )
     // The sandbox's first thousand payments run slower (its code not yet optimised, its caches cold):
     // direct measured 2000/s in the first round and 2600/s after. They run before anything is measured.
@@ -71,7 +71,6 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
     // Calibrate on the sandbox, then the same number of payments each way.
     const calibration = summary(await runLoad({ url, requests: await directRequests(400, (i) => i) }))
     const count = Math.max(1000, Math.round(calibration.perSecond * seconds))
-    const sync = await syncCost({ dir: dataDir })
 
     storeService = await storeFactories[store]?.service?.({ dataDir })
     shop = await startProcess(
@@ -90,57 +89,48 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       process.env.BENCH_SHOP_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SHOP_PROFILE_DIR}`] : [],
     )
     const shopUrl = /shop: (\S+)/.exec(shop.output)[1]
-    // A warm-up outside the timed runs (the first requests compile the handler's paths); its orders after theirs.
-    const warm = (await jwes(200)).map((jwe, i) => ({
-      method: 'POST',
-      path: '/api/payments',
-      headers: { 'content-type': 'application/json' },
-      body: shopBody(jwe, rounds * count + i),
-    }))
-    mustAllSucceed('the handler warm-up', summary(await runLoad({ url: shopUrl, requests: warm })))
-    const forwardRequests = async (count, id) =>
+    /** What the page posts to the shop: `bodyOf(jwe, i)` for the i-th of `count` fresh JWEs. */
+    const pageRequests = async (pathname, count, bodyOf) =>
       (await jwes(count)).map((jwe, i) => ({
         method: 'POST',
-        path: '/bench/forward',
+        path: pathname,
         headers: { 'content-type': 'application/json' },
-        body: shopBody(jwe, `f-${id(i)}`, `bench-forward-${id(i)}`),
+        body: bodyOf(jwe, i),
       }))
+    const throughRequests = (count, id) => pageRequests('/api/payments', count, (jwe, i) => shopBody(jwe, id(i)))
+    // Its orders are not the shop's (`f-…`): a poll can never match one of them to a ledger attempt.
+    const forwardRequests = (count, id) =>
+      pageRequests('/bench/forward', count, (jwe, i) => shopBody(jwe, `f-${id(i)}`, `bench-forward-${id(i)}`))
+    // A warm-up outside the timed runs (the first requests compile the handler's paths); its orders after theirs.
+    const warm = await throughRequests(200, (i) => rounds * count + i)
+    mustAllSucceed('the handler warm-up', summary(await runLoad({ url: shopUrl, requests: warm })))
     mustAllSucceed(
       'the forward warm-up',
       summary(await runLoad({ url: shopUrl, requests: await forwardRequests(200, (i) => `warm-${i}`) })),
     )
     const meter = () => startCpuMeter({ sandbox: sandbox.child.pid, shop: shop.child.pid, load: process.pid })
+    /** A measured run: the requests made first, then sent with the CPU meter on. */
+    const timed = async (target, requests) => summary(await runLoad({ url: target, requests: await requests, meter }))
 
     const measured = []
     for (let round = 0; round < rounds; round++) {
       const first = round * count
       const runs = {
-        direct: async () =>
-          summary(
-            await runLoad({
-              url,
-              requests: await directRequests(count, (i) => 1000 + first + i),
-              meter,
-            }),
+        direct: () =>
+          timed(
+            url,
+            directRequests(count, (i) => 1000 + first + i),
           ),
-        // Its orders are not the shop's (`f-…`): a poll can never match one of them to a ledger attempt.
-        forward: async () =>
-          summary(
-            await runLoad({
-              url: shopUrl,
-              requests: await forwardRequests(count, (i) => first + i),
-              meter,
-            }),
+        forward: () =>
+          timed(
+            shopUrl,
+            forwardRequests(count, (i) => first + i),
           ),
-        through: async () => {
-          const requests = (await jwes(count)).map((jwe, i) => ({
-            method: 'POST',
-            path: '/api/payments',
-            headers: { 'content-type': 'application/json' },
-            body: shopBody(jwe, first + i),
-          }))
-          return summary(await runLoad({ url: shopUrl, requests, meter }))
-        },
+        through: () =>
+          timed(
+            shopUrl,
+            throughRequests(count, (i) => first + i),
+          ),
       }
       // The order turns each round: no path always runs on the fullest sandbox or after another's garbage.
       const order = ['direct', 'forward', 'through']
@@ -179,7 +169,6 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       direct,
       forward,
       forwardMedian,
-      sync,
       shop: {
         ...through,
         ledgerPaid: ledger.paid,

@@ -12,7 +12,8 @@ import { createServer } from 'node:http'
 import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient, createShopBackend, generateSecretKey, PAID_STATES } from '@card-jwe/shop-backend'
 import { toNodeListener } from '@card-jwe/shop-backend/node'
-import { idempotencyKeyV7, servicePaymentRequest } from './services.mjs'
+import { newIdempotencyKey } from '../../packages/shop-backend/dist/lib/idempotency-key.js'
+import { servicePaymentRequest } from './services.mjs'
 import { storeFactories } from './store-factories.mjs'
 
 const env = process.env
@@ -48,7 +49,7 @@ function forward(req, res) {
   req.on('end', async () => {
     try {
       const page = JSON.parse(text)
-      const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey: idempotencyKeyV7() })
+      const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey: newIdempotencyKey() })
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resultCode: answer.resultCode }))
     } catch (error) {
       res.writeHead(502).end(String(error?.name))

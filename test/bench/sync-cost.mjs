@@ -1,17 +1,19 @@
 /**
- * What one fdatasync costs on this machine's disk: 4 KB written to a file in `dir`, then synced, as
+ * What one fdatasync costs on this machine's disk: 4 KB written to a file in a new folder under `parent`
+ * (the temporary folder, where the bench's ledgers are), then synced, as
  * a ledger's commit is (the WAL file appended, then fdatasync'd). CPU is this process's (libuv's pool
  * thread included, where the sync runs), per sync. A durable ledger pays it at least once for the
  * commits before a payment's call and once for those before its answer, shared by the commits a
  * sync covers.
  */
-import { closeSync, fdatasync, openSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fdatasync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 
-export async function syncCost({ dir, syncs = 500 }) {
-  const path = join(dir, 'sync-cost.bin')
-  const fd = openSync(path, 'w')
+export async function syncCost({ parent = tmpdir(), syncs = 500 } = {}) {
+  const dir = mkdtempSync(join(parent, 'card-jwe-bench-sync-'))
+  const fd = openSync(join(dir, 'sync-cost.bin'), 'w')
   const page = Buffer.alloc(4096, 1)
   try {
     for (let i = 0; i < 50; i++) writeSync(fd, page) // the file's first pages exist, as a reused WAL's do
@@ -28,6 +30,6 @@ export async function syncCost({ dir, syncs = 500 }) {
     }
   } finally {
     closeSync(fd)
-    rmSync(path, { force: true })
+    rmSync(dir, { recursive: true, force: true })
   }
 }
