@@ -136,6 +136,15 @@ const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
   },
   {
     store: r.store,
+    path: 'floor: key and answer stored durably, nothing else',
+    ...r.floor,
+    ratio: `${r.floor.vsDirect} of direct${costRatio(r.floor)}; median of rounds ${r.floorMedian}`,
+    rounds: r.rounds.map((m) => m.floorVsDirect).join(', '),
+    ...cpuColumns(r.floor),
+    ledger: '',
+  },
+  {
+    store: r.store,
     path: 'through the handler',
     ...r.shop,
     ratio: `${r.vsDirect} of direct${costRatio(r.shop)}`,
@@ -183,8 +192,12 @@ ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
   shopBackend &&
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
 
-Direct, forward only and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds, in an order that
-turns each round; the rows are the round with the handler's median ratio. CPU ms a payment cost each process:
+Direct, forward only, the floor and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds, in an
+order that turns each round; the rows are the round with the handler's median ratio. The floor is the least a shop
+back end can do and keep the money rule (on the same Node adapter, the idempotency key stored durably before the call
+and the answer before the reply, on the same store; no checks, no order, no outbox): a handler can come near it, not
+above it. CPU ms a
+payment cost each process:
 the sandbox (its RSA worker threads included), the shop, this load generator, the rest of the machine
 (PostgreSQL's backends, the kernel); idle: the share of both cores no one used.
 

@@ -2,10 +2,13 @@
  * 6. Payments through the package's handler (`@card-jwe/shop-backend` on its Node adapter, a
  * ledger store from `storeFactories`) against the sandbox direct: the same card payments, 16
  * connections, every request used once (a fresh JWE, and a fresh order through the shop, all made
- * before the timed run). Beside them, the floor of one extra Node hop: the same bodies signed and
- * forwarded with no ledger, no checks, no framework (`/bench/forward`). Direct, forward and through
- * take turns for BENCH_ROUNDS rounds (3), in an order that turns each round, and the round with the
- * handler's median ratio is reported: one pair of short runs on two shared cores varies by a tenth.
+ * before the timed run). Beside them, the cost of one extra Node hop: the same bodies signed and
+ * forwarded with no ledger, no checks, no framework (`/bench/forward`); and the floor of any shop
+ * back end that keeps the money rule: that hop with the idempotency key stored durably before the
+ * call and the answer before the reply, in a one-table ledger on the same store (`/bench/floor`,
+ * minimal-ledger.mjs). The four paths take turns for BENCH_ROUNDS rounds (3), in an order that turns
+ * each round, and the round with the handler's median ratio is reported: one pair of short runs on
+ * two shared cores varies by a tenth.
  * Each run also says what a payment cost each process in CPU (process-cpu.mjs): the sandbox, the
  * shop, this load generator, the rest of the machine. Direct requests carry an idempotency key as
  * the shop's do, so the sandbox does the same work for each path; the sandbox, the handler and the
@@ -101,6 +104,8 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
     // Its orders are not the shop's (`f-…`): a poll can never match one of them to a ledger attempt.
     const forwardRequests = (count, id) =>
       pageRequests('/bench/forward', count, (jwe, i) => shopBody(jwe, `f-${id(i)}`, `bench-forward-${id(i)}`))
+    const floorRequests = (count, id) =>
+      pageRequests('/bench/floor', count, (jwe, i) => shopBody(jwe, `m-${id(i)}`, `bench-floor-${id(i)}`))
     // A warm-up outside the timed runs (the first requests compile the handler's paths); its orders after theirs.
     const warm = await throughRequests(200, (i) => rounds * count + i)
     mustAllSucceed('the handler warm-up', summary(await runLoad({ url: shopUrl, requests: warm })))
@@ -108,6 +113,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       'the forward warm-up',
       summary(await runLoad({ url: shopUrl, requests: await forwardRequests(200, (i) => `warm-${i}`) })),
     )
+    mustAllSucceed('the floor warm-up', summary(await runLoad({ url: shopUrl, requests: await floorRequests(200, (i) => `warm-${i}`) })))
     const meter = () => startCpuMeter({ sandbox: sandbox.child.pid, shop: shop.child.pid, load: process.pid })
     /** A measured run: the requests made first, then sent with the CPU meter on. */
     const timed = async (target, requests) => summary(await runLoad({ url: target, requests: await requests, meter }))
@@ -126,6 +132,11 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
             shopUrl,
             forwardRequests(count, (i) => first + i),
           ),
+        floor: () =>
+          timed(
+            shopUrl,
+            floorRequests(count, (i) => first + i),
+          ),
         through: () =>
           timed(
             shopUrl,
@@ -133,7 +144,7 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
           ),
       }
       // The order turns each round: no path always runs on the fullest sandbox or after another's garbage.
-      const order = ['direct', 'forward', 'through']
+      const order = ['direct', 'forward', 'floor', 'through']
       const result = {}
       for (let k = 0; k < order.length; k++) {
         const name = order[(k + round) % order.length]
@@ -149,15 +160,21 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
           vsDirect: ratio(result.forward.perSecond, result.direct.perSecond),
           costRatio: costRatio(result.forward),
         },
+        floor: {
+          ...result.floor,
+          vsDirect: ratio(result.floor.perSecond, result.direct.perSecond),
+          costRatio: costRatio(result.floor),
+        },
         through: { ...result.through, costRatio: costRatio(result.through) },
         vsDirect: ratio(result.through.perSecond, result.direct.perSecond),
       })
     }
-    // The handler's median round, all three paths from it (one direct for both ratios); the forward
-    // path's own median round's ratio beside it.
+    // The handler's median round, all four paths from it (one direct for every ratio); the forward
+    // and floor paths' own median rounds' ratios beside them.
     const medianBy = (ratioOf) => [...measured].sort((a, b) => ratioOf(a) - ratioOf(b))[Math.floor(measured.length / 2)]
-    const { direct, forward, through, vsDirect } = medianBy((m) => m.vsDirect)
+    const { direct, forward, floor, through, vsDirect } = medianBy((m) => m.vsDirect)
     const forwardMedian = medianBy((m) => m.forward.vsDirect).forward.vsDirect
+    const floorMedian = medianBy((m) => m.floor.vsDirect).floor.vsDirect
     const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${rounds * count}`)).json()
     const acknowledged = measured.reduce((sum, m) => sum + m.through.requests - m.through.non2xx, 0)
     const sandboxRows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
@@ -169,6 +186,8 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       direct,
       forward,
       forwardMedian,
+      floor,
+      floorMedian,
       shop: {
         ...through,
         ledgerPaid: ledger.paid,
@@ -180,18 +199,19 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       rounds: measured.map((m) => ({
         directPerSecond: m.direct.perSecond,
         forwardPerSecond: m.forward.perSecond,
+        floorPerSecond: m.floor.perSecond,
         throughPerSecond: m.through.perSecond,
         forwardCostRatio: m.forward.costRatio,
+        floorCostRatio: m.floor.costRatio,
         throughCostRatio: m.through.costRatio,
         forwardVsDirect: m.forward.vsDirect,
+        floorVsDirect: m.floor.vsDirect,
         vsDirect: m.vsDirect,
       })),
       targets: {
         [`through the handler (${store}) >= 0.7 of direct`]: vsDirect >= 0.7,
         'zero errors, every acknowledged payment paid in the ledger, one payment each at the sandbox':
-          measured.every(
-            (m) => m.through.errors + m.through.non2xx + m.direct.errors + m.direct.non2xx + m.forward.errors + m.forward.non2xx === 0,
-          ) &&
+          measured.every((m) => [m.direct, m.forward, m.floor, m.through].every((path) => path.errors + path.non2xx === 0)) &&
           ledger.paid === acknowledged &&
           ledger.attempts === acknowledged &&
           sandboxRows - warm.length === acknowledged,
