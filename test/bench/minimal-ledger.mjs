@@ -77,7 +77,8 @@ async function openPostgres({ postgresUrl }) {
   )
   const storeAnswers = statement(
     'minimal_answer',
-    'UPDATE minimal_payments m SET answer = u.answer FROM unnest($1::text[], $2::text[]) AS u(idempotency_key, answer) WHERE m.idempotency_key = u.idempotency_key',
+    `UPDATE minimal_payments m SET answer = u.answer FROM unnest($1::text[], $2::text[]) AS u(idempotency_key, answer)
+      WHERE m.idempotency_key = u.idempotency_key`,
   )
   return {
     insertKey: (key, orderId) => insertKeys([key, orderId]),
