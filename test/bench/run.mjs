@@ -193,13 +193,12 @@ ${load.map((l, i) => `Run ${i + 1}:\n${targets(l.targets)}`).join('\n\n')}`,
     `### 6. Payments through @card-jwe/shop-backend (Node adapter) against the sandbox direct (16 connections, every request used once)
 
 Direct, forward only, the floor and through the handler take turns for ${shopBackend[0]?.rounds.length ?? 0} rounds, in an
-order that turns each round; the rows are the round with the handler's median ratio. The floor is the least a shop
-back end can do and keep the money rule (on the same Node adapter, the idempotency key stored durably before the call
-and the answer before the reply, on the same store; no checks, no order, no outbox): a handler can come near it, not
-above it. CPU ms a
-payment cost each process:
-the sandbox (its RSA worker threads included), the shop, this load generator, the rest of the machine
-(PostgreSQL's backends, the kernel); idle: the share of both cores no one used.
+order that turns each round (backwards every other round); the rows are the round with the handler's median ratio.
+The floor is the least this bench knows for a shop back end that keeps the money rule: on the same Node adapter, the
+idempotency key stored durably before the call and the answer before the reply, grouped commits on the same store,
+one table; no checks, no order, no outbox. CPU ms a payment cost each process: the sandbox (its RSA worker threads
+included), the shop, this load generator, the rest of the machine (PostgreSQL's backends, the kernel); idle: the
+share of both cores no one used.
 
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 

@@ -7,12 +7,13 @@
  * back end that keeps the money rule: that hop with the idempotency key stored durably before the
  * call and the answer before the reply, in a one-table ledger on the same store (`/bench/floor`,
  * minimal-ledger.mjs). The four paths take turns for BENCH_ROUNDS rounds (3), in an order that turns
- * each round, and the round with the handler's median ratio is reported: one pair of short runs on
- * two shared cores varies by a tenth.
+ * each round and runs backwards every other round (each path follows different ones), and the round
+ * with the handler's median ratio is reported: one pair of short runs on two shared cores varies by a
+ * tenth.
  * Each run also says what a payment cost each process in CPU (process-cpu.mjs): the sandbox, the
  * shop, this load generator, the rest of the machine. Direct requests carry an idempotency key as
- * the shop's do, so the sandbox does the same work for each path; the sandbox, the handler and the
- * forward hop are warmed up before anything is measured. Afterwards every acknowledged
+ * the shop's do, so the sandbox does the same work for each path; the sandbox, the handler, the
+ * forward hop and the floor are warmed up before anything is measured. Afterwards every acknowledged
  * payment must be in the ledger as paid, and the sandbox must hold one payment per acknowledgement.
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -143,13 +144,13 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
             throughRequests(count, (i) => first + i),
           ),
       }
-      // The order turns each round: no path always runs on the fullest sandbox or after another's garbage.
-      const order = ['direct', 'forward', 'floor', 'through']
+      // The order turns each round, backwards every other round: no path always runs on the fullest
+      // sandbox, or after the same other path's garbage (a database's vacuum, a WAL's checkpoint).
+      const paths = ['direct', 'forward', 'floor', 'through']
+      const order = paths.map((_, k) => paths[(k + round) % paths.length])
+      if (round % 2 === 1) order.reverse()
       const result = {}
-      for (let k = 0; k < order.length; k++) {
-        const name = order[(k + round) % order.length]
-        result[name] = await runs[name]()
-      }
+      for (const name of order) result[name] = await runs[name]()
       // Direct's machine CPU a payment over the path's, in this round: with the cores as busy on both,
       // the throughput ratio (requests a second x CPU a request = the cores' busy time).
       const costRatio = (path) => (path.cpu && result.direct.cpu ? ratio(result.direct.cpu.machine, path.cpu.machine) : undefined)

@@ -10,6 +10,7 @@
  * /bench/floor is the least a handler on the package's Node adapter can do and keep the money rule:
  * the body read through the adapter, the idempotency key stored durably before the call and the
  * answer after it (minimal-ledger.mjs), `{ resultCode }` answered; no checks, no order, no outbox.
+ * Both answer 502 unless the payment was authorised, so the load counts it as failed.
  */
 import { createServer } from 'node:http'
 import { createServiceClient } from '@card-jwe/service-client'
@@ -56,6 +57,7 @@ function forward(req, res) {
     try {
       const page = JSON.parse(text)
       const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey: newIdempotencyKey() })
+      if (answer.resultCode !== 'Authorised') return void res.writeHead(502).end()
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ resultCode: answer.resultCode }))
     } catch (error) {
       res.writeHead(502).end(String(error?.name))
@@ -71,7 +73,8 @@ const floorListener = toNodeListener({
     const idempotencyKey = newIdempotencyKey()
     await minimalLedger.insertKey(idempotencyKey, page.orderId)
     const answer = await forwarder.createPayment(env.STORE_ID, servicePaymentRequest(page), { idempotencyKey })
-    await minimalLedger.storeAnswer(idempotencyKey, JSON.stringify(answer))
+    await minimalLedger.storeAnswer(idempotencyKey, page.orderId, JSON.stringify(answer))
+    if (answer.resultCode !== 'Authorised') return new Response(null, { status: 502 })
     return new Response(JSON.stringify({ resultCode: answer.resultCode }), { headers: { 'content-type': 'application/json' } })
   },
 })
