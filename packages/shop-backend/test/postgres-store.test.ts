@@ -20,6 +20,37 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
     }
   })
 
+  describe('PostgreSQL store: attempts inserted in groups', () => {
+    it('an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored', async () => {
+      const database = await freshDatabase('groups')
+      const store = await openPostgresStore({ connectionString: database.url })
+      try {
+        const good = Array.from({ length: 5 }, (_, i) => attempt(`g${i}`, 1))
+        const refused = attempt('bad', 1, { number: 1.5 }) // not an integer: the whole group's statement fails
+        const results = await Promise.allSettled([...good, refused].map((a) => store.insertAttempt(a)))
+        expect(results.slice(0, 5)).toEqual(good.map(() => ({ status: 'fulfilled', value: true })))
+        expect(results[5]?.status).toBe('rejected')
+        for (const a of good) expect((await store.listAttempts(a.orderId)).map((r) => r.id)).toEqual([a.id])
+        expect(await store.listAttempts('bad')).toEqual([])
+      } finally {
+        await store.close()
+        await database.drop()
+      }
+    })
+
+    it('close answers the inserts already asked for before it ends the pool', async () => {
+      const database = await freshDatabase('close')
+      const store = await openPostgresStore({ connectionString: database.url })
+      try {
+        const asked = Array.from({ length: 8 }, (_, i) => store.insertAttempt(attempt(`c${i}`, 1)))
+        await store.close()
+        expect(await Promise.all(asked)).toEqual(asked.map(() => true))
+      } finally {
+        await database.drop()
+      }
+    })
+  })
+
   describe('PostgreSQL store: schema and pool', () => {
     it('several instances opening one new database at once apply each migration once (advisory lock)', async () => {
       const database = await freshDatabase('migrate')

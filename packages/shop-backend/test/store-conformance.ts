@@ -87,6 +87,19 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'answers each of many inserts made at once on its own: every new attempt stored, every repeat of an id or a key refused',
+      withStore(async ({ store }) => {
+        const fresh = Array.from({ length: 12 }, (_, i) => attempt(`o${i}`, 1))
+        const sameId = attempt('o3', 1) // another key, the same order and number
+        const sameKey = attempt('o5', 2, { idempotencyKey: fresh[5]!.idempotencyKey })
+        const results = await Promise.all([...fresh, sameId, sameKey].map((a) => store.insertAttempt(a)))
+        expect(results).toEqual([...fresh.map(() => true), false, false])
+        expect((await store.listAttempts('o3')).map((a) => a.idempotencyKey)).toEqual([fresh[3]!.idempotencyKey])
+        expect(await store.listAttempts('o5')).toHaveLength(1)
+      }),
+    )
+
+    it(
       'round-trips every field of an attempt',
       withStore(async ({ store }) => {
         const full = attempt('o1', 1, {

@@ -10,6 +10,7 @@ import {
   type PollBatchResult,
 } from '../store.js'
 import { type Migration, migrationPlan, SCHEMA_MIGRATIONS_TABLE } from '../lib/migration-plan.js'
+import { createAttemptInserts } from './attempt-inserts.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
 import {
   attemptOf,
@@ -209,6 +210,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw error
   }
   let closed = false
+  const attemptInserts = createAttemptInserts(pool)
 
   return {
     schemaVersion,
@@ -222,41 +224,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         value,
       ])
     },
-    async insertAttempt(a) {
-      const result = await pool.query(
-        prepared(
-          `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type, fingerprint,
-          result_code, psp_reference, answer, details_step, details_key, details_fingerprint, error_code, captured_value,
-          refunded_value, created_at, updated_at)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
-        ON CONFLICT DO NOTHING`,
-          [
-            a.id,
-            a.orderId,
-            a.number,
-            a.idempotencyKey,
-            a.state,
-            a.version,
-            a.amount.currency,
-            a.amount.value,
-            a.methodType,
-            a.fingerprint,
-            a.resultCode ?? null,
-            a.pspReference ?? null,
-            a.answer === undefined ? null : JSON.stringify(a.answer),
-            a.detailsStep,
-            a.detailsKey ?? null,
-            a.detailsFingerprint ?? null,
-            a.errorCode ?? null,
-            a.capturedValue,
-            a.refundedValue,
-            a.createdAt,
-            a.updatedAt,
-          ],
-        ),
-      )
-      return result.rowCount === 1
-    },
+    insertAttempt: (a) => attemptInserts.insert(a),
     async findAttempt(id) {
       const row = (await pool.query<AttemptRow>(prepared('SELECT * FROM attempts WHERE id = $1', [id]))).rows[0]
       return row && attemptOf(row)
@@ -409,6 +377,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async close() {
       if (closed) return
       closed = true
+      await attemptInserts.settled() // the inserts asked for are answered, not cut off
       if (owned) await pool.end()
     },
   }

@@ -1,0 +1,154 @@
+import type pg from 'pg'
+import type { AttemptRecord } from '../store.js'
+
+/** The attempts table's columns with their PostgreSQL types, in the order the values come. */
+const COLUMNS = [
+  ['id', 'text'],
+  ['order_id', 'text'],
+  ['number', 'integer'],
+  ['idempotency_key', 'text'],
+  ['state', 'text'],
+  ['version', 'integer'],
+  ['currency', 'text'],
+  ['value', 'bigint'],
+  ['method_type', 'text'],
+  ['fingerprint', 'text'],
+  ['result_code', 'text'],
+  ['psp_reference', 'text'],
+  ['answer', 'text'],
+  ['details_step', 'integer'],
+  ['details_key', 'text'],
+  ['details_fingerprint', 'text'],
+  ['error_code', 'text'],
+  ['captured_value', 'bigint'],
+  ['refunded_value', 'bigint'],
+  ['created_at', 'text'],
+  ['updated_at', 'text'],
+] as const
+
+const NAMES = COLUMNS.map(([name]) => name).join(', ')
+
+// ON CONFLICT DO NOTHING: an attempt whose id, key or (order, number) exists is not stored; the caller reads that as a lost race.
+const INSERT_ONE = {
+  name: 'card_jwe_insert_attempt',
+  text: `INSERT INTO attempts (${NAMES}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`,
+}
+// A group as one statement, one array a column: one round trip and one commit for every attempt in it.
+const INSERT_GROUP = {
+  name: 'card_jwe_insert_attempts',
+  text: `INSERT INTO attempts (${NAMES}) SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
+    ON CONFLICT DO NOTHING RETURNING id`,
+}
+
+function valuesOf(a: AttemptRecord): unknown[] {
+  return [
+    a.id,
+    a.orderId,
+    a.number,
+    a.idempotencyKey,
+    a.state,
+    a.version,
+    a.amount.currency,
+    a.amount.value,
+    a.methodType,
+    a.fingerprint,
+    a.resultCode ?? null,
+    a.pspReference ?? null,
+    a.answer === undefined ? null : JSON.stringify(a.answer),
+    a.detailsStep,
+    a.detailsKey ?? null,
+    a.detailsFingerprint ?? null,
+    a.errorCode ?? null,
+    a.capturedValue,
+    a.refundedValue,
+    a.createdAt,
+    a.updatedAt,
+  ]
+}
+
+interface QueuedInsert {
+  readonly attempt: AttemptRecord
+  readonly resolve: (stored: boolean) => void
+  readonly reject: (error: unknown) => void
+}
+
+/**
+ * `insertAttempt` for the pool, in groups: the attempts asked for while a group is being written go
+ * together as the next one. Every payment's first write is an attempt insert, so under load this is
+ * one statement and one commit for many payments instead of one each. A caller still learns only of
+ * its own attempt, and only after the commit:
+ * - two attempts with the same id, key or (order, number) never share a group (the later waits for
+ *   the next), so each is judged against what is committed;
+ * - the rows are sorted by id, so two instances' groups take their locks in one order (no deadlock);
+ * - a group that fails (a row PostgreSQL refuses, a lost connection) is sent again one attempt a
+ *   statement, so each caller gets its own answer or error (a group that committed before its
+ *   connection broke reads as lost races: each caller then finds its attempt, key and all, stored).
+ */
+export function createAttemptInserts(pool: pg.Pool): {
+  insert(attempt: AttemptRecord): Promise<boolean>
+  /** Resolves once every insert asked for so far is answered (for `close`). */
+  settled(): Promise<void>
+} {
+  let queue: QueuedInsert[] = []
+  let writing: Promise<void> | undefined
+
+  async function insertOne(attempt: AttemptRecord): Promise<boolean> {
+    return (await pool.query({ ...INSERT_ONE, values: valuesOf(attempt) })).rowCount === 1
+  }
+
+  /** The next group from the queue: no two of it share an id, a key or an (order, number). */
+  function takeGroup(): QueuedInsert[] {
+    const group: QueuedInsert[] = []
+    const rest: QueuedInsert[] = []
+    const taken = new Set<string>()
+    for (const item of queue) {
+      const { id, idempotencyKey, orderId, number } = item.attempt
+      const keys = [`id ${id}`, `key ${idempotencyKey}`, `order ${orderId} ${number}`]
+      if (keys.some((k) => taken.has(k))) rest.push(item)
+      else {
+        for (const k of keys) taken.add(k)
+        group.push(item)
+      }
+    }
+    queue = rest
+    return group.sort((a, b) => (a.attempt.id < b.attempt.id ? -1 : a.attempt.id > b.attempt.id ? 1 : 0))
+  }
+
+  async function writeGroup(group: readonly QueuedInsert[]): Promise<void> {
+    if (group.length === 1) {
+      const [item] = group as [QueuedInsert]
+      await insertOne(item.attempt).then(item.resolve, item.reject)
+      return
+    }
+    const rows = group.map((item) => valuesOf(item.attempt))
+    try {
+      const result = await pool.query<{ id: string }>({ ...INSERT_GROUP, values: COLUMNS.map((_, i) => rows.map((row) => row[i])) })
+      const stored = new Set(result.rows.map((row) => row.id))
+      for (const item of group) item.resolve(stored.has(item.attempt.id))
+    } catch {
+      // The statement stored none of them: one at a time, so a bad row or a deadlock fails alone.
+      await Promise.all(group.map((item) => insertOne(item.attempt).then(item.resolve, item.reject)))
+    }
+  }
+
+  async function writeAll(): Promise<void> {
+    // setImmediate: after this turn's I/O callbacks, so the attempts they ask for join the group.
+    await new Promise((resolve) => setImmediate(resolve))
+    try {
+      while (queue.length > 0) await writeGroup(takeGroup())
+    } finally {
+      writing = undefined
+    }
+  }
+
+  return {
+    insert: (attempt) =>
+      new Promise<boolean>((resolve, reject) => {
+        queue.push({ attempt, resolve, reject })
+        writing ??= writeAll()
+      }),
+    settled: async () => {
+      await writing
+    },
+  }
+}
