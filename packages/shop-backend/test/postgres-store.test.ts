@@ -21,6 +21,29 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
   })
 
   describe('PostgreSQL store: attempts inserted in groups', () => {
+    it('attempts asked for at the same time go to the server as one statement', async () => {
+      const database = await freshDatabase('one-statement')
+      const pool = testPool(database.url, 4)
+      const store = await openPostgresStore({ pool })
+      try {
+        // The shop's own pool, its queries counted by name on their way to the server.
+        const sent: string[] = []
+        const query = pool.query.bind(pool) as (...args: unknown[]) => unknown
+        ;(pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+          sent.push((args[0] as { name?: string })?.name ?? 'unnamed')
+          return query(...args)
+        }
+        const attempts = Array.from({ length: 10 }, (_, i) => attempt(`s${i}`, 1))
+        expect(await Promise.all(attempts.map((a) => store.insertAttempt(a)))).toEqual(attempts.map(() => true))
+        expect(sent).toEqual(['card_jwe_insert_attempts'])
+        expect(await store.listAttempts('s7')).toHaveLength(1)
+      } finally {
+        await store.close()
+        await pool.end()
+        await database.drop()
+      }
+    })
+
     it('an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored', async () => {
       const database = await freshDatabase('groups')
       const store = await openPostgresStore({ connectionString: database.url })

@@ -79,7 +79,9 @@ interface QueuedInsert {
  * its own attempt, and only after the commit:
  * - two attempts with the same id, key or (order, number) never share a group (the later waits for
  *   the next), so each is judged against what is committed;
- * - the rows are sorted by id, so two instances' groups take their locks in one order (no deadlock);
+ * - the rows are sorted by id, so two instances' groups of the ledger's attempts (id = order and
+ *   number, a fresh random key) take their locks in one order; a deadlock between other rows is
+ *   broken by PostgreSQL and the group sent again as below;
  * - a group that fails (a row PostgreSQL refuses, a lost connection) is sent again one attempt a
  *   statement, so each caller gets its own answer or error (a group that committed before its
  *   connection broke reads as lost races: each caller then finds its attempt, key and all, stored).
@@ -120,13 +122,14 @@ export function createAttemptInserts(pool: pg.Pool): {
       await insertOne(item.attempt).then(item.resolve, item.reject)
       return
     }
-    const rows = group.map((item) => valuesOf(item.attempt))
     try {
+      const rows = group.map((item) => valuesOf(item.attempt))
       const result = await pool.query<{ id: string }>({ ...INSERT_GROUP, values: COLUMNS.map((_, i) => rows.map((row) => row[i])) })
       const stored = new Set(result.rows.map((row) => row.id))
       for (const item of group) item.resolve(stored.has(item.attempt.id))
     } catch {
-      // The statement stored none of them: one at a time, so a bad row or a deadlock fails alone.
+      // Failed as a whole (a bad row, a deadlock): one at a time, so it fails alone. If the commit went
+      // through and only its answer was lost, each insert now reads as a lost race (see above).
       await Promise.all(group.map((item) => insertOne(item.attempt).then(item.resolve, item.reject)))
     }
   }
