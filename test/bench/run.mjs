@@ -123,26 +123,20 @@ const cpuCell = (cpu) =>
 const cpuColumns = (path) => ({ cpuMsPerPayment: cpuCell(path.cpu), idle: path.cpu?.idleShare ?? '' })
 /** Direct's machine CPU ms a payment over the path's (the same round): the throughput ratio if the cores were as busy on both. */
 const costRatio = (path) => (path.costRatio === undefined ? '' : `; CPU ms ratio ${path.costRatio}`)
+/** A row for a path compared with direct that has its own median round (`forward`, `floor`). */
+const comparedRow = (r, key, path) => ({
+  store: r.store,
+  path,
+  ...r[key],
+  ratio: `${r[key].vsDirect} of direct${costRatio(r[key])}; median of rounds ${r[`${key}Median`]}`,
+  rounds: r.rounds.map((m) => m[`${key}VsDirect`]).join(', '),
+  ...cpuColumns(r[key]),
+  ledger: '',
+})
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
   { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', ...cpuColumns(r.direct), ledger: '' },
-  {
-    store: r.store,
-    path: 'forward only (no ledger, no checks)',
-    ...r.forward,
-    ratio: `${r.forward.vsDirect} of direct${costRatio(r.forward)}; median of rounds ${r.forwardMedian}`,
-    rounds: r.rounds.map((m) => m.forwardVsDirect).join(', '),
-    ...cpuColumns(r.forward),
-    ledger: '',
-  },
-  {
-    store: r.store,
-    path: 'floor: key and answer stored durably, nothing else',
-    ...r.floor,
-    ratio: `${r.floor.vsDirect} of direct${costRatio(r.floor)}; median of rounds ${r.floorMedian}`,
-    rounds: r.rounds.map((m) => m.floorVsDirect).join(', '),
-    ...cpuColumns(r.floor),
-    ledger: '',
-  },
+  comparedRow(r, 'forward', 'forward only (no ledger, no checks)'),
+  comparedRow(r, 'floor', 'floor: key and answer stored durably, nothing else'),
   {
     store: r.store,
     path: 'through the handler',

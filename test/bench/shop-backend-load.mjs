@@ -154,18 +154,11 @@ export async function shopBackendLoad({ seconds, store = 'sqlite', rounds = Math
       // Direct's machine CPU a payment over the path's, in this round: with the cores as busy on both,
       // the throughput ratio (requests a second x CPU a request = the cores' busy time).
       const costRatio = (path) => (path.cpu && result.direct.cpu ? ratio(result.direct.cpu.machine, path.cpu.machine) : undefined)
+      const againstDirect = (path) => ({ ...path, vsDirect: ratio(path.perSecond, result.direct.perSecond), costRatio: costRatio(path) })
       measured.push({
         direct: result.direct,
-        forward: {
-          ...result.forward,
-          vsDirect: ratio(result.forward.perSecond, result.direct.perSecond),
-          costRatio: costRatio(result.forward),
-        },
-        floor: {
-          ...result.floor,
-          vsDirect: ratio(result.floor.perSecond, result.direct.perSecond),
-          costRatio: costRatio(result.floor),
-        },
+        forward: againstDirect(result.forward),
+        floor: againstDirect(result.floor),
         through: { ...result.through, costRatio: costRatio(result.through) },
         vsDirect: ratio(result.through.perSecond, result.direct.perSecond),
       })

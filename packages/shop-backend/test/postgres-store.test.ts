@@ -26,16 +26,16 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
       const pool = testPool(database.url, 4)
       const store = await openPostgresStore({ pool })
       try {
-        // The shop's own pool, its queries counted by name on their way to the server.
+        // The shop's own pool, the text of each of its queries noted on its way to the server.
         const sent: string[] = []
         const query = pool.query.bind(pool) as (...args: unknown[]) => unknown
         ;(pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-          sent.push((args[0] as { name?: string })?.name ?? 'unnamed')
+          sent.push(String((args[0] as { text?: string })?.text ?? args[0]))
           return query(...args)
         }
         const attempts = Array.from({ length: 10 }, (_, i) => attempt(`s${i}`, 1))
         expect(await Promise.all(attempts.map((a) => store.insertAttempt(a)))).toEqual(attempts.map(() => true))
-        expect(sent).toEqual(['card_jwe_insert_attempts'])
+        expect(sent).toEqual([expect.stringMatching(/^INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/)])
         expect(await store.listAttempts('s7')).toHaveLength(1)
       } finally {
         await store.close()

@@ -97,6 +97,33 @@ export function attemptOf(row: AttemptRow): AttemptRecord {
   }
 }
 
+/** The row an attempt is stored as (attemptOf's inverse): both stores insert this. */
+export function rowOfAttempt(a: AttemptRecord): AttemptRow {
+  return {
+    id: a.id,
+    order_id: a.orderId,
+    number: a.number,
+    idempotency_key: a.idempotencyKey,
+    state: a.state,
+    version: a.version,
+    currency: a.amount.currency,
+    value: a.amount.value,
+    method_type: a.methodType,
+    fingerprint: a.fingerprint,
+    result_code: a.resultCode ?? null,
+    psp_reference: a.pspReference ?? null,
+    answer: a.answer === undefined ? null : JSON.stringify(a.answer),
+    details_step: a.detailsStep,
+    details_key: a.detailsKey ?? null,
+    details_fingerprint: a.detailsFingerprint ?? null,
+    error_code: a.errorCode ?? null,
+    captured_value: a.capturedValue,
+    refunded_value: a.refundedValue,
+    created_at: a.createdAt,
+    updated_at: a.updatedAt,
+  }
+}
+
 export function modificationOf(row: ModificationRow): ModificationRecord {
   return {
     id: row.id,

@@ -1,7 +1,9 @@
 import type pg from 'pg'
+import { rowOfAttempt } from '../lib/ledger-rows.js'
 import type { AttemptRecord } from '../store.js'
+import { prepared } from './prepared.js'
 
-/** The attempts table's columns with their PostgreSQL types, in the order the values come. */
+/** The attempts table's columns with their PostgreSQL types (for the arrays a group is sent as). */
 const COLUMNS = [
   ['id', 'text'],
   ['order_id', 'text'],
@@ -29,41 +31,15 @@ const COLUMNS = [
 const NAMES = COLUMNS.map(([name]) => name).join(', ')
 
 // ON CONFLICT DO NOTHING: an attempt whose id, key or (order, number) exists is not stored; the caller reads that as a lost race.
-const INSERT_ONE = {
-  name: 'card_jwe_insert_attempt',
-  text: `INSERT INTO attempts (${NAMES}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`,
-}
+const INSERT_ONE = `INSERT INTO attempts (${NAMES}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`
 // A group as one statement, one array a column: one round trip and one commit for every attempt in it.
-const INSERT_GROUP = {
-  name: 'card_jwe_insert_attempts',
-  text: `INSERT INTO attempts (${NAMES}) SELECT * FROM unnest(${COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
-    ON CONFLICT DO NOTHING RETURNING id`,
-}
+const ARRAYS = COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')
+const INSERT_GROUP = `INSERT INTO attempts (${NAMES}) SELECT * FROM unnest(${ARRAYS}) ON CONFLICT DO NOTHING RETURNING id`
 
+/** The attempt's row in COLUMNS' order. */
 function valuesOf(a: AttemptRecord): unknown[] {
-  return [
-    a.id,
-    a.orderId,
-    a.number,
-    a.idempotencyKey,
-    a.state,
-    a.version,
-    a.amount.currency,
-    a.amount.value,
-    a.methodType,
-    a.fingerprint,
-    a.resultCode ?? null,
-    a.pspReference ?? null,
-    a.answer === undefined ? null : JSON.stringify(a.answer),
-    a.detailsStep,
-    a.detailsKey ?? null,
-    a.detailsFingerprint ?? null,
-    a.errorCode ?? null,
-    a.capturedValue,
-    a.refundedValue,
-    a.createdAt,
-    a.updatedAt,
-  ]
+  const row = rowOfAttempt(a)
+  return COLUMNS.map(([name]) => row[name])
 }
 
 interface QueuedInsert {
@@ -95,7 +71,7 @@ export function createAttemptInserts(pool: pg.Pool): {
   let writing: Promise<void> | undefined
 
   async function insertOne(attempt: AttemptRecord): Promise<boolean> {
-    return (await pool.query({ ...INSERT_ONE, values: valuesOf(attempt) })).rowCount === 1
+    return (await pool.query(prepared(INSERT_ONE, valuesOf(attempt)))).rowCount === 1
   }
 
   /** The next group from the queue: no two of it share an id, a key or an (order, number). */
@@ -124,7 +100,8 @@ export function createAttemptInserts(pool: pg.Pool): {
     }
     try {
       const rows = group.map((item) => valuesOf(item.attempt))
-      const result = await pool.query<{ id: string }>({ ...INSERT_GROUP, values: COLUMNS.map((_, i) => rows.map((row) => row[i])) })
+      const columns = COLUMNS.map((_, i) => rows.map((row) => row[i]))
+      const result = await pool.query<{ id: string }>(prepared(INSERT_GROUP, columns))
       const stored = new Set(result.rows.map((row) => row.id))
       for (const item of group) item.resolve(stored.has(item.attempt.id))
     } catch {

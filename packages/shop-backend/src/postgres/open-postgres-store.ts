@@ -12,6 +12,7 @@ import {
 import { type Migration, migrationPlan, SCHEMA_MIGRATIONS_TABLE } from '../lib/migration-plan.js'
 import { createAttemptInserts } from './attempt-inserts.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
+import { prepared } from './prepared.js'
 import {
   attemptOf,
   type AttemptRow,
@@ -110,19 +111,6 @@ async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise
   } finally {
     client.release()
   }
-}
-
-/** Statement names by text: the ledger's statements are prepared once per connection, not parsed and planned per call. */
-const statementNames = new Map<string, string>()
-
-/** A named (prepared) query for `text`; the same text always gets the same name in this process. */
-function prepared(text: string, values: readonly unknown[]): pg.QueryConfig {
-  let name = statementNames.get(text)
-  if (name === undefined) {
-    name = `card_jwe_ledger_${statementNames.size + 1}`
-    statementNames.set(text, name)
-  }
-  return { name, text, values: [...values] }
 }
 
 /** The CAS itself, on whichever connection (transaction) calls it. */

@@ -24,6 +24,7 @@ import {
   type OutboxRow,
   PATCH_COLUMNS,
   problemOf,
+  rowOfAttempt,
   type ProblemRow,
 } from '../lib/ledger-rows.js'
 
@@ -315,29 +316,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     insertAttempt: (a) =>
       writeOne(() => {
         try {
-          q.insertAttempt.run({
-            id: a.id,
-            order_id: a.orderId,
-            number: a.number,
-            idempotency_key: a.idempotencyKey,
-            state: a.state,
-            version: a.version,
-            currency: a.amount.currency,
-            value: a.amount.value,
-            method_type: a.methodType,
-            fingerprint: a.fingerprint,
-            result_code: a.resultCode ?? null,
-            psp_reference: a.pspReference ?? null,
-            answer: a.answer === undefined ? null : JSON.stringify(a.answer),
-            details_step: a.detailsStep,
-            details_key: a.detailsKey ?? null,
-            details_fingerprint: a.detailsFingerprint ?? null,
-            error_code: a.errorCode ?? null,
-            captured_value: a.capturedValue,
-            refunded_value: a.refundedValue,
-            created_at: a.createdAt,
-            updated_at: a.updatedAt,
-          })
+          q.insertAttempt.run(rowOfAttempt(a))
           return true
         } catch (error) {
           if (isUniqueViolation(error)) return false
