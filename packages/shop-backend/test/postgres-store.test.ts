@@ -1,10 +1,50 @@
+import type pg from 'pg'
 import { describe, expect, it } from 'vitest'
-import { openPostgresStore, POSTGRES_MIGRATIONS } from '../src/postgres/index.js'
-import { attempt, describeStoreConformance } from './store-conformance.js'
+import { openPostgresStore, POSTGRES_MIGRATIONS, type PostgresStore } from '../src/postgres/index.js'
+import { attempt, change, describeStoreConformance } from './store-conformance.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 
 /** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
 const onServer = describe.skipIf(postgres.missing !== undefined)
+
+/** A test on a store of its own, in a fresh database; closed (again, if the test did) and dropped after. */
+const onFreshStore = (name: string, run: (store: PostgresStore) => Promise<void>) => async () => {
+  const database = await freshDatabase(name)
+  const store = await openPostgresStore({ connectionString: database.url })
+  try {
+    await run(store)
+  } finally {
+    await store.close()
+    await database.drop()
+  }
+}
+
+/** As {@link onFreshStore}, the store on a pool the test holds too (the shop's own pool). */
+const onOwnPool = (name: string, run: (store: PostgresStore, pool: pg.Pool) => Promise<void>) => async () => {
+  const database = await freshDatabase(name)
+  const pool = testPool(database.url, 4)
+  const store = await openPostgresStore({ pool })
+  try {
+    await run(store, pool)
+  } finally {
+    await store.close()
+    await pool.end()
+    await database.drop()
+  }
+}
+
+/** The text of each query the shop's own pool sends from now on, noted on its way to the server. */
+function notingQueries(pool: pg.Pool): string[] {
+  const sent: string[] = []
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown
+  ;(pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    sent.push(String((args[0] as { text?: string })?.text ?? args[0]))
+    return query(...args)
+  }
+  return sent
+}
+
+const at = '2026-01-02T00:00:00.000Z'
 
 onServer('PostgreSQL (a real server, a fresh database per test)', () => {
   describeStoreConformance(`PostgreSQL (pg, ${postgres.version.split(' on ')[0]})`, async () => {
@@ -21,33 +61,20 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
   })
 
   describe('PostgreSQL store: attempts inserted in groups', () => {
-    it('attempts asked for at the same time go to the server as one statement', async () => {
-      const database = await freshDatabase('one-statement')
-      const pool = testPool(database.url, 4)
-      const store = await openPostgresStore({ pool })
-      try {
-        // The shop's own pool, the text of each of its queries noted on its way to the server.
-        const sent: string[] = []
-        const query = pool.query.bind(pool) as (...args: unknown[]) => unknown
-        ;(pool as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-          sent.push(String((args[0] as { text?: string })?.text ?? args[0]))
-          return query(...args)
-        }
+    it(
+      'attempts asked for at the same time go to the server as one statement',
+      onOwnPool('one-statement', async (store, pool) => {
+        const sent = notingQueries(pool)
         const attempts = Array.from({ length: 10 }, (_, i) => attempt(`s${i}`, 1))
         expect(await Promise.all(attempts.map((a) => store.insertAttempt(a)))).toEqual(attempts.map(() => true))
         expect(sent).toEqual([expect.stringMatching(/^INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/)])
         expect(await store.listAttempts('s7')).toHaveLength(1)
-      } finally {
-        await store.close()
-        await pool.end()
-        await database.drop()
-      }
-    })
+      }),
+    )
 
-    it('an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored', async () => {
-      const database = await freshDatabase('groups')
-      const store = await openPostgresStore({ connectionString: database.url })
-      try {
+    it(
+      'an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored',
+      onFreshStore('groups', async (store) => {
         const good = Array.from({ length: 5 }, (_, i) => attempt(`g${i}`, 1))
         const refused = attempt('bad', 1, { number: 1.5 }) // not an integer: the whole group's statement fails
         const results = await Promise.allSettled([...good, refused].map((a) => store.insertAttempt(a)))
@@ -55,23 +82,81 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(results[5]?.status).toBe('rejected')
         for (const a of good) expect((await store.listAttempts(a.orderId)).map((r) => r.id)).toEqual([a.id])
         expect(await store.listAttempts('bad')).toEqual([])
-      } finally {
-        await store.close()
-        await database.drop()
-      }
-    })
+      }),
+    )
 
-    it('close answers the inserts already asked for before it ends the pool', async () => {
-      const database = await freshDatabase('close')
-      const store = await openPostgresStore({ connectionString: database.url })
-      try {
+    it(
+      'close answers the inserts already asked for before it ends the pool',
+      onFreshStore('close', async (store) => {
         const asked = Array.from({ length: 8 }, (_, i) => store.insertAttempt(attempt(`c${i}`, 1)))
         await store.close()
         expect(await Promise.all(asked)).toEqual(asked.map(() => true))
-      } finally {
-        await database.drop()
-      }
-    })
+      }),
+    )
+  })
+
+  describe('PostgreSQL store: compare-and-sets in groups', () => {
+    it(
+      'compare-and-sets asked for at the same time go as one statement, each written as its patch says',
+      onOwnPool('cas-statement', async (store, pool) => {
+        const attempts = Array.from({ length: 8 }, (_, i) => attempt(`u${i}`, 1, { pspReference: `PSP-U${i}`, detailsKey: `k-${i}` }))
+        for (const a of attempts) await store.insertAttempt(a)
+        const sent = notingQueries(pool)
+        const answer = { resultCode: 'Authorised', pspReference: 'PSP-U0', nested: { amount: 1 } }
+        const results = await Promise.all([
+          store.compareAndSet(
+            'u0:1',
+            1,
+            { state: 'authorised', resultCode: 'Authorised', answer, updatedAt: at },
+            change(attempts[0]!, 'authorised'),
+          ),
+          store.compareAndSet('u1:1', 1, { detailsKey: null, detailsStep: 2, updatedAt: at }),
+          store.compareAndSet('u2:1', 1, { capturedValue: 2800, refundedValue: 100, errorCode: 'X', updatedAt: at }),
+          // Stale: loses, queues nothing.
+          store.compareAndSet('u3:1', 7, { state: 'refused', updatedAt: at }, change(attempts[3]!, 'refused')),
+          ...attempts.slice(4).map((a) => store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))),
+        ])
+        expect(sent).toEqual([expect.stringMatching(/^WITH input AS \(\s*SELECT \* FROM unnest\(/)])
+        expect(results.map((r) => r?.version)).toEqual([2, 2, 2, undefined, 2, 2, 2, 2])
+        const stored = await Promise.all(attempts.map((a) => store.findAttempt(a.id)))
+        expect(stored[0]).toEqual({ ...attempts[0], state: 'authorised', resultCode: 'Authorised', answer, version: 2, updatedAt: at })
+        expect(stored[1]).toEqual({ ...attempts[1], detailsKey: undefined, detailsStep: 2, version: 2, updatedAt: at })
+        expect(stored[2]).toEqual({ ...attempts[2], capturedValue: 2800, refundedValue: 100, errorCode: 'X', version: 2, updatedAt: at })
+        expect(stored[3]).toEqual(attempts[3])
+        expect(results.map((r, i) => r && stored[i])).toEqual(results)
+        const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
+        expect(queued.map((e) => e.change.orderId).sort()).toEqual(['u0', 'u4', 'u5', 'u6', 'u7'])
+      }),
+    )
+
+    it(
+      'a compare-and-set PostgreSQL refuses fails alone: the others asked for at the same time are written',
+      onFreshStore('cas-groups', async (store) => {
+        const attempts = Array.from({ length: 6 }, (_, i) => attempt(`r${i}`, 1))
+        for (const a of attempts) await store.insertAttempt(a)
+        const results = await Promise.allSettled(
+          attempts.map((a, i) =>
+            // r5's step is not an integer: the whole group's statement fails.
+            store.compareAndSet(a.id, 1, { state: 'pending', detailsStep: i === 5 ? 1.5 : 1, updatedAt: at }, change(a, 'pending')),
+          ),
+        )
+        expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected'])
+        expect((await Promise.all(attempts.map((a) => store.findAttempt(a.id)))).map((a) => a?.version)).toEqual([2, 2, 2, 2, 2, 1])
+        const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
+        expect(queued.map((e) => e.change.orderId).sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4'])
+      }),
+    )
+
+    it(
+      'close answers the compare-and-sets already asked for before it ends the pool',
+      onFreshStore('cas-close', async (store) => {
+        const attempts = Array.from({ length: 6 }, (_, i) => attempt(`cc${i}`, 1))
+        for (const a of attempts) await store.insertAttempt(a)
+        const asked = attempts.map((a) => store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }))
+        await store.close()
+        expect((await Promise.all(asked)).map((r) => r?.version)).toEqual(attempts.map(() => 2))
+      }),
+    )
   })
 
   describe('PostgreSQL store: schema and pool', () => {

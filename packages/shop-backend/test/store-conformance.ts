@@ -38,7 +38,8 @@ export function attempt(orderId: string, number: number, extra: Partial<AttemptR
   }
 }
 
-const change = (a: AttemptRecord, state: OrderChange['state']): OrderChange => ({
+/** The change a move of `a` to `state` queues. */
+export const change = (a: AttemptRecord, state: OrderChange['state']): OrderChange => ({
   orderId: a.orderId,
   attempt: a.number,
   state,
@@ -158,6 +159,34 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           store.compareAndSet(a.id, 1, { state: 'authorised', updatedAt: at }),
         ])
         expect(results.filter(Boolean)).toHaveLength(1)
+      }),
+    )
+
+    it(
+      'answers each of many compare-and-sets made at once on its own: each on its version, one change queued per write',
+      withStore(async ({ store }) => {
+        const attempts = Array.from({ length: 10 }, (_, i) => attempt(`o${i}`, 1))
+        for (const a of attempts) await store.insertAttempt(a)
+        const moves = attempts.map((a, i) => {
+          const state = i % 2 === 0 ? 'authorised' : 'refused'
+          return store.compareAndSet(a.id, i === 4 ? 2 : 1, { state, updatedAt: at }, change(a, state))
+        })
+        // The same attempt again on the same version, asked for after the rest: the write asked for first wins.
+        const again = store.compareAndSet('o1:1', 1, { state: 'authorised', updatedAt: at }, change(attempts[1]!, 'authorised'))
+        const results = await Promise.all([...moves, again])
+        expect(results.slice(0, 10).map((r) => r?.state)).toEqual(
+          attempts.map((_, i) => (i === 4 ? undefined : i % 2 ? 'refused' : 'authorised')),
+        )
+        expect(results[10]).toBeUndefined()
+        const stored = await Promise.all(attempts.map((a) => store.findAttempt(a.id)))
+        expect(stored.map((a) => a?.version)).toEqual(attempts.map((_, i) => (i === 4 ? 1 : 2)))
+        const due = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
+        expect(due.map((e) => `${e.change.orderId} ${e.change.state}`).sort()).toEqual(
+          stored
+            .filter((a) => a?.version === 2)
+            .map((a) => `${a!.orderId} ${a!.state}`)
+            .sort(),
+        )
       }),
     )
 

@@ -1,16 +1,8 @@
 import pg from 'pg'
-import {
-  type AttemptPatch,
-  type AttemptRecord,
-  LeaseLostError,
-  type LedgerStore,
-  type ModificationPatch,
-  type OrderChange,
-  type PollBatch,
-  type PollBatchResult,
-} from '../store.js'
+import { LeaseLostError, type LedgerStore, type ModificationPatch, type PollBatch, type PollBatchResult } from '../store.js'
 import { type Migration, migrationPlan, SCHEMA_MIGRATIONS_TABLE } from '../lib/migration-plan.js'
 import { createAttemptInserts } from './attempt-inserts.js'
+import { casAttempt, createAttemptUpdates } from './attempt-updates.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
 import { prepared } from './prepared.js'
 import {
@@ -22,7 +14,6 @@ import {
   type ModificationRow,
   outboxEntryOf,
   type OutboxRow,
-  PATCH_COLUMNS,
   problemOf,
   type ProblemRow,
 } from '../lib/ledger-rows.js'
@@ -58,8 +49,6 @@ export interface PostgresStore extends LedgerStore {
 
 /** The advisory lock the migrations run under: two instances starting at once apply each migration once. */
 export const MIGRATION_LOCK_KEY = 7_263_616_264 // "card" in a bigint, nothing else uses it
-
-type Queryable = pg.Pool | pg.PoolClient
 
 /** Runs `work` in one transaction on one connection of the pool. */
 async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
@@ -113,42 +102,6 @@ async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise
   }
 }
 
-/** The CAS itself, on whichever connection (transaction) calls it. */
-async function casAttempt(
-  db: Queryable,
-  id: string,
-  expectedVersion: number,
-  patch: AttemptPatch,
-  change?: OrderChange,
-): Promise<AttemptRecord | undefined> {
-  const sets: string[] = []
-  const values: unknown[] = [id, expectedVersion]
-  for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[keyof AttemptPatch, string]>) {
-    if (!(key in patch) || patch[key] === undefined) continue
-    const value = patch[key]
-    values.push(key === 'answer' && value !== null ? JSON.stringify(value) : value)
-    sets.push(`${column} = $${values.length}`)
-  }
-  const update = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
-  if (!change) {
-    const row = (await db.query<AttemptRow>(prepared(update, values))).rows[0]
-    return row && attemptOf(row)
-  }
-  // One statement, so one round trip and one commit: the change is queued only if the update matched.
-  values.push(change.orderId, JSON.stringify(change), patch.updatedAt)
-  const n = values.length
-  const result = await db.query<AttemptRow>(
-    prepared(
-      `WITH updated AS (${update}),
-        queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT $${n - 2}::text, $${n - 1}::text, $${n}::text FROM updated)
-      SELECT * FROM updated`,
-      values,
-    ),
-  )
-  const row = result.rows[0]
-  return row && attemptOf(row)
-}
-
 /**
  * `markDelivered` for the pool: the marks asked for in one turn of the event loop (a drain marks
  * each change it delivered) go out as one DELETE, one commit instead of one each. Delivered changes
@@ -199,6 +152,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   }
   let closed = false
   const attemptInserts = createAttemptInserts(pool)
+  const attemptUpdates = createAttemptUpdates(pool)
 
   return {
     schemaVersion,
@@ -226,9 +180,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         attemptOf,
       )
     },
-    async compareAndSet(id, expectedVersion, patch, change) {
-      return casAttempt(pool, id, expectedVersion, patch, change)
-    },
+    compareAndSet: (id, expectedVersion, patch, change) => attemptUpdates.update({ id, expectedVersion, patch, change }),
     async insertModification(m) {
       const result = await pool.query(
         `INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference,
@@ -296,7 +248,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
             await resolve(applied.sequence)
             continue
           }
-          if (await casAttempt(client, applied.attemptId, applied.expectedVersion, applied.patch, applied.change)) {
+          const update = { id: applied.attemptId, expectedVersion: applied.expectedVersion, patch: applied.patch, change: applied.change }
+          if (await casAttempt(client, update)) {
             await resolve(applied.sequence)
           } else {
             conflicts.push(applied.sequence)
@@ -365,7 +318,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async close() {
       if (closed) return
       closed = true
-      await attemptInserts.settled() // the inserts asked for are answered, not cut off
+      // The writes asked for are answered, not cut off.
+      await Promise.all([attemptInserts.settled(), attemptUpdates.settled()])
       if (owned) await pool.end()
     },
   }

@@ -1,0 +1,118 @@
+import type pg from 'pg'
+import { attemptOf, type AttemptRow, PATCH_COLUMNS } from '../lib/ledger-rows.js'
+import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
+import { ATTEMPT_COLUMN_TYPES } from './attempt-columns.js'
+import { prepared } from './prepared.js'
+import { createStatementGroups } from './statement-groups.js'
+
+/** A compare-and-set: `patch` is written only while the attempt is at `expectedVersion`; `change` is queued with it. */
+export interface AttemptUpdate {
+  readonly id: string
+  readonly expectedVersion: number
+  readonly patch: AttemptPatch
+  readonly change?: OrderChange | undefined
+}
+
+const PATCH = Object.entries(PATCH_COLUMNS) as Array<[keyof AttemptPatch, string]>
+
+/** A patch writes the fields it has; `null` clears one, `undefined` leaves it (as absent). */
+const writes = (patch: AttemptPatch, key: keyof AttemptPatch): boolean => key in patch && patch[key] !== undefined
+
+/** The stored form of a patch's field: the answer as JSON text. */
+function storedValue(patch: AttemptPatch, key: keyof AttemptPatch): unknown {
+  const value = patch[key]
+  return key === 'answer' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null)
+}
+
+/** One compare-and-set as its own statement, on whichever connection (a transaction's, or the pool). */
+export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpdate): Promise<AttemptRecord | undefined> {
+  const { id, expectedVersion, patch, change } = update
+  const sets: string[] = []
+  const values: unknown[] = [id, expectedVersion]
+  for (const [key, column] of PATCH) {
+    if (!writes(patch, key)) continue
+    values.push(storedValue(patch, key))
+    sets.push(`${column} = $${values.length}`)
+  }
+  const set = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
+  if (!change) {
+    const row = (await db.query<AttemptRow>(prepared(set, values))).rows[0]
+    return row && attemptOf(row)
+  }
+  // One statement, so one round trip and one commit: the change is queued only if the update matched.
+  values.push(change.orderId, JSON.stringify(change), patch.updatedAt)
+  const n = values.length
+  const row = (
+    await db.query<AttemptRow>(
+      prepared(
+        `WITH updated AS (${set}),
+          queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT $${n - 2}::text, $${n - 1}::text, $${n}::text FROM updated)
+        SELECT * FROM updated`,
+        values,
+      ),
+    )
+  ).rows[0]
+  return row && attemptOf(row)
+}
+
+// A group as one statement: one array a field (id, expected version, which patch fields it writes as
+// bits, each patch column, the change), so patches of different shapes share one prepared statement.
+const INPUT = [
+  'id text',
+  'expected integer',
+  'writes integer',
+  ...PATCH.map(([, c]) => `${c} ${ATTEMPT_COLUMN_TYPES.get(c)}`),
+  'change text',
+]
+const SETS = PATCH.map(([, c], bit) => `${c} = CASE WHEN i.writes & ${1 << bit} <> 0 THEN i.${c} ELSE a.${c} END`)
+const UPDATE_GROUP = `WITH input AS (
+    SELECT * FROM unnest(${INPUT.map((field, k) => `$${k + 1}::${field.split(' ')[1]}[]`).join(', ')})
+      AS i(${INPUT.map((field) => field.split(' ')[0]).join(', ')})
+  ),
+  updated AS (
+    UPDATE attempts a SET ${[...SETS, 'version = a.version + 1'].join(', ')}
+    FROM input i WHERE a.id = i.id AND a.version = i.expected
+    RETURNING a.*, i.change AS queued_change
+  ),
+  queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT order_id, queued_change, updated_at FROM updated
+    WHERE queued_change IS NOT NULL)
+  SELECT * FROM updated`
+
+/** The group's arrays, in INPUT's order. */
+function columnsOf(updates: readonly AttemptUpdate[]): unknown[][] {
+  return [
+    updates.map((u) => u.id),
+    updates.map((u) => u.expectedVersion),
+    updates.map((u) => PATCH.reduce((bits, [key], bit) => (writes(u.patch, key) ? bits | (1 << bit) : bits), 0)),
+    ...PATCH.map(([key]) => updates.map((u) => (writes(u.patch, key) ? storedValue(u.patch, key) : null))),
+    updates.map((u) => (u.change ? JSON.stringify(u.change) : null)),
+  ]
+}
+
+/**
+ * `compareAndSet` for the pool, in groups (`createStatementGroups`): every payment's answer is one,
+ * so under load this is one statement and one commit for many payments. Two updates of one attempt,
+ * or two changes of one order, never share a group: each is judged against what is committed, and an
+ * order's changes reach the outbox in commit order. Rows go in id order, and the plan (a nested loop
+ * over them, an index scan each) locks in that order; should another plan deadlock two instances'
+ * groups, PostgreSQL breaks it and the group is sent again one update a statement.
+ */
+export function createAttemptUpdates(pool: pg.Pool): {
+  update(update: AttemptUpdate): Promise<AttemptRecord | undefined>
+  settled(): Promise<void>
+} {
+  const groups = createStatementGroups<AttemptUpdate, AttemptRecord | undefined>({
+    keysOf: (u) => (u.change ? [`id ${u.id}`, `order ${u.change.orderId}`] : [`id ${u.id}`]),
+    orderOf: (u) => u.id,
+    one: (u) => casAttempt(pool, u),
+    async many(updates) {
+      const rows = (await pool.query<AttemptRow>(prepared(UPDATE_GROUP, columnsOf(updates)))).rows
+      const written = new Map(rows.map((row) => [row.id, row]))
+      return updates.map((u) => {
+        const row = written.get(u.id)
+        return row && attemptOf(row)
+      })
+    },
+  })
+  return { update: groups.run, settled: groups.settled }
+}

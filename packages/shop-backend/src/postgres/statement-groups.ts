@@ -1,0 +1,99 @@
+/** How one kind of write is sent: alone, or many as one statement. */
+export interface GroupedWrite<Job, Result> {
+  /** Two jobs that share any of these never go in one group: each is judged against what is committed. */
+  keysOf(job: Job): readonly string[]
+  /** The order of a group's rows (a lock order between instances). */
+  orderOf(job: Job): string
+  /** One job as its own statement. */
+  one(job: Job): Promise<Result>
+  /** A group (two or more jobs) as one statement and one commit: one result per job, in the group's order. */
+  many(jobs: readonly Job[]): Promise<Result[]>
+}
+
+interface Queued<Job, Result> {
+  readonly job: Job
+  readonly resolve: (result: Result) => void
+  readonly reject: (error: unknown) => void
+}
+
+/**
+ * A write sent in groups: the jobs asked for while one group is being written go together as the
+ * next, one statement and one commit for many requests instead of one each. Each caller still learns
+ * only of its own job, and only after the commit. A group that fails (a row PostgreSQL refuses, a
+ * deadlock it broke, a lost connection) is sent again one job a statement, so each caller gets its
+ * own answer or error. A group that committed before its answer was lost reads, when sent again, as
+ * lost races (`ON CONFLICT DO NOTHING`, a version that moved on): the ledger then reads what is
+ * stored, as after any lost race.
+ */
+export function createStatementGroups<Job, Result>(
+  write: GroupedWrite<Job, Result>,
+): {
+  run(job: Job): Promise<Result>
+  /** Resolves once every job asked for so far is answered (for `close`). */
+  settled(): Promise<void>
+} {
+  let queue: Array<Queued<Job, Result>> = []
+  let writing: Promise<void> | undefined
+
+  /** The next group from the queue: no two of it share a key. */
+  function takeGroup(): Array<Queued<Job, Result>> {
+    const group: Array<Queued<Job, Result>> = []
+    const rest: Array<Queued<Job, Result>> = []
+    const taken = new Set<string>()
+    for (const item of queue) {
+      const keys = write.keysOf(item.job)
+      if (keys.some((k) => taken.has(k))) rest.push(item)
+      else {
+        for (const k of keys) taken.add(k)
+        group.push(item)
+      }
+    }
+    queue = rest
+    const order = new Map(group.map((item) => [item, write.orderOf(item.job)]))
+    return group.sort((a, b) => (order.get(a)! < order.get(b)! ? -1 : order.get(a)! > order.get(b)! ? 1 : 0))
+  }
+
+  /** One job alone; whatever it throws, sync or not, reaches its caller and no one else. */
+  function sendOne(item: Queued<Job, Result>): Promise<void> {
+    return Promise.resolve()
+      .then(() => write.one(item.job))
+      .then(item.resolve, item.reject)
+  }
+
+  async function writeGroup(group: ReadonlyArray<Queued<Job, Result>>): Promise<void> {
+    if (group.length === 1) {
+      const [item] = group as [Queued<Job, Result>]
+      await sendOne(item)
+      return
+    }
+    let results: Result[]
+    try {
+      results = await write.many(group.map((item) => item.job))
+    } catch {
+      await Promise.all(group.map(sendOne))
+      return
+    }
+    for (const [i, item] of group.entries()) item.resolve(results[i]!)
+  }
+
+  async function writeAll(): Promise<void> {
+    // setImmediate: after this turn's I/O callbacks, so the jobs they ask for join the group.
+    await new Promise((resolve) => setImmediate(resolve))
+    try {
+      while (queue.length > 0) await writeGroup(takeGroup())
+    } finally {
+      writing = undefined
+    }
+  }
+
+  return {
+    run: (job) =>
+      new Promise<Result>((resolve, reject) => {
+        queue.push({ job, resolve, reject })
+        writing ??= writeAll()
+      }),
+    settled: async () => {
+      await writing
+    },
+  }
+}
