@@ -99,7 +99,9 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
     it(
       'compare-and-sets asked for at the same time go as one statement, each written as its patch says',
       onOwnPool('cas-statement', async (store, pool) => {
-        const attempts = Array.from({ length: 8 }, (_, i) => attempt(`u${i}`, 1, { pspReference: `PSP-U${i}`, detailsKey: `k-${i}` }))
+        const attempts = Array.from({ length: 8 }, (_, i) =>
+          attempt(`u${i}`, 1, { pspReference: `PSP-U${i}`, detailsKey: `k-${i}`, answer: { resultCode: 'Pending' } }),
+        )
         for (const a of attempts) await store.insertAttempt(a)
         const sent = notingQueries(pool)
         const answer = { resultCode: 'Authorised', pspReference: 'PSP-U0', nested: { amount: 1 } }
@@ -110,7 +112,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
             { state: 'authorised', resultCode: 'Authorised', answer, updatedAt: at },
             change(attempts[0]!, 'authorised'),
           ),
-          store.compareAndSet('u1:1', 1, { detailsKey: null, detailsStep: 2, updatedAt: at }),
+          store.compareAndSet('u1:1', 1, { detailsKey: null, pspReference: null, answer: null, detailsStep: 2, updatedAt: at }),
           store.compareAndSet('u2:1', 1, { capturedValue: 2800, refundedValue: 100, errorCode: 'X', updatedAt: at }),
           // Stale: loses, queues nothing.
           store.compareAndSet('u3:1', 7, { state: 'refused', updatedAt: at }, change(attempts[3]!, 'refused')),
@@ -120,12 +122,32 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(results.map((r) => r?.version)).toEqual([2, 2, 2, undefined, 2, 2, 2, 2])
         const stored = await Promise.all(attempts.map((a) => store.findAttempt(a.id)))
         expect(stored[0]).toEqual({ ...attempts[0], state: 'authorised', resultCode: 'Authorised', answer, version: 2, updatedAt: at })
-        expect(stored[1]).toEqual({ ...attempts[1], detailsKey: undefined, detailsStep: 2, version: 2, updatedAt: at })
+        const cleared = { detailsKey: undefined, pspReference: undefined, answer: undefined }
+        expect(stored[1]).toEqual({ ...attempts[1], ...cleared, detailsStep: 2, version: 2, updatedAt: at })
         expect(stored[2]).toEqual({ ...attempts[2], capturedValue: 2800, refundedValue: 100, errorCode: 'X', version: 2, updatedAt: at })
         expect(stored[3]).toEqual(attempts[3])
         expect(results.map((r, i) => r && stored[i])).toEqual(results)
+        // Queued as one compare-and-set queues it: the change's order, due at the patch's time.
+        const { rows } = await pool.query("SELECT order_id, change::json->>'state' AS state, next_try_at FROM outbox ORDER BY order_id")
+        expect(rows).toEqual([
+          { order_id: 'u0', state: 'authorised', next_try_at: at },
+          ...['u4', 'u5', 'u6', 'u7'].map((order_id) => ({ order_id, state: 'pending', next_try_at: at })),
+        ])
+      }),
+    )
+
+    it(
+      "changes of one order asked for at the same time reach the outbox in the order asked, not in the group's id order",
+      onFreshStore('cas-order', async (store) => {
+        const [first, second] = [attempt('same', 1), attempt('same', 2)]
+        for (const a of [first, second]) await store.insertAttempt(a)
+        // Asked for second then first: one group would write them in id order (first's change first).
+        await Promise.all([
+          store.compareAndSet(second.id, 1, { state: 'pending', updatedAt: at }, change(second, 'pending')),
+          store.compareAndSet(first.id, 1, { state: 'refused', updatedAt: at }, change(first, 'refused')),
+        ])
         const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
-        expect(queued.map((e) => e.change.orderId).sort()).toEqual(['u0', 'u4', 'u5', 'u6', 'u7'])
+        expect(queued.map((e) => `${e.change.attempt} ${e.change.state}`)).toEqual(['2 pending', '1 refused'])
       }),
     )
 

@@ -191,6 +191,23 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'of two compare-and-sets of one attempt asked for at once, the first asked wins, whatever was asked for between them',
+      withStore(async ({ store }) => {
+        const [a, b] = [attempt('o1', 1), attempt('o1', 2)]
+        for (const x of [a, b]) await store.insertAttempt(x)
+        const results = await Promise.all([
+          store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending')),
+          // Held back by the change of the same order before it (on a store that writes in groups).
+          store.compareAndSet(b.id, 1, { state: 'pending', updatedAt: at }, change(b, 'pending')),
+          // Asked for last: must not overtake the write of b before it.
+          store.compareAndSet(b.id, 1, { state: 'refused', updatedAt: at }),
+        ])
+        expect(results.map((r) => r?.state)).toEqual(['pending', 'pending', undefined])
+        expect(await store.findAttempt(b.id)).toMatchObject({ state: 'pending', version: 2 })
+      }),
+    )
+
+    it(
       'modifications: inserted once per request id, updated by compare-and-set',
       withStore(async ({ store }) => {
         await store.insertAttempt(attempt('o1', 1))

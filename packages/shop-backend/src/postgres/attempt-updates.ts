@@ -55,26 +55,37 @@ export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpd
   return row && attemptOf(row)
 }
 
+/** A patch column's PostgreSQL type; a column without one is a mistake found when the module loads. */
+function typeOf(column: string): string {
+  const type = ATTEMPT_COLUMN_TYPES.get(column)
+  if (type === undefined) throw new TypeError(`attempt-updates: no type for the column ${column}`)
+  return type
+}
+
 // A group as one statement: one array a field (id, expected version, which patch fields it writes as
-// bits, each patch column, the change), so patches of different shapes share one prepared statement.
-const INPUT = [
-  'id text',
-  'expected integer',
-  'writes integer',
-  ...PATCH.map(([, c]) => `${c} ${ATTEMPT_COLUMN_TYPES.get(c)}`),
-  'change text',
+// bits, each patch column, the change queued as casAttempt queues it), so patches of different shapes
+// share one prepared statement.
+if (PATCH.length > 30) throw new TypeError('attempt-updates: more patch fields than bits in an integer')
+const INPUT: ReadonlyArray<readonly [string, string]> = [
+  ['id', 'text'],
+  ['expected', 'integer'],
+  ['writes', 'integer'],
+  ...PATCH.map(([, column]) => [column, typeOf(column)] as const),
+  ['change_order_id', 'text'],
+  ['change', 'text'],
+  ['change_at', 'text'],
 ]
 const SETS = PATCH.map(([, c], bit) => `${c} = CASE WHEN i.writes & ${1 << bit} <> 0 THEN i.${c} ELSE a.${c} END`)
 const UPDATE_GROUP = `WITH input AS (
-    SELECT * FROM unnest(${INPUT.map((field, k) => `$${k + 1}::${field.split(' ')[1]}[]`).join(', ')})
-      AS i(${INPUT.map((field) => field.split(' ')[0]).join(', ')})
+    SELECT * FROM unnest(${INPUT.map(([, type], k) => `$${k + 1}::${type}[]`).join(', ')})
+      AS i(${INPUT.map(([name]) => name).join(', ')})
   ),
   updated AS (
     UPDATE attempts a SET ${[...SETS, 'version = a.version + 1'].join(', ')}
     FROM input i WHERE a.id = i.id AND a.version = i.expected
-    RETURNING a.*, i.change AS queued_change
+    RETURNING a.*, i.change_order_id AS queued_order_id, i.change AS queued_change, i.change_at AS queued_at
   ),
-  queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT order_id, queued_change, updated_at FROM updated
+  queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT queued_order_id, queued_change, queued_at FROM updated
     WHERE queued_change IS NOT NULL)
   SELECT * FROM updated`
 
@@ -85,7 +96,9 @@ function columnsOf(updates: readonly AttemptUpdate[]): unknown[][] {
     updates.map((u) => u.expectedVersion),
     updates.map((u) => PATCH.reduce((bits, [key], bit) => (writes(u.patch, key) ? bits | (1 << bit) : bits), 0)),
     ...PATCH.map(([key]) => updates.map((u) => (writes(u.patch, key) ? storedValue(u.patch, key) : null))),
+    updates.map((u) => u.change?.orderId ?? null),
     updates.map((u) => (u.change ? JSON.stringify(u.change) : null)),
+    updates.map((u) => (u.change ? u.patch.updatedAt : null)),
   ]
 }
 
@@ -93,9 +106,11 @@ function columnsOf(updates: readonly AttemptUpdate[]): unknown[][] {
  * `compareAndSet` for the pool, in groups (`createStatementGroups`): every payment's answer is one,
  * so under load this is one statement and one commit for many payments. Two updates of one attempt,
  * or two changes of one order, never share a group: each is judged against what is committed, and an
- * order's changes reach the outbox in commit order. Rows go in id order, and the plan (a nested loop
- * over them, an index scan each) locks in that order; should another plan deadlock two instances'
- * groups, PostgreSQL breaks it and the group is sent again one update a statement.
+ * order's changes reach the outbox in the order asked. Rows go in id order, and the plan seen (a
+ * nested loop over them, an index scan each) locks in that order. Another plan, or the poller's
+ * transaction (feed order), can still deadlock with a group: PostgreSQL breaks it (after
+ * `deadlock_timeout`, 1 s by default, while the other compare-and-sets of this process wait behind
+ * the group) and the group is sent again one update a statement.
  */
 export function createAttemptUpdates(pool: pg.Pool): {
   update(update: AttemptUpdate): Promise<AttemptRecord | undefined>

@@ -35,7 +35,10 @@ export function createStatementGroups<Job, Result>(
   let queue: Array<Queued<Job, Result>> = []
   let writing: Promise<void> | undefined
 
-  /** The next group from the queue: no two of it share a key. */
+  /**
+   * The next group from the queue: no two of it share a key. A job left for later keeps its keys
+   * taken, so no job asked for after it with one of them goes first.
+   */
   function takeGroup(): Array<Queued<Job, Result>> {
     const group: Array<Queued<Job, Result>> = []
     const rest: Array<Queued<Job, Result>> = []
@@ -43,10 +46,8 @@ export function createStatementGroups<Job, Result>(
     for (const item of queue) {
       const keys = write.keysOf(item.job)
       if (keys.some((k) => taken.has(k))) rest.push(item)
-      else {
-        for (const k of keys) taken.add(k)
-        group.push(item)
-      }
+      else group.push(item)
+      for (const k of keys) taken.add(k)
     }
     queue = rest
     const order = new Map(group.map((item) => [item, write.orderOf(item.job)]))
@@ -69,6 +70,7 @@ export function createStatementGroups<Job, Result>(
     let results: Result[]
     try {
       results = await write.many(group.map((item) => item.job))
+      if (results.length !== group.length) throw new Error('a group statement answered for the wrong number of jobs')
     } catch {
       await Promise.all(group.map(sendOne))
       return
@@ -81,6 +83,9 @@ export function createStatementGroups<Job, Result>(
     await new Promise((resolve) => setImmediate(resolve))
     try {
       while (queue.length > 0) await writeGroup(takeGroup())
+    } catch (error) {
+      // Only a key or order function can throw here: no caller is left waiting.
+      for (const item of queue.splice(0)) item.reject(error)
     } finally {
       writing = undefined
     }
