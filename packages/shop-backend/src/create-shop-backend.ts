@@ -151,6 +151,14 @@ export interface ShopBackend {
 /** How long the shop's id, secret and store id stay in memory between reads of the store. */
 export const CONNECTION_CACHE_MS = 1_000
 
+/** The lease an instance holds while it registers the shop (the `leases` table, beside the poller's). */
+export const REGISTRATION_LEASE = 'shop-registration'
+// Longer than one registration takes (the service calls the shop's two settings endpoints, 10 s each
+// at most): an instance that dies while registering holds the others up this long, no longer.
+const REGISTRATION_LEASE_MS = 60_000
+/** How often an instance waiting for another's registration looks again. */
+const REGISTRATION_WAIT_MS = 250
+
 const randomText = (bytes: number) => {
   const raw = crypto.getRandomValues(new Uint8Array(bytes))
   return Array.from(raw, (b) => b.toString(16).padStart(2, '0')).join('')
@@ -343,6 +351,39 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     }
   }
 
+  /** The registration stored (shop id and its service secret), if the shop has one. */
+  const registered = async (): Promise<Registration | undefined> => {
+    const shopId = await options.store.getSetting(SETTING.shopId)
+    if (!shopId || !(await readSealed(context, SETTING.serviceSecret))) return undefined
+    return { shopId, storeId: await options.store.getSetting(SETTING.storeId), alreadyRegistered: true }
+  }
+
+  /** The registration call itself, by the instance holding the registration lease. */
+  const registerOnce = async (registerShop: RegisterShop, registerOptions: { readonly readyMadeStore?: boolean }) => {
+    // A pair of our own, made once and kept sealed: a repeat after a failure presents the same pair.
+    let key = await readSealed(context, SETTING.basicKey)
+    let secret = await readSealed(context, SETTING.basicSecret)
+    if (!key || !secret) {
+      key = `shop_${randomText(16)}`
+      secret = randomText(32)
+      await writeSealed(context, SETTING.basicKey, key)
+      await writeSealed(context, SETTING.basicSecret, secret)
+    }
+    const result = await registerShop({
+      shopUrl,
+      key,
+      secret,
+      ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}),
+    })
+    await options.store.putSetting(SETTING.shopId, result.shopId)
+    if (result.storeId) {
+      await recordReadyMadeStore(options.store, result.storeId)
+      await options.store.putSetting(SETTING.storeId, result.storeId)
+    }
+    forgetConnection()
+    return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
+  }
+
   return {
     fetch: handle,
     handles: (pathname) => allPaths.includes(pathname),
@@ -352,33 +393,29 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     refund: (orderId, o) => modifyOrder(context, 'refund', String(orderId), o),
     cancel: (orderId, o) => modifyOrder(context, 'cancel', String(orderId), o),
     async register(registerOptions = {}) {
-      const shopId = await options.store.getSetting(SETTING.shopId)
-      if (shopId && (await readSealed(context, SETTING.serviceSecret))) {
-        return { shopId, storeId: await options.store.getSetting(SETTING.storeId), alreadyRegistered: true }
-      }
+      const before = await registered()
+      if (before) return before
       if (!options.registerShop) throw new TypeError('registerShop: needed to register (connectServiceClient(...).registerShop)')
-      // A pair of our own, made once and kept sealed: a repeat after a failure presents the same pair.
-      let key = await readSealed(context, SETTING.basicKey)
-      let secret = await readSealed(context, SETTING.basicSecret)
-      if (!key || !secret) {
-        key = `shop_${randomText(16)}`
-        secret = randomText(32)
-        await writeSealed(context, SETTING.basicKey, key)
-        await writeSealed(context, SETTING.basicSecret, secret)
+      const registerShop = options.registerShop
+      // One instance registers at a time (the service makes a shop per call): the others wait, then find it registered.
+      const holder = crypto.randomUUID()
+      for (;;) {
+        const { acquired } = await options.store.acquireLease(
+          REGISTRATION_LEASE,
+          holder,
+          REGISTRATION_LEASE_MS,
+          context.now().toISOString(),
+        )
+        if (acquired) break
+        await new Promise((resolve) => setTimeout(resolve, REGISTRATION_WAIT_MS))
+        const meanwhile = await registered()
+        if (meanwhile) return meanwhile
       }
-      const result = await options.registerShop({
-        shopUrl,
-        key,
-        secret,
-        ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}),
-      })
-      await options.store.putSetting(SETTING.shopId, result.shopId)
-      if (result.storeId) {
-        await recordReadyMadeStore(options.store, result.storeId)
-        await options.store.putSetting(SETTING.storeId, result.storeId)
+      try {
+        return (await registered()) ?? (await registerOnce(registerShop, registerOptions))
+      } finally {
+        await options.store.releaseLease(REGISTRATION_LEASE, holder).catch(() => {})
       }
-      forgetConnection()
-      return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
     },
     async connect(credentials) {
       await options.store.putSetting(SETTING.shopId, credentials.shopId)

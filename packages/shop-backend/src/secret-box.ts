@@ -31,7 +31,17 @@ export async function createSecretBox(key: Uint8Array | CryptoKey): Promise<Secr
     async open(sealed) {
       const [version, iv, body, extra] = sealed.split('.')
       if (version !== 'v1' || !iv || !body || extra !== undefined) throw new TypeError('sealed secret: unknown format')
-      const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64url(iv).slice() }, cryptoKey, fromBase64url(body).slice())
+      let plain: ArrayBuffer
+      try {
+        plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: fromBase64url(iv).slice() }, cryptoKey, fromBase64url(body).slice())
+      } catch (cause) {
+        // WebCrypto says only "OperationError"; the usual reason is an instance started with another key.
+        throw new TypeError(
+          'sealed secret: cannot be opened with this secretKey (another key sealed it, or the stored text was altered); ' +
+            'every instance needs the key the store was sealed with',
+          { cause },
+        )
+      }
       return new TextDecoder().decode(plain)
     },
   }

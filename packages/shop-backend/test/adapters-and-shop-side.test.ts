@@ -1,7 +1,8 @@
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Hono } from 'hono'
 import { createServiceClient } from '@card-jwe/service-client'
-import { createSecretBox, SHOP_SIDE_PATHS } from '../src/index.js'
+import { createSecretBox, generateSecretKey, SHOP_SIDE_PATHS } from '../src/index.js'
 import { mountShopBackend } from '../src/hono/index.js'
 import { toNodeListener } from '../src/node/index.js'
 import { listen } from './support/listen.js'
@@ -43,6 +44,15 @@ describe('registration over a real node:http server (toNodeListener) with the re
     // The pushed secret signs: the service answers a signed call.
     const client = createServiceClient({ baseUrl: world.sandbox.baseUrl, credentials: { shopId: first.shopId, serviceSecret: secret } })
     await expect(client.updatedPayments({ after: 0 })).resolves.toMatchObject({ payments: [] })
+  })
+
+  it('says which key is wrong when a sealed secret is opened with another secretKey, and never the secret', async () => {
+    const sealed = (await shop.store.getSetting('service_secret'))!
+    const secret = await (await createSecretBox(shop.secretKey)).open(sealed)
+    const opened = (await createSecretBox(generateSecretKey())).open(sealed)
+    await expect(opened).rejects.toThrow(TypeError)
+    await expect(opened).rejects.toThrow(/cannot be opened with this secretKey/)
+    await expect(opened).rejects.not.toThrow(secret)
   })
 
   it('is safe to repeat: a registered shop sends nothing and answers what it has', async () => {
@@ -116,6 +126,44 @@ describe('registration over a real node:http server (toNodeListener) with the re
     })
     expect(huge.status).toBe(413)
     expect((await fetch(`${http.url}/elsewhere`)).status).toBe(404)
+  })
+})
+
+describe('registration from two instances at once (one ledger, two back ends behind one address)', () => {
+  it('makes one shop at the service, and both instances answer with it', async () => {
+    // A load balancer in front of two back ends on one ledger file: requests alternate between them.
+    const listeners: Array<ReturnType<typeof toNodeListener>> = []
+    let turn = 0
+    const http = await listen((req, res) => listeners[turn++ % listeners.length]!(req, res))
+    const a = await startShop(world, { connect: false, shopUrl: http.url })
+    const b = await startShop(world, { connect: false, shopUrl: http.url, storePath: a.storePath, secretKey: a.secretKey })
+    try {
+      listeners.push(toNodeListener(a.backend), toNodeListener(b.backend))
+      const [first, second] = await Promise.all([
+        a.backend.register({ readyMadeStore: true }),
+        b.backend.register({ readyMadeStore: true }),
+      ])
+      expect(second!.shopId).toBe(first!.shopId)
+      expect([first!.alreadyRegistered, second!.alreadyRegistered].sort()).toEqual([false, true])
+      const sandbox = new Database(world.sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+      try {
+        expect(sandbox.prepare('SELECT COUNT(*) AS n FROM shops WHERE base_url = ?').get(http.url)).toEqual({ n: 1 })
+      } finally {
+        sandbox.close()
+      }
+      // Both sign with the one pushed secret: each pays through its own instance.
+      for (const shop of [a, b]) {
+        const order = shop.createOrder()
+        expect(await shop.post('/api/payments', await shop.cardSubmission(order))).toMatchObject({
+          status: 200,
+          body: { resultCode: 'Authorised' },
+        })
+      }
+    } finally {
+      await http.close()
+      await b.close()
+      await a.close()
+    }
   })
 })
 
