@@ -161,9 +161,20 @@ export function createPoller(
   let lastFailure: string | undefined
   const release = () => context.store.releaseLease(POLLER_LEASE, holder).catch(() => {})
 
+  /** Who polled at this instance's last timed tick: said in the log when it changes, not at every tick. */
+  let lastSeenHolder: string | undefined
+
   /** Takes or renews the lease; the holder's id when another instance has it. */
   async function lease(): Promise<string | undefined> {
     const { acquired, lease: held } = await context.store.acquireLease(POLLER_LEASE, holder, leaseMs, context.now().toISOString())
+    if (timer && held.holder !== lastSeenHolder) {
+      context.log(
+        acquired
+          ? `poller ${holder}: holds the lease ${POLLER_LEASE}; this instance polls`
+          : `poller ${holder}: the lease ${POLLER_LEASE} is held by ${held.holder}; this instance waits`,
+      )
+      lastSeenHolder = held.holder
+    }
     return acquired ? undefined : held.holder
   }
 
@@ -253,6 +264,7 @@ export function createPoller(
     stop() {
       if (timer) clearInterval(timer)
       timer = undefined
+      lastSeenHolder = undefined
       chain = chain.then(release, release)
     },
     problems: () => context.store.listProblems(),

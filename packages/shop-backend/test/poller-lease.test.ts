@@ -37,6 +37,33 @@ describe('the poller lease (two shops on one ledger file)', () => {
     expect((await a.backend.poller.pollNow()).leaseHeldBy).toBeUndefined()
   })
 
+  it('each instance says in its log when the poller starts or stops polling there, and who holds the lease', async () => {
+    const lines = { a: [] as string[], b: [] as string[] }
+    const a = await startShop(world, { log: (line) => lines.a.push(line) })
+    shops.push(a)
+    const b = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey, log: (line) => lines.b.push(line) })
+    shops.push(b)
+    const [holderA, holderB] = [a.backend.poller.holder, b.backend.poller.holder]
+    const leaseLines = (of: string[]) => of.filter((line) => line.startsWith('poller '))
+    a.backend.poller.start({ intervalMs: 20, leaseMs: 60_000 })
+    await until(async () => leaseLines(lines.a).length > 0)
+    b.backend.poller.start({ intervalMs: 20, leaseMs: 60_000 })
+    await until(async () => leaseLines(lines.b).length > 0)
+    // Many ticks later: still one line each (said when it changes, not at every tick).
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    expect(leaseLines(lines.a)).toEqual([`poller ${holderA}: holds the lease ${POLLER_LEASE}; this instance polls`])
+    expect(leaseLines(lines.b)).toEqual([`poller ${holderB}: the lease ${POLLER_LEASE} is held by ${holderA}; this instance waits`])
+    a.backend.poller.stop()
+    await until(async () => leaseLines(lines.b).length > 1)
+    expect(leaseLines(lines.b)[1]).toBe(`poller ${holderB}: holds the lease ${POLLER_LEASE}; this instance polls`)
+    // Stopped and started again: said again.
+    b.backend.poller.stop()
+    b.backend.poller.start({ intervalMs: 20, leaseMs: 60_000 })
+    await until(async () => leaseLines(lines.b).length > 2)
+    expect(leaseLines(lines.b)[2]).toBe(leaseLines(lines.b)[1])
+    b.backend.poller.stop()
+  })
+
   it('a poll whose lease another instance took meanwhile commits nothing (LEASE_LOST) and the cursor stays', async () => {
     const a = await startShop(world)
     shops.push(a)
