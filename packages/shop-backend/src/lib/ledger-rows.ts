@@ -172,3 +172,15 @@ export const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = Objec
   refundedValue: 'refunded_value',
   updatedAt: 'updated_at',
 })
+
+/** PATCH_COLUMNS as pairs, in one fixed order (the group statement's bit per field follows it). */
+export const PATCH_FIELDS = Object.entries(PATCH_COLUMNS) as ReadonlyArray<readonly [keyof AttemptPatch, string]>
+
+/** A patch writes the fields it has: `null` clears one, `undefined` leaves it as if absent. */
+export const patchWrites = (patch: AttemptPatch, key: keyof AttemptPatch): boolean => key in patch && patch[key] !== undefined
+
+/** The stored form of a field the patch writes: the answer as JSON text. */
+export function storedPatchValue(patch: AttemptPatch, key: keyof AttemptPatch): unknown {
+  const value = patch[key]
+  return key === 'answer' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null)
+}

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { attemptOf, type AttemptRow, PATCH_COLUMNS } from '../lib/ledger-rows.js'
+import { attemptOf, type AttemptRow, PATCH_FIELDS, patchWrites, storedPatchValue } from '../lib/ledger-rows.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
 import { ATTEMPT_COLUMN_TYPES } from './attempt-columns.js'
 import { prepared } from './prepared.js'
@@ -13,25 +13,14 @@ export interface AttemptUpdate {
   readonly change?: OrderChange | undefined
 }
 
-const PATCH = Object.entries(PATCH_COLUMNS) as Array<[keyof AttemptPatch, string]>
-
-/** A patch writes the fields it has; `null` clears one, `undefined` leaves it (as absent). */
-const writes = (patch: AttemptPatch, key: keyof AttemptPatch): boolean => key in patch && patch[key] !== undefined
-
-/** The stored form of a patch's field: the answer as JSON text. */
-function storedValue(patch: AttemptPatch, key: keyof AttemptPatch): unknown {
-  const value = patch[key]
-  return key === 'answer' && value !== null && value !== undefined ? JSON.stringify(value) : (value ?? null)
-}
-
 /** One compare-and-set as its own statement, on whichever connection (a transaction's, or the pool). */
 export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpdate): Promise<AttemptRecord | undefined> {
   const { id, expectedVersion, patch, change } = update
   const sets: string[] = []
   const values: unknown[] = [id, expectedVersion]
-  for (const [key, column] of PATCH) {
-    if (!writes(patch, key)) continue
-    values.push(storedValue(patch, key))
+  for (const [key, column] of PATCH_FIELDS) {
+    if (!patchWrites(patch, key)) continue
+    values.push(storedPatchValue(patch, key))
     sets.push(`${column} = $${values.length}`)
   }
   const set = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
@@ -65,17 +54,17 @@ function typeOf(column: string): string {
 // A group as one statement: one array a field (id, expected version, which patch fields it writes as
 // bits, each patch column, the change queued as casAttempt queues it), so patches of different shapes
 // share one prepared statement.
-if (PATCH.length > 30) throw new TypeError('attempt-updates: more patch fields than bits in an integer')
+if (PATCH_FIELDS.length > 30) throw new TypeError('attempt-updates: more patch fields than bits in an integer')
 const INPUT: ReadonlyArray<readonly [string, string]> = [
   ['id', 'text'],
   ['expected', 'integer'],
   ['writes', 'integer'],
-  ...PATCH.map(([, column]) => [column, typeOf(column)] as const),
+  ...PATCH_FIELDS.map(([, column]) => [column, typeOf(column)] as const),
   ['change_order_id', 'text'],
   ['change', 'text'],
   ['change_at', 'text'],
 ]
-const SETS = PATCH.map(([, c], bit) => `${c} = CASE WHEN i.writes & ${1 << bit} <> 0 THEN i.${c} ELSE a.${c} END`)
+const SETS = PATCH_FIELDS.map(([, c], bit) => `${c} = CASE WHEN i.writes & ${1 << bit} <> 0 THEN i.${c} ELSE a.${c} END`)
 const UPDATE_GROUP = `WITH input AS (
     SELECT * FROM unnest(${INPUT.map(([, type], k) => `$${k + 1}::${type}[]`).join(', ')})
       AS i(${INPUT.map(([name]) => name).join(', ')})
@@ -94,8 +83,8 @@ function columnsOf(updates: readonly AttemptUpdate[]): unknown[][] {
   return [
     updates.map((u) => u.id),
     updates.map((u) => u.expectedVersion),
-    updates.map((u) => PATCH.reduce((bits, [key], bit) => (writes(u.patch, key) ? bits | (1 << bit) : bits), 0)),
-    ...PATCH.map(([key]) => updates.map((u) => (writes(u.patch, key) ? storedValue(u.patch, key) : null))),
+    updates.map((u) => PATCH_FIELDS.reduce((bits, [key], bit) => (patchWrites(u.patch, key) ? bits | (1 << bit) : bits), 0)),
+    ...PATCH_FIELDS.map(([key]) => updates.map((u) => (patchWrites(u.patch, key) ? storedPatchValue(u.patch, key) : null))),
     updates.map((u) => u.change?.orderId ?? null),
     updates.map((u) => (u.change ? JSON.stringify(u.change) : null)),
     updates.map((u) => (u.change ? u.patch.updatedAt : null)),

@@ -22,9 +22,11 @@ import {
   type ModificationRow,
   outboxEntryOf,
   type OutboxRow,
-  PATCH_COLUMNS,
+  PATCH_FIELDS,
+  patchWrites,
   problemOf,
   rowOfAttempt,
+  storedPatchValue,
   type ProblemRow,
 } from '../lib/ledger-rows.js'
 
@@ -288,11 +290,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   function casAttempt(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): AttemptRecord | undefined {
     const sets: string[] = []
     const values: Record<string, unknown> = { id, expected: expectedVersion }
-    for (const [key, column] of Object.entries(PATCH_COLUMNS) as Array<[keyof AttemptPatch, string]>) {
-      if (!(key in patch) || patch[key] === undefined) continue
-      const value = patch[key]
+    for (const [key, column] of PATCH_FIELDS) {
+      if (!patchWrites(patch, key)) continue
       sets.push(`${column} = @${column}`)
-      values[column] = key === 'answer' && value !== null ? JSON.stringify(value) : value
+      values[column] = storedPatchValue(patch, key)
     }
     const sql = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = @id AND version = @expected RETURNING *`
     let statement = casStatements.get(sql)
