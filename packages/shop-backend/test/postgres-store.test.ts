@@ -8,11 +8,12 @@ import { freshDatabase, postgres, testPool } from './support/postgres.js'
 const onServer = describe.skipIf(postgres.missing !== undefined)
 
 /** A test on a store of its own, in a fresh database; closed (again, if the test did) and dropped after. */
-const onFreshStore = (name: string, run: (store: PostgresStore) => Promise<void>) => async () => {
+const onFreshStore = (name: string, run: (store: PostgresStore, logged: readonly string[]) => Promise<void>) => async () => {
   const database = await freshDatabase(name)
-  const store = await openPostgresStore({ connectionString: database.url })
+  const logged: string[] = []
+  const store = await openPostgresStore({ connectionString: database.url, log: (line) => logged.push(line) })
   try {
-    await run(store)
+    await run(store, logged)
   } finally {
     await store.close()
     await database.drop()
@@ -73,8 +74,8 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
     )
 
     it(
-      'an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored',
-      onFreshStore('groups', async (store) => {
+      'an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored, and the log says so',
+      onFreshStore('groups', async (store, logged) => {
         const good = Array.from({ length: 5 }, (_, i) => attempt(`g${i}`, 1))
         const refused = attempt('bad', 1, { number: 1.5 }) // not an integer: the whole group's statement fails
         const results = await Promise.allSettled([...good, refused].map((a) => store.insertAttempt(a)))
@@ -82,6 +83,8 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(results[5]?.status).toBe('rejected')
         for (const a of good) expect((await store.listAttempts(a.orderId)).map((r) => r.id)).toEqual([a.id])
         expect(await store.listAttempts('bad')).toEqual([])
+        // The SQLSTATE (22P02: not an integer), not the message: a message may quote a row's values.
+        expect(logged).toEqual(['postgres store: a group of 6 attempt inserts failed (22P02); each is sent again alone'])
       }),
     )
 
@@ -152,8 +155,8 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
     )
 
     it(
-      'a compare-and-set PostgreSQL refuses fails alone: the others asked for at the same time are written',
-      onFreshStore('cas-groups', async (store) => {
+      'a compare-and-set PostgreSQL refuses fails alone: the others asked for at the same time are written, and the log says so',
+      onFreshStore('cas-groups', async (store, logged) => {
         const attempts = Array.from({ length: 6 }, (_, i) => attempt(`r${i}`, 1))
         for (const a of attempts) await store.insertAttempt(a)
         const results = await Promise.allSettled(
@@ -166,6 +169,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect((await Promise.all(attempts.map((a) => store.findAttempt(a.id)))).map((a) => a?.version)).toEqual([2, 2, 2, 2, 2, 1])
         const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
         expect(queued.map((e) => e.change.orderId).sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4'])
+        expect(logged).toEqual(['postgres store: a group of 6 compare-and-sets failed (22P02); each is sent again alone'])
       }),
     )
 
@@ -182,6 +186,20 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
   })
 
   describe('PostgreSQL store: schema and pool', () => {
+    it(
+      'an idle connection the server ends is dropped and logged by its SQLSTATE; the store goes on',
+      onFreshStore('idle-drop', async (store, logged) => {
+        // Two connections in the pool, both idle after this.
+        await Promise.all([store.pool.query('SELECT pg_sleep(0.05)'), store.pool.query('SELECT pg_sleep(0.05)')])
+        const { rows } = await store.pool.query<{ ended: boolean }>(
+          'SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+        )
+        expect(rows.filter((r) => r.ended).length).toBeGreaterThan(0)
+        await expect.poll(() => logged).toContain('postgres store: the pool dropped an idle connection (57P01)')
+        expect(await store.insertAttempt(attempt('after-drop', 1))).toBe(true)
+      }),
+    )
+
     it('several instances opening one new database at once apply each migration once (advisory lock)', async () => {
       const database = await freshDatabase('migrate')
       try {

@@ -26,20 +26,27 @@ function valuesOf(a: AttemptRecord): unknown[] {
  * instances' groups of the ledger's attempts (id = order and number, a fresh random key) take their
  * locks in one order.
  */
-export function createAttemptInserts(pool: pg.Pool): {
+export function createAttemptInserts(
+  pool: pg.Pool,
+  log: (line: string) => void,
+): {
   insert(attempt: AttemptRecord): Promise<boolean>
   settled(): Promise<void>
 } {
-  const groups = createStatementGroups<AttemptRecord, boolean>({
-    keysOf: (a) => [`id ${a.id}`, `key ${a.idempotencyKey}`, `order ${a.orderId} ${a.number}`],
-    orderOf: (a) => a.id,
-    one: async (a) => (await pool.query(prepared(INSERT_ONE, valuesOf(a)))).rowCount === 1,
-    async many(attempts) {
-      const rows = attempts.map(valuesOf)
-      const columns = COLUMNS.map((_, i) => rows.map((row) => row[i]))
-      const stored = new Set((await pool.query<{ id: string }>(prepared(INSERT_GROUP, columns))).rows.map((row) => row.id))
-      return attempts.map((a) => stored.has(a.id))
+  const groups = createStatementGroups<AttemptRecord, boolean>(
+    {
+      what: 'attempt inserts',
+      keysOf: (a) => [`id ${a.id}`, `key ${a.idempotencyKey}`, `order ${a.orderId} ${a.number}`],
+      orderOf: (a) => a.id,
+      one: async (a) => (await pool.query(prepared(INSERT_ONE, valuesOf(a)))).rowCount === 1,
+      async many(attempts) {
+        const rows = attempts.map(valuesOf)
+        const columns = COLUMNS.map((_, i) => rows.map((row) => row[i]))
+        const stored = new Set((await pool.query<{ id: string }>(prepared(INSERT_GROUP, columns))).rows.map((row) => row.id))
+        return attempts.map((a) => stored.has(a.id))
+      },
     },
-  })
+    log,
+  )
   return { insert: groups.run, settled: groups.settled }
 }

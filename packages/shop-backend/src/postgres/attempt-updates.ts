@@ -101,22 +101,29 @@ function columnsOf(updates: readonly AttemptUpdate[]): unknown[][] {
  * `deadlock_timeout`, 1 s by default, while the other compare-and-sets of this process wait behind
  * the group) and the group is sent again one update a statement.
  */
-export function createAttemptUpdates(pool: pg.Pool): {
+export function createAttemptUpdates(
+  pool: pg.Pool,
+  log: (line: string) => void,
+): {
   update(update: AttemptUpdate): Promise<AttemptRecord | undefined>
   settled(): Promise<void>
 } {
-  const groups = createStatementGroups<AttemptUpdate, AttemptRecord | undefined>({
-    keysOf: (u) => (u.change ? [`id ${u.id}`, `order ${u.change.orderId}`] : [`id ${u.id}`]),
-    orderOf: (u) => u.id,
-    one: (u) => casAttempt(pool, u),
-    async many(updates) {
-      const rows = (await pool.query<AttemptRow>(prepared(UPDATE_GROUP, columnsOf(updates)))).rows
-      const written = new Map(rows.map((row) => [row.id, row]))
-      return updates.map((u) => {
-        const row = written.get(u.id)
-        return row && attemptOf(row)
-      })
+  const groups = createStatementGroups<AttemptUpdate, AttemptRecord | undefined>(
+    {
+      what: 'compare-and-sets',
+      keysOf: (u) => (u.change ? [`id ${u.id}`, `order ${u.change.orderId}`] : [`id ${u.id}`]),
+      orderOf: (u) => u.id,
+      one: (u) => casAttempt(pool, u),
+      async many(updates) {
+        const rows = (await pool.query<AttemptRow>(prepared(UPDATE_GROUP, columnsOf(updates)))).rows
+        const written = new Map(rows.map((row) => [row.id, row]))
+        return updates.map((u) => {
+          const row = written.get(u.id)
+          return row && attemptOf(row)
+        })
+      },
     },
-  })
+    log,
+  )
   return { update: groups.run, settled: groups.settled }
 }

@@ -5,6 +5,7 @@ import { createAttemptInserts } from './attempt-inserts.js'
 import { casAttempt, createAttemptUpdates } from './attempt-updates.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
 import { prepared } from './prepared.js'
+import { errorCodeOf } from './statement-groups.js'
 import {
   attemptOf,
   type AttemptRow,
@@ -35,6 +36,12 @@ export type PostgresStoreOptions = (
       readonly pool?: never
     }
 ) & {
+  /**
+   * Where the store tells what it got over: a group statement that failed and was sent again one
+   * write at a time; an idle connection the pool dropped. SQLSTATE codes and counts, never values.
+   * Default: nothing, as the back end's own `log`; pass the same function to both.
+   */
+  readonly log?: (line: string) => void
   /** Test hook: the migrations to apply (default: this version's). */
   readonly migrations?: readonly Migration[]
 }
@@ -141,8 +148,9 @@ const UPSERT_PROBLEM = `INSERT INTO poll_problems (sequence, change, reason, tri
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const owned = options.pool === undefined
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 })
+  const log = options.log ?? (() => {})
   // An idle connection that breaks (a server restart) is dropped by the pool; it must not end the process.
-  if (owned) pool.on('error', () => {})
+  if (owned) pool.on('error', (error) => log(`postgres store: the pool dropped an idle connection (${errorCodeOf(error)})`))
   let schemaVersion: number
   try {
     schemaVersion = await migrate(pool, options.migrations ?? POSTGRES_MIGRATIONS)
@@ -151,8 +159,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw error
   }
   let closed = false
-  const attemptInserts = createAttemptInserts(pool)
-  const attemptUpdates = createAttemptUpdates(pool)
+  const attemptInserts = createAttemptInserts(pool, log)
+  const attemptUpdates = createAttemptUpdates(pool, log)
 
   return {
     schemaVersion,

@@ -1,5 +1,7 @@
 /** How one kind of write is sent: alone, or many as one statement. */
 export interface GroupedWrite<Job, Result> {
+  /** What the jobs are, plural, for the log ("attempt inserts"). */
+  readonly what: string
   /** Two jobs that share any of these never go in one group: each is judged against what is committed. */
   keysOf(job: Job): readonly string[]
   /** The order of a group's rows (a lock order between instances). */
@@ -8,6 +10,13 @@ export interface GroupedWrite<Job, Result> {
   one(job: Job): Promise<Result>
   /** A group (two or more jobs) as one statement and one commit: one result per job, in the group's order. */
   many(jobs: readonly Job[]): Promise<Result[]>
+}
+
+/** PostgreSQL's SQLSTATE (`40P01`), else the error's name: never its message, which may quote a row's values. */
+export function errorCodeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
+  return (error as Error | null)?.name ?? 'Error'
 }
 
 interface Queued<Job, Result> {
@@ -27,6 +36,7 @@ interface Queued<Job, Result> {
  */
 export function createStatementGroups<Job, Result>(
   write: GroupedWrite<Job, Result>,
+  log: (line: string) => void,
 ): {
   run(job: Job): Promise<Result>
   /** Resolves once every job asked for so far is answered (for `close`). */
@@ -71,7 +81,10 @@ export function createStatementGroups<Job, Result>(
     try {
       results = await write.many(group.map((item) => item.job))
       if (results.length !== group.length) throw new Error('a group statement answered for the wrong number of jobs')
-    } catch {
+    } catch (error) {
+      // Said, not thrown: each caller still gets its own answer below. A group that fails every time
+      // would otherwise cost a statement a job without anyone knowing.
+      log(`postgres store: a group of ${group.length} ${write.what} failed (${errorCodeOf(error)}); each is sent again alone`)
       await Promise.all(group.map(sendOne))
       return
     }
