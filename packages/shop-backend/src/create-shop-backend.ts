@@ -96,7 +96,7 @@ export interface ShopBackendOptions {
   readonly now?: () => Date
   /** Log lines name codes and ids, never card data or secrets. Default: none. */
   readonly log?: (line: string) => void
-  /** Test hook for the throttle's waits. */
+  /** Test hook for waits (the throttle's, and a payment-details call waiting on another window's). */
   readonly sleep?: (ms: number) => Promise<void>
 }
 
@@ -230,6 +230,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     service: signedService,
     drainOutbox: () => outbox.drain(),
     pollNow: () => poller.pollNow(),
+    sleep,
   }
   async function useStore(storeId: string): Promise<void> {
     await options.store.putSetting(SETTING.storeId, storeId)

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { startShop, startWorld, type World } from './support/shop.js'
+import type { ShopOrder } from '../src/index.js'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 import { answerChallenge, runThreeDSMethod } from './support/threeds.js'
 
 let world: World
@@ -11,6 +12,26 @@ beforeAll(async () => {
 afterAll(() => world.close())
 
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
+
+/**
+ * Two instances of the back end on one ledger file, an order both can read, and the service slow
+ * to answer each payment-details call (so a second instance asks while the first's call is out).
+ */
+async function onTwoInstances(run: (shop: TestShop, other: TestShop, order: ShopOrder) => Promise<void>): Promise<void> {
+  const shop = await startShop(world)
+  const other = await startShop(world, { storePath: shop.storePath, secretKey: shop.secretKey })
+  const forward = world.proxy.rule
+  try {
+    const order = shop.createOrder()
+    other.orders.set(String(order.id), order)
+    world.proxy.rule = (_method, path) => ({ action: 'forward', ...(path.endsWith('/payment-details') ? { delayMs: 300 } : {}) })
+    await run(shop, other, order)
+  } finally {
+    world.proxy.rule = forward
+    await other.close()
+    await shop.close()
+  }
+}
 
 describe('3-D Secure 2 through the back end', () => {
   it("fingerprint then challenge: a key per step; a repeated step gets that step's answer, never a 4xx or a second call", async () => {
@@ -66,4 +87,90 @@ describe('3-D Secure 2 through the back end', () => {
       await shop.close()
     }
   })
+
+  it('two tabs on one order, each with its own challenged card: one payment, and both tabs hear the order is paid', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      const card = findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })
+      // Each tab encrypts its own card: two submissions, two attempts, two payments awaiting a step.
+      const tabs = []
+      for (let i = 0; i < 2; i++) tabs.push(await shop.post('/api/payments', await shop.cardSubmission(order, card)))
+      expect(tabs.map((t) => t.body.resultCode)).toEqual(['IdentifyShopper', 'IdentifyShopper'])
+      const challenges = []
+      for (const tab of tabs) {
+        const threeDSResult = await runThreeDSMethod(tokenOf(tab.body))
+        challenges.push(await shop.post('/api/payment-details', { orderId: order.id, details: { threeDSResult } }))
+      }
+      expect(challenges.map((c) => c.body.resultCode)).toEqual(['ChallengeShopper', 'ChallengeShopper'])
+      const finals = await Promise.all(
+        challenges.map(async (c) => ({
+          orderId: order.id,
+          details: { threeDSResult: await answerChallenge(tokenOf(c.body), CHALLENGE_ANSWER) },
+        })),
+      )
+      const answers = await Promise.all(finals.map((f) => shop.post('/api/payment-details', f)))
+      expect(answers).toEqual([
+        { status: 200, body: { resultCode: 'Authorised' } },
+        { status: 200, body: { resultCode: 'Authorised' } },
+      ])
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+      expect(world.sandboxPaymentsFor(order.reference, 'ChallengeShopper')).toBe(1) // the other tab's, never finished
+      // The feed agrees (other tests' orders at this sandbox are not this shop's: problems of their own).
+      expect((await shop.backend.poller.pollNow()).failed).toBeUndefined()
+      const attempts = await shop.store.listAttempts(String(order.id))
+      expect(attempts.map((a) => a.state).sort()).toEqual(['action_required', 'authorised'])
+      expect(shop.changes.filter((c) => c.state === 'authorised')).toHaveLength(1)
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it("two instances on one ledger, two tabs' last steps at once: one call to the service, one payment, both tabs paid", () =>
+    onTwoInstances(async (shop, other, order) => {
+      const card = findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })
+      const challenges = []
+      for (const instance of [shop, other]) {
+        const started = await instance.post('/api/payments', await instance.cardSubmission(order, card))
+        const threeDSResult = await runThreeDSMethod(tokenOf(started.body))
+        challenges.push(await instance.post('/api/payment-details', { orderId: order.id, details: { threeDSResult } }))
+      }
+      const finals = await Promise.all(
+        challenges.map(async (c) => ({
+          orderId: order.id,
+          details: { threeDSResult: await answerChallenge(tokenOf(c.body), CHALLENGE_ANSWER) },
+        })),
+      )
+      const calls = world.proxy.counted('POST', '/payment-details')
+      const answers = await Promise.all([shop.post('/api/payment-details', finals[0]), other.post('/api/payment-details', finals[1])])
+      expect(answers).toEqual([
+        { status: 200, body: { resultCode: 'Authorised' } },
+        { status: 200, body: { resultCode: 'Authorised' } },
+      ])
+      expect(world.proxy.counted('POST', '/payment-details') - calls).toBe(1)
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    }))
+
+  it("a new try on another instance while one tab's last step is with the service: it waits, and hears the order is paid", () =>
+    onTwoInstances(async (shop, other, order) => {
+      const started = await shop.post(
+        '/api/payments',
+        await shop.cardSubmission(order, findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })),
+      )
+      const fingerprint = { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) } }
+      const challenge = await shop.post('/api/payment-details', fingerprint)
+      const final = { orderId: order.id, details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), CHALLENGE_ANSWER) } }
+      const payments = world.proxy.counted('POST', '/payments')
+      const finishing = shop.post('/api/payment-details', final)
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      // The other tab gives up on the challenge and pays with a card that needs no step, on another instance.
+      const newTry = other.post('/api/payments', await other.cardSubmission(order))
+      expect(await Promise.all([finishing, newTry])).toEqual([
+        { status: 200, body: { resultCode: 'Authorised' } },
+        { status: 200, body: { resultCode: 'Authorised' } },
+      ])
+      expect(world.proxy.counted('POST', '/payments')).toBe(payments)
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+      expect((await shop.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['authorised'])
+    }))
 })

@@ -31,6 +31,8 @@ export interface BackendContext {
   readonly drainOutbox: () => Promise<void>
   /** One poll of the feed now (shared with the timer); never throws. */
   readonly pollNow: () => Promise<PollReport>
+  /** Waits (a test may make it instant). */
+  readonly sleep: (ms: number) => Promise<void>
 }
 
 /** Setting ids in the store. Secrets are sealed (secret-box). */

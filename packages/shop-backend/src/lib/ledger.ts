@@ -121,6 +121,23 @@ function newAttempt(context: BackendContext, order: OrderRecord, number: number,
   }
 }
 
+/**
+ * A details call's idempotency key: per attempt, step and details. The same details again (a resend
+ * after a lost answer) carry the same key; another window's details for the order never share it.
+ */
+export const detailsKeyOf = (attempt: AttemptRecord, detailsFingerprint: string) =>
+  `${attempt.idempotencyKey}-d${attempt.detailsStep + 1}-${detailsFingerprint.slice(0, 12)}`
+
+/** How long a claimed details call may still be out: past every default deadline of the service client (15 s). */
+export const DETAILS_CLAIM_STALE_MS = 60_000
+/** How long, in all, a details submission waits for another window's call to the service to end. */
+const DETAILS_WAIT_MS = 2_000
+const DETAILS_WAIT_STEP_MS = 100
+
+/** A claim older than any call lasts: its instance died or its answer was lost. */
+const claimIsStale = (context: BackendContext, attempt: AttemptRecord) =>
+  context.now().getTime() - Date.parse(attempt.updatedAt) >= DETAILS_CLAIM_STALE_MS
+
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
   context: BackendContext,
@@ -135,6 +152,8 @@ async function attemptFor(
   // differently; otherwise the attempts are read and judged below.
   const first = newAttempt(context, order, 1, methodType, fingerprint)
   if (await context.store.insertAttempt(first)) return first
+  let waitedMs = 0
+  let polled = false
   for (let tries = 0; tries < 5; tries++) {
     const attempts = await context.store.listAttempts(orderId)
     const paid = paidAttempt(attempts)
@@ -150,6 +169,30 @@ async function attemptFor(
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
       throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
+    if (latest && abandoned) {
+      // The shopper left a step for a new try, but another window may be finishing that step: never
+      // both. A details call out (or a new attempt being made) holds the claim: wait for its outcome.
+      if (latest.detailsKey !== undefined && !claimIsStale(context, latest)) {
+        if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
+        await context.sleep(DETAILS_WAIT_STEP_MS)
+        waitedMs += DETAILS_WAIT_STEP_MS
+        tries--
+        continue
+      }
+      // A claim out longer than any call lasts: the feed says whether that call paid, before a new try.
+      if (latest.detailsKey !== undefined && !polled) {
+        polled = true
+        await context.pollNow()
+        tries--
+        continue
+      }
+      // Claimed for the new attempt, so a details call for the old one waits for it in turn.
+      const fenced = await context.store.compareAndSet(latest.id, latest.version, {
+        detailsKey: `${latest.idempotencyKey}-next`,
+        updatedAt: context.now().toISOString(),
+      })
+      if (!fenced) continue
+    }
     const attempt = newAttempt(context, order, (latest?.number ?? 0) + 1, methodType, fingerprint)
     // Stored before the call (the key with it); losing the insert means another process is first: read again.
     if (await context.store.insertAttempt(attempt)) return attempt
@@ -191,7 +234,21 @@ export async function submitPayment(
   return browserAnswer(await storeAnswer(context, chosen, answer))
 }
 
-/** POST payment-details: a repeat for a settled attempt is answered from the ledger, never sent again. */
+/**
+ * The attempt a details answer is about. Two windows on one order each run their own payment's
+ * step, and the details name the payment, not the attempt: the answer's pspReference says which.
+ */
+function answeredAttempt(attempts: readonly AttemptRecord[], sentFor: AttemptRecord, answer: PaymentResponse): AttemptRecord {
+  if (!answer.pspReference) return sentFor
+  return attempts.find((a) => a.pspReference === answer.pspReference) ?? sentFor
+}
+
+/**
+ * POST payment-details. One details call for an order at a time, across instances (the claim on the
+ * latest attempt), and none once any attempt is paid: two windows finishing their own 3-D Secure
+ * step on one order make one payment, and the later window hears the paid answer. A repeat of
+ * details already answered gets that answer, never a second call.
+ */
 export async function submitDetails(
   context: BackendContext,
   order: OrderRecord,
@@ -199,16 +256,18 @@ export async function submitDetails(
   send: (attempt: AttemptRecord, idempotencyKey: string) => Promise<PaymentResponse>,
 ): Promise<BrowserPaymentResult> {
   const orderId = String(order.id)
-  for (let tries = 0; tries < 5; tries++) {
+  let waitedMs = 0
+  for (let tries = 0; tries < 5; ) {
     const attempts = await context.store.listAttempts(orderId)
     const paid = paidAttempt(attempts)
     // The return page reloaded, a second tab, a double click: the paid answer again, never a 4xx.
     if (paid) return browserAnswer(paid)
+    // The same step's details again (a double submit, a reload), whichever attempt they finished: their answer.
+    const answered = attempts.find((a) => a.answer && a.detailsFingerprint === detailsFingerprint)
+    if (answered) return browserAnswer(answered)
     const latest = attempts.at(-1)
     if (!latest) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
     if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
-    // The same step's details again (a double submit, a reload): the answer they already got.
-    if (latest.answer && latest.detailsFingerprint === detailsFingerprint) return browserAnswer(latest)
     const awaiting = latest.state === 'action_required' || (latest.state === 'pending' && latest.detailsKey !== undefined)
     if (!awaiting)
       throw new ShopBackendError(
@@ -216,16 +275,34 @@ export async function submitDetails(
         'NOT_AWAITING_DETAILS',
         `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`,
       )
+    const key = detailsKeyOf(latest, detailsFingerprint)
     let attempt = latest
-    if (attempt.detailsKey === undefined) {
+    if (attempt.detailsKey !== key) {
+      if (attempt.detailsKey !== undefined) {
+        // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.
+        if (!claimIsStale(context, attempt)) {
+          if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
+          await context.sleep(DETAILS_WAIT_STEP_MS)
+          waitedMs += DETAILS_WAIT_STEP_MS
+          continue
+        }
+        // Out longer than any call lasts: its instance died or its answer was lost. The feed says
+        // whether it paid; if not, these details go instead.
+        await context.pollNow()
+        const again = await context.store.listAttempts(orderId)
+        const paidMeanwhile = paidAttempt(again)
+        if (paidMeanwhile) return browserAnswer(paidMeanwhile)
+      }
+      tries++
       const claimed = await context.store.compareAndSet(attempt.id, attempt.version, {
-        detailsKey: `${attempt.idempotencyKey}-d${attempt.detailsStep + 1}`,
+        detailsKey: key,
         updatedAt: context.now().toISOString(),
       })
       if (!claimed) continue // another writer moved it: read again
       attempt = claimed
+    } else {
+      tries++
     }
-    const key = attempt.detailsKey!
     let answer: PaymentResponse
     try {
       answer = await send(attempt, key)
@@ -235,19 +312,33 @@ export async function submitDetails(
       // The step went through before and its answer was lost: the feed knows the outcome.
       if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt)
       // Refused (the step not finished yet, details of another payment): judged again on the next try.
-      const current = await context.store.findAttempt(attempt.id)
-      if (current?.detailsKey === key)
-        await context.store.compareAndSet(current.id, current.version, { detailsKey: null, updatedAt: context.now().toISOString() })
+      await releaseClaim(context, attempt.id, key)
       throw refusal(error)
     }
-    const stored = await storeAnswer(context, attempt, answer, {
-      detailsKey: null,
-      detailsFingerprint,
-      detailsStep: attempt.detailsStep + 1,
-    })
+    const target = answeredAttempt(attempts, attempt, answer)
+    const done = { detailsKey: null, detailsFingerprint, detailsStep: target.detailsStep + 1 }
+    if (target.id === attempt.id) return browserAnswer(await storeAnswer(context, attempt, answer, done))
+    // Another window's payment (an earlier attempt) finished its step: its answer goes on its attempt.
+    const stored = await storeAnswer(context, (await context.store.findAttempt(target.id)) ?? target, answer, done)
+    await releaseClaim(context, attempt.id, key)
     return browserAnswer(stored)
   }
   throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
+}
+
+/** Clears the attempt's details claim if it is still this call's. */
+async function releaseClaim(context: BackendContext, attemptId: string, key: string): Promise<void> {
+  const current = await context.store.findAttempt(attemptId)
+  if (current?.detailsKey === key)
+    await context.store.compareAndSet(current.id, current.version, { detailsKey: null, updatedAt: context.now().toISOString() })
+}
+
+function outcomePending(): ShopBackendError {
+  return new ShopBackendError(
+    503,
+    'OUTCOME_PENDING',
+    'The payment is being confirmed. Reload this page in a moment; the order is never charged twice.',
+  )
 }
 
 /** Polls once and answers from the ledger if that settled the attempt; else "being confirmed". */
@@ -258,9 +349,5 @@ async function settledByFeed(context: BackendContext, attempt: AttemptRecord): P
   if (paid) return browserAnswer(paid)
   const current = attempts.find((a) => a.id === attempt.id)
   if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
-  throw new ShopBackendError(
-    503,
-    'OUTCOME_PENDING',
-    'The payment is being confirmed. Reload this page in a moment; the order is never charged twice.',
-  )
+  throw outcomePending()
 }

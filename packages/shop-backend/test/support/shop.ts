@@ -24,6 +24,8 @@ export interface World {
   readonly proxy: ServiceProxy
   /** Payments the sandbox holds for a shop: the one count that says "charged once". */
   sandboxPayments(shopId: string): number
+  /** The payments at the sandbox for this order reference with this result code (`Authorised`: money the shopper pays). */
+  sandboxPaymentsFor(reference: string, resultCode: string): number
   /** Modifications of one kind the sandbox holds for a payment: "cancelled once". */
   sandboxModifications(pspReference: string, kind: 'capture' | 'refund' | 'cancel'): number
   close(): Promise<void>
@@ -39,6 +41,15 @@ export async function startWorld(): Promise<World> {
       const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
       try {
         return (db.prepare('SELECT COUNT(*) AS n FROM payments WHERE shop_id = ?').get(shopId) as { n: number }).n
+      } finally {
+        db.close()
+      }
+    },
+    sandboxPaymentsFor(reference, resultCode) {
+      const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+      try {
+        const row = db.prepare('SELECT COUNT(*) AS n FROM payments WHERE reference = ? AND result_code = ?').get(reference, resultCode)
+        return (row as { n: number }).n
       } finally {
         db.close()
       }
