@@ -105,6 +105,9 @@ describe('page to forwardable payment body', () => {
     const wire = await pageSubmission({ amount: { currency: 'EUR', value: 28 } })
     const parsed = parseJsonBody(wire, PaymentSubmissionSchema)
     const checked = checkSubmission(parsed.ok ? parsed.value : null, order)
-    expect(checked).toEqual({ ok: false, problems: [{ kind: 'mismatch', field: 'amount.value', expected: 2800, received: 28 }] })
+    expect(checked).toEqual({
+      ok: false,
+      problems: [{ kind: 'mismatch', field: 'amount.value', rule: "must equal the order's amount.value", expected: 2800 }],
+    })
   })
 })

@@ -26,16 +26,19 @@ export type SubmissionProblem =
       /** Which rule, in words. */
       readonly rule: string
     }
-  /** The page says something else than the order record. Amounts and references are not card data. */
+  /**
+   * The page says something else than the order record. The page's value is not repeated: a shopper
+   * can type anything into a field a tampered page sends (a card number in `reference`).
+   */
   | {
       /** A difference from the order record. */
       readonly kind: 'mismatch'
       /** Which field differs. */
       readonly field: ComparedField
-      /** The order record's value. */
+      /** Which rule, in words: "must equal the order's amount.value". */
+      readonly rule: string
+      /** The order record's value (the shop's own data, for its logs; not for the page). */
       readonly expected: number | string
-      /** The page's value (text cut to 80 characters), or null when it was absent or not text or number. */
-      readonly received: number | string | null
     }
 
 /** The outcome of {@link checkSubmission}. */
@@ -52,12 +55,6 @@ export type SubmissionCheck =
       /** Every problem found. */
       readonly problems: readonly SubmissionProblem[]
     }
-
-function received(value: unknown): number | string | null {
-  if (typeof value === 'number') return value
-  // Whatever the page sent is shown shortened: enough to see a tamper, never a whole payload.
-  return typeof value === 'string' ? value.slice(0, 80) : null
-}
 
 /**
  * The trust boundary (spec: Front-end contract 3, 4, 7): checks the page's submission against the
@@ -79,7 +76,7 @@ export function checkSubmission(input: unknown, order: OrderRecord): SubmissionC
     ['reference', order.reference, raw.reference],
   ]
   for (const [field, expected, value] of compared) {
-    if (value !== expected) problems.push({ kind: 'mismatch', field, expected, received: received(value) })
+    if (value !== expected) problems.push({ kind: 'mismatch', field, rule: `must equal the order's ${field}`, expected })
   }
   return problems.length === 0 && parsed.success ? { ok: true, submission: parsed.data } : { ok: false, problems }
 }

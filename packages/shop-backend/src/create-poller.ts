@@ -41,8 +41,11 @@ export interface Poller {
    * polls at a time; the others' ticks find it held and read nothing until it expires).
    */
   start(options?: PollerStartOptions): void
-  /** Stops the timer and gives the lease up, so another instance takes over at its next tick. */
-  stop(): void
+  /**
+   * Stops the timer and gives the lease up, so another instance (or this one, restarted) takes over
+   * at its next tick; resolves once the lease is given up. Call it when the process is asked to end.
+   */
+  stop(): Promise<void>
   /** This poller's id as a lease holder (random per poller). */
   readonly holder: string
   /** Records kept as problems, for the merchant's report. */
@@ -58,7 +61,7 @@ export const POLLER_LEASE = 'updated-payments-poller'
 /** Records per feed page. */
 const PAGE_SIZE = 100
 
-type Plan = { kind: 'apply'; applied: AppliedChange } | { kind: 'skip' } | { kind: 'problem'; reason: string }
+type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
 
 /** Which attempt a feed record is about: by pspReference, else (its answer was lost) the order's open attempt. */
 async function attemptOf(context: BackendContext, record: FeedRecord): Promise<AttemptRecord | string> {
@@ -77,11 +80,21 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   return 'NO_ATTEMPT'
 }
 
-async function plan(context: BackendContext, record: FeedRecord): Promise<Plan> {
+/** The attempt as it will be once `patch` is written (null clears a field; the version moves on). */
+function afterPatch(attempt: AttemptRecord, patch: AttemptPatch): AttemptRecord {
+  const next: Record<string, unknown> = { ...attempt, version: attempt.version + 1 }
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) next[key] = value === null ? undefined : value
+  return next as unknown as AttemptRecord
+}
+
+/** `planned`: the attempts earlier records of the same page will have written (one page, one transaction). */
+async function plan(context: BackendContext, record: FeedRecord, planned: ReadonlyMap<string, AttemptRecord>): Promise<Plan> {
   const to = stateOfPaymentStatus(record.status)
   if (!to) return { kind: 'problem', reason: 'UNKNOWN_STATUS' }
-  const attempt = await attemptOf(context, record)
-  if (typeof attempt === 'string') return { kind: 'problem', reason: attempt }
+  const found = await attemptOf(context, record)
+  if (typeof found === 'string') return { kind: 'problem', reason: found }
+  // Two records of one attempt in one page (a capture, then the rest): the second builds on the first.
+  const attempt = planned.get(found.id) ?? found
   if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value)
     return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
   const verdict = transition(attempt.state, to)
@@ -109,6 +122,7 @@ async function plan(context: BackendContext, record: FeedRecord): Promise<Plan> 
       patch,
       change: changeOf(attempt, patch),
     },
+    next: afterPatch(attempt, patch),
   }
 }
 
@@ -122,15 +136,18 @@ async function planBatch(context: BackendContext, records: readonly FeedRecord[]
   const applied: AppliedChange[] = []
   const skipped: number[] = []
   const problems: Array<Omit<PollProblem, 'tries'>> = []
+  const written = new Map<string, AttemptRecord>()
   for (const record of records) {
     let planned: Plan
     try {
-      planned = await plan(context, record)
+      planned = await plan(context, record, written)
     } catch {
       planned = { kind: 'problem', reason: 'STORE_ERROR' }
     }
-    if (planned.kind === 'apply') applied.push(planned.applied)
-    else if (planned.kind === 'skip') skipped.push(record.sequence)
+    if (planned.kind === 'apply') {
+      applied.push(planned.applied)
+      written.set(planned.applied.attemptId, planned.next)
+    } else if (planned.kind === 'skip') skipped.push(record.sequence)
     else
       problems.push({
         sequence: record.sequence,
@@ -265,7 +282,9 @@ export function createPoller(
       if (timer) clearInterval(timer)
       timer = undefined
       lastSeenHolder = undefined
-      chain = chain.then(release, release)
+      const released = chain.then(release, release)
+      chain = released
+      return released
     },
     problems: () => context.store.listProblems(),
   }

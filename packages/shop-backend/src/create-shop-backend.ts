@@ -253,7 +253,14 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     if (!parsed.ok) throw new ShopBackendError(400, 'INVALID_BODY', parsed.error.message, parsed.error.issues)
     const order = await orderOf(parsed.value.orderId)
     const checked = checkSubmission(parsed.value, order)
-    if (!checked.ok) throw new ShopBackendError(422, 'ORDER_MISMATCH', 'the submission does not match the order', checked.problems)
+    // Field and rule only: the order's own values are not the page's business either.
+    if (!checked.ok)
+      throw new ShopBackendError(
+        422,
+        'ORDER_MISMATCH',
+        'the submission does not match the order',
+        checked.problems.map((p) => (p.kind === 'mismatch' ? { kind: p.kind, field: p.field, rule: p.rule } : p)),
+      )
     const { service, storeId } = await context.connection()
     const submission = checked.submission
     const fingerprint = fingerprintOf(submission.paymentMethod)

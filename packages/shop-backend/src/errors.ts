@@ -13,6 +13,7 @@ export type ShopBackendErrorCode =
   | 'ORDER_NOT_FOUND'
   | 'ORDER_MISMATCH'
   | 'ORDER_NOT_PAYABLE'
+  | 'ORDER_CHANGED'
   | 'NOT_AWAITING_DETAILS'
   | 'NOT_REGISTERED'
   | 'CARD_DATA_REFUSED'

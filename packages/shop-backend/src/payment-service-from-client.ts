@@ -40,6 +40,12 @@ function classify(error: unknown, keepMessage = false): never {
   throw error
 }
 
+/**
+ * The payment methods are read for every checkout page load (`GET /api/config`): with the service
+ * down, the page learns it within this, not after a payment call's 15 s, and can say so before Pay.
+ */
+export const CHECKOUT_CONFIG_DEADLINE_MS = 3_000
+
 /** Adapts a signed `ServiceClient` to the back end's {@link PaymentService} port. */
 export function paymentServiceFromClient(client: ServiceClient): PaymentService {
   return {
@@ -50,7 +56,8 @@ export function paymentServiceFromClient(client: ServiceClient): PaymentService 
     cancel: (psp, call) => client.cancel(psp, { idempotencyKey: call.idempotencyKey }).catch(classify),
     updatedPayments: (query) =>
       client.updatedPayments({ after: query.after, ...(query.limit ? { limit: query.limit } : {}) }).catch(classify),
-    checkoutPaymentMethods: (storeId, query) => client.checkoutPaymentMethods(storeId, query).catch(classify),
+    checkoutPaymentMethods: (storeId, query) =>
+      client.checkoutPaymentMethods(storeId, query, { deadlineMs: CHECKOUT_CONFIG_DEADLINE_MS }).catch(classify),
   }
 }
 

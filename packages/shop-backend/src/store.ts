@@ -276,6 +276,8 @@ export interface LedgerStore {
   insertModification(modification: ModificationRecord): Promise<boolean>
   /** The modification with this id. */
   findModification(id: string): Promise<ModificationRecord | undefined>
+  /** An attempt's modifications, oldest first (what is asked and not in the feed yet counts against what is left). */
+  listModifications(attemptId: string): Promise<ModificationRecord[]>
   /** As {@link compareAndSet}, for a modification. */
   updateModification(id: string, expectedVersion: number, patch: ModificationPatch): Promise<ModificationRecord | undefined>
   /** The feed's cursor: the last sequence applied (0 at first). */

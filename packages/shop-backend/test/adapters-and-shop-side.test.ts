@@ -196,7 +196,19 @@ describe('mounted in a real Hono app', () => {
         body: JSON.stringify({ ...(await shop.cardSubmission(order)), amount: { currency: 'EUR', value: 1 } }),
       })
       expect(mismatch.status).toBe(422)
-      expect(await mismatch.json()).toMatchObject({ error: 'ORDER_MISMATCH', details: [{ kind: 'mismatch', field: 'amount.value' }] })
+      expect((await mismatch.json()).details).toEqual([
+        { kind: 'mismatch', field: 'amount.value', rule: "must equal the order's amount.value" },
+      ])
+      // A card number typed into a field the page sends is named by its field, never repeated.
+      const card = '4111111145551142'
+      const tampered = await app.request('/api/payments', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...(await shop.cardSubmission(order)), reference: card }),
+      })
+      const text = await tampered.text()
+      expect(JSON.parse(text)).toMatchObject({ error: 'ORDER_MISMATCH', details: [{ field: 'reference' }] })
+      expect(text).not.toContain(card)
     } finally {
       await shop.close()
     }

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
+import { connectServiceClient } from '../src/index.js'
 import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -72,6 +73,20 @@ describe('on a bad day: the shopper submits twice', () => {
     const before = paymentsBefore()
     const again = await s.post('/api/payments', await s.cardSubmission(order))
     expect(again).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(paymentsBefore()).toBe(before)
+  })
+
+  it('an order id that names another order now (numbered afresh after a restart): 409 ORDER_CHANGED, not the old Authorised', async () => {
+    const s = await shop()
+    const order = s.createOrder(2800)
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    // The shop restarted with its orders in memory: the same id is a new order, for another amount.
+    const renumbered = { ...order, reference: `${order.reference}-new`, amount: { currency: 'EUR', value: 1450 } }
+    s.orders.set(String(order.id), renumbered)
+    const before = paymentsBefore()
+    const again = await s.post('/api/payments', await s.cardSubmission(renumbered))
+    expect(again).toMatchObject({ status: 409, body: { error: 'ORDER_CHANGED' } })
+    expect(String(again.body.message)).toMatch(/^orderId: /)
     expect(paymentsBefore()).toBe(before)
   })
 
@@ -171,6 +186,17 @@ describe('on a bad day: the network', () => {
     expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     expect(paymentsBefore() - before).toBe(1)
     expect(await attemptsOf(s, order.id)).toHaveLength(1)
+  })
+
+  it("the checkout config gives up on a service that is down after its own 3 s deadline, not a payment call's 15 s", async () => {
+    // The client's default deadlines (15 s a call), not the short ones of the other tests' shops.
+    const s = await shop({ ...connectServiceClient({ baseUrl: world.proxy.baseUrl }) })
+    world.proxy.mode = 'down'
+    const tries = world.proxy.started('GET', '/checkout-payment-methods')
+    const config = await s.backend.fetch(new Request('http://shop.test/api/config'))
+    expect(await config.json()).toMatchObject({ serviceReachable: false, paymentMethods: [] })
+    // Backoff from 0.5 s, doubling, 50-100 % jitter: at most 4 tries fit in 3 s, at least 5 in 15 s.
+    expect(world.proxy.started('GET', '/checkout-payment-methods') - tries).toBeLessThanOrEqual(4)
   })
 
   it('a payment-details answer lost: the retry is answered from the feed (Authorised), not an error', async () => {

@@ -37,6 +37,25 @@ describe('capture, refund and cancel by order', () => {
     }
   })
 
+  it('"the rest" right after a partial capture or refund is the rest, not the whole; one poll applies both', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2900)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2000 } })
+      expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 900 } })
+      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' }) // nothing left
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'captured', capturedValue: 2900 })
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 1000 } })
+      expect(await shop.backend.refund(order.id)).toMatchObject({ state: 'received', amount: { value: 1900 } })
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded', refundedValue: 2900 })
+    } finally {
+      await shop.close()
+    }
+  })
+
   it('no refund before a capture, no cancel after one, no capture above what is left, nothing on an unpaid order', async () => {
     const shop = await startShop(world)
     try {

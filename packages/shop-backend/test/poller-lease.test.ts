@@ -37,6 +37,19 @@ describe('the poller lease (two shops on one ledger file)', () => {
     expect((await a.backend.poller.pollNow()).leaseHeldBy).toBeUndefined()
   })
 
+  it('stop() resolves once the lease is given up: the instance started in its place polls at once', async () => {
+    const a = await startShop(world)
+    shops.push(a)
+    a.backend.poller.start({ intervalMs: 50, leaseMs: 60_000 })
+    await until(
+      async () => (await a.store.acquireLease(POLLER_LEASE, 'probe', 1, new Date().toISOString())).lease.holder === a.backend.poller.holder,
+    )
+    await a.backend.poller.stop()
+    const restarted = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey })
+    shops.push(restarted)
+    expect((await restarted.backend.poller.pollNow()).leaseHeldBy).toBeUndefined()
+  })
+
   it('each instance says in its log when the poller starts or stops polling there, and who holds the lease', async () => {
     const lines = { a: [] as string[], b: [] as string[] }
     const a = await startShop(world, { log: (line) => lines.a.push(line) })

@@ -232,6 +232,16 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           pspReference: 'MOD1',
         })
         expect(await store.updateModification('req-00001', 1, { state: 'refused', updatedAt: at })).toBeUndefined()
+        // An attempt's modifications, oldest first; another attempt's are not among them.
+        await store.insertAttempt(attempt('o2', 1))
+        const later = { ...m, id: 'req-00002', idempotencyKey: 'mkey-0003', createdAt: '2026-01-02T00:00:01.000Z' }
+        await store.insertModification(later)
+        await store.insertModification({ ...m, id: 'req-00003', idempotencyKey: 'mkey-0004', orderId: 'o2', attemptId: 'o2:1' })
+        expect((await store.listModifications('o1:1')).map((x) => [x.id, x.state])).toEqual([
+          ['req-00001', 'received'],
+          ['req-00002', 'requested'],
+        ])
+        expect(await store.listModifications('o9:1')).toEqual([])
       }),
     )
 

@@ -236,7 +236,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     storeId: async () => (await backend.merchantSetup.state()).storeId ?? undefined,
     poll,
     async close() {
-      backend.poller.stop()
+      await backend.poller.stop()
       // Connections a browser keeps open (busy or kept alive) are ended now: server.close() alone
       // waits for them, and a page left open held a test's shop open past its hook timeout.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))

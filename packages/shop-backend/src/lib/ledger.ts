@@ -138,6 +138,20 @@ const DETAILS_WAIT_STEP_MS = 100
 const claimIsStale = (context: BackendContext, attempt: AttemptRecord) =>
   context.now().getTime() - Date.parse(attempt.updatedAt) >= DETAILS_CLAIM_STALE_MS
 
+/**
+ * The ledger's payment must be for the order as the shop reads it now. An order id that names
+ * another order (orders kept in memory and numbered afresh after a restart, a shop's database
+ * reset under a kept ledger) must not be answered "Authorised" from someone else's payment.
+ */
+function sameOrder(attempt: AttemptRecord, order: OrderRecord): AttemptRecord {
+  if (attempt.amount.currency === order.amount.currency && attempt.amount.value === order.amount.value) return attempt
+  throw new ShopBackendError(
+    409,
+    'ORDER_CHANGED',
+    `orderId: the ledger holds a payment of another amount for this order id (${attempt.state}); an order id must name one order for good`,
+  )
+}
+
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
   context: BackendContext,
@@ -157,11 +171,11 @@ async function attemptFor(
   for (let tries = 0; tries < 5; tries++) {
     const attempts = await context.store.listAttempts(orderId)
     const paid = paidAttempt(attempts)
-    if (paid) return { paid }
+    if (paid) return { paid: sameOrder(paid, order) }
     const latest = attempts.at(-1)
     if (latest?.state === 'cancelled') throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
-    if (latest && UNSETTLED_STATES.has(latest.state)) return latest
+    if (latest && UNSETTLED_STATES.has(latest.state)) return sameOrder(latest, order)
     // The same submission again (a double click, a second tab): the stored answer, not a second payment.
     // A card JWE is made afresh for each real try, so its repeat is always a repeat; other methods within a window.
     const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs

@@ -42,9 +42,35 @@ const ALLOWED: Readonly<Record<ModificationKind, ReadonlySet<AttemptState>>> = {
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/
 
-function amountFor(kind: ModificationKind, attempt: AttemptRecord, given: Money | undefined): Money | undefined {
+/** What is left to capture or refund by the feed's totals. */
+function leftByFeed(kind: 'capture' | 'refund', attempt: AttemptRecord): number {
+  return kind === 'capture' ? attempt.amount.value - attempt.capturedValue : attempt.capturedValue - attempt.refundedValue
+}
+
+/**
+ * "The rest" when no amount is given. The feed's totals lag the service's answers: what this ledger
+ * asked for and the service took (or has not answered yet) counts as done, so the rest right after a
+ * partial capture is the rest, not the whole. The larger count wins: the merchant may also capture
+ * elsewhere (the processor's back office), which only the feed shows. A given amount is checked
+ * against the feed alone, so one the service took and later failed never blocks the merchant.
+ */
+function restAfterAsked(kind: 'capture' | 'refund', attempt: AttemptRecord, asked: readonly ModificationRecord[]): number {
+  const askedFor = asked
+    .filter((m) => m.kind === kind && (m.state === 'received' || m.state === 'requested'))
+    .reduce((sum, m) => sum + (m.amount?.value ?? 0), 0)
+  const done = kind === 'capture' ? attempt.capturedValue : attempt.refundedValue
+  const whole = kind === 'capture' ? attempt.amount.value : attempt.capturedValue
+  return whole - Math.max(done, askedFor)
+}
+
+function amountFor(
+  kind: ModificationKind,
+  attempt: AttemptRecord,
+  asked: readonly ModificationRecord[],
+  given: Money | undefined,
+): Money | undefined {
   if (kind === 'cancel') return undefined
-  const left = kind === 'capture' ? attempt.amount.value - attempt.capturedValue : attempt.capturedValue - attempt.refundedValue
+  const left = given ? leftByFeed(kind, attempt) : restAfterAsked(kind, attempt, asked)
   const amount = given ?? { currency: attempt.amount.currency, value: left }
   if (amount.currency !== attempt.amount.currency)
     throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', "amount.currency: must be the payment's currency")
@@ -89,7 +115,7 @@ export async function modifyOrder(
         )
       }
       const at = context.now().toISOString()
-      const amount = amountFor(kind, attempt, options.amount)
+      const amount = amountFor(kind, attempt, await context.store.listModifications(attempt.id), options.amount)
       const record: ModificationRecord = {
         id: requestId,
         orderId,

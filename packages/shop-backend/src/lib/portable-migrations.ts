@@ -27,3 +27,12 @@ DELETE FROM outbox WHERE delivered_at IS NOT NULL;
 CREATE INDEX outbox_order ON outbox (order_id, id);
 `,
 })
+
+/** Version 4: an attempt's modifications, found by attempt (what is left to capture or refund). */
+export const MODIFICATIONS_BY_ATTEMPT_MIGRATION: Migration = Object.freeze({
+  version: 4,
+  name: 'modifications-by-attempt',
+  sql: `
+CREATE INDEX modifications_attempt ON modifications (attempt_id, created_at);
+`,
+})

@@ -217,6 +217,12 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       const row = (await pool.query<ModificationRow>('SELECT * FROM modifications WHERE id = $1', [id])).rows[0]
       return row && modificationOf(row)
     },
+    async listModifications(attemptId) {
+      const { rows } = await pool.query<ModificationRow>('SELECT * FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id', [
+        attemptId,
+      ])
+      return rows.map(modificationOf)
+    },
     async updateModification(id, expectedVersion, patch: ModificationPatch) {
       const row = (
         await pool.query<ModificationRow>(

@@ -1,5 +1,9 @@
 import type { Migration } from '../lib/migration-plan.js'
-import { LEASES_MIGRATION, OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION } from '../lib/portable-migrations.js'
+import {
+  LEASES_MIGRATION,
+  MODIFICATIONS_BY_ATTEMPT_MIGRATION,
+  OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
+} from '../lib/portable-migrations.js'
 
 export type { Migration } from '../lib/migration-plan.js'
 
@@ -81,4 +85,5 @@ CREATE INDEX outbox_due ON outbox (delivered_at, next_try_at);
   },
   LEASES_MIGRATION,
   OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
+  MODIFICATIONS_BY_ATTEMPT_MIGRATION,
 ])

@@ -253,6 +253,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
       VALUES (@id, @order_id, @attempt_id, @kind, @currency, @value, @idempotency_key, @state, @version, @psp_reference,
       @error_code, @created_at, @updated_at)`),
     findModification: db.prepare('SELECT * FROM modifications WHERE id = ?'),
+    listModifications: db.prepare('SELECT * FROM modifications WHERE attempt_id = ? ORDER BY created_at, id'),
     updateModification: db.prepare(
       `UPDATE modifications SET state = @state, psp_reference = COALESCE(@psp_reference, psp_reference), error_code = @error_code,
       updated_at = @updated_at, version = version + 1 WHERE id = @id AND version = @version`,
@@ -365,6 +366,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
         const row = q.findModification.get(id) as ModificationRow | undefined
         return row && modificationOf(row)
       }),
+    listModifications: (attemptId) => read(() => (q.listModifications.all(attemptId) as ModificationRow[]).map(modificationOf)),
     updateModification: (id, expectedVersion, patch: ModificationPatch) =>
       write(() => {
         const result = q.updateModification.run({
