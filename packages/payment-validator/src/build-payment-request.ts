@@ -45,8 +45,8 @@ function strict<T>(
 }
 
 /**
- * The body to forward to `POST .../payments`. `amount`, `reference`, `metadata`, `channel` and
- * `returnUrl` come from the order record and the shop's configuration, never from the page;
+ * The body to forward to `POST .../payments`. `amount`, `reference`, `metadata`, `shopperReference`,
+ * `channel` and `returnUrl` come from the order record and the shop's configuration, never from the page;
  * `paymentMethod` and `browserInfo` come from the page after `checkSubmission` validated them.
  */
 export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest {
@@ -63,6 +63,7 @@ export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest 
     ...(parts.shopperIP ? { shopperIP: parts.shopperIP } : {}),
     ...(config.merchantAccount ? { merchantAccount: config.merchantAccount } : {}),
     ...(submission.storePaymentMethod === undefined ? {} : { storePaymentMethod: submission.storePaymentMethod }),
+    ...(order.shopperReference === undefined ? {} : { shopperReference: order.shopperReference }),
   }
   return strict<PaymentRequest>(PaymentRequestSchema, body, 'payment request')
 }

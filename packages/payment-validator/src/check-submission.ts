@@ -10,6 +10,11 @@ export interface OrderRecord {
   readonly reference: string
   /** What the order costs, in minor units. */
   readonly amount: Amount
+  /**
+   * The shop's own id of the shopper, sent as `shopperReference` (3-256 characters): with the page's
+   * `storePaymentMethod`, the service saves the card for this shopper. From the shop's records, never the page.
+   */
+  readonly shopperReference?: string
 }
 
 /** The fields the page repeats and the backend compares with its own record. */

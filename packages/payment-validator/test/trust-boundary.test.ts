@@ -162,6 +162,16 @@ describe('buildPaymentRequest: amounts from the record, card data from the page'
     })
   })
 
+  it("sends the record's shopperReference (to save the card the page asked to save), and none without one", () => {
+    const saving = buildPaymentRequest({
+      order: { ...order, shopperReference: 'shopper-42' },
+      submission: { ...submission, storePaymentMethod: true },
+      config,
+    })
+    expect(saving).toMatchObject({ shopperReference: 'shopper-42', storePaymentMethod: true })
+    expect(buildPaymentRequest({ order, submission, config })).not.toHaveProperty('shopperReference')
+  })
+
   it('uses the record even when handed a submission that disagrees with it', () => {
     const lying = { ...submission, amount: { currency: 'EUR', value: 1 }, reference: 'other' }
     const body = buildPaymentRequest({ order, submission: lying, config })

@@ -15,6 +15,7 @@ export type {
   OnboardingProblem,
   PaymentService,
   RegisterShop,
+  SavedCard,
   ServiceContractor,
   ServiceCountry,
   ServiceCredentials,
@@ -61,6 +62,7 @@ export {
 } from './transitions.js'
 export type { AttemptState, TransitionVerdict } from './transitions.js'
 export type { ModificationResult, ModifyOptions } from './lib/modify.js'
+export type { ErasureRequests } from './lib/shopper-data.js'
 export { SHOP_SIDE_PATHS } from './lib/shop-endpoints.js'
 export type { FailureThrottleOptions } from './lib/failure-throttle.js'
 export type { BackendContext } from './lib/context.js'

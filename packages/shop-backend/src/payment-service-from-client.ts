@@ -58,6 +58,8 @@ export function paymentServiceFromClient(client: ServiceClient): PaymentService 
       client.updatedPayments({ after: query.after, ...(query.limit ? { limit: query.limit } : {}) }).catch(classify),
     checkoutPaymentMethods: (storeId, query) =>
       client.checkoutPaymentMethods(storeId, query, { deadlineMs: CHECKOUT_CONFIG_DEADLINE_MS }).catch(classify),
+    unsubscribe: (storeId, body, call) => client.unsubscribe(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    subjectErasure: (psp, call) => client.subjectErasure(psp, { idempotencyKey: call.idempotencyKey }).catch(classify),
   }
 }
 

@@ -80,6 +80,18 @@ export interface PaymentService {
   updatedPayments(query: { readonly after: number; readonly limit?: number }): Promise<FeedPage>
   /** The methods the store may offer the shopper. */
   checkoutPaymentMethods(storeId: string, query: { readonly country?: string; readonly currency?: string }): Promise<PaymentMethodsResponse>
+  /** Removes a shopper's saved card (optional: a port without it makes `removeSavedCard` a TypeError). */
+  unsubscribe?(storeId: string, body: SavedCard, call: KeyedCall): Promise<{ readonly status: string }>
+  /** Asks the service to erase the shopper's data of one payment (optional, as `unsubscribe`). */
+  subjectErasure?(pspReference: string, call: KeyedCall): Promise<{ readonly pspReference: string; readonly status: string }>
+}
+
+/** A shopper's saved card, as the payment methods' `storedPaymentMethods` name it. */
+export interface SavedCard {
+  /** The shop's own id of the shopper, sent as `shopperReference` when the card was saved. */
+  readonly shopperReference: string
+  /** The `id` of the card in `storedPaymentMethods`. */
+  readonly storedPaymentMethodId: string
 }
 
 /** A store as the set-up reads it: the id, and the contractor and label when the service gives them. */

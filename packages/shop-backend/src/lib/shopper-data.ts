@@ -1,0 +1,63 @@
+import { ShopBackendError } from '../errors.js'
+import { PaymentServiceError, type PaymentService, type SavedCard } from '../payment-service.js'
+import type { BackendContext } from './context.js'
+import { newIdempotencyKey } from './idempotency-key.js'
+import { refusal, unreachable } from './ledger.js'
+
+/** What {@link eraseShopperData} asked the service for: one erasure per payment of the order. */
+export interface ErasureRequests {
+  /** The shop's order id, as text. */
+  readonly orderId: string
+  /** Each payment of the order the service knows (every attempt with a pspReference), and its answer (`received`). */
+  readonly payments: ReadonlyArray<{ readonly pspReference: string; readonly status: string }>
+}
+
+const SHOPPER_REFERENCE = /^[\x21-\x7e]{1,256}$/
+const STORED_METHOD_ID = /^[A-Za-z0-9_-]{1,128}$/
+
+function required<K extends 'unsubscribe' | 'subjectErasure'>(service: PaymentService, name: K): NonNullable<PaymentService[K]> {
+  const method = service[name]
+  if (!method) throw new TypeError(`service: the port given to createShopBackend has no ${name}`)
+  return method.bind(service) as NonNullable<PaymentService[K]>
+}
+
+/** The service's refusal or silence as the back end's errors, as for payments. */
+function failure(error: unknown): never {
+  if (!(error instanceof PaymentServiceError)) throw error
+  throw error.kind === 'unknown' ? unreachable() : refusal(error)
+}
+
+/**
+ * Removes a shopper's saved card at the service (spec: unsubscribe-requests). Not money: the key is
+ * made per call and covers the client's own retries; a repeat after an unknown outcome is harmless.
+ */
+export async function removeSavedCard(context: BackendContext, card: SavedCard): Promise<{ readonly status: string }> {
+  // Misuse by the shop's own code, not the shopper's input: TypeError naming the field, never its value.
+  if (typeof card?.shopperReference !== 'string' || !SHOPPER_REFERENCE.test(card.shopperReference))
+    throw new TypeError('shopperReference: 1 to 256 printable ASCII characters')
+  if (typeof card.storedPaymentMethodId !== 'string' || !STORED_METHOD_ID.test(card.storedPaymentMethodId))
+    throw new TypeError('storedPaymentMethodId: 1 to 128 of [A-Za-z0-9_-]')
+  const { service, storeId } = await context.connection()
+  const unsubscribe = required(service, 'unsubscribe')
+  const body = { shopperReference: card.shopperReference, storedPaymentMethodId: card.storedPaymentMethodId }
+  return unsubscribe(storeId, body, { idempotencyKey: newIdempotencyKey(context.now().getTime()) }).catch(failure)
+}
+
+/**
+ * Asks the service to erase the shopper's data of every payment of the order (spec:
+ * subject-erasure-requests, one per pspReference). The ledger itself keeps no shopper data: amounts,
+ * states, references and the service's answers (result codes, actions), no name, address or card.
+ */
+export async function eraseShopperData(context: BackendContext, orderId: string): Promise<ErasureRequests> {
+  const attempts = await context.store.listAttempts(orderId)
+  const references = [...new Set(attempts.flatMap((a) => (a.pspReference ? [a.pspReference] : [])))]
+  if (attempts.length === 0) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
+  const { service } = await context.connection()
+  const subjectErasure = required(service, 'subjectErasure')
+  const payments = []
+  for (const pspReference of references) {
+    const answer = await subjectErasure(pspReference, { idempotencyKey: newIdempotencyKey(context.now().getTime()) }).catch(failure)
+    payments.push({ pspReference, status: answer.status })
+  }
+  return { orderId, payments }
+}
