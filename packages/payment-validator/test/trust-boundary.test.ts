@@ -121,6 +121,17 @@ describe('checkSubmission: the trust boundary', () => {
     expect(problems.map((p) => (p.kind === 'mismatch' ? p.field : p.path))).toEqual(['amount.value', 'amount.currency', 'reference'])
   })
 
+  it('says what a field that fits none of its forms should be, not "invalid_union"', () => {
+    const invalid = (submission: unknown) => problemsOf(submission).filter((p) => p.kind === 'invalid')
+    expect(invalid({ ...honest, orderId: {} })).toEqual([{ kind: 'invalid', path: 'orderId', rule: 'one of: type:number, type:string' }])
+    expect(invalid({ ...honest, paymentMethod: { type: 'scheme', jwe: 'not-a-jwe' } })).toContainEqual({
+      kind: 'invalid',
+      path: 'paymentMethod.jwe',
+      rule: 'format:regex',
+    })
+    expect(JSON.stringify(problemsOf({ ...honest, paymentMethod: 'x' }))).not.toContain('invalid_union')
+  })
+
   it('never repeats what the page sent: a card number typed into reference stays out of the verdict', () => {
     const card = '4111111145551142'
     const problems = problemsOf({ ...honest, reference: card, amount: { currency: 'EUR', value: Number(card) } })

@@ -11,8 +11,15 @@ export function pathOf(path: ReadonlyArray<PropertyKey>): string {
  * "unknown_key", or the message of our own refinements ("not an ISO 4217 code in use").
  */
 export function issuesOf(error: z.ZodError): ValidationIssue[] {
-  return error.issues.flatMap((issue): ValidationIssue[] => {
-    const path = pathOf(issue.path)
+  return issuesAt([], error.issues)
+}
+
+type Issue = z.ZodError['issues'][number]
+
+function issuesAt(prefix: ReadonlyArray<PropertyKey>, issues: readonly Issue[]): ValidationIssue[] {
+  return issues.flatMap((issue): ValidationIssue[] => {
+    const at = [...prefix, ...issue.path]
+    const path = pathOf(at)
     switch (issue.code) {
       case 'invalid_type':
         return [{ path, rule: `type:${issue.expected}` }]
@@ -20,13 +27,30 @@ export function issuesOf(error: z.ZodError): ValidationIssue[] {
         return [{ path, rule: `format:${issue.format}` }]
       case 'unrecognized_keys':
         // The key names come from the sender, so they are cut to a readable length.
-        return issue.keys.map((key) => ({ path: pathOf([...issue.path, key.slice(0, 64)]), rule: 'unknown_key' }))
+        return issue.keys.map((key) => ({ path: pathOf([...at, key.slice(0, 64)]), rule: 'unknown_key' }))
       case 'custom':
         return [{ path, rule: issue.message }]
+      case 'invalid_union':
+        return unionIssues(at, path, issue.errors)
       default:
         return [{ path, rule: issue.code }]
     }
   })
+}
+
+/**
+ * A value that fits none of a union's forms. "invalid_union" alone told a shop developer nothing:
+ * the forms that came closest (fewest issues) say what is wrong, as "one of: type:number,
+ * type:string" when each is about the value itself, else as their own fields and rules.
+ */
+function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readonly (readonly Issue[])[]): ValidationIssue[] {
+  const described = forms.map((form) => issuesAt(at, form)).filter((form) => form.length > 0)
+  if (described.length === 0) return [{ path, rule: 'none of its forms' }]
+  const fewest = Math.min(...described.map((form) => form.length))
+  const closest = described.filter((form) => form.length === fewest).flat()
+  if (closest.every((i) => i.path === path)) return [{ path, rule: `one of: ${[...new Set(closest.map((i) => i.rule))].join(', ')}` }]
+  const seen = new Set<string>()
+  return closest.filter((i) => !seen.has(`${i.path} ${i.rule}`) && seen.add(`${i.path} ${i.rule}`))
 }
 
 /** The issues as one line for a message: "amount.value (invalid_type), reference (too_big)". */
