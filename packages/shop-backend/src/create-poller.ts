@@ -94,7 +94,10 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
   const found = await attemptOf(context, record)
   if (typeof found === 'string') return { kind: 'problem', reason: found }
   // Two records of one attempt in one page (a capture, then the rest): the second builds on the first.
-  const attempt = planned.get(found.id) ?? found
+  const earlier = planned.get(found.id)
+  // Two payments matched to one open attempt by the order id alone: the second waits for the first's commit.
+  if (earlier?.pspReference !== undefined && earlier.pspReference !== record.pspReference) return { kind: 'problem', reason: 'CONFLICT' }
+  const attempt = earlier ?? found
   if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value)
     return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
   const verdict = transition(attempt.state, to)

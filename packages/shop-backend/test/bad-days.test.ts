@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient } from '../src/index.js'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -88,6 +89,23 @@ describe('on a bad day: the shopper submits twice', () => {
     expect(again).toMatchObject({ status: 409, body: { error: 'ORDER_CHANGED' } })
     expect(String(again.body.message)).toMatch(/^orderId: /)
     expect(paymentsBefore()).toBe(before)
+  })
+
+  it("a new try after a refusal waits while another window's step is out under the order's claim, and sends nothing", async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const refusedCard = findTestCard({ threeDSecure: 'none', outcome: 'refused' })
+    expect((await s.post('/api/payments', await s.cardSubmission(order, refusedCard))).body).toMatchObject({ resultCode: 'Refused' })
+    // Another window's details call is out under the latest attempt's claim (as submitDetails leaves it).
+    const [latest] = await attemptsOf(s, order.id)
+    await s.store.compareAndSet(latest!.id, latest!.version, {
+      detailsKey: `${latest!.idempotencyKey}-d1-0123456789ab`,
+      updatedAt: new Date().toISOString(),
+    })
+    const before = paymentsBefore()
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    expect(paymentsBefore()).toBe(before)
+    expect(await attemptsOf(s, order.id)).toHaveLength(1)
   })
 
   it('two identical payment-details at once: one /details call, both answered Authorised', async () => {

@@ -173,4 +173,45 @@ describe('3-D Secure 2 through the back end', () => {
       expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
       expect((await shop.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['authorised'])
     }))
+
+  it("a step's call with no answer keeps the claim, a resend renews it; another tab takes over once stale and the feed read", async () => {
+    let at = Date.now()
+    const shop = await startShop(world, { now: () => new Date(at) })
+    const forward = world.proxy.rule
+    try {
+      const order = shop.createOrder()
+      const card = findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })
+      const finals = []
+      for (let tab = 0; tab < 2; tab++) {
+        const started = await shop.post('/api/payments', await shop.cardSubmission(order, card))
+        const threeDSResult = await runThreeDSMethod(tokenOf(started.body))
+        const challenge = await shop.post('/api/payment-details', { orderId: order.id, details: { threeDSResult } })
+        finals.push({ orderId: order.id, details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), CHALLENGE_ANSWER) } })
+      }
+      const down = (what: string) => (_method: string, path: string) => ({
+        action: path.endsWith(what) ? ('down' as const) : ('forward' as const),
+      })
+      // Tab 1's last step never reaches the service; 50 s later its resend does not either.
+      world.proxy.rule = down('/payment-details')
+      expect((await shop.post('/api/payment-details', finals[0])).body).toMatchObject({ error: 'SERVICE_UNREACHABLE' })
+      at += 50_000
+      expect((await shop.post('/api/payment-details', finals[0])).body).toMatchObject({ error: 'SERVICE_UNREACHABLE' })
+      world.proxy.rule = forward
+      // 65 s after the first call, 15 s after the resend: the claim is the resend's, still fresh.
+      at += 15_000
+      expect(await shop.post('/api/payment-details', finals[1])).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+      // Stale now, but the feed cannot be read: still not taken over.
+      at += 61_000
+      world.proxy.rule = down('/updated-payments')
+      expect(await shop.post('/api/payment-details', finals[1])).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+      world.proxy.rule = forward
+      // Stale, and the feed shows nothing for the order: tab 2's step goes, and is the one payment.
+      expect(await shop.post('/api/payment-details', finals[1])).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect(await shop.post('/api/payment-details', finals[0])).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    } finally {
+      world.proxy.rule = forward
+      await shop.close()
+    }
+  })
 })

@@ -1,4 +1,10 @@
-import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
+import {
+  SHOP_ORDER_ID_KEY,
+  toBrowserPaymentResult,
+  type BrowserPaymentResult,
+  type OrderRecord,
+  type PaymentResponse,
+} from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
@@ -183,9 +189,9 @@ async function attemptFor(
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
       throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
-    if (latest && abandoned) {
-      // The shopper left a step for a new try, but another window may be finishing that step: never
-      // both. A details call out (or a new attempt being made) holds the claim: wait for its outcome.
+    if (latest) {
+      // The shopper left a step (or a payment failed) for a new try, but another window may be
+      // finishing a step under the latest attempt's claim: never both. Wait for that call's outcome.
       if (latest.detailsKey !== undefined && !claimIsStale(context, latest)) {
         if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
         await context.sleep(DETAILS_WAIT_STEP_MS)
@@ -193,10 +199,10 @@ async function attemptFor(
         tries--
         continue
       }
-      // A claim out longer than any call lasts: the feed says whether that call paid, before a new try.
+      // A claim out longer than any call lasts: only a feed read that shows nothing new lets a new try go.
       if (latest.detailsKey !== undefined && !polled) {
         polled = true
-        await context.pollNow()
+        if ((await feedAfterStaleClaim(context, orderId)) === 'pending') throw outcomePending()
         tries--
         continue
       }
@@ -290,33 +296,28 @@ export async function submitDetails(
         `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`,
       )
     const key = detailsKeyOf(latest, detailsFingerprint)
-    let attempt = latest
-    if (attempt.detailsKey !== key) {
-      if (attempt.detailsKey !== undefined) {
-        // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.
-        if (!claimIsStale(context, attempt)) {
-          if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
-          await context.sleep(DETAILS_WAIT_STEP_MS)
-          waitedMs += DETAILS_WAIT_STEP_MS
-          continue
-        }
-        // Out longer than any call lasts: its instance died or its answer was lost. The feed says
-        // whether it paid; if not, these details go instead.
-        await context.pollNow()
-        const again = await context.store.listAttempts(orderId)
-        const paidMeanwhile = paidAttempt(again)
-        if (paidMeanwhile) return browserAnswer(paidMeanwhile)
+    if (latest.detailsKey !== undefined && latest.detailsKey !== key) {
+      // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.
+      if (!claimIsStale(context, latest)) {
+        if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
+        await context.sleep(DETAILS_WAIT_STEP_MS)
+        waitedMs += DETAILS_WAIT_STEP_MS
+        continue
       }
-      tries++
-      const claimed = await context.store.compareAndSet(attempt.id, attempt.version, {
-        detailsKey: key,
-        updatedAt: context.now().toISOString(),
-      })
-      if (!claimed) continue // another writer moved it: read again
-      attempt = claimed
-    } else {
-      tries++
+      // Out longer than any call lasts: its instance died or its answer was lost. Only a feed read
+      // that shows nothing new for the order lets these details go instead.
+      if ((await feedAfterStaleClaim(context, orderId)) === 'pending') throw outcomePending()
+      const paidMeanwhile = paidAttempt(await context.store.listAttempts(orderId))
+      if (paidMeanwhile) return browserAnswer(paidMeanwhile)
     }
+    tries++
+    // Claimed (again) right before every send, a resend under the same key too: the claim's age is
+    // the age of the call that is out, so no other instance takes it over while that call runs.
+    const attempt = await context.store.compareAndSet(latest.id, latest.version, {
+      detailsKey: key,
+      updatedAt: context.now().toISOString(),
+    })
+    if (!attempt) continue // another writer moved it: read again
     let answer: PaymentResponse
     try {
       answer = await send(attempt, key)
@@ -324,18 +325,18 @@ export async function submitDetails(
       if (!(error instanceof PaymentServiceError)) throw error
       if (error.kind === 'unknown') throw unreachable()
       // The step went through before and its answer was lost: the feed knows the outcome.
-      if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt)
+      if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
       // Refused (the step not finished yet, details of another payment): judged again on the next try.
       await releaseClaim(context, attempt.id, key)
       throw refusal(error)
     }
+    // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
     const target = answeredAttempt(attempts, attempt, answer)
-    const done = { detailsKey: null, detailsFingerprint, detailsStep: target.detailsStep + 1 }
-    if (target.id === attempt.id) return browserAnswer(await storeAnswer(context, attempt, answer, done))
-    // Another window's payment (an earlier attempt) finished its step: its answer goes on its attempt.
-    const stored = await storeAnswer(context, (await context.store.findAttempt(target.id)) ?? target, answer, done)
+    const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
+    const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
+    // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
     await releaseClaim(context, attempt.id, key)
-    return browserAnswer(stored)
+    return browserAnswer((await context.store.findAttempt(stored.id)) ?? stored)
   }
   throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
 }
@@ -355,13 +356,45 @@ function outcomePending(): ShopBackendError {
   )
 }
 
-/** Polls once and answers from the ledger if that settled the attempt; else "being confirmed". */
-async function settledByFeed(context: BackendContext, attempt: AttemptRecord): Promise<BrowserPaymentResult> {
-  await context.pollNow()
+/**
+ * The service says the payment these details are for is final, and its answer was lost: the feed
+ * knows. Paid: that answer. Otherwise, once the feed was read, the claim goes (the payment is final,
+ * nothing more can be sent for it) and the page hears the order's state, or "being confirmed".
+ */
+async function settledByFeed(context: BackendContext, attempt: AttemptRecord, key: string): Promise<BrowserPaymentResult> {
+  const read = await feedAfterStaleClaim(context, attempt.orderId)
   const attempts = await context.store.listAttempts(attempt.orderId)
   const paid = paidAttempt(attempts)
   if (paid) return browserAnswer(paid)
+  if (read === 'clear') await releaseClaim(context, attempt.id, key)
   const current = attempts.find((a) => a.id === attempt.id)
   if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
   throw outcomePending()
 }
+
+/**
+ * One poll of the feed. `clear`: it was read to its end (by this instance, or, when another holds
+ * the poller's lease, read here without applying) and shows nothing of the order that the ledger
+ * has not applied. `pending`: not read, or news for the order waits for the lease holder's poll.
+ */
+async function feedAfterStaleClaim(context: BackendContext, orderId: string): Promise<'clear' | 'pending'> {
+  const report = await context.pollNow()
+  if (report.failed !== undefined) return 'pending'
+  if (report.leaseHeldBy === undefined) return 'clear'
+  try {
+    const service = await context.service()
+    let after = await context.store.readCursor()
+    for (let pages = 0; pages < FEED_PAGES_TO_LOOK_AT; pages++) {
+      const page = await service.updatedPayments({ after, limit: 100 })
+      if (page.payments.some((record) => String(record.metadata?.[SHOP_ORDER_ID_KEY] ?? '') === orderId)) return 'pending'
+      if (!page.hasMore) return 'clear'
+      after = page.cursor
+    }
+  } catch {
+    // Unread is not clear.
+  }
+  return 'pending'
+}
+
+/** How far behind the stored cursor a look at the feed goes before it gives up (100 records a page). */
+const FEED_PAGES_TO_LOOK_AT = 10
