@@ -12,7 +12,7 @@ import {
 import { ShopBackendError } from './errors.js'
 import { createPoller, type Poller } from './create-poller.js'
 import { createMerchantSetup, type MerchantSetup } from './merchant-setup.js'
-import type { PaymentService, RegisterShop, SavedCard, ServiceCredentials, ShopService } from './payment-service.js'
+import type { PaymentService, RegisterShop, SavedCard, SavedCardRemoval, ServiceCredentials, ShopService } from './payment-service.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
 import type { LedgerStore, OrderChange } from './store.js'
 import { readSealed, SETTING, writeSealed, type BackendContext } from './lib/context.js'
@@ -134,7 +134,7 @@ export interface ShopBackend {
   /** Cancels the order's authorised, uncaptured payment. */
   cancel(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
   /** Removes a shopper's saved card at the service. */
-  removeSavedCard(card: SavedCard): Promise<{ readonly status: string }>
+  removeSavedCard(card: SavedCard): Promise<SavedCardRemoval>
   /** Asks the service to erase the shopper's data of each payment of the order. */
   eraseShopperData(orderId: string | number): Promise<ErasureRequests>
   /**

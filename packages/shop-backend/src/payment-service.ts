@@ -81,9 +81,23 @@ export interface PaymentService {
   /** The methods the store may offer the shopper. */
   checkoutPaymentMethods(storeId: string, query: { readonly country?: string; readonly currency?: string }): Promise<PaymentMethodsResponse>
   /** Removes a shopper's saved card (optional: a port without it makes `removeSavedCard` a TypeError). */
-  unsubscribe?(storeId: string, body: SavedCard, call: KeyedCall): Promise<{ readonly status: string }>
+  unsubscribe?(storeId: string, body: SavedCard, call: KeyedCall): Promise<SavedCardRemoval>
   /** Asks the service to erase the shopper's data of one payment (optional, as `unsubscribe`). */
-  subjectErasure?(pspReference: string, call: KeyedCall): Promise<{ readonly pspReference: string; readonly status: string }>
+  subjectErasure?(pspReference: string, call: KeyedCall): Promise<ErasureRequest>
+}
+
+/** The service's answer to removing a saved card. */
+export interface SavedCardRemoval {
+  /** `disabled`: the card can no longer be used. */
+  readonly status: string
+}
+
+/** The service's answer to an erasure request for one payment. */
+export interface ErasureRequest {
+  /** The payment whose shopper data is to be erased. */
+  readonly pspReference: string
+  /** `received`: the service took the request. */
+  readonly status: string
 }
 
 /** A shopper's saved card, as the payment methods' `storedPaymentMethods` name it. */

@@ -121,6 +121,19 @@ describe('on a bad day: the shopper submits twice', () => {
     expect(world.proxy.counted('POST', '/payment-details') - detailsBefore).toBe(1)
   })
 
+  it('a bank redirect finished after another card was refused in a second tab: its details go, and the order is paid', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const refusedCard = findTestCard({ threeDSecure: 'none', outcome: 'refused' })
+    expect((await s.post('/api/payments', await s.cardSubmission(order, refusedCard))).body).toMatchObject({ resultCode: 'Refused' })
+    // The shopper approves the first tab's payment at the bank and comes back: not "Refused" from the other card.
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    const back = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+    expect(back).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refused'])
+  })
+
   it('a reload of the return page after success answers the stored Authorised (200), with no second /details call', async () => {
     const s = await shop()
     const order = s.createOrder()

@@ -13,18 +13,32 @@ afterAll(() => world.close())
 
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
 
+/** A challenged card paid on `shop` up to its last step: the details the page would send once the shopper answered. */
+async function lastStepOf(shop: TestShop, order: ShopOrder): Promise<{ orderId: string | number; details: { threeDSResult: string } }> {
+  const started = await shop.post(
+    '/api/payments',
+    await shop.cardSubmission(order, findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })),
+  )
+  const fingerprint = { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) } }
+  const challenge = await shop.post('/api/payment-details', fingerprint)
+  return { orderId: order.id, details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), CHALLENGE_ANSWER) } }
+}
+
 /**
  * Two instances of the back end on one ledger file, an order both can read, and the service slow
- * to answer each payment-details call (so a second instance asks while the first's call is out).
+ * to answer each call to `slowCall` (so a second instance asks while the first's call is out).
  */
-async function onTwoInstances(run: (shop: TestShop, other: TestShop, order: ShopOrder) => Promise<void>): Promise<void> {
+async function onTwoInstances(
+  run: (shop: TestShop, other: TestShop, order: ShopOrder) => Promise<void>,
+  slowCall = '/payment-details',
+): Promise<void> {
   const shop = await startShop(world)
   const other = await startShop(world, { storePath: shop.storePath, secretKey: shop.secretKey })
   const forward = world.proxy.rule
   try {
     const order = shop.createOrder()
     other.orders.set(String(order.id), order)
-    world.proxy.rule = (_method, path) => ({ action: 'forward', ...(path.endsWith('/payment-details') ? { delayMs: 300 } : {}) })
+    world.proxy.rule = (_method, path) => ({ action: 'forward', ...(path.endsWith(slowCall) ? { delayMs: 300 } : {}) })
     await run(shop, other, order)
   } finally {
     world.proxy.rule = forward
@@ -153,13 +167,7 @@ describe('3-D Secure 2 through the back end', () => {
 
   it("a new try on another instance while one tab's last step is with the service: it waits, and hears the order is paid", () =>
     onTwoInstances(async (shop, other, order) => {
-      const started = await shop.post(
-        '/api/payments',
-        await shop.cardSubmission(order, findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })),
-      )
-      const fingerprint = { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) } }
-      const challenge = await shop.post('/api/payment-details', fingerprint)
-      const final = { orderId: order.id, details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), CHALLENGE_ANSWER) } }
+      const final = await lastStepOf(shop, order)
       const payments = world.proxy.counted('POST', '/payments')
       const finishing = shop.post('/api/payment-details', final)
       await new Promise((resolve) => setTimeout(resolve, 100))
@@ -214,4 +222,20 @@ describe('3-D Secure 2 through the back end', () => {
       await shop.close()
     }
   })
+
+  it("a step's details on one instance while a new payment's call is out on another: they wait for it, one payment", () =>
+    onTwoInstances(async (shop, other, order) => {
+      const final = await lastStepOf(shop, order)
+      const detailsCalls = world.proxy.counted('POST', '/payment-details')
+      // The other tab gives up on the challenge and pays with a card that needs no step; its call is slow.
+      const newTry = other.post('/api/payments', await other.cardSubmission(order))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      const finishing = shop.post('/api/payment-details', final)
+      expect(await Promise.all([newTry, finishing])).toEqual([
+        { status: 200, body: { resultCode: 'Authorised' } },
+        { status: 200, body: { resultCode: 'Authorised' } },
+      ])
+      expect(world.proxy.counted('POST', '/payment-details')).toBe(detailsCalls)
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    }, '/payments'))
 })

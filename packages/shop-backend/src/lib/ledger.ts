@@ -287,14 +287,25 @@ export async function submitDetails(
     if (answered) return browserAnswer(answered)
     const latest = attempts.at(-1)
     if (!latest) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
-    if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
-    const awaiting = latest.state === 'action_required' || (latest.state === 'pending' && latest.detailsKey !== undefined)
-    if (!awaiting)
+    // Any attempt stopped at a step may be the one these details finish, not only the latest: a bank
+    // redirect can come back after another tab's card was refused. The claim stays on the latest.
+    const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
+    if (!detailsOut && !attempts.some((a) => a.state === 'action_required')) {
+      if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
       throw new ShopBackendError(
         409,
         'NOT_AWAITING_DETAILS',
         `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`,
       )
+    }
+    // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must
+    // not finish beside it (both could be authorised). Its outcome first.
+    if (UNSETTLED_STATES.has(latest.state) && !detailsOut) {
+      if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
+      await context.sleep(DETAILS_WAIT_STEP_MS)
+      waitedMs += DETAILS_WAIT_STEP_MS
+      continue
+    }
     const key = detailsKeyOf(latest, detailsFingerprint)
     if (latest.detailsKey !== undefined && latest.detailsKey !== key) {
       // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.

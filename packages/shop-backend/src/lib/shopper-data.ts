@@ -1,15 +1,15 @@
 import { ShopBackendError } from '../errors.js'
-import { PaymentServiceError, type PaymentService, type SavedCard } from '../payment-service.js'
+import { type ErasureRequest, PaymentServiceError, type PaymentService, type SavedCard, type SavedCardRemoval } from '../payment-service.js'
 import type { BackendContext } from './context.js'
 import { newIdempotencyKey } from './idempotency-key.js'
 import { refusal, unreachable } from './ledger.js'
 
-/** What {@link eraseShopperData} asked the service for: one erasure per payment of the order. */
+/** What `eraseShopperData` asked the service for: one erasure per payment of the order. */
 export interface ErasureRequests {
   /** The shop's order id, as text. */
   readonly orderId: string
   /** Each payment of the order the service knows (every attempt with a pspReference), and its answer (`received`). */
-  readonly payments: ReadonlyArray<{ readonly pspReference: string; readonly status: string }>
+  readonly payments: readonly ErasureRequest[]
 }
 
 const SHOPPER_REFERENCE = /^[\x21-\x7e]{1,256}$/
@@ -31,7 +31,7 @@ function failure(error: unknown): never {
  * Removes a shopper's saved card at the service (spec: unsubscribe-requests). Not money: the key is
  * made per call and covers the client's own retries; a repeat after an unknown outcome is harmless.
  */
-export async function removeSavedCard(context: BackendContext, card: SavedCard): Promise<{ readonly status: string }> {
+export async function removeSavedCard(context: BackendContext, card: SavedCard): Promise<SavedCardRemoval> {
   // Misuse by the shop's own code, not the shopper's input: TypeError naming the field, never its value.
   if (typeof card?.shopperReference !== 'string' || !SHOPPER_REFERENCE.test(card.shopperReference))
     throw new TypeError('shopperReference: 1 to 256 printable ASCII characters')
@@ -54,7 +54,7 @@ export async function eraseShopperData(context: BackendContext, orderId: string)
   if (attempts.length === 0) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
   const { service } = await context.connection()
   const subjectErasure = required(service, 'subjectErasure')
-  const payments = []
+  const payments: ErasureRequest[] = []
   for (const pspReference of references) {
     const answer = await subjectErasure(pspReference, { idempotencyKey: newIdempotencyKey(context.now().getTime()) }).catch(failure)
     payments.push({ pspReference, status: answer.status })
