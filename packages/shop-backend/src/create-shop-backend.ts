@@ -12,7 +12,15 @@ import {
 import { ShopBackendError } from './errors.js'
 import { createPoller, type Poller } from './create-poller.js'
 import { createMerchantSetup, type MerchantSetup } from './merchant-setup.js'
-import type { PaymentService, RegisterShop, SavedCard, SavedCardRemoval, ServiceCredentials, ShopService } from './payment-service.js'
+import type {
+  PaymentService,
+  RegisterShop,
+  SavedCard,
+  SavedCardRemoval,
+  ServiceCredentials,
+  ShopService,
+  StoredCard,
+} from './payment-service.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
 import type { LedgerStore, OrderChange } from './store.js'
 import { readSealed, SETTING, writeSealed, type BackendContext } from './lib/context.js'
@@ -21,7 +29,7 @@ import { fingerprintOf } from './lib/fingerprint.js'
 import { errorResponse, json, readBody, requireJson } from './lib/http.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
 import { submitDetails, submitPayment } from './lib/ledger.js'
-import { type ErasureRequests, eraseShopperData, removeSavedCard } from './lib/shopper-data.js'
+import { type ErasureRequests, eraseShopperData, removeSavedCard, savedCards } from './lib/shopper-data.js'
 import { modifyOrder, type ModificationResult, type ModifyOptions } from './lib/modify.js'
 import { createOutbox } from './lib/outbox.js'
 import { recordReadyMadeStore } from './lib/setup-state.js'
@@ -133,6 +141,8 @@ export interface ShopBackend {
   refund(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
   /** Cancels the order's authorised, uncaptured payment. */
   cancel(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  /** A shopper's saved cards at the service (id, brand, last four): what `removeSavedCard` takes. */
+  savedCards(shopperReference: string): Promise<StoredCard[]>
   /** Removes a shopper's saved card at the service. */
   removeSavedCard(card: SavedCard): Promise<SavedCardRemoval>
   /** Asks the service to erase the shopper's data of each payment of the order. */
@@ -405,6 +415,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     capture: (orderId, o) => modifyOrder(context, 'capture', String(orderId), o),
     refund: (orderId, o) => modifyOrder(context, 'refund', String(orderId), o),
     cancel: (orderId, o) => modifyOrder(context, 'cancel', String(orderId), o),
+    savedCards: (shopperReference) => savedCards(context, shopperReference),
     removeSavedCard: (card) => removeSavedCard(context, card),
     eraseShopperData: (orderId) => eraseShopperData(context, String(orderId)),
     async register(registerOptions = {}) {

@@ -18,6 +18,7 @@ export type {
   RegisterShop,
   SavedCard,
   SavedCardRemoval,
+  StoredCard,
   ServiceContractor,
   ServiceCountry,
   ServiceCredentials,

@@ -79,11 +79,26 @@ export interface PaymentService {
   /** One page of the updated-payments feed after `after`. */
   updatedPayments(query: { readonly after: number; readonly limit?: number }): Promise<FeedPage>
   /** The methods the store may offer the shopper. */
-  checkoutPaymentMethods(storeId: string, query: { readonly country?: string; readonly currency?: string }): Promise<PaymentMethodsResponse>
+  checkoutPaymentMethods(
+    storeId: string,
+    query: { readonly country?: string; readonly currency?: string; readonly shopper?: string },
+  ): Promise<PaymentMethodsResponse>
   /** Removes a shopper's saved card (optional: a port without it makes `removeSavedCard` a TypeError). */
   unsubscribe?(storeId: string, body: SavedCard, call: KeyedCall): Promise<SavedCardRemoval>
   /** Asks the service to erase the shopper's data of one payment (optional, as `unsubscribe`). */
   subjectErasure?(pspReference: string, call: KeyedCall): Promise<ErasureRequest>
+}
+
+/** A shopper's saved card as the service lists it in `storedPaymentMethods`. */
+export interface StoredCard {
+  /** What `removeSavedCard` takes as `storedPaymentMethodId`. */
+  readonly id: string
+  /** The card's brand (visa, mc, ...), when the service says. */
+  readonly brand?: string
+  /** The last four digits, when the service says: enough for the shopper to tell cards apart. */
+  readonly lastFour?: string
+  /** Other fields the service gives (expiry, type), passed on as they come. */
+  readonly [other: string]: unknown
 }
 
 /** The service's answer to removing a saved card. */

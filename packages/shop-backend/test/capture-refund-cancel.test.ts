@@ -44,7 +44,10 @@ describe('capture, refund and cancel by order', () => {
       await shop.post('/api/payments', await shop.cardSubmission(order))
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2000 } })
       expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 900 } })
-      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' }) // nothing left
+      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({
+        code: 'MODIFICATION_NOT_ALLOWED',
+        message: 'orderId: nothing is left to capture',
+      })
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'captured', capturedValue: 2900 })
       await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 1000 } })

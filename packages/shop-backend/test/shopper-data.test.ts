@@ -28,8 +28,13 @@ describe("a shopper's saved card and data", () => {
       const [card, ...others] = await savedCards(shopperReference)
       expect(card).toBeDefined()
       expect(others).toEqual([])
+      // The back end lists them too, with what a shopper tells cards apart by.
+      expect(await shop.backend.savedCards(shopperReference)).toEqual([
+        expect.objectContaining({ id: card, brand: 'visa', lastFour: expect.stringMatching(/^\d{4}$/) }),
+      ])
       expect(await shop.backend.removeSavedCard({ shopperReference, storedPaymentMethodId: card! })).toMatchObject({ status: 'disabled' })
       expect(await savedCards(shopperReference)).toEqual([])
+      expect(await shop.backend.savedCards(shopperReference)).toEqual([])
     } finally {
       await shop.close()
     }
@@ -43,6 +48,10 @@ describe("a shopper's saved card and data", () => {
       await expect(refused).rejects.toThrow(TypeError)
       await expect(refused).rejects.toThrow(/^shopperReference: /)
       await expect(refused).rejects.not.toThrow(card)
+      // Too short for the service (3 to 256): refused here, not sent.
+      await expect(shop.backend.removeSavedCard({ shopperReference: 'x', storedPaymentMethodId: 'x1' })).rejects.toThrow(
+        /^shopperReference: /,
+      )
     } finally {
       await shop.close()
     }

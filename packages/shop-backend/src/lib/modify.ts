@@ -71,6 +71,8 @@ function amountFor(
 ): Money | undefined {
   if (kind === 'cancel') return undefined
   const left = given ? leftByFeed(kind, attempt) : restAfterAsked(kind, attempt, asked)
+  // No amount was given, so none is named: what is wrong is that nothing is left.
+  if (!given && left < 1) throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', `orderId: nothing is left to ${kind}`)
   const amount = given ?? { currency: attempt.amount.currency, value: left }
   if (amount.currency !== attempt.amount.currency)
     throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', "amount.currency: must be the payment's currency")

@@ -1,5 +1,12 @@
 import { ShopBackendError } from '../errors.js'
-import { type ErasureRequest, PaymentServiceError, type PaymentService, type SavedCard, type SavedCardRemoval } from '../payment-service.js'
+import {
+  type ErasureRequest,
+  PaymentServiceError,
+  type PaymentService,
+  type SavedCard,
+  type SavedCardRemoval,
+  type StoredCard,
+} from '../payment-service.js'
 import type { BackendContext } from './context.js'
 import { newIdempotencyKey } from './idempotency-key.js'
 import { refusal, unreachable } from './ledger.js'
@@ -12,7 +19,8 @@ export interface ErasureRequests {
   readonly payments: readonly ErasureRequest[]
 }
 
-const SHOPPER_REFERENCE = /^[\x21-\x7e]{1,256}$/
+// The service's bounds (payment-validator's PaymentRequestSchema): 3 to 256 characters.
+const SHOPPER_REFERENCE = /^[\x21-\x7e]{3,256}$/
 const STORED_METHOD_ID = /^[A-Za-z0-9_-]{1,128}$/
 
 function required<K extends 'unsubscribe' | 'subjectErasure'>(service: PaymentService, name: K): NonNullable<PaymentService[K]> {
@@ -27,14 +35,26 @@ function failure(error: unknown): never {
   throw error.kind === 'unknown' ? unreachable() : refusal(error)
 }
 
+function requireShopperReference(shopperReference: unknown): asserts shopperReference is string {
+  // Misuse by the shop's own code, not the shopper's input: TypeError naming the field, never its value.
+  if (typeof shopperReference !== 'string' || !SHOPPER_REFERENCE.test(shopperReference))
+    throw new TypeError('shopperReference: 3 to 256 printable ASCII characters, no spaces')
+}
+
+/** A shopper's saved cards, as the store's payment methods list them for that shopper (id, brand, last four). */
+export async function savedCards(context: BackendContext, shopperReference: string): Promise<StoredCard[]> {
+  requireShopperReference(shopperReference)
+  const { service, storeId } = await context.connection()
+  const methods = await service.checkoutPaymentMethods(storeId, { shopper: shopperReference }).catch(failure)
+  return ((methods.storedPaymentMethods ?? []) as StoredCard[]).filter((m) => typeof m?.id === 'string')
+}
+
 /**
  * Removes a shopper's saved card at the service (spec: unsubscribe-requests). Not money: the key is
  * made per call and covers the client's own retries; a repeat after an unknown outcome is harmless.
  */
 export async function removeSavedCard(context: BackendContext, card: SavedCard): Promise<SavedCardRemoval> {
-  // Misuse by the shop's own code, not the shopper's input: TypeError naming the field, never its value.
-  if (typeof card?.shopperReference !== 'string' || !SHOPPER_REFERENCE.test(card.shopperReference))
-    throw new TypeError('shopperReference: 1 to 256 printable ASCII characters')
+  requireShopperReference(card?.shopperReference)
   if (typeof card.storedPaymentMethodId !== 'string' || !STORED_METHOD_ID.test(card.storedPaymentMethodId))
     throw new TypeError('storedPaymentMethodId: 1 to 128 of [A-Za-z0-9_-]')
   const { service, storeId } = await context.connection()

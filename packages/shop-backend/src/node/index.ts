@@ -1,5 +1,5 @@
 import { getRequestListener } from '@hono/node-server'
-import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { dirname } from 'node:path'
 import type { ShopBackend } from '../create-shop-backend.js'
@@ -29,16 +29,38 @@ export function toNodeListener(backend: ShopBackend, options: NodeListenerOption
  * the store backs up and outside anything served.
  */
 export async function loadOrCreateSecretKey(path: string): Promise<Uint8Array> {
-  try {
-    const key = Buffer.from((await readFile(path, 'utf8')).trim(), 'base64')
-    if (key.length !== 32) throw new Error(`${path}: not a 256-bit key`)
-    return new Uint8Array(key)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException)?.code !== 'ENOENT') throw error
-  }
+  const existing = await readKey(path)
+  if (existing) return existing
   const key = crypto.getRandomValues(new Uint8Array(32))
   await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, Buffer.from(key).toString('base64'), { mode: 0o600, flag: 'wx' })
-  await chmod(path, 0o600)
-  return key
+  // Written whole under another name, then linked into place: instances that start together on a
+  // shared folder never read half a key, and the one that links second reads the first one's key.
+  const draft = `${path}.${crypto.randomUUID()}.tmp`
+  try {
+    await writeFile(draft, Buffer.from(key).toString('base64'), { mode: 0o600, flag: 'wx' })
+    await chmod(draft, 0o600)
+    await link(draft, path)
+    return key
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code !== 'EEXIST') throw error
+    const theirs = await readKey(path)
+    if (!theirs) throw error
+    return theirs
+  } finally {
+    await unlink(draft).catch(() => {})
+  }
+}
+
+/** The key in the file, or undefined when there is no file. */
+async function readKey(path: string): Promise<Uint8Array | undefined> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException)?.code === 'ENOENT') return undefined
+    throw error
+  }
+  const key = Buffer.from(text.trim(), 'base64')
+  if (key.length !== 32) throw new Error(`${path}: not a 256-bit key`)
+  return new Uint8Array(key)
 }
