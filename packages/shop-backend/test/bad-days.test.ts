@@ -26,6 +26,17 @@ const paymentsBefore = () => world.sandboxPayments(world.sandbox.readyMadeShop.s
 const isPaymentCall = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 const attemptsOf = (s: TestShop, orderId: string | number) => s.store.listAttempts(String(orderId))
 
+/** A shop whose first card payment for a new order reached the service and lost its answer (503). */
+async function cardAnswerLost() {
+  const s = await shop()
+  const order = s.createOrder()
+  world.proxy.matches = isPaymentCall
+  world.proxy.mode = 'lose-answers'
+  expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+  world.proxy.mode = 'pass'
+  return { s, order }
+}
+
 describe('on a bad day: the shopper submits twice', () => {
   it('two identical card submissions at once make one service payment, and both get the same answer', async () => {
     const s = await shop()
@@ -181,12 +192,7 @@ describe('on a bad day: the network', () => {
   })
 
   it('answer lost, shopper gone: the poller finds the payment by its metadata and the order becomes authorised', async () => {
-    const s = await shop()
-    const order = s.createOrder()
-    world.proxy.matches = isPaymentCall
-    world.proxy.mode = 'lose-answers'
-    expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
-    world.proxy.mode = 'pass'
+    const { s, order } = await cardAnswerLost()
     const report = await s.backend.poller.pollNow()
     expect(report.failed).toBeUndefined()
     const [attempt] = await attemptsOf(s, order.id)
@@ -198,6 +204,15 @@ describe('on a bad day: the network', () => {
     const before = paymentsBefore()
     expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     expect(paymentsBefore()).toBe(before)
+  })
+
+  it('answer lost, then another method: 409 and nothing sent (the first may have charged); the same method again pays once', async () => {
+    const { s, order } = await cardAnswerLost()
+    const calls = world.proxy.counted('POST', '/payments')
+    expect(await s.post('/api/payments', s.idealSubmission(order))).toMatchObject({ status: 409, body: { error: 'ORDER_NOT_PAYABLE' } })
+    expect(world.proxy.counted('POST', '/payments')).toBe(calls)
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
   })
 
   it('the service is down (nothing sent), then back: 503 in words, then the same attempt pays once', async () => {

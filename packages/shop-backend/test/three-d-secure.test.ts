@@ -238,4 +238,21 @@ describe('3-D Secure 2 through the back end', () => {
       expect(world.proxy.counted('POST', '/payment-details')).toBe(detailsCalls)
       expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
     }, '/payments'))
+
+  it("a tab's step finished after the merchant cancelled the order's payment from another tab: 409, nothing sent", async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      const final = await lastStepOf(shop, order)
+      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      await shop.backend.cancel(order.id)
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['action_required', 'cancelled'])
+      const calls = world.proxy.counted('POST', '/payment-details')
+      expect(await shop.post('/api/payment-details', final)).toMatchObject({ status: 409, body: { error: 'ORDER_NOT_PAYABLE' } })
+      expect(world.proxy.counted('POST', '/payment-details')).toBe(calls)
+    } finally {
+      await shop.close()
+    }
+  })
 })

@@ -181,7 +181,17 @@ async function attemptFor(
     const latest = attempts.at(-1)
     if (latest?.state === 'cancelled') throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
-    if (latest && UNSETTLED_STATES.has(latest.state)) return sameOrder(latest, order)
+    if (latest && UNSETTLED_STATES.has(latest.state)) {
+      // Its call may have gone through: another method under its key would be refused by the
+      // service's idempotency, and that refusal must not read as "nothing charged".
+      if (latest.methodType !== methodType)
+        throw new ShopBackendError(
+          409,
+          'ORDER_NOT_PAYABLE',
+          `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
+        )
+      return sameOrder(latest, order)
+    }
     // The same submission again (a double click, a second tab): the stored answer, not a second payment.
     // A card JWE is made afresh for each real try, so its repeat is always a repeat; other methods within a window.
     const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
@@ -240,8 +250,9 @@ export async function submitPayment(
       throw unreachable()
     }
     // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
+    // Not so when the key was used before for another request: that request may have charged.
     const current = await context.store.findAttempt(chosen.id)
-    if (current && UNSETTLED_STATES.has(current.state)) {
+    if (current && UNSETTLED_STATES.has(current.state) && error.serviceCode !== 'IDEMPOTENCY_KEY_REUSED') {
       await context.store.compareAndSet(
         current.id,
         current.version,
@@ -258,9 +269,13 @@ export async function submitPayment(
  * The attempt a details answer is about. Two windows on one order each run their own payment's
  * step, and the details name the payment, not the attempt: the answer's pspReference says which.
  */
-function answeredAttempt(attempts: readonly AttemptRecord[], sentFor: AttemptRecord, answer: PaymentResponse): AttemptRecord {
-  if (!answer.pspReference) return sentFor
-  return attempts.find((a) => a.pspReference === answer.pspReference) ?? sentFor
+function answeredAttempt(attempts: readonly AttemptRecord[], sentFor: AttemptRecord, answer: PaymentResponse): AttemptRecord | undefined {
+  const named = answer.pspReference ? attempts.find((a) => a.pspReference === answer.pspReference) : undefined
+  if (named) return named
+  // No reference to go by: the claim holder's only if no other attempt waits at a step (else it may
+  // be another tab's answer, and stored here it would end this attempt wrongly).
+  const others = attempts.filter((a) => a.id !== sentFor.id && a.state === 'action_required')
+  return others.length === 0 ? sentFor : undefined
 }
 
 /**
@@ -287,6 +302,9 @@ export async function submitDetails(
     if (answered) return browserAnswer(answered)
     const latest = attempts.at(-1)
     if (!latest) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
+    // The merchant cancelled the order's payment: another tab's step must not pay it again.
+    if (attempts.some((a) => a.state === 'cancelled'))
+      throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
     // Any attempt stopped at a step may be the one these details finish, not only the latest: a bank
     // redirect can come back after another tab's card was refused. The claim stays on the latest.
     const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
@@ -343,6 +361,11 @@ export async function submitDetails(
     }
     // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
     const target = answeredAttempt(attempts, attempt, answer)
+    if (!target) {
+      // Whose answer it is, the feed will say: the claim goes, the page is asked to reload.
+      await releaseClaim(context, attempt.id, key)
+      throw outcomePending()
+    }
     const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
     const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
     // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
@@ -354,9 +377,14 @@ export async function submitDetails(
 
 /** Clears the attempt's details claim if it is still this call's. */
 async function releaseClaim(context: BackendContext, attemptId: string, key: string): Promise<void> {
-  const current = await context.store.findAttempt(attemptId)
-  if (current?.detailsKey === key)
-    await context.store.compareAndSet(current.id, current.version, { detailsKey: null, updatedAt: context.now().toISOString() })
+  // Again when another writer (the poller) moved the attempt meanwhile: a claim left behind would
+  // hold the order for a minute.
+  for (let tries = 0; tries < 5; tries++) {
+    const current = await context.store.findAttempt(attemptId)
+    if (current?.detailsKey !== key) return
+    const patch = { detailsKey: null, updatedAt: context.now().toISOString() }
+    if (await context.store.compareAndSet(current.id, current.version, patch)) return
+  }
 }
 
 function outcomePending(): ShopBackendError {
@@ -377,10 +405,12 @@ async function settledByFeed(context: BackendContext, attempt: AttemptRecord, ke
   const attempts = await context.store.listAttempts(attempt.orderId)
   const paid = paidAttempt(attempts)
   if (paid) return browserAnswer(paid)
-  if (read === 'clear') await releaseClaim(context, attempt.id, key)
   const current = attempts.find((a) => a.id === attempt.id)
   if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
-  throw outcomePending()
+  if (read !== 'clear') throw outcomePending()
+  // The feed was read: the payment these details were for is final and did not pay the order.
+  await releaseClaim(context, attempt.id, key)
+  throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: this payment already has its final result; the order is not paid')
 }
 
 /**
@@ -391,13 +421,20 @@ async function settledByFeed(context: BackendContext, attempt: AttemptRecord, ke
 async function feedAfterStaleClaim(context: BackendContext, orderId: string): Promise<'clear' | 'pending'> {
   const report = await context.pollNow()
   if (report.failed !== undefined) return 'pending'
+  // A record the poller kept as a problem (a conflict with the claim's own write, a store error) is
+  // behind the cursor: news about the order all the same.
+  const references = new Set((await context.store.listAttempts(orderId)).flatMap((a) => (a.pspReference ? [a.pspReference] : [])))
+  const aboutOrder = (record: Readonly<Record<string, unknown>>) =>
+    String((record.metadata as Record<string, unknown> | undefined)?.[SHOP_ORDER_ID_KEY] ?? '') === orderId ||
+    references.has(String(record.pspReference))
+  if ((await context.store.listProblems()).some((p) => aboutOrder(p.change))) return 'pending'
   if (report.leaseHeldBy === undefined) return 'clear'
   try {
     const service = await context.service()
     let after = await context.store.readCursor()
     for (let pages = 0; pages < FEED_PAGES_TO_LOOK_AT; pages++) {
       const page = await service.updatedPayments({ after, limit: 100 })
-      if (page.payments.some((record) => String(record.metadata?.[SHOP_ORDER_ID_KEY] ?? '') === orderId)) return 'pending'
+      if (page.payments.some(aboutOrder)) return 'pending'
       if (!page.hasMore) return 'clear'
       after = page.cursor
     }
