@@ -269,11 +269,17 @@ export async function submitPayment(
  * The attempt a details answer is about. Two windows on one order each run their own payment's
  * step, and the details name the payment, not the attempt: the answer's pspReference says which.
  */
-function answeredAttempt(attempts: readonly AttemptRecord[], sentFor: AttemptRecord, answer: PaymentResponse): AttemptRecord | undefined {
+export function answeredAttempt(
+  attempts: readonly AttemptRecord[],
+  sentFor: AttemptRecord,
+  answer: PaymentResponse,
+): AttemptRecord | undefined {
   const named = answer.pspReference ? attempts.find((a) => a.pspReference === answer.pspReference) : undefined
   if (named) return named
-  // No reference to go by: the claim holder's only if no other attempt waits at a step (else it may
-  // be another tab's answer, and stored here it would end this attempt wrongly).
+  // No reference to go by. A next step (an action) is the claim holder's to run, as before. A final
+  // answer goes there only if no other attempt waits at a step: else it may be another tab's
+  // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
+  if (answer.action !== undefined) return sentFor
   const others = attempts.filter((a) => a.id !== sentFor.id && a.state === 'action_required')
   return others.length === 0 ? sentFor : undefined
 }

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest'
+import { answeredAttempt } from '../src/lib/ledger.js'
+import { attempt } from './store-conformance.js'
+
+// Two tabs on one order: attempt 1 waits at its step, attempt 2 (the latest) holds the claim and waits at its own.
+const first = attempt('o1', 1, { state: 'action_required', pspReference: 'PSP-ONE' })
+const second = attempt('o1', 2, { state: 'action_required', pspReference: 'PSP-TWO' })
+const both = [first, second]
+
+describe('which attempt a payment-details answer is about', () => {
+  it('the one whose pspReference it carries, whichever holds the claim', () => {
+    expect(answeredAttempt(both, second, { resultCode: 'Authorised', pspReference: 'PSP-ONE' })).toBe(first)
+    expect(answeredAttempt(both, second, { resultCode: 'Authorised', pspReference: 'PSP-TWO' })).toBe(second)
+  })
+
+  it("without a reference: a next step is the claim holder's; a final answer only when no other attempt waits", () => {
+    expect(answeredAttempt(both, second, { resultCode: 'ChallengeShopper', action: { type: 'threeDS2' } })).toBe(second)
+    expect(answeredAttempt(both, second, { resultCode: 'Refused' })).toBeUndefined()
+    expect(answeredAttempt([{ ...first, state: 'refused' }, second], second, { resultCode: 'Refused' })).toBe(second)
+  })
+})
