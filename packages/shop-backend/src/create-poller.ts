@@ -1,8 +1,8 @@
-import { SHOP_ORDER_ID_KEY } from '@card-jwe/payment-validator'
-import type { FeedRecord } from './payment-service.js'
+import { type FeedRecord, orderIdOfRecord } from './payment-service.js'
 import { type AppliedChange, type AttemptPatch, type AttemptRecord, LeaseLostError, type PollBatch, type PollProblem } from './store.js'
 import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from './transitions.js'
 import { changeOf } from './lib/ledger.js'
+import { PATCH_FIELDS, patchWrites } from './lib/ledger-rows.js'
 import { retryAt } from './lib/backoff.js'
 import type { BackendContext } from './lib/context.js'
 
@@ -67,9 +67,8 @@ type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { k
 async function attemptOf(context: BackendContext, record: FeedRecord): Promise<AttemptRecord | string> {
   const byPsp = await context.store.findAttemptByPspReference(record.pspReference)
   if (byPsp) return byPsp
-  const raw = record.metadata?.[SHOP_ORDER_ID_KEY]
-  if ((typeof raw !== 'string' && typeof raw !== 'number') || String(raw) === '') return 'NO_ORDER_ID'
-  const orderId = String(raw)
+  const orderId = orderIdOfRecord(record)
+  if (orderId === undefined) return 'NO_ORDER_ID'
   const attempts = await context.store.listAttempts(orderId)
   // A payment made while its answer was lost: the attempt that holds no pspReference yet and was not refused.
   const open = [...attempts]
@@ -83,7 +82,7 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
 /** The attempt as it will be once `patch` is written (null clears a field; the version moves on). */
 function afterPatch(attempt: AttemptRecord, patch: AttemptPatch): AttemptRecord {
   const next: Record<string, unknown> = { ...attempt, version: attempt.version + 1 }
-  for (const [key, value] of Object.entries(patch)) if (value !== undefined) next[key] = value === null ? undefined : value
+  for (const [key] of PATCH_FIELDS) if (patchWrites(patch, key)) next[key] = patch[key] ?? undefined
   return next as unknown as AttemptRecord
 }
 

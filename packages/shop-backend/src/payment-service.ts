@@ -1,12 +1,13 @@
-import type {
-  Amount,
-  BackofficeUserRequest,
-  CreateStoreRequest,
-  PaymentDetailsRequest,
-  PaymentMethodsResponse,
-  PaymentRequest,
-  PaymentResponse,
-  StorePaymentMethodsRequest,
+import {
+  SHOP_ORDER_ID_KEY,
+  type Amount,
+  type BackofficeUserRequest,
+  type CreateStoreRequest,
+  type PaymentDetailsRequest,
+  type PaymentMethodsResponse,
+  type PaymentRequest,
+  type PaymentResponse,
+  type StorePaymentMethodsRequest,
 } from '@card-jwe/payment-validator'
 
 /** The service's credentials (spec: "Values a shop stores"). */
@@ -34,6 +35,12 @@ export interface FeedRecord {
   /** What the shop sent with the payment, echoed: `shop_order_id` matches it to the order. */
   readonly metadata: Readonly<Record<string, unknown>>
   readonly [other: string]: unknown
+}
+
+/** The shop's order id a feed record echoes (`metadata.shop_order_id`), as text; undefined when it has none. */
+export function orderIdOfRecord(record: { readonly metadata?: unknown }): string | undefined {
+  const raw = (record.metadata as Readonly<Record<string, unknown>> | undefined)?.[SHOP_ORDER_ID_KEY]
+  return (typeof raw === 'string' || typeof raw === 'number') && String(raw) !== '' ? String(raw) : undefined
 }
 
 /** One page of the feed. */

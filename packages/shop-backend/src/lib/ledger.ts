@@ -1,12 +1,6 @@
-import {
-  SHOP_ORDER_ID_KEY,
-  toBrowserPaymentResult,
-  type BrowserPaymentResult,
-  type OrderRecord,
-  type PaymentResponse,
-} from '@card-jwe/payment-validator'
+import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
-import { PaymentServiceError } from '../payment-service.js'
+import { orderIdOfRecord, PaymentServiceError } from '../payment-service.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
 import {
   FAILED_STATES,
@@ -19,6 +13,11 @@ import {
 } from '../transitions.js'
 import type { BackendContext } from './context.js'
 import { newIdempotencyKey } from './idempotency-key.js'
+
+/** The payments the service knows of the order's attempts, each once. */
+export const pspReferencesOf = (attempts: readonly AttemptRecord[]): string[] => [
+  ...new Set(attempts.flatMap((a) => (a.pspReference ? [a.pspReference] : []))),
+]
 
 /** The order's paid attempt, if any: the latest one in a paid state. */
 export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
@@ -140,6 +139,19 @@ export const DETAILS_CLAIM_STALE_MS = 60_000
 const DETAILS_WAIT_MS = 2_000
 const DETAILS_WAIT_STEP_MS = 100
 
+/**
+ * Waits one step for another's call to the service to end (a claim, a payment call out); once
+ * DETAILS_WAIT_MS is spent, 503 OUTCOME_PENDING. One per request.
+ */
+function waitForOthers(context: BackendContext): () => Promise<void> {
+  let waitedMs = 0
+  return async () => {
+    if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
+    await context.sleep(DETAILS_WAIT_STEP_MS)
+    waitedMs += DETAILS_WAIT_STEP_MS
+  }
+}
+
 /** A claim older than any call lasts: its instance died or its answer was lost. */
 const claimIsStale = (context: BackendContext, attempt: AttemptRecord) =>
   context.now().getTime() - Date.parse(attempt.updatedAt) >= DETAILS_CLAIM_STALE_MS
@@ -172,7 +184,7 @@ async function attemptFor(
   // differently; otherwise the attempts are read and judged below.
   const first = newAttempt(context, order, 1, methodType, fingerprint)
   if (await context.store.insertAttempt(first)) return first
-  let waitedMs = 0
+  const wait = waitForOthers(context)
   let polled = false
   for (let tries = 0; tries < 5; tries++) {
     const attempts = await context.store.listAttempts(orderId)
@@ -203,16 +215,14 @@ async function attemptFor(
       // The shopper left a step (or a payment failed) for a new try, but another window may be
       // finishing a step under the latest attempt's claim: never both. Wait for that call's outcome.
       if (latest.detailsKey !== undefined && !claimIsStale(context, latest)) {
-        if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
-        await context.sleep(DETAILS_WAIT_STEP_MS)
-        waitedMs += DETAILS_WAIT_STEP_MS
+        await wait()
         tries--
         continue
       }
       // A claim out longer than any call lasts: only a feed read that shows nothing new lets a new try go.
       if (latest.detailsKey !== undefined && !polled) {
         polled = true
-        if ((await feedAfterStaleClaim(context, orderId)) === 'pending') throw outcomePending()
+        if ((await readFeedFor(context, orderId)) === 'pending') throw outcomePending()
         tries--
         continue
       }
@@ -297,7 +307,7 @@ export async function submitDetails(
   send: (attempt: AttemptRecord, idempotencyKey: string) => Promise<PaymentResponse>,
 ): Promise<BrowserPaymentResult> {
   const orderId = String(order.id)
-  let waitedMs = 0
+  const wait = waitForOthers(context)
   for (let tries = 0; tries < 5; ) {
     const attempts = await context.store.listAttempts(orderId)
     const paid = paidAttempt(attempts)
@@ -325,23 +335,19 @@ export async function submitDetails(
     // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must
     // not finish beside it (both could be authorised). Its outcome first.
     if (UNSETTLED_STATES.has(latest.state) && !detailsOut) {
-      if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
-      await context.sleep(DETAILS_WAIT_STEP_MS)
-      waitedMs += DETAILS_WAIT_STEP_MS
+      await wait()
       continue
     }
     const key = detailsKeyOf(latest, detailsFingerprint)
     if (latest.detailsKey !== undefined && latest.detailsKey !== key) {
       // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.
       if (!claimIsStale(context, latest)) {
-        if (waitedMs >= DETAILS_WAIT_MS) throw outcomePending()
-        await context.sleep(DETAILS_WAIT_STEP_MS)
-        waitedMs += DETAILS_WAIT_STEP_MS
+        await wait()
         continue
       }
       // Out longer than any call lasts: its instance died or its answer was lost. Only a feed read
       // that shows nothing new for the order lets these details go instead.
-      if ((await feedAfterStaleClaim(context, orderId)) === 'pending') throw outcomePending()
+      if ((await readFeedFor(context, orderId)) === 'pending') throw outcomePending()
       const paidMeanwhile = paidAttempt(await context.store.listAttempts(orderId))
       if (paidMeanwhile) return browserAnswer(paidMeanwhile)
     }
@@ -376,7 +382,7 @@ export async function submitDetails(
     const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
     // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
     await releaseClaim(context, attempt.id, key)
-    return browserAnswer((await context.store.findAttempt(stored.id)) ?? stored)
+    return browserAnswer(stored)
   }
   throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
 }
@@ -407,7 +413,7 @@ function outcomePending(): ShopBackendError {
  * nothing more can be sent for it) and the page hears the order's state, or "being confirmed".
  */
 async function settledByFeed(context: BackendContext, attempt: AttemptRecord, key: string): Promise<BrowserPaymentResult> {
-  const read = await feedAfterStaleClaim(context, attempt.orderId)
+  const read = await readFeedFor(context, attempt.orderId)
   const attempts = await context.store.listAttempts(attempt.orderId)
   const paid = paidAttempt(attempts)
   if (paid) return browserAnswer(paid)
@@ -424,15 +430,14 @@ async function settledByFeed(context: BackendContext, attempt: AttemptRecord, ke
  * the poller's lease, read here without applying) and shows nothing of the order that the ledger
  * has not applied. `pending`: not read, or news for the order waits for the lease holder's poll.
  */
-async function feedAfterStaleClaim(context: BackendContext, orderId: string): Promise<'clear' | 'pending'> {
+async function readFeedFor(context: BackendContext, orderId: string): Promise<'clear' | 'pending'> {
   const report = await context.pollNow()
   if (report.failed !== undefined) return 'pending'
   // A record the poller kept as a problem (a conflict with the claim's own write, a store error) is
   // behind the cursor: news about the order all the same.
-  const references = new Set((await context.store.listAttempts(orderId)).flatMap((a) => (a.pspReference ? [a.pspReference] : [])))
+  const references = new Set(pspReferencesOf(await context.store.listAttempts(orderId)))
   const aboutOrder = (record: Readonly<Record<string, unknown>>) =>
-    String((record.metadata as Record<string, unknown> | undefined)?.[SHOP_ORDER_ID_KEY] ?? '') === orderId ||
-    references.has(String(record.pspReference))
+    orderIdOfRecord(record) === orderId || references.has(String(record.pspReference))
   if ((await context.store.listProblems()).some((p) => aboutOrder(p.change))) return 'pending'
   if (report.leaseHeldBy === undefined) return 'clear'
   try {

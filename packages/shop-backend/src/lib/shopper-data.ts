@@ -9,7 +9,7 @@ import {
 } from '../payment-service.js'
 import type { BackendContext } from './context.js'
 import { newIdempotencyKey } from './idempotency-key.js'
-import { refusal, unreachable } from './ledger.js'
+import { pspReferencesOf, refusal, unreachable } from './ledger.js'
 
 /** What `eraseShopperData` asked the service for: one erasure per payment of the order. */
 export interface ErasureRequests {
@@ -70,7 +70,7 @@ export async function removeSavedCard(context: BackendContext, card: SavedCard):
  */
 export async function eraseShopperData(context: BackendContext, orderId: string): Promise<ErasureRequests> {
   const attempts = await context.store.listAttempts(orderId)
-  const references = [...new Set(attempts.flatMap((a) => (a.pspReference ? [a.pspReference] : [])))]
+  const references = pspReferencesOf(attempts)
   if (attempts.length === 0) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
   const { service } = await context.connection()
   const subjectErasure = required(service, 'subjectErasure')
