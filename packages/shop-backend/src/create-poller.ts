@@ -18,6 +18,8 @@ export interface PollReport {
   readonly failed?: string
   /** Set when another instance holds the poller's lease: this poll read nothing (that instance polls). */
   readonly leaseHeldBy?: string
+  /** Set when the poll stopped at its page limit with more in the feed: the next poll goes on from the cursor. */
+  readonly moreToRead?: boolean
 }
 
 /** Options of {@link Poller.start}. */
@@ -30,6 +32,8 @@ export interface PollerStartOptions {
    * the holder died. A page whose lease expired before its commit is not committed.
    */
   readonly leaseMs?: number
+  /** Feed pages (100 records each) one poll reads at most; default {@link DEFAULT_MAX_PAGES_PER_POLL}. */
+  readonly maxPagesPerPoll?: number
 }
 
 /** The updated-payments poller (spec: "Events": polling only). */
@@ -56,6 +60,8 @@ export interface Poller {
 export const DEFAULT_POLL_INTERVAL_MS = 5_000
 /** The poller lease's default time: see {@link PollerStartOptions.leaseMs}. */
 export const DEFAULT_POLLER_LEASE_MS = 30_000
+/** A poll's page limit unless `start` says otherwise (100,000 records); the next poll reads on from the cursor. */
+export const DEFAULT_MAX_PAGES_PER_POLL = 1_000
 /** The lease's name in the store. */
 export const POLLER_LEASE = 'updated-payments-poller'
 /** Records per feed page. */
@@ -175,6 +181,7 @@ export function createPoller(
   let chain: Promise<unknown> = Promise.resolve()
   let timer: ReturnType<typeof setInterval> | undefined
   let leaseMs = DEFAULT_POLLER_LEASE_MS
+  let maxPages = DEFAULT_MAX_PAGES_PER_POLL
   const holder = crypto.randomUUID()
   /** The last poll's failure code, if it failed. */
   let lastFailure: string | undefined
@@ -209,6 +216,7 @@ export function createPoller(
   async function leased(): Promise<PollReport> {
     let applied = 0
     let skipped = 0
+    let moreToRead = false
     const problems: Array<Pick<PollProblem, 'sequence' | 'reason'>> = []
     const count = async (batch: PollBatch) => {
       // Committed only while this poller still holds the lease (checked in the same transaction).
@@ -238,13 +246,17 @@ export function createPoller(
         )
         await count({ ...batch, resolved: batch.skipped })
       }
-      for (let pages = 0; pages < 1000; pages++) {
+      for (let pages = 0; ; pages++) {
         // Renewed before each page: a long poll keeps it, a holder that died lets it lapse.
         if (pages > 0 && (await lease()) !== undefined) throw new LeaseLostError(POLLER_LEASE)
         const page = await service.updatedPayments({ after: await context.store.readCursor(), limit: PAGE_SIZE })
         const known = await context.store.listProblems()
         await count(await planBatch(context, page.payments, known, page.cursor))
         if (!page.hasMore) break
+        if (pages + 1 >= maxPages) {
+          moreToRead = true
+          break
+        }
       }
     } catch (error) {
       const failed =
@@ -262,8 +274,10 @@ export function createPoller(
       context.log(`updated-payments record ${problem.sequence} not applied (${problem.reason}); retried later`)
       options.onProblem?.(problem)
     }
+    // Said, so a backlog (the first poll after a long stop) is not mistaken for a caught-up feed.
+    if (moreToRead) context.log(`poll stopped at its limit (${maxPages} feed pages); the next poll reads on from the cursor`)
     await context.drainOutbox()
-    return { applied, skipped, problems }
+    return { applied, skipped, problems, ...(moreToRead ? { moreToRead } : {}) }
   }
 
   const poller: Poller = {
@@ -276,6 +290,7 @@ export function createPoller(
     start(startOptions = {}) {
       if (timer) return
       leaseMs = startOptions.leaseMs ?? Math.max(DEFAULT_POLLER_LEASE_MS, 3 * (startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS))
+      maxPages = startOptions.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL
       timer = setInterval(() => void poller.pollNow(), startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS)
       // A shop's process may end while the poller runs (Node: the timer does not hold it open).
       ;(timer as { unref?: () => void }).unref?.()

@@ -37,6 +37,19 @@ async function cardAnswerLost() {
   return { s, order }
 }
 
+/** An iDEAL payment of a new order, approved at the bank, whose payment-details answer was lost (503). */
+async function detailsAnswerLost(s: TestShop) {
+  const order = s.createOrder()
+  const started = await s.post('/api/payments', s.idealSubmission(order))
+  const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+  world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/payment-details')
+  world.proxy.mode = 'lose-answers'
+  const details = { orderId: order.id, details: { redirectResult } }
+  expect((await s.post('/api/payment-details', details)).status).toBe(503)
+  world.proxy.mode = 'pass'
+  return { order, details }
+}
+
 describe('on a bad day: the shopper submits twice', () => {
   it('two identical card submissions at once make one service payment, and both get the same answer', async () => {
     const s = await shop()
@@ -247,14 +260,7 @@ describe('on a bad day: the network', () => {
 
   it('a payment-details answer lost: the retry is answered from the feed (Authorised), not an error', async () => {
     const s = await shop()
-    const order = s.createOrder()
-    const started = await s.post('/api/payments', s.idealSubmission(order))
-    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
-    world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/payment-details')
-    world.proxy.mode = 'lose-answers'
-    const details = { orderId: order.id, details: { redirectResult } }
-    expect((await s.post('/api/payment-details', details)).status).toBe(503)
-    world.proxy.mode = 'pass'
+    const { order, details } = await detailsAnswerLost(s)
     expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'authorised' })
   })
@@ -304,6 +310,31 @@ describe('on a bad day: the feed', () => {
     expect(problems.find((p) => p.change.pspReference === ghost.pspReference)).toMatchObject({ reason: 'UNKNOWN_ORDER', tries: 1 })
     // The next poll is not held up by it either.
     expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
+  })
+
+  it('a poll that stops at its page limit says so, and a lost details answer behind it waits (503) instead of 409', async () => {
+    const lines: string[] = []
+    const s = await shop({ log: (line) => lines.push(line) })
+    s.backend.poller.start({ intervalMs: 3_600_000, maxPagesPerPoll: 1 })
+    // More than a page (100 records) of other payments ahead of this order's in the feed.
+    const direct = createServiceClient({ baseUrl: world.sandbox.baseUrl, credentials: world.sandbox.readyMadeShop })
+    for (let i = 0; i < 101; i++)
+      await direct.createPayment(world.sandbox.readyMadeShop.storeId, {
+        channel: 'web',
+        returnUrl: 'http://127.0.0.1:9/',
+        amount: { currency: 'EUR', value: 1500 },
+        reference: `backlog-${i}`,
+        metadata: { shop_order_id: `backlog-${i}` },
+        paymentMethod: { type: 'ideal' },
+      })
+    const { details } = await detailsAnswerLost(s)
+    // The retry's feed read stops a page in, before this order's record: not a clear read.
+    const retry = await s.post('/api/payment-details', details)
+    expect(retry).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    expect(lines).toContain('poll stopped at its limit (1 feed pages); the next poll reads on from the cursor')
+    // Polled on to the feed's end, the same retry is answered from it.
+    while ((await s.backend.poller.pollNow()).moreToRead);
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
   })
 
   it('an onOrderChange that throws is delivered again later, not lost', async () => {

@@ -432,7 +432,8 @@ async function settledByFeed(context: BackendContext, attempt: AttemptRecord, ke
  */
 async function readFeedFor(context: BackendContext, orderId: string): Promise<'clear' | 'pending'> {
   const report = await context.pollNow()
-  if (report.failed !== undefined) return 'pending'
+  // A poll that failed, or stopped with the feed unread, has not looked at everything.
+  if (report.failed !== undefined || report.moreToRead) return 'pending'
   // A record the poller kept as a problem (a conflict with the claim's own write, a store error) is
   // behind the cursor: news about the order all the same.
   const references = new Set(pspReferencesOf(await context.store.listAttempts(orderId)))
