@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
 import { opsPerSecond, ratio, round } from './measure.mjs'
+import { newIdempotencyKey } from '../../packages/shop-backend/dist/lib/idempotency-key.js'
 import { directCardPaymentBody, registerShop, signedRequest, startProcess } from './services.mjs'
 
 const Database = createRequire(new URL('../../apps/sandbox/package.json', import.meta.url))('better-sqlite3')
@@ -35,7 +36,10 @@ export async function sandboxLoad({ seconds }) {
         Array.from({ length: count }, () => card),
         certificatePem,
       )
-    ).map((jwe, i) => signedRequest(shop, 'POST', path, directCardPaymentBody(jwe, offset + i)))
+    ).map((jwe, i) =>
+      // With an idempotency key, as the demo's back end sends: the sandbox stores each, on both paths.
+      signedRequest(shop, 'POST', path, directCardPaymentBody(jwe, offset + i), { 'idempotency-key': newIdempotencyKey() }),
+    )
 
   try {
     // The floor: node:crypto RSA-OAEP-256 private decryption of a wrapped content key, one core.
