@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { MIGRATIONS, openSqliteStore } from '../src/sqlite/index.js'
 import { attempt, describeStoreConformance } from './store-conformance.js'
@@ -56,6 +57,29 @@ describe('SQLite store: file and schema', () => {
       expect(upgraded.database.prepare('SELECT order_id FROM outbox').all()).toEqual([{ order_id: 'o2' }])
       await upgraded.close()
     } finally {
+      await remove()
+    }
+  })
+
+  it('a group commit that fails (another connection holds the write lock) is refused to its writers and logged by code', async () => {
+    const { path, remove } = await tempPath()
+    const lines: string[] = []
+    const store = openSqliteStore({ path, log: (line) => lines.push(line) })
+    const other = new Database(path)
+    try {
+      store.database.pragma('busy_timeout = 50')
+      other.prepare('BEGIN IMMEDIATE').run()
+      const [first, second] = await Promise.allSettled([store.putSetting('a', 'secret-1'), store.putSetting('b', 'secret-2')])
+      expect(first).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_BUSY' } })
+      expect(second).toMatchObject({ status: 'rejected', reason: { code: 'SQLITE_BUSY' } })
+      expect(lines).toEqual(['sqlite store: a group of 2 writes failed (SQLITE_BUSY); none is stored'])
+      other.prepare('ROLLBACK').run()
+      await store.putSetting('a', 'secret-1')
+      expect(await store.getSetting('a')).toBe('secret-1')
+      expect(await store.getSetting('b')).toBeUndefined()
+    } finally {
+      other.close()
+      await store.close()
       await remove()
     }
   })

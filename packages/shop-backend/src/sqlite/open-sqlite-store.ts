@@ -36,6 +36,12 @@ export interface SqliteStoreOptions {
   readonly path: string
   /** Test hook: the migrations to apply (default: this version's). */
   readonly migrations?: readonly Migration[]
+  /**
+   * Hears what the store cannot tell a single caller: a group commit or a WAL sync that failed (with
+   * SQLite's or the OS's error code, never a row's values). Default: nothing, as the back end's own
+   * `log`; pass the same function to both.
+   */
+  readonly log?: (line: string) => void
 }
 
 /** A {@link LedgerStore} and what it adds. */
@@ -44,6 +50,13 @@ export interface SqliteStore extends LedgerStore {
   readonly schemaVersion: number
   /** The underlying connection, for the shop's own read-only reports. */
   readonly database: Database.Database
+}
+
+/** SQLite's (`SQLITE_FULL`) or the OS's (`EIO`) code: never the message, which can quote a row. */
+function errorCodeOf(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code
+  if (typeof code === 'string' && /^(SQLITE_[A-Z_]+|E[A-Z]+)$/.test(code)) return code
+  return (error as Error | null)?.name ?? 'Error'
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT') === true
@@ -110,7 +123,7 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * disk, so nothing read (and told to the page or the shop) can be lost on a power cut. `close()`
  * commits what is queued and waits for the disk.
  */
-function createGroupCommit(db: Database.Database, walPath: string) {
+function createGroupCommit(db: Database.Database, walPath: string, log: (line: string) => void) {
   let queue: QueuedWrite[] = []
   let committed = 0
   /** Every commit up to this one is on disk (or its sync failed and its writers were told). */
@@ -145,6 +158,7 @@ function createGroupCommit(db: Database.Database, walPath: string) {
     } catch (error) {
       // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
       failure = { error }
+      log(`sqlite store: syncing the WAL failed (${errorCodeOf(error)}); the writes it covered were refused`)
       if (wal !== undefined) closeSync(wal)
       wal = undefined
     }
@@ -178,6 +192,7 @@ function createGroupCommit(db: Database.Database, walPath: string) {
       results = commitAll.immediate(items)
     } catch (error) {
       // The commit itself failed (disk full, I/O error, busy past the timeout): none of the group is stored.
+      log(`sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${errorCodeOf(error)}); none is stored`)
       for (const item of items) item.reject(error)
       return
     }
@@ -231,7 +246,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const schemaVersion = migrate(db, options.migrations ?? MIGRATIONS)
   fsyncFolder(dirname(options.path)) // the -wal file's name is on disk too
   db.pragma('synchronous = NORMAL')
-  const groupCommit = createGroupCommit(db, `${options.path}-wal`)
+  const groupCommit = createGroupCommit(db, `${options.path}-wal`, options.log ?? (() => {}))
   const { write, writeOne, read } = groupCommit
 
   const q = {
