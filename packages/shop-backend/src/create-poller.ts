@@ -236,8 +236,10 @@ export function createPoller(
         await context.drainOutbox()
         return { applied, skipped, problems, leaseHeldBy: other }
       }
-      // Problems due for another try first: an order created late, a store error that passed.
-      const due = await context.store.listProblems(context.now().toISOString())
+      // Problems due for another try first: an order created late, a store error that passed. At most a
+      // page's worth a poll (the oldest due first), so a pile of them never outlasts the lease and the
+      // feed is read every poll; the rest are due again at the next.
+      const due = (await context.store.listProblems(context.now().toISOString())).slice(0, PAGE_SIZE)
       if (due.length > 0) {
         const batch = await planBatch(
           context,

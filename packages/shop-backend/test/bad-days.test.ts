@@ -337,6 +337,79 @@ describe('on a bad day: the feed', () => {
     expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
   })
 
+  it('a pile of due problems is retried a page at a time under the lease, and the feed is still read every poll', async () => {
+    const s = await shop({
+      // The shop's order table answers in 8 ms (a remote database): a page of 100 plans in under a second.
+      findOrder: async (id) => {
+        await new Promise((resolve) => setTimeout(resolve, 8))
+        return s.orders.get(id)
+      },
+    })
+    s.backend.poller.start({ intervalMs: 3_600_000, leaseMs: 1_500 })
+    const order = s.createOrder(2800)
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
+    // 250 records the shop could not apply (orders its table did not have during an outage), due now.
+    const at = new Date().toISOString()
+    const gone = (i: number) => ({
+      sequence: 9_000_000_000 + i,
+      pspReference: `GONE${String(i).padStart(12, '0')}`,
+      status: 'authorised',
+      amount: { currency: 'EUR', value: 100 },
+      capturedAmount: { currency: 'EUR', value: 0 },
+      refundedAmount: { currency: 'EUR', value: 0 },
+      metadata: { shop_order_id: `gone-${i}` },
+    })
+    await s.store.applyChangesAndCursor({
+      applied: [],
+      skipped: [],
+      resolved: [],
+      at,
+      problems: Array.from({ length: 250 }, (_, i) => ({
+        sequence: 9_000_000_000 + i,
+        reason: 'UNKNOWN_ORDER',
+        nextTryAt: at,
+        change: gone(i),
+      })),
+    })
+    await s.backend.capture(order.id)
+    // All 250 at once would outlast the 1.5 s lease (LEASE_LOST at every poll, the feed never read).
+    expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
+    expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'captured', capturedValue: 2800 })
+    expect((await s.store.listProblems(new Date(Date.now() + 3_600_000).toISOString())).length).toBeGreaterThanOrEqual(250)
+    await s.backend.poller.stop()
+  }, 60_000)
+
+  it("a delivered mark that fails holds the order's next change back: the shop's last word is the newest change", async () => {
+    let failNextMark = false
+    const s = await shop({
+      // The shop writes its own database: each mark goes in its own commit.
+      onOrderChange: async (change) => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        s.changes.push(change)
+      },
+      wrapStore: (store) => ({
+        ...store,
+        async markDelivered(id: number) {
+          if (!failNextMark) return store.markDelivered(id)
+          failNextMark = false
+          throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' })
+        },
+      }),
+    })
+    const order = s.createOrder(2800)
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    await s.backend.deliverChanges()
+    await s.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })
+    await s.backend.capture(order.id, { amount: { currency: 'EUR', value: 1800 } })
+    failNextMark = true
+    await s.backend.poller.pollNow() // partially_captured, then captured: the first one's mark fails
+    await s.backend.deliverChanges()
+    const heard = s.changes.filter((c) => c.orderId === String(order.id)).map((c) => `${c.state}:${c.capturedValue}`)
+    expect(heard.at(-1)).toBe('captured:2800')
+    expect(heard.filter((c) => c === 'partially_captured:1000')).toHaveLength(2) // at least once: heard again, in order
+  })
+
   it('an onOrderChange that throws is delivered again later, not lost', async () => {
     let failing = true
     const heard: string[] = []

@@ -114,4 +114,57 @@ describe('capture, refund and cancel by order', () => {
       await shop.close()
     }
   })
+
+  it('a refund whose answer was lost, called again with the same amount and no requestId, goes under its key: one refund', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2800)
+      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      await shop.backend.capture(order.id)
+      await shop.backend.poller.pollNow()
+      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
+      world.proxy.mode = 'lose-answers'
+      const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
+      const lost = await shop.backend.refund(order.id, tenEuros).catch((error: unknown) => error)
+      world.proxy.mode = 'pass'
+      // The error names the request id a caller may repeat; a plain retry finds the same one.
+      expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
+      // Another amount while that one's outcome is unknown is the merchant's other action: refused, nothing sent.
+      await expect(shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 } })).rejects.toMatchObject({
+        status: 409,
+        details: { requestId: (lost as { details: { requestId: string } }).details.requestId },
+      })
+      const again = await shop.backend.refund(order.id, tenEuros)
+      expect(again).toMatchObject({ state: 'received', requestId: (lost as { details: { requestId: string } }).details.requestId })
+      expect(world.sandboxModifications(payment, 'refund')).toBe(1)
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 1000 })
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
+
+  it('a capture the service never got (it was down), called again for the rest, is sent then: received, one capture', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/captures')
+      world.proxy.mode = 'down'
+      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      world.proxy.mode = 'pass'
+      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      expect(world.sandboxModifications(payment, 'capture')).toBe(0)
+      // Stored and never answered: not "nothing is left to capture", but the same capture sent now.
+      expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 2800 } })
+      expect(world.sandboxModifications(payment, 'capture')).toBe(1)
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
 })

@@ -4,7 +4,7 @@ import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from 
 import type { AttemptState } from '../transitions.js'
 import type { BackendContext } from './context.js'
 import { newIdempotencyKey } from './idempotency-key.js'
-import { paidAttempt, refusal, unreachable } from './ledger.js'
+import { paidAttempt, refusal } from './ledger.js'
 
 /** Options of capture, refund and cancel by order. */
 export interface ModifyOptions {
@@ -12,7 +12,9 @@ export interface ModifyOptions {
   readonly amount?: Money
   /**
    * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id after an
-   * unknown outcome and it is sent with the same idempotency key, never twice. Default: a new one.
+   * unknown outcome and it is sent with the same idempotency key, never twice. Default: the order's
+   * open one of this kind (stored, its outcome unknown) if there is one, so a plain retry sends that
+   * again; otherwise a new one.
    */
   readonly requestId?: string
 }
@@ -82,6 +84,31 @@ function amountFor(
   return amount
 }
 
+/**
+ * The order's modification of this kind whose outcome is unknown (stored, never answered), if any.
+ * One of another amount is the merchant's other action: refused until that one is settled.
+ */
+function openOfKind(kind: ModificationKind, asked: readonly ModificationRecord[], given: Money | undefined) {
+  const open = asked.find((m) => m.kind === kind && m.state === 'requested')
+  if (!open || !given || (open.amount?.value === given.value && open.amount.currency === given.currency)) return open
+  throw new ShopBackendError(
+    409,
+    'MODIFICATION_NOT_ALLOWED',
+    `amount: a ${kind} of another amount is open with an unknown outcome; repeat it (details.requestId) first`,
+    { requestId: open.id },
+  )
+}
+
+/** The outcome is unknown: the same call (or one with `details.requestId`) sends it again under its key. */
+function unreachableModification(requestId: string): ShopBackendError {
+  return new ShopBackendError(
+    503,
+    'SERVICE_UNREACHABLE',
+    'The payment service could not be reached. Try again in a moment (the same call, or with details.requestId); nothing moves twice.',
+    { requestId },
+  )
+}
+
 const resultOf = (m: ModificationRecord): ModificationResult => ({
   requestId: m.id,
   orderId: m.orderId,
@@ -107,8 +134,13 @@ export async function modifyOrder(
       throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
     }
     if (modification && modification.state !== 'requested') return resultOf(modification)
+    const paid = modification ? undefined : paidAttempt(await context.store.listAttempts(orderId))
+    const asked = paid ? await context.store.listModifications(paid.id) : []
+    // Without a requestId, a call after an unknown outcome is the same merchant action again: the open
+    // one of this kind goes again under its key (the service answers it once), never as a second one.
+    if (!modification && options.requestId === undefined) modification = openOfKind(kind, asked, options.amount)
     if (!modification) {
-      const attempt = paidAttempt(await context.store.listAttempts(orderId))
+      const attempt = paid
       if (!attempt || !ALLOWED[kind].has(attempt.state)) {
         throw new ShopBackendError(
           409,
@@ -117,7 +149,7 @@ export async function modifyOrder(
         )
       }
       const at = context.now().toISOString()
-      const amount = amountFor(kind, attempt, await context.store.listModifications(attempt.id), options.amount)
+      const amount = amountFor(kind, attempt, asked, options.amount)
       const record: ModificationRecord = {
         id: requestId,
         orderId,
@@ -142,7 +174,7 @@ export async function modifyOrder(
       answer = await send(service, kind, attempt!.pspReference!, modification.amount, call)
     } catch (error) {
       if (!(error instanceof PaymentServiceError)) throw error
-      if (error.kind === 'unknown') throw unreachable()
+      if (error.kind === 'unknown') throw unreachableModification(modification.id)
       await context.store.updateModification(modification.id, modification.version, {
         state: 'refused',
         errorCode: error.serviceCode,

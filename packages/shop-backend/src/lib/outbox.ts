@@ -28,6 +28,8 @@ export function createOutbox(
   let chain: Promise<void> = Promise.resolve()
   /** Delivered, their "delivered" mark not committed yet: not delivered again by this process meanwhile. */
   const marking = new Map<number, Promise<void>>()
+  /** Each order's newest mark in flight, true once committed: its next change waits for it. */
+  const lastMark = new Map<string, Promise<boolean>>()
   async function drainOnce(): Promise<void> {
     const blocked = new Set<string>()
     for (;;) {
@@ -38,21 +40,37 @@ export function createOutbox(
       const todo = due.filter((e) => !markingBefore.has(e.id) && !marking.has(e.id) && !blocked.has(e.change.orderId))
       if (todo.length === 0) return
       for (const entry of todo) {
-        if (blocked.has(entry.change.orderId)) continue
+        const orderId = entry.change.orderId
+        if (blocked.has(orderId)) continue
+        // The order's earlier change must be marked first: if that mark failed, the earlier change is
+        // due again and would reach the shop after this one, so this order waits for the next drain.
+        const earlier = lastMark.get(orderId)
+        if (earlier && !(await earlier)) {
+          blocked.add(orderId)
+          continue
+        }
         try {
           await deliver(entry.change)
         } catch (error) {
-          blocked.add(entry.change.orderId)
-          log(`onOrderChange failed for order ${entry.change.orderId} (${(error as Error)?.name ?? 'Error'}); tried again later`)
+          blocked.add(orderId)
+          log(`onOrderChange failed for order ${orderId} (${(error as Error)?.name ?? 'Error'}); tried again later`)
           await store.markDeliveryFailed(entry.id, retryAt(now(), entry.tries))
           continue
         }
         // A mark that fails leaves the entry due: delivered again later (at least once).
-        const mark = store
-          .markDelivered(entry.id)
-          .catch((error: unknown) => log(`outbox: marking a change delivered failed (${(error as Error)?.name ?? 'Error'})`))
-          .finally(() => marking.delete(entry.id))
-        marking.set(entry.id, mark)
+        const mark = store.markDelivered(entry.id).then(
+          () => true,
+          (error: unknown) => {
+            log(`outbox: marking a change delivered failed (${(error as Error)?.name ?? 'Error'})`)
+            return false
+          },
+        )
+        const settled = mark.then(() => {
+          marking.delete(entry.id)
+          if (lastMark.get(orderId) === mark) lastMark.delete(orderId)
+        })
+        marking.set(entry.id, settled)
+        lastMark.set(orderId, mark)
       }
       // All that was due fitted in one read: what was queued since is delivered by its writer's call.
       if (due.length < limit) return
