@@ -141,6 +141,15 @@ CREATE TABLE IF NOT EXISTS stored_methods (
   disabled INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL
 );
+-- Registrations by idempotency key ("<basic key>:<Idempotency-Key>"): a repeat gets the first answer.
+-- A new table, not a new column: folders from schema 3 open as they are.
+CREATE TABLE IF NOT EXISTS registrations (
+  scope TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  -- Set with the shop, in its transaction; NULL while the registration runs.
+  answer TEXT
+);
 CREATE TABLE IF NOT EXISTS erasures (
   psp_reference TEXT PRIMARY KEY,
   requested_at TEXT NOT NULL

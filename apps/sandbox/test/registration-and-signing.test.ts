@@ -54,6 +54,33 @@ describe('registration (spec: "Shop registration")', () => {
     ).toBe('SHOP_UNREACHABLE')
     await shop.close()
   })
+
+  it('under one Idempotency-Key: a repeat gets the first shop (one push), one still running is 409, a failed one runs again', async () => {
+    const shop = await startTestShop({ pushDelayMs: 300 })
+    const client = createServiceClient({ baseUrl: sandbox.baseUrl })
+    const body = { shopUrl: shop.url, key: shop.key, secret: shop.secret }
+    const key = { idempotencyKey: 'registration-0001' }
+    const running = client.register(body, key)
+    await new Promise((resolve) => setTimeout(resolve, 100)) // the first is waiting for its push
+    expect(await serviceError(client.register(body, key))).toMatchObject({ status: 409, errorCode: 'IDEMPOTENCY_KEY_IN_USE' })
+    const first = await running
+    const pushed = shop.settings.get('service_secret')
+    expect(await client.register(body, key)).toEqual(first)
+    expect(shop.calls.filter((c) => c.startsWith('POST'))).toHaveLength(1)
+    expect(shop.settings.get('service_secret')).toBe(pushed)
+    expect(await serviceError(client.register({ ...body, secret: 'another-secret-00000000' }, key))).toMatchObject({
+      status: 422,
+      errorCode: 'IDEMPOTENCY_KEY_REUSED',
+    })
+    // Refused by the shop: nothing registered, so the same key runs again (and is refused again).
+    const wrong = { ...body, secret: 'wrong-secret-0000000000' }
+    const again = { idempotencyKey: 'registration-0002' }
+    expect(await serviceError(client.register(wrong, again))).toMatchObject({ errorCode: 'SHOP_REJECTED_CREDENTIALS' })
+    const calls = shop.calls.length
+    expect(await serviceError(client.register(wrong, again))).toMatchObject({ errorCode: 'SHOP_REJECTED_CREDENTIALS' })
+    expect(shop.calls.length).toBeGreaterThan(calls)
+    await shop.close()
+  })
 })
 
 describe('request signing', () => {

@@ -50,6 +50,12 @@ export const REGISTRATION_PATH = ENDPOINTS.register.path
 export const DEFAULT_DEADLINE_MS = 15_000
 /** How long one attempt may take, to the answer's last byte; three fit in the default deadline. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 5_000
+/**
+ * Registration's time unless the client's options set one: the service calls the shop's two
+ * settings endpoints before it answers, 10 s each at most (decisions.md), so 5 s would give up on
+ * registrations that are still running.
+ */
+export const REGISTRATION_TIMEOUT_MS = 25_000
 /** Waits between attempts: 0.5 s doubling to 5 s, each 50-100 % of that (jitter). */
 export const DEFAULT_BACKOFF: Backoff = Object.freeze({ initialMs: 500, maxMs: 5_000 })
 
@@ -169,7 +175,11 @@ export interface ServiceClient {
    * With `readyMadeStore: true` the answer carries the ready-made store's id (checked, so typed as present).
    */
   register(shop: ShopRegistration & { readonly readyMadeStore: true }, options?: IdempotentCall): Promise<ReadyMadeStoreRegistration>
-  /** Unsigned, one attempt: the service then calls the shop's settings endpoints with key and secret. */
+  /**
+   * Unsigned, one attempt (25 s unless the options set a time): the service then calls the shop's
+   * settings endpoints with key and secret. Store the `idempotencyKey` before the call and send it
+   * again after an unknown outcome: the service answers a repeat with the first registration.
+   */
   register(shop: ShopRegistration, options?: IdempotentCall): Promise<RegistrationResult>
   /** Merchant set-up, in the spec's order ("Endpoints" rules 3 and 4). */
   sendVerificationEmail(email: string, options?: IdempotentCall): Promise<EmailVerificationResult>
@@ -368,7 +378,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     baseUrl,
     withCredentials: (credentials) => createServiceClient({ ...options, credentials }),
     register: (async (shop: ShopRegistration, o?: IdempotentCall) => {
-      const result = await call(E.register, {}, shop, o)
+      const times = {
+        attemptTimeoutMs: options.attemptTimeoutMs ?? REGISTRATION_TIMEOUT_MS,
+        deadlineMs: options.deadlineMs ?? REGISTRATION_TIMEOUT_MS,
+      }
+      const result = await call(E.register, {}, shop, { ...times, ...o })
       if (shop.readyMadeStore === true && result.storeId === undefined) {
         throw new ServiceError({
           status: 201,

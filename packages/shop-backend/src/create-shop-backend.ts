@@ -12,20 +12,22 @@ import {
 import { ShopBackendError } from './errors.js'
 import { createPoller, type Poller } from './create-poller.js'
 import { createMerchantSetup, type MerchantSetup } from './merchant-setup.js'
-import type {
-  PaymentService,
-  RegisterShop,
-  SavedCard,
-  SavedCardRemoval,
-  ServiceCredentials,
-  ShopService,
-  StoredCard,
+import {
+  type PaymentService,
+  PaymentServiceError,
+  type RegisterShop,
+  type SavedCard,
+  type SavedCardRemoval,
+  type ServiceCredentials,
+  type ShopService,
+  type StoredCard,
 } from './payment-service.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
 import type { LedgerStore, OrderChange } from './store.js'
 import { readSealed, SETTING, writeSealed, type BackendContext } from './lib/context.js'
 import { createFailureThrottle, type FailureThrottleOptions } from './lib/failure-throttle.js'
 import { fingerprintOf } from './lib/fingerprint.js'
+import { newIdempotencyKey } from './lib/idempotency-key.js'
 import { errorResponse, json, readBody, requireJson } from './lib/http.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
 import { submitDetails, submitPayment } from './lib/ledger.js'
@@ -173,6 +175,10 @@ export const REGISTRATION_LEASE = 'shop-registration'
 const REGISTRATION_LEASE_MS = 60_000
 /** How often an instance waiting for another's registration looks again. */
 const REGISTRATION_WAIT_MS = 250
+/** How long `register()` sends its registration again after an unknown outcome: inside the lease. */
+const REGISTRATION_RETRY_MS = 45_000
+/** Between those repeats. */
+const REGISTRATION_REPEAT_WAIT_MS = 500
 
 const randomText = (bytes: number) => {
   const raw = crypto.getRandomValues(new Uint8Array(bytes))
@@ -392,17 +398,34 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       await writeSealed(context, SETTING.basicKey, key)
       await writeSealed(context, SETTING.basicSecret, secret)
     }
-    const result = await registerShop({
-      shopUrl,
-      key,
-      secret,
-      ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}),
-    })
-    await options.store.putSetting(SETTING.shopId, result.shopId)
+    // Stored before the call, sent again on every repeat: after a lost answer the service answers
+    // with the first registration, instead of a second shop whose secret push could land last.
+    let idempotencyKey = await options.store.getSetting(SETTING.registrationKey)
+    if (!idempotencyKey) {
+      idempotencyKey = newIdempotencyKey(context.now().getTime())
+      await options.store.putSetting(SETTING.registrationKey, idempotencyKey)
+    }
+    const shop = { shopUrl, key, secret, ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}) }
+    const giveUpAt = Date.now() + REGISTRATION_RETRY_MS
+    let result: Awaited<ReturnType<RegisterShop>>
+    for (;;) {
+      try {
+        result = await registerShop(shop, { idempotencyKey })
+        break
+      } catch (error) {
+        // No answer, or the service still runs the first call under this key: ask again under it.
+        const again = error instanceof PaymentServiceError && (error.kind === 'unknown' || error.serviceCode === 'IDEMPOTENCY_KEY_IN_USE')
+        if (!again || Date.now() > giveUpAt) throw error
+        await context.sleep(REGISTRATION_REPEAT_WAIT_MS)
+      }
+    }
+    // The store first: `shop_id` marks the shop registered, so a crash in between registers again
+    // (the same key: the same answer) instead of losing a ready-made store.
     if (result.storeId) {
       await recordReadyMadeStore(options.store, result.storeId)
       await options.store.putSetting(SETTING.storeId, result.storeId)
     }
+    await options.store.putSetting(SETTING.shopId, result.shopId)
     forgetConnection()
     return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
   }

@@ -97,8 +97,8 @@ export function connectServiceClient(options: Omit<ServiceClientOptions, 'creden
       const client = createServiceClient({ ...options, credentials })
       return { ...paymentServiceFromClient(client), ...merchantServiceFromClient(client) }
     },
-    registerShop: async (shop) => {
-      const result = await createServiceClient(options).register(shop).catch(classify)
+    registerShop: async (shop, call) => {
+      const result = await createServiceClient(options).register(shop, call).catch(classify)
       return { shopId: result.shopId, storeId: result.storeId }
     },
   }

@@ -246,12 +246,16 @@ export interface OnboardingLink {
 export type ShopService = PaymentService & Partial<MerchantService>
 
 /** The unsigned registration call (spec: "Shop registration"); the service then calls the shop's settings endpoints. */
-export type RegisterShop = (shop: {
-  readonly shopUrl: string
-  readonly key: string
-  readonly secret: string
-  readonly readyMadeStore?: boolean
-}) => Promise<{
+export type RegisterShop = (
+  shop: {
+    readonly shopUrl: string
+    readonly key: string
+    readonly secret: string
+    readonly readyMadeStore?: boolean
+  },
+  /** Stored before the first call and sent again on every repeat: the service answers a repeat with the first registration. */
+  options?: { readonly idempotencyKey?: string },
+) => Promise<{
   /** The shop's id at the service. */
   readonly shopId: string
   /** The ready-made store, when one was asked for. */

@@ -167,6 +167,77 @@ describe('registration from two instances at once (one ledger, two back ends beh
   })
 })
 
+describe('registration after an unknown outcome', () => {
+  /** The shops the sandbox holds for this address, and whose secret the ledger stored. */
+  async function shopsAt(url: string, shop: TestShop) {
+    const sandbox = new Database(world.sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+    try {
+      const rows = sandbox.prepare('SELECT shop_id, service_secret FROM shops WHERE base_url = ?').all(url) as Array<{
+        shop_id: string
+        service_secret: string
+      }>
+      const stored = await (await createSecretBox(shop.secretKey)).open((await shop.store.getSetting('service_secret'))!)
+      return { shopIds: rows.map((r) => r.shop_id), secretOf: rows.find((r) => r.service_secret === stored)?.shop_id }
+    } finally {
+      sandbox.close()
+    }
+  }
+
+  it('a registration still running when the call gave up is asked again under its key: one shop, and its secret', async () => {
+    let listener: ReturnType<typeof toNodeListener> | undefined
+    let pushes = 0
+    // The service's push reaches the shop 2.5 s late: the test client's 1 s attempt gives up first.
+    const http = await listen((req, res) => {
+      if (req.url?.endsWith('/settings/general/batch') && ++pushes === 1) setTimeout(() => listener!(req, res), 2_500)
+      else listener!(req, res)
+    })
+    const shop = await startShop(world, { connect: false, shopUrl: http.url })
+    listener = toNodeListener(shop.backend)
+    const asked = world.proxy.started('POST', '/shop-registrations')
+    try {
+      const registered = await shop.backend.register({ readyMadeStore: true })
+      expect(registered).toMatchObject({ alreadyRegistered: false, storeId: expect.any(String) })
+      // Asked more than once (409 IDEMPOTENCY_KEY_IN_USE while the first ran), under the key stored first.
+      expect(world.proxy.started('POST', '/shop-registrations') - asked).toBeGreaterThan(1)
+      expect(world.proxy.keysForwarded('POST', '/shop-registrations')).toContain(await shop.store.getSetting('registration_key'))
+      expect(pushes).toBe(1)
+      expect(await shopsAt(http.url, shop)).toEqual({ shopIds: [registered.shopId], secretOf: registered.shopId })
+      const order = shop.createOrder()
+      expect(await shop.post('/api/payments', await shop.cardSubmission(order))).toMatchObject({ status: 200 })
+    } finally {
+      await http.close()
+      await shop.close()
+    }
+  }, 30_000)
+
+  it("a registration whose answer was lost is answered again from the service's record: one shop, one push", async () => {
+    let listener: ReturnType<typeof toNodeListener> | undefined
+    let pushes = 0
+    const http = await listen((req, res) => {
+      if (req.url?.endsWith('/settings/general/batch')) pushes++
+      listener!(req, res)
+    })
+    const shop = await startShop(world, { connect: false, shopUrl: http.url })
+    listener = toNodeListener(shop.backend)
+    let asked = 0
+    const rule = world.proxy.rule
+    world.proxy.rule = (method, path) => {
+      if (method !== 'POST' || !path.endsWith('/shop-registrations')) return rule(method, path)
+      return { action: asked++ === 0 ? 'lose' : 'forward' }
+    }
+    try {
+      const registered = await shop.backend.register()
+      expect(asked).toBeGreaterThan(1)
+      expect(pushes).toBe(1)
+      expect(await shopsAt(http.url, shop)).toEqual({ shopIds: [registered.shopId], secretOf: registered.shopId })
+    } finally {
+      world.proxy.rule = rule
+      await http.close()
+      await shop.close()
+    }
+  }, 30_000)
+})
+
 describe('mounted in a real Hono app', () => {
   it("serves the checkout API beside the shop's own routes, and a card payment goes through", async () => {
     const shop = await startShop(world)

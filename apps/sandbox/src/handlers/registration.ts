@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto'
 import { ShopSettingsSchema } from '@card-jwe/payment-validator'
 import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@card-jwe/service-client/idempotency'
 import { z } from 'zod'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/body.js'
@@ -23,6 +25,8 @@ export const SETTINGS_PATH = SHOP_SIDE_PATHS.settings
 export const SETTINGS_BATCH_PATH = SHOP_SIDE_PATHS.settingsBatch
 /** How long the sandbox waits for each of the shop's settings endpoints. */
 export const SHOP_CALL_TIMEOUT_MS = 10_000
+/** A registration under a key runs at most the shop's two calls; older and unanswered, its process died. */
+export const REGISTRATION_RUNS_MS = 2 * SHOP_CALL_TIMEOUT_MS + 5_000
 
 const RegistrationSchema = z.strictObject({
   shopUrl: z.url({ protocol: /^https?$/ }).max(2000),
@@ -113,6 +117,55 @@ export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): Rea
   return Object.freeze({ ...shop, storeId })
 }
 
+interface RegistrationClaim {
+  readonly scope: string
+  readonly fingerprint: string
+}
+
+/**
+ * Registration under an `Idempotency-Key` (decisions.md, "Registration path and body"): scoped to
+ * the Basic key the shop presents, as there is no shop id yet. The first answer is replayed; a
+ * registration still running under the key is 409 `IDEMPOTENCY_KEY_IN_USE`; one that failed left
+ * nothing, so the key runs again. Undefined: this request runs the registration.
+ */
+function claimRegistration(
+  context: SandboxContext,
+  request: SandboxRequest,
+  body: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean | undefined },
+): { claim?: RegistrationClaim; replay?: SandboxResponse } {
+  const header = request.headers[IDEMPOTENCY_KEY_HEADER]
+  if (header === undefined) return {}
+  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header))
+    throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
+  const secretHash = createHash('sha256').update(body.secret).digest('hex')
+  const parts = [body.shopUrl.replace(/\/+$/, ''), body.key, secretHash, body.readyMadeStore === true]
+  const claim = { scope: `${body.key}:${header}`, fingerprint: createHash('sha256').update(JSON.stringify(parts)).digest('hex') }
+  const now = context.now()
+  return context.db
+    .transaction(() => {
+      const row = context.db.prepare('SELECT fingerprint, started_at, answer FROM registrations WHERE scope = ?').get(claim.scope) as
+        | { fingerprint: string; started_at: string; answer: string | null }
+        | undefined
+      if (!row) {
+        context.db
+          .prepare('INSERT INTO registrations (scope, fingerprint, started_at) VALUES (?, ?, ?)')
+          .run(claim.scope, claim.fingerprint, now.toISOString())
+        return { claim }
+      }
+      if (row.fingerprint !== claim.fingerprint)
+        throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different registration`)
+      if (row.answer !== null) {
+        context.log('idempotent replay on registrations')
+        return { replay: json(JSON.parse(row.answer), 201) }
+      }
+      if (now.getTime() - Date.parse(row.started_at) < REGISTRATION_RUNS_MS)
+        throw new SandboxError(409, 'IDEMPOTENCY_KEY_IN_USE', 'a registration under this Idempotency-Key is running; try again shortly')
+      context.db.prepare('UPDATE registrations SET started_at = ? WHERE scope = ?').run(now.toISOString(), claim.scope)
+      return { claim }
+    })
+    .immediate()
+}
+
 /**
  * Spec, "Shop registration": the sandbox reads the shop's settings with the Basic pair; if the shop
  * accepts, it generates `service_secret`, pushes it with the batch endpoint and registers the shop
@@ -124,6 +177,22 @@ export async function register(request: SandboxRequest, _params: unknown, contex
     RegistrationSchema,
     'registration (shopUrl http or https; key and secret 16-256 characters, key without ":"; readyMadeStore optional)',
   )
+  const { claim, replay } = claimRegistration(context, request, { shopUrl, key, secret, readyMadeStore })
+  if (replay) return replay
+  try {
+    return await registerShop(context, { shopUrl, key, secret, readyMadeStore }, claim)
+  } catch (error) {
+    // Nothing was registered: the key is free to run again.
+    if (claim) context.db.prepare('DELETE FROM registrations WHERE scope = ? AND answer IS NULL').run(claim.scope)
+    throw error
+  }
+}
+
+async function registerShop(
+  context: SandboxContext,
+  { shopUrl, key, secret, readyMadeStore }: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean | undefined },
+  claim: RegistrationClaim | undefined,
+): Promise<SandboxResponse> {
   const base = shopUrl.replace(/\/+$/, '')
 
   const read = await callShop(base + SHOP_SIDE_PATHS.settings, key, secret)
@@ -178,7 +247,10 @@ export async function register(request: SandboxRequest, _params: unknown, contex
       },
       context.now().toISOString(),
     )
-    return readyMadeStore ? createReadyMadeStore(context, shop.shopId) : undefined
+    const made = readyMadeStore ? createReadyMadeStore(context, shop.shopId) : undefined
+    const answer = { shopId: shop.shopId, ...(made ? { storeId: made } : {}), status: 'registered' }
+    if (claim) context.db.prepare('UPDATE registrations SET answer = ? WHERE scope = ?').run(JSON.stringify(answer), claim.scope)
+    return made
   })()
   context.log(`registered ${shop.shopId}${storeId ? ` with ready-made store ${storeId}` : ''}`)
   return json({ shopId: shop.shopId, ...(storeId ? { storeId } : {}), status: 'registered' }, 201)

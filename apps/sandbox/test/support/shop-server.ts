@@ -18,7 +18,7 @@ export interface TestShop {
   close(): Promise<void>
 }
 
-export async function startTestShop(options: { settingsBody?: string } = {}): Promise<TestShop> {
+export async function startTestShop(options: { settingsBody?: string; pushDelayMs?: number } = {}): Promise<TestShop> {
   const key = randomBytes(16).toString('hex')
   const secret = randomBytes(24).toString('hex')
   const expected = Buffer.from(`Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`)
@@ -39,6 +39,7 @@ export async function startTestShop(options: { settingsBody?: string } = {}): Pr
     const list = () => [...settings].map(([id, value]) => ({ id, value }))
     if (req.method === 'GET' && req.url === SHOP_SIDE_PATHS.settings) return reply(200, options.settingsBody ?? list())
     if (req.method === 'POST' && req.url === SHOP_SIDE_PATHS.settingsBatch) {
+      if (options.pushDelayMs) await new Promise((resolve) => setTimeout(resolve, options.pushDelayMs))
       const { update } = JSON.parse(Buffer.concat(chunks).toString()) as { update: Array<{ id: string; value: string }> }
       for (const { id, value } of update) settings.set(id, value)
       return reply(200, list())

@@ -42,6 +42,8 @@ export const SETTING = {
   serviceSecret: 'service_secret',
   basicKey: 'basic_key',
   basicSecret: 'basic_secret',
+  /** The registration's idempotency key, stored with the pair before the first call. */
+  registrationKey: 'registration_key',
   // The merchant set-up's progress (plain: spec "Values a shop stores" has them readable at runtime).
   merchantEmail: 'merchant_email',
   backofficeUser: 'backoffice_user',
