@@ -75,7 +75,10 @@ export interface ShopBackendOptions {
   readonly findOrder: (orderId: string) => Promise<ShopOrder | undefined> | ShopOrder | undefined
   /** Hears every change of an order's payment, after the commit; a throw means "tell me again later". */
   readonly onOrderChange: (change: OrderChange) => Promise<void> | void
-  /** The shop's public origin: the service calls its settings endpoints there, shoppers return there. */
+  /**
+   * The shop's public origin: the service calls its settings endpoints there, shoppers return there,
+   * and the checkout page must be served from it (3-D Secure frames post their result to it).
+   */
   readonly shopUrl: string
   /** Where the shopper returns after a redirect; default `${shopUrl}/?orderId=<id>`. */
   readonly returnUrl?: (order: ShopOrder) => string
