@@ -78,6 +78,9 @@ describe('registration over a real node:http server (toNodeListener) with the re
     const right = await fetch(url, { headers: { authorization: basic(key, secret) } })
     expect(right.status).toBe(200)
     expect(await right.json()).toEqual([{ id: 'service_secret', value: expect.any(String) }])
+    // The scheme's case is free (RFC 7235 2.1); the credentials' is not.
+    const lower = await fetch(url, { headers: { authorization: basic(key, secret).replace('Basic', 'basic') } })
+    expect(lower.status).toBe(200)
   })
 
   it('batch: only service_secret is writable; another id is refused by name', async () => {

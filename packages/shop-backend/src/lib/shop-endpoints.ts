@@ -23,8 +23,10 @@ export interface ShopEndpointOptions {
   readonly onboardingReturned: () => Promise<void>
 }
 
+/** The header with its scheme as `Basic`: the scheme is case-insensitive (RFC 7235 2.1), the credentials are not. */
 function basicOf(header: string | null): string {
-  return header ?? ''
+  const match = /^basic +(.*)$/i.exec((header ?? '').trim())
+  return match ? `Basic ${match[1]}` : (header ?? '')
 }
 
 async function credentialsMatch(context: BackendContext, authorization: string | null): Promise<boolean> {
