@@ -147,6 +147,8 @@ CREATE TABLE IF NOT EXISTS registrations (
   scope TEXT PRIMARY KEY,
   fingerprint TEXT NOT NULL,
   started_at TEXT NOT NULL,
+  -- Made once per key: a run again after a failure pushes the same one, so a late first push cannot differ.
+  service_secret TEXT,
   -- Set with the shop, in its transaction; NULL while the registration runs.
   answer TEXT
 );
@@ -174,6 +176,9 @@ export function openDatabase(path: string): Db {
   db.pragma('foreign_keys = ON')
   db.pragma('busy_timeout = 5000')
   db.exec(SCHEMA)
+  // A folder whose registrations table predates its secret column (the same day's builds) gets it.
+  const columns = db.prepare('PRAGMA table_info(registrations)').all() as Array<{ name: string }>
+  if (!columns.some((c) => c.name === 'service_secret')) db.exec('ALTER TABLE registrations ADD COLUMN service_secret TEXT')
   db.pragma(`user_version = ${SCHEMA_VERSION}`)
   return db
 }

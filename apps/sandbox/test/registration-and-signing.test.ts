@@ -81,6 +81,22 @@ describe('registration (spec: "Shop registration")', () => {
     expect(shop.calls.length).toBeGreaterThan(calls)
     await shop.close()
   })
+
+  it('a registration whose push failed runs again under its key with the same service_secret: a late write cannot differ', async () => {
+    const shop = await startTestShop({ failPushes: 1 })
+    const client = createServiceClient({ baseUrl: sandbox.baseUrl })
+    const body = { shopUrl: shop.url, key: shop.key, secret: shop.secret }
+    const key = { idempotencyKey: 'registration-0003' }
+    expect(await serviceError(client.register(body, key))).toMatchObject({ status: 502, errorCode: 'SHOP_SETTINGS_INVALID' })
+    const firstPush = shop.settings.get('service_secret')
+    expect(firstPush).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    expect(await client.register(body, key)).toMatchObject({ status: 'registered' })
+    expect(shop.settings.get('service_secret')).toBe(firstPush)
+    // Another key is another registration, with a secret of its own.
+    await client.register(body, { idempotencyKey: 'registration-0004' })
+    expect(shop.settings.get('service_secret')).not.toBe(firstPush)
+    await shop.close()
+  })
 })
 
 describe('request signing', () => {

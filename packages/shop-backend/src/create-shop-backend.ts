@@ -178,7 +178,7 @@ export const REGISTRATION_LEASE = 'shop-registration'
 const REGISTRATION_LEASE_MS = 60_000
 /** How often an instance waiting for another's registration looks again. */
 const REGISTRATION_WAIT_MS = 250
-/** How long `register()` sends its registration again after an unknown outcome: inside the lease. */
+/** How long `register()` starts its registration again after an unknown outcome (each try up to 25 s). */
 const REGISTRATION_RETRY_MS = 45_000
 /** Between those repeats. */
 const REGISTRATION_REPEAT_WAIT_MS = 500
@@ -403,22 +403,31 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     }
     // Stored before the call, sent again on every repeat: after a lost answer the service answers
     // with the first registration, instead of a second shop whose secret push could land last.
-    let idempotencyKey = await options.store.getSetting(SETTING.registrationKey)
-    if (!idempotencyKey) {
-      idempotencyKey = newIdempotencyKey(context.now().getTime())
-      await options.store.putSetting(SETTING.registrationKey, idempotencyKey)
+    const newKey = async () => {
+      const made = newIdempotencyKey(context.now().getTime())
+      await options.store.putSetting(SETTING.registrationKey, made)
+      return made
     }
+    let idempotencyKey = (await options.store.getSetting(SETTING.registrationKey)) || (await newKey())
     const shop = { shopUrl, key, secret, ...(registerOptions.readyMadeStore ? { readyMadeStore: true } : {}) }
     const giveUpAt = Date.now() + REGISTRATION_RETRY_MS
     let result: Awaited<ReturnType<RegisterShop>>
-    for (;;) {
+    for (let renewed = false; ; ) {
       try {
         result = await registerShop(shop, { idempotencyKey })
         break
       } catch (error) {
-        // No answer, or the service still runs the first call under this key: ask again under it.
-        const again = error instanceof PaymentServiceError && (error.kind === 'unknown' || error.serviceCode === 'IDEMPOTENCY_KEY_IN_USE')
-        if (!again || Date.now() > giveUpAt) throw error
+        if (!(error instanceof PaymentServiceError)) throw error
+        // The key named another registration (this shop's address changed since): this one is new.
+        if (error.serviceCode === 'IDEMPOTENCY_KEY_REUSED' && !renewed) {
+          renewed = true
+          idempotencyKey = await newKey()
+          continue
+        }
+        // No answer, or the service still runs the first call under this key: ask again under it. Not a
+        // refusal about the shop itself (SHOP_UNREACHABLE, SHOP_SETTINGS_INVALID): that is the caller's to mend.
+        const open = error.kind === 'unknown' && !error.serviceCode.startsWith('SHOP_')
+        if (!(open || error.serviceCode === 'IDEMPOTENCY_KEY_IN_USE') || Date.now() > giveUpAt) throw error
         await context.sleep(REGISTRATION_REPEAT_WAIT_MS)
       }
     }

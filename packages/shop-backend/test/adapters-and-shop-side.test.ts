@@ -2,7 +2,7 @@ import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Hono } from 'hono'
 import { createServiceClient } from '@card-jwe/service-client'
-import { createSecretBox, generateSecretKey, SHOP_SIDE_PATHS } from '../src/index.js'
+import { connectServiceClient, createSecretBox, generateSecretKey, SHOP_SIDE_PATHS } from '../src/index.js'
 import { mountShopBackend } from '../src/hono/index.js'
 import { toNodeListener } from '../src/node/index.js'
 import { listen } from './support/listen.js'
@@ -239,6 +239,72 @@ describe('registration after an unknown outcome', () => {
       await shop.close()
     }
   }, 30_000)
+
+  it('a push the shop stored only after the service gave up (10 s): one shop, and the secret stored last is still its own', async () => {
+    let listener: ReturnType<typeof toNodeListener> | undefined
+    const http = await listen((req, res) => listener!(req, res))
+    let slowWrites = 1
+    let lateWriteDone!: () => void
+    const lateWrite = new Promise<void>((resolve) => (lateWriteDone = resolve))
+    const shop = await startShop(world, {
+      connect: false,
+      shopUrl: http.url,
+      // The shop's database is slow once (a lock, a pause): the first push's write takes 11 s.
+      wrapStore: (store) => ({
+        ...store,
+        async putSetting(id: string, value: string) {
+          if (id !== 'service_secret' || slowWrites-- <= 0) return store.putSetting(id, value)
+          await new Promise((resolve) => setTimeout(resolve, 11_000))
+          await store.putSetting(id, value)
+          lateWriteDone()
+        },
+      }),
+    })
+    listener = toNodeListener(shop.backend)
+    try {
+      // The 1 s client gives up; the repeats meet 409 while the service waits for the push, then run it
+      // again under the key, pushing the key's one secret: the late write stores that same secret.
+      const registered = await shop.backend.register()
+      await lateWrite
+      await new Promise((resolve) => setTimeout(resolve, 1_200)) // past the connection cache
+      expect(await shopsAt(http.url, shop)).toEqual({ shopIds: [registered.shopId], secretOf: registered.shopId })
+    } finally {
+      await http.close()
+      await shop.close()
+    }
+  }, 60_000)
+
+  it('a registration made but never recorded (killed before shop_id) is made anew after a restart at another address', async () => {
+    let listenerA: ReturnType<typeof toNodeListener> | undefined
+    const httpA = await listen((req, res) => listenerA!(req, res))
+    const { registerShop } = connectServiceClient({ baseUrl: world.proxy.baseUrl })
+    const first = await startShop(world, {
+      connect: false,
+      shopUrl: httpA.url,
+      // The process dies right after the service answered, before shop_id is stored.
+      registerShop: async (shop, call) => {
+        await registerShop(shop, call)
+        throw new Error('process killed')
+      },
+    })
+    listenerA = toNodeListener(first.backend)
+    await expect(first.backend.register()).rejects.toThrow('process killed')
+    await httpA.close()
+    let listenerB: ReturnType<typeof toNodeListener> | undefined
+    const httpB = await listen((req, res) => listenerB!(req, res))
+    const second = await startShop(world, { connect: false, shopUrl: httpB.url, storePath: first.storePath, secretKey: first.secretKey })
+    listenerB = toNodeListener(second.backend)
+    try {
+      // Its key named the registration at the old address (422 IDEMPOTENCY_KEY_REUSED): a new key, a new registration.
+      const again = await second.backend.register()
+      expect(again).toMatchObject({ alreadyRegistered: false })
+      expect(await shopsAt(httpB.url, second)).toEqual({ shopIds: [again.shopId], secretOf: again.shopId })
+    } finally {
+      await httpB.close()
+      await second.close()
+      await first.close()
+    }
+  }, 60_000)
 })
 
 describe('mounted in a real Hono app', () => {

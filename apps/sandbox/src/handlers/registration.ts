@@ -120,13 +120,16 @@ export function seedReadyMadeShop(context: SandboxContext, shopUrl: string): Rea
 interface RegistrationClaim {
   readonly scope: string
   readonly fingerprint: string
+  /** The key's one secret: a run again pushes this one, not a new one. */
+  readonly serviceSecret: string
 }
 
 /**
  * Registration under an `Idempotency-Key` (decisions.md, "Registration path and body"): scoped to
  * the Basic key the shop presents, as there is no shop id yet. The first answer is replayed; a
- * registration still running under the key is 409 `IDEMPOTENCY_KEY_IN_USE`; one that failed left
- * nothing, so the key runs again. Undefined: this request runs the registration.
+ * registration still running under the key is 409 `IDEMPOTENCY_KEY_IN_USE`; one that failed runs
+ * again on a repeat, with the key's one `service_secret` (a late push of the failed run then writes
+ * the same secret). Undefined: this request runs the registration.
  */
 function claimRegistration(
   context: SandboxContext,
@@ -139,28 +142,28 @@ function claimRegistration(
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
   const secretHash = createHash('sha256').update(body.secret).digest('hex')
   const parts = [body.shopUrl.replace(/\/+$/, ''), body.key, secretHash, body.readyMadeStore === true]
-  const claim = { scope: `${body.key}:${header}`, fingerprint: createHash('sha256').update(JSON.stringify(parts)).digest('hex') }
+  const scope = `${body.key}:${header}`
+  const fingerprint = createHash('sha256').update(JSON.stringify(parts)).digest('hex')
   const now = context.now()
   return context.db
     .transaction(() => {
-      const row = context.db.prepare('SELECT fingerprint, started_at, answer FROM registrations WHERE scope = ?').get(claim.scope) as
-        | { fingerprint: string; started_at: string; answer: string | null }
-        | undefined
-      if (!row) {
-        context.db
-          .prepare('INSERT INTO registrations (scope, fingerprint, started_at) VALUES (?, ?, ?)')
-          .run(claim.scope, claim.fingerprint, now.toISOString())
-        return { claim }
-      }
-      if (row.fingerprint !== claim.fingerprint)
+      const row = context.db
+        .prepare('SELECT fingerprint, started_at, service_secret, answer FROM registrations WHERE scope = ?')
+        .get(scope) as { fingerprint: string; started_at: string; service_secret: string | null; answer: string | null } | undefined
+      if (row && row.fingerprint !== fingerprint)
         throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different registration`)
-      if (row.answer !== null) {
+      if (row?.answer) {
         context.log('idempotent replay on registrations')
         return { replay: json(JSON.parse(row.answer), 201) }
       }
-      if (now.getTime() - Date.parse(row.started_at) < REGISTRATION_RUNS_MS)
+      // '' once a run failed: free to run again at once.
+      if (row?.started_at && now.getTime() - Date.parse(row.started_at) < REGISTRATION_RUNS_MS)
         throw new SandboxError(409, 'IDEMPOTENCY_KEY_IN_USE', 'a registration under this Idempotency-Key is running; try again shortly')
-      context.db.prepare('UPDATE registrations SET started_at = ? WHERE scope = ?').run(now.toISOString(), claim.scope)
+      const claim = { scope, fingerprint, serviceSecret: row?.service_secret ?? newSecret() }
+      context.db
+        .prepare(`INSERT INTO registrations (scope, fingerprint, started_at, service_secret) VALUES (?, ?, ?, ?)
+          ON CONFLICT(scope) DO UPDATE SET started_at = excluded.started_at, service_secret = excluded.service_secret`)
+        .run(scope, fingerprint, now.toISOString(), claim.serviceSecret)
       return { claim }
     })
     .immediate()
@@ -182,8 +185,8 @@ export async function register(request: SandboxRequest, _params: unknown, contex
   try {
     return await registerShop(context, { shopUrl, key, secret, readyMadeStore }, claim)
   } catch (error) {
-    // Nothing was registered: the key is free to run again.
-    if (claim) context.db.prepare('DELETE FROM registrations WHERE scope = ? AND answer IS NULL').run(claim.scope)
+    // Nothing was registered: a repeat runs it again, with the key's one secret.
+    if (claim) context.db.prepare("UPDATE registrations SET started_at = '' WHERE scope = ? AND answer IS NULL").run(claim.scope)
     throw error
   }
 }
@@ -213,7 +216,7 @@ async function registerShop(
     )
   }
 
-  const serviceSecret = newSecret()
+  const serviceSecret = claim?.serviceSecret ?? newSecret()
   const pushed = await callShop(base + SHOP_SIDE_PATHS.settingsBatch, key, secret, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -18,7 +18,10 @@ export interface TestShop {
   close(): Promise<void>
 }
 
-export async function startTestShop(options: { settingsBody?: string; pushDelayMs?: number } = {}): Promise<TestShop> {
+export async function startTestShop(
+  options: { settingsBody?: string; pushDelayMs?: number /** Pushes stored, then answered 500. */; failPushes?: number } = {},
+): Promise<TestShop> {
+  let failPushes = options.failPushes ?? 0
   const key = randomBytes(16).toString('hex')
   const secret = randomBytes(24).toString('hex')
   const expected = Buffer.from(`Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`)
@@ -42,6 +45,7 @@ export async function startTestShop(options: { settingsBody?: string; pushDelayM
       if (options.pushDelayMs) await new Promise((resolve) => setTimeout(resolve, options.pushDelayMs))
       const { update } = JSON.parse(Buffer.concat(chunks).toString()) as { update: Array<{ id: string; value: string }> }
       for (const { id, value } of update) settings.set(id, value)
+      if (failPushes-- > 0) return reply(500, { error: 'busy' })
       return reply(200, list())
     }
     return reply(404)
