@@ -102,7 +102,10 @@ export interface ShopBackendOptions {
   readonly paths?: Partial<CheckoutPaths>
   /** Default 64 KiB. */
   readonly maxBodyBytes?: number
-  /** An identical non-card submission within this time is a repeat (a double click); default 15 s. */
+  /**
+   * An identical non-card submission within this time is a repeat (a double click), as is a capture,
+   * refund or cancel without requestId asking for what the one before it asked for; default 15 s.
+   */
   readonly repeatWindowMs?: number
   /** How repeated wrong Basic credentials are slowed. */
   readonly failureThrottle?: FailureThrottleOptions
@@ -201,6 +204,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const shopUrl = options.shopUrl.replace(/\/+$/, '')
   const throttle = createFailureThrottle(options.failureThrottle)
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
+  const repeatWindowMs = options.repeatWindowMs ?? 15_000
   const withLock = createKeyedLock()
   let boxPromise: Promise<SecretBox> | undefined
   let connected: { readonly secret: string; readonly shopId: string; readonly service: ShopService } | undefined
@@ -290,7 +294,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     const fingerprint = fingerprintOf(submission.paymentMethod)
     const methodType = String(submission.paymentMethod.type)
     const result = await withLock(String(order.id), () =>
-      submitPayment(context, order, { methodType, fingerprint, repeatWindowMs: options.repeatWindowMs ?? 15_000 }, (attempt) => {
+      submitPayment(context, order, { methodType, fingerprint, repeatWindowMs }, (attempt) => {
         // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
         const completed = submission.browserInfo
           ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: info.ip })
@@ -447,9 +451,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     handles: (pathname) => allPaths.includes(pathname),
     paths: allPaths,
     poller,
-    capture: (orderId, o) => modifyOrder(context, 'capture', String(orderId), o),
-    refund: (orderId, o) => modifyOrder(context, 'refund', String(orderId), o),
-    cancel: (orderId, o) => modifyOrder(context, 'cancel', String(orderId), o),
+    capture: (orderId, o) => modifyOrder(context, 'capture', String(orderId), o, repeatWindowMs),
+    refund: (orderId, o) => modifyOrder(context, 'refund', String(orderId), o, repeatWindowMs),
+    cancel: (orderId, o) => modifyOrder(context, 'cancel', String(orderId), o, repeatWindowMs),
     savedCards: (shopperReference) => savedCards(context, shopperReference),
     removeSavedCard: (card) => removeSavedCard(context, card),
     eraseShopperData: (orderId) => eraseShopperData(context, String(orderId)),

@@ -43,11 +43,12 @@ describe('capture, refund and cancel by order', () => {
       const order = shop.createOrder(2900)
       await shop.post('/api/payments', await shop.cardSubmission(order))
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2000 } })
-      expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 900 } })
-      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({
-        code: 'MODIFICATION_NOT_ALLOWED',
-        message: 'orderId: nothing is left to capture',
-      })
+      const rest = await shop.backend.capture(order.id)
+      expect(rest).toMatchObject({ state: 'received', amount: { value: 900 } })
+      // The same call again within the repeat window (a double click) is answered with that one; nothing is sent.
+      const captures = world.proxy.counted('POST', '/captures')
+      expect(await shop.backend.capture(order.id)).toEqual(rest)
+      expect(world.proxy.counted('POST', '/captures')).toBe(captures)
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'captured', capturedValue: 2900 })
       await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 1000 } })
@@ -74,6 +75,21 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })
       await shop.backend.poller.pollNow()
       await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('"the rest" once all is asked for, past the repeat window, is refused: nothing is left', async () => {
+    const shop = await startShop(world, { repeatWindowMs: 0 })
+    try {
+      const order = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      await shop.backend.capture(order.id)
+      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({
+        code: 'MODIFICATION_NOT_ALLOWED',
+        message: 'orderId: nothing is left to capture',
+      })
     } finally {
       await shop.close()
     }
@@ -130,16 +146,14 @@ describe('capture, refund and cancel by order', () => {
       world.proxy.mode = 'pass'
       // The error names the request id a caller may repeat; a plain retry finds the same one.
       expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
-      // Another amount while that one's outcome is unknown is the merchant's other action: refused, nothing sent.
-      await expect(shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 } })).rejects.toMatchObject({
-        status: 409,
-        details: { requestId: (lost as { details: { requestId: string } }).details.requestId },
-      })
       const again = await shop.backend.refund(order.id, tenEuros)
       expect(again).toMatchObject({ state: 'received', requestId: (lost as { details: { requestId: string } }).details.requestId })
       expect(world.sandboxModifications(payment, 'refund')).toBe(1)
+      // Another amount is another action: it goes, once.
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 } })
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2)
       await shop.backend.poller.pollNow()
-      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 1000 })
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 1500 })
     } finally {
       world.proxy.mode = 'pass'
       world.proxy.matches = () => true
@@ -164,6 +178,72 @@ describe('capture, refund and cancel by order', () => {
     } finally {
       world.proxy.mode = 'pass'
       world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
+
+  it('"the rest" after a partial capture whose answer was lost settles that one under its key, then captures the rest', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/captures')
+      world.proxy.mode = 'lose-answers'
+      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).rejects.toMatchObject({
+        code: 'SERVICE_UNREACHABLE',
+      })
+      world.proxy.mode = 'pass'
+      await shop.backend.poller.pollNow() // the feed shows the 1000
+      expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 1800 } })
+      expect(world.sandboxModifications(payment, 'capture')).toBe(2)
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'captured', capturedValue: 2800 })
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
+
+  it('a cancel the service never got is not sent once the order is captured: 409, nothing sent', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/cancels')
+      world.proxy.mode = 'down'
+      await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      world.proxy.mode = 'pass'
+      await shop.backend.capture(order.id)
+      await shop.backend.poller.pollNow()
+      const cancels = world.proxy.counted('POST', '/cancels')
+      await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ status: 409, code: 'MODIFICATION_NOT_ALLOWED' })
+      expect(world.proxy.counted('POST', '/cancels')).toBe(cancels)
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
+
+  it('a double click on a refund while the first call is still out is the same refund, not a second', async () => {
+    const shop = await startShop(world)
+    const rule = world.proxy.rule
+    try {
+      const order = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(order))
+      await shop.backend.capture(order.id)
+      await shop.backend.poller.pollNow()
+      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      world.proxy.rule = (method, path) =>
+        method === 'POST' && path.endsWith('/refunds') ? { action: 'forward', delayMs: 600 } : rule(method, path)
+      const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
+      const [first, second] = await Promise.all([shop.backend.refund(order.id, tenEuros), shop.backend.refund(order.id, tenEuros)])
+      expect(second.requestId).toBe(first.requestId)
+      expect(world.sandboxModifications(payment, 'refund')).toBe(1)
+    } finally {
+      world.proxy.rule = rule
       await shop.close()
     }
   })

@@ -12,9 +12,9 @@ export interface ModifyOptions {
   readonly amount?: Money
   /**
    * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id after an
-   * unknown outcome and it is sent with the same idempotency key, never twice. Default: the order's
-   * open one of this kind (stored, its outcome unknown) if there is one, so a plain retry sends that
-   * again; otherwise a new one.
+   * unknown outcome and it is sent with the same idempotency key, never twice. Without one, the
+   * order's open request of this kind (its outcome unknown) is settled first under its key and is the
+   * answer when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`.
    */
   readonly requestId?: string
 }
@@ -84,19 +84,18 @@ function amountFor(
   return amount
 }
 
-/**
- * The order's modification of this kind whose outcome is unknown (stored, never answered), if any.
- * One of another amount is the merchant's other action: refused until that one is settled.
- */
-function openOfKind(kind: ModificationKind, asked: readonly ModificationRecord[], given: Money | undefined) {
-  const open = asked.find((m) => m.kind === kind && m.state === 'requested')
-  if (!open || !given || (open.amount?.value === given.value && open.amount.currency === given.currency)) return open
-  throw new ShopBackendError(
-    409,
-    'MODIFICATION_NOT_ALLOWED',
-    `amount: a ${kind} of another amount is open with an unknown outcome; repeat it (details.requestId) first`,
-    { requestId: open.id },
-  )
+/** Whether `m` asked for what this call asks for: the given amount, or (none given) the rest as it was before `m`. */
+function sameAsked(m: ModificationRecord, attempt: AttemptRecord, asked: readonly ModificationRecord[], given: Money | undefined): boolean {
+  if (m.kind === 'cancel') return true
+  const wanted = given ?? {
+    currency: attempt.amount.currency,
+    value: restAfterAsked(
+      m.kind,
+      attempt,
+      asked.filter((other) => other.id !== m.id),
+    ),
+  }
+  return m.amount?.value === wanted.value && m.amount.currency === wanted.currency
 }
 
 /** The outcome is unknown: the same call (or one with `details.requestId`) sends it again under its key. */
@@ -124,71 +123,88 @@ export async function modifyOrder(
   kind: ModificationKind,
   orderId: string,
   options: ModifyOptions = {},
+  repeatWindowMs = 15_000,
 ): Promise<ModificationResult> {
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
-  const requestId = options.requestId ?? crypto.randomUUID()
   return context.withLock(orderId, async () => {
-    let modification = await context.store.findModification(requestId)
-    if (modification && (modification.orderId !== orderId || modification.kind !== kind)) {
-      throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+    if (options.requestId !== undefined) {
+      const stored = await context.store.findModification(options.requestId)
+      if (stored && (stored.orderId !== orderId || stored.kind !== kind))
+        throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+      if (stored) return stored.state === 'requested' ? sendStored(context, stored) : resultOf(stored)
     }
-    if (modification && modification.state !== 'requested') return resultOf(modification)
-    const paid = modification ? undefined : paidAttempt(await context.store.listAttempts(orderId))
-    const asked = paid ? await context.store.listModifications(paid.id) : []
-    // Without a requestId, a call after an unknown outcome is the same merchant action again: the open
-    // one of this kind goes again under its key (the service answers it once), never as a second one.
-    if (!modification && options.requestId === undefined) modification = openOfKind(kind, asked, options.amount)
-    if (!modification) {
-      const attempt = paid
-      if (!attempt || !ALLOWED[kind].has(attempt.state)) {
-        throw new ShopBackendError(
-          409,
-          'MODIFICATION_NOT_ALLOWED',
-          `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
-        )
+    const attempt = paidAttempt(await context.store.listAttempts(orderId))
+    if (!attempt || !ALLOWED[kind].has(attempt.state)) {
+      throw new ShopBackendError(
+        409,
+        'MODIFICATION_NOT_ALLOWED',
+        `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
+      )
+    }
+    let asked = await context.store.listModifications(attempt.id)
+    if (options.requestId === undefined) {
+      // Without a requestId, an earlier call of this kind whose outcome is unknown is settled first,
+      // under its key (the service answers it once): a plain retry never sends a second one.
+      const open = asked.filter((m) => m.kind === kind && m.state === 'requested').at(-1)
+      if (open) {
+        const settled = await sendStored(context, open).catch((error: unknown) => {
+          // Refused now: settled all the same (nothing moved); what this call asks for is judged below.
+          if (error instanceof ShopBackendError && error.status !== 503) return undefined
+          throw error
+        })
+        if (settled && sameAsked(open, attempt, asked, options.amount)) return settled
+        asked = await context.store.listModifications(attempt.id)
       }
-      const at = context.now().toISOString()
-      const amount = amountFor(kind, attempt, asked, options.amount)
-      const record: ModificationRecord = {
-        id: requestId,
-        orderId,
-        attemptId: attempt.id,
-        kind,
-        amount,
-        idempotencyKey: newIdempotencyKey(context.now().getTime()),
-        state: 'requested',
-        version: 1,
-        createdAt: at,
-        updatedAt: at,
-      }
-      if (!(await context.store.insertModification(record)))
-        throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
-      modification = record
+      // A double click: the same request again within the window gets the first one's result.
+      const latest = asked.filter((m) => m.kind === kind).at(-1)
+      const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) < repeatWindowMs
+      if (latest && recent && latest.state === 'received' && sameAsked(latest, attempt, asked, options.amount)) return resultOf(latest)
     }
-    const attempt = await context.store.findAttempt(modification.attemptId)
-    const { service } = await context.connection()
-    const call = { idempotencyKey: modification.idempotencyKey }
-    let answer: ModificationAnswer
-    try {
-      answer = await send(service, kind, attempt!.pspReference!, modification.amount, call)
-    } catch (error) {
-      if (!(error instanceof PaymentServiceError)) throw error
-      if (error.kind === 'unknown') throw unreachableModification(modification.id)
-      await context.store.updateModification(modification.id, modification.version, {
-        state: 'refused',
-        errorCode: error.serviceCode,
-        updatedAt: context.now().toISOString(),
-      })
-      throw refusal(error)
+    const at = context.now().toISOString()
+    const record: ModificationRecord = {
+      id: options.requestId ?? crypto.randomUUID(),
+      orderId,
+      attemptId: attempt.id,
+      kind,
+      amount: amountFor(kind, attempt, asked, options.amount),
+      idempotencyKey: newIdempotencyKey(context.now().getTime()),
+      state: 'requested',
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
     }
-    const written = await context.store.updateModification(modification.id, modification.version, {
-      state: 'received',
-      pspReference: answer.pspReference,
+    if (!(await context.store.insertModification(record)))
+      throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
+    return sendStored(context, record)
+  })
+}
+
+/** Sends a stored modification under its key and records the answer; an unknown outcome leaves it `requested`. */
+async function sendStored(context: BackendContext, modification: ModificationRecord): Promise<ModificationResult> {
+  const attempt = await context.store.findAttempt(modification.attemptId)
+  const { service } = await context.connection()
+  const call = { idempotencyKey: modification.idempotencyKey }
+  let answer: ModificationAnswer
+  try {
+    answer = await send(service, modification.kind, attempt!.pspReference!, modification.amount, call)
+  } catch (error) {
+    if (!(error instanceof PaymentServiceError)) throw error
+    // In use: the same key's first call is still out (another instance): its outcome is unknown, not refused.
+    if (error.kind === 'unknown' || error.serviceCode === 'IDEMPOTENCY_KEY_IN_USE') throw unreachableModification(modification.id)
+    await context.store.updateModification(modification.id, modification.version, {
+      state: 'refused',
+      errorCode: error.serviceCode,
       updatedAt: context.now().toISOString(),
     })
-    return resultOf(written ?? (await context.store.findModification(modification.id))!)
+    throw refusal(error)
+  }
+  const written = await context.store.updateModification(modification.id, modification.version, {
+    state: 'received',
+    pspReference: answer.pspReference,
+    updatedAt: context.now().toISOString(),
   })
+  return resultOf(written ?? (await context.store.findModification(modification.id))!)
 }
 
 function send(service: PaymentService, kind: ModificationKind, psp: string, amount: Money | undefined, call: { idempotencyKey: string }) {
