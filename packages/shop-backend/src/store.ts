@@ -98,6 +98,12 @@ export interface OrderChange {
   readonly capturedValue: number
   /** Refunded so far, minor units. */
   readonly refundedValue: number
+  /**
+   * The attempt's version after this change; it only grows. Delivery is at least once, and with
+   * several instances an older change can arrive after a newer one: keep the highest version per
+   * order and attempt, and ignore a change at or below it. (0 on a change queued before versions.)
+   */
+  readonly version: number
 }
 
 /** An undelivered {@link OrderChange}. */

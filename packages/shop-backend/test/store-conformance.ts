@@ -47,6 +47,7 @@ export const change = (a: AttemptRecord, state: OrderChange['state']): OrderChan
   amount: a.amount,
   capturedValue: 0,
   refundedValue: 0,
+  version: a.version + 1,
 })
 
 const feedRecord = (sequence: number) => ({ sequence, pspReference: `PSP${sequence}`, status: 'authorised' })

@@ -18,6 +18,8 @@ CREATE TABLE IF NOT EXISTS orders (
   psp_reference TEXT UNIQUE,
   -- The ledger's attempt number the order's state came from: an older attempt's news does not undo a newer one.
   payment_attempt INTEGER NOT NULL DEFAULT 0,
+  -- That attempt's version the state came from: a late copy of an older change (another instance's) is ignored.
+  payment_version INTEGER NOT NULL DEFAULT 0,
   captured INTEGER NOT NULL DEFAULT 0,
   refunded INTEGER NOT NULL DEFAULT 0,
   created_at TEXT NOT NULL,
@@ -35,5 +37,7 @@ export function openShopDatabase(path: string): ShopDb {
   const columns = db.prepare('PRAGMA table_info(orders)').all() as Array<{ name: string }>
   if (!columns.some((c) => c.name === 'payment_attempt'))
     db.exec('ALTER TABLE orders ADD COLUMN payment_attempt INTEGER NOT NULL DEFAULT 0')
+  if (!columns.some((c) => c.name === 'payment_version'))
+    db.exec('ALTER TABLE orders ADD COLUMN payment_version INTEGER NOT NULL DEFAULT 0')
   return db
 }

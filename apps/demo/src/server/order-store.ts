@@ -2,7 +2,9 @@ import type { ShopDb } from './db.js'
 import type { OrderRow } from './orders.js'
 
 /** The columns an order's payment changes. */
-export type OrderChanges = Partial<Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'payment_attempt' | 'captured' | 'refunded'>>
+export type OrderChanges = Partial<
+  Pick<OrderRow, 'status' | 'result_code' | 'psp_reference' | 'payment_attempt' | 'payment_version' | 'captured' | 'refunded'>
+>
 
 /** The shop's orders, with their SQL. */
 export type OrderStore = ReturnType<typeof createOrderStore>

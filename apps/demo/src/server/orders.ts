@@ -15,6 +15,7 @@ export interface OrderRow {
   readonly result_code: string | null
   readonly psp_reference: string | null
   readonly payment_attempt: number
+  readonly payment_version: number
   readonly captured: number
   readonly refunded: number
   readonly created_at: string
@@ -67,7 +68,8 @@ const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(stat
 
 /**
  * The back end's `onOrderChange`: sets (never adds to) the order's state, result, pspReference and
- * amounts from the ledger. Delivery is at least once and in order per order; news of an older
+ * amounts from the ledger. Delivery is at least once (a late copy of an older change is ignored by its
+ * version); news of an older
  * attempt (one abandoned at the bank) does not undo a newer one, unless it is a payment the newer
  * one is not.
  */
@@ -76,12 +78,15 @@ export function applyOrderChange(orders: OrderStore, change: OrderChange, now: D
   if (!order) return
   const status = statusOfState(change.state)
   if (change.attempt < order.payment_attempt && !(isPaid(status) && !isPaid(order.status))) return
+  // The same attempt's older change, heard late (delivery is at least once, from any instance).
+  if (change.attempt === order.payment_attempt && change.version <= order.payment_version) return
   updateOrder(
     orders,
     order.id,
     {
       status,
       payment_attempt: Math.max(order.payment_attempt, change.attempt),
+      payment_version: change.attempt >= order.payment_attempt ? change.version : order.payment_version,
       ...(change.resultCode ? { result_code: change.resultCode } : {}),
       ...(change.pspReference ? { psp_reference: change.pspReference } : {}),
       captured: change.capturedValue,

@@ -151,7 +151,8 @@ export const problemOf = (row: ProblemRow): PollProblem => ({
 
 export const outboxEntryOf = (row: OutboxRow): OutboxEntry => ({
   id: Number(row.id),
-  change: JSON.parse(row.change) as OrderChange,
+  // Changes queued before OrderChange had a version read as 0: older than any.
+  change: { version: 0, ...(JSON.parse(row.change) as Omit<OrderChange, 'version'>) },
   tries: row.tries,
   nextTryAt: row.next_try_at,
 })

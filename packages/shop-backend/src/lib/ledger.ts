@@ -44,6 +44,8 @@ export function changeOf(attempt: AttemptRecord, patch: AttemptPatch): OrderChan
     amount: attempt.amount,
     capturedValue: patch.capturedValue ?? attempt.capturedValue,
     refundedValue: patch.refundedValue ?? attempt.refundedValue,
+    // The compare-and-set that queues this change moves the version on by one.
+    version: attempt.version + 1,
   }
 }
 
