@@ -132,7 +132,8 @@ describe('capture, refund and cancel by order', () => {
   })
 
   it('a refund whose answer was lost, called again with the same amount and no requestId, goes under its key: one refund', async () => {
-    const shop = await startShop(world)
+    let later = 0
+    const shop = await startShop(world, { now: () => new Date(Date.now() + later) })
     try {
       const order = shop.createOrder(2800)
       expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
@@ -146,8 +147,12 @@ describe('capture, refund and cancel by order', () => {
       world.proxy.mode = 'pass'
       // The error names the request id a caller may repeat; a plain retry finds the same one.
       expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
+      later = 20_000 // the service came back 20 s later, past the repeat window since the refund was stored
       const again = await shop.backend.refund(order.id, tenEuros)
       expect(again).toMatchObject({ state: 'received', requestId: (lost as { details: { requestId: string } }).details.requestId })
+      expect(world.sandboxModifications(payment, 'refund')).toBe(1)
+      // A second click right after the answer is the same refund: the window runs from the answer.
+      expect(await shop.backend.refund(order.id, tenEuros)).toEqual(again)
       expect(world.sandboxModifications(payment, 'refund')).toBe(1)
       // Another amount is another action: it goes, once.
       await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 } })

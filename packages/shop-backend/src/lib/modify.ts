@@ -158,7 +158,8 @@ export async function modifyOrder(
       }
       // A double click: the same request again within the window gets the first one's result.
       const latest = asked.filter((m) => m.kind === kind).at(-1)
-      const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) < repeatWindowMs
+      // Since it was last answered: a retry that settled it after an outage starts the window anew.
+      const recent = latest && context.now().getTime() - Date.parse(latest.updatedAt) < repeatWindowMs
       if (latest && recent && latest.state === 'received' && sameAsked(latest, attempt, asked, options.amount)) return resultOf(latest)
     }
     const at = context.now().toISOString()
