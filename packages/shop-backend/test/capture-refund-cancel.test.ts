@@ -1,11 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startShop, startWorld, type World } from './support/shop.js'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
 beforeAll(async () => {
   world = await startWorld()
 })
 afterAll(() => world.close())
+
+/** A new order of 28.00, paid by card and captured whole, the capture shown by the feed. */
+async function capturedOrder(shop: TestShop) {
+  const order = shop.createOrder(2800)
+  expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+  await shop.backend.capture(order.id)
+  await shop.backend.poller.pollNow()
+  return { order, payment: (await shop.store.listAttempts(String(order.id)))[0]!.pspReference! }
+}
 
 describe('capture, refund and cancel by order', () => {
   it('capture part, capture the rest, refund part: each through the feed into the ledger, and the shop hears each state', async () => {
@@ -135,11 +144,7 @@ describe('capture, refund and cancel by order', () => {
     let later = 0
     const shop = await startShop(world, { now: () => new Date(Date.now() + later) })
     try {
-      const order = shop.createOrder(2800)
-      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
-      await shop.backend.capture(order.id)
-      await shop.backend.poller.pollNow()
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      const { order, payment } = await capturedOrder(shop)
       world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
       world.proxy.mode = 'lose-answers'
       const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
@@ -236,11 +241,7 @@ describe('capture, refund and cancel by order', () => {
     const shop = await startShop(world)
     const rule = world.proxy.rule
     try {
-      const order = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
-      await shop.backend.capture(order.id)
-      await shop.backend.poller.pollNow()
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      const { order, payment } = await capturedOrder(shop)
       world.proxy.rule = (method, path) =>
         method === 'POST' && path.endsWith('/refunds') ? { action: 'forward', delayMs: 600 } : rule(method, path)
       const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
@@ -249,6 +250,54 @@ describe('capture, refund and cancel by order', () => {
       expect(world.sandboxModifications(payment, 'refund')).toBe(1)
     } finally {
       world.proxy.rule = rule
+      await shop.close()
+    }
+  })
+
+  it('two refunds lost (one plain, one with a requestId): a plain retry settles each under its key, and nothing goes twice', async () => {
+    const shop = await startShop(world)
+    try {
+      const { order, payment } = await capturedOrder(shop)
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
+      world.proxy.mode = 'lose-answers'
+      const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
+      await expect(shop.backend.refund(order.id, tenEuros)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      await expect(
+        shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 }, requestId: 'click-refund-B' }),
+      ).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      world.proxy.mode = 'pass'
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2) // the service took both
+      // The plain retry of the lost 1000: promised to go under its key.
+      await shop.backend.refund(order.id, tenEuros)
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2)
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
+      await shop.close()
+    }
+  })
+
+  it('a double click right after a retry settled a lost refund is that refund, with another refund made in between', async () => {
+    let later = 0
+    const shop = await startShop(world, { now: () => new Date(Date.now() + later) })
+    try {
+      const { order, payment } = await capturedOrder(shop)
+      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
+      world.proxy.mode = 'lose-answers'
+      const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
+      await expect(shop.backend.refund(order.id, tenEuros)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      world.proxy.mode = 'pass'
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 }, requestId: 'click-refund-C' })
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2)
+      later = 20_000
+      const again = await shop.backend.refund(order.id, tenEuros) // settles the lost 1000 under its key
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2)
+      const click = await shop.backend.refund(order.id, tenEuros) // a double click, 0 s after the answer
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2)
+      expect(click.requestId).toBe(again.requestId)
+    } finally {
+      world.proxy.mode = 'pass'
+      world.proxy.matches = () => true
       await shop.close()
     }
   })

@@ -128,12 +128,13 @@ export async function modifyOrder(
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
   return context.withLock(orderId, async () => {
-    if (options.requestId !== undefined) {
-      const stored = await context.store.findModification(options.requestId)
-      if (stored && (stored.orderId !== orderId || stored.kind !== kind))
-        throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
-      if (stored) return stored.state === 'requested' ? sendStored(context, stored) : resultOf(stored)
-    }
+    const stored = options.requestId === undefined ? undefined : await context.store.findModification(options.requestId)
+    if (stored && (stored.orderId !== orderId || stored.kind !== kind))
+      throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+    if (stored && stored.state !== 'requested') return resultOf(stored)
+    // The click repeated: sent again under its key whatever the state now (that state may be its own
+    // doing); the service answers it once, or refuses it, and either settles it.
+    if (stored) return sendStored(context, stored)
     const attempt = paidAttempt(await context.store.listAttempts(orderId))
     if (!attempt || !ALLOWED[kind].has(attempt.state)) {
       throw new ShopBackendError(
@@ -144,23 +145,26 @@ export async function modifyOrder(
     }
     let asked = await context.store.listModifications(attempt.id)
     if (options.requestId === undefined) {
-      // Without a requestId, an earlier call of this kind whose outcome is unknown is settled first,
-      // under its key (the service answers it once): a plain retry never sends a second one.
-      const open = asked.filter((m) => m.kind === kind && m.state === 'requested').at(-1)
-      if (open) {
+      // Without a requestId, every earlier call of this kind whose outcome is unknown is settled first
+      // (oldest first), each under its key (the service answers it once): a plain retry never sends a second.
+      let same: ModificationResult | undefined
+      for (const open of asked.filter((m) => m.kind === kind && m.state === 'requested')) {
         const settled = await sendStored(context, open).catch((error: unknown) => {
           // Refused now: settled all the same (nothing moved); what this call asks for is judged below.
           if (error instanceof ShopBackendError && error.status !== 503) return undefined
           throw error
         })
-        if (settled && sameAsked(open, attempt, asked, options.amount)) return settled
-        asked = await context.store.listModifications(attempt.id)
+        if (settled && !same && sameAsked(open, attempt, asked, options.amount)) same = settled
       }
-      // A double click: the same request again within the window gets the first one's result.
-      const latest = asked.filter((m) => m.kind === kind).at(-1)
-      // Since it was last answered: a retry that settled it after an outage starts the window anew.
-      const recent = latest && context.now().getTime() - Date.parse(latest.updatedAt) < repeatWindowMs
-      if (latest && recent && latest.state === 'received' && sameAsked(latest, attempt, asked, options.amount)) return resultOf(latest)
+      if (same) return same
+      asked = await context.store.listModifications(attempt.id)
+      // A double click: the same request answered within the window (from its last answer) gets that result.
+      const now = context.now().getTime()
+      const repeated = asked
+        .filter((m) => m.kind === kind && m.state === 'received' && now - Date.parse(m.updatedAt) < repeatWindowMs)
+        .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
+        .find((m) => sameAsked(m, attempt, asked, options.amount))
+      if (repeated) return resultOf(repeated)
     }
     const at = context.now().toISOString()
     const record: ModificationRecord = {
