@@ -301,4 +301,26 @@ describe('capture, refund and cancel by order', () => {
       await shop.close()
     }
   })
+
+  it('the same plain refund taken by two instances at once (one ledger, no shared lock) is one refund', async () => {
+    const a = await startShop(world)
+    const b = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey })
+    try {
+      const { order, payment } = await capturedOrder(a)
+      const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
+      const [first, second] = await Promise.all([a.backend.refund(order.id, tenEuros), b.backend.refund(order.id, tenEuros)])
+      expect(second.requestId).toBe(first.requestId)
+      expect(world.sandboxModifications(payment, 'refund')).toBe(1)
+      // Another amount at once is another request: both go.
+      const [five, seven] = await Promise.all([
+        a.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 } }),
+        b.backend.refund(order.id, { amount: { currency: 'EUR', value: 700 } }),
+      ])
+      expect(five.requestId).not.toBe(seven.requestId)
+      expect(world.sandboxModifications(payment, 'refund')).toBe(3)
+    } finally {
+      await b.close()
+      await a.close()
+    }
+  })
 })

@@ -3,6 +3,7 @@ import { PaymentServiceError, type ModificationAnswer, type PaymentService } fro
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from '../store.js'
 import type { AttemptState } from '../transitions.js'
 import type { BackendContext } from './context.js'
+import { fingerprintOf } from './fingerprint.js'
 import { newIdempotencyKey } from './idempotency-key.js'
 import { paidAttempt, refusal } from './ledger.js'
 
@@ -166,23 +167,40 @@ export async function modifyOrder(
         .find((m) => sameAsked(m, attempt, asked, options.amount))
       if (repeated) return resultOf(repeated)
     }
-    const at = context.now().toISOString()
-    const record: ModificationRecord = {
-      id: options.requestId ?? crypto.randomUUID(),
-      orderId,
-      attemptId: attempt.id,
-      kind,
-      amount: amountFor(kind, attempt, asked, options.amount),
-      idempotencyKey: newIdempotencyKey(context.now().getTime()),
-      state: 'requested',
-      version: 1,
-      createdAt: at,
-      updatedAt: at,
+    for (let tries = 0; tries < 5; tries++) {
+      const at = context.now().toISOString()
+      const record: ModificationRecord = {
+        id: options.requestId ?? plainId(kind, attempt, asked),
+        orderId,
+        attemptId: attempt.id,
+        kind,
+        amount: amountFor(kind, attempt, asked, options.amount),
+        idempotencyKey: newIdempotencyKey(context.now().getTime()),
+        state: 'requested',
+        version: 1,
+        createdAt: at,
+        updatedAt: at,
+      }
+      if (await context.store.insertModification(record)) return sendStored(context, record)
+      if (options.requestId !== undefined) throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
+      // Another instance stored this plain call's number first (the order lock is per process): the same
+      // request is that one, settled under its key; another request takes the next number.
+      const theirs = await context.store.findModification(record.id)
+      asked = await context.store.listModifications(attempt.id)
+      if (theirs && sameAsked(theirs, attempt, asked, options.amount))
+        return theirs.state === 'requested' ? sendStored(context, theirs) : resultOf(theirs)
     }
-    if (!(await context.store.insertModification(record)))
-      throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
-    return sendStored(context, record)
+    throw new ShopBackendError(503, 'OUTCOME_PENDING', 'orderId: the modifications kept changing; try again')
   })
+}
+
+/**
+ * A plain call's id: its kind, the attempt and its number among the attempt's plain calls of that
+ * kind, so two instances taking the same call at once make the same id and only one is stored.
+ */
+function plainId(kind: ModificationKind, attempt: AttemptRecord, asked: readonly ModificationRecord[]): string {
+  const prefix = `${kind}-${fingerprintOf(attempt.id).slice(0, 16)}-`
+  return `${prefix}${asked.filter((m) => m.id.startsWith(prefix)).length + 1}`
 }
 
 /** Sends a stored modification under its key and records the answer; an unknown outcome leaves it `requested`. */
