@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -6,6 +6,21 @@ beforeAll(async () => {
   world = await startWorld()
 })
 afterAll(() => world.close())
+let forwardEverything: typeof world.proxy.rule
+beforeAll(() => {
+  forwardEverything = world.proxy.rule
+})
+afterEach(() => {
+  world.proxy.mode = 'pass'
+  world.proxy.matches = () => true
+  world.proxy.rule = forwardEverything
+})
+
+/** The service as seen through the proxy for POSTs to `pathEnd` until the test ends: answers lost, or down. */
+function failing(mode: 'lose-answers' | 'down', pathEnd: string) {
+  world.proxy.matches = (method, path) => method === 'POST' && path.endsWith(pathEnd)
+  world.proxy.mode = mode
+}
 
 /** A new order of 28.00, paid by card and captured whole, the capture shown by the feed. */
 async function capturedOrder(shop: TestShop) {
@@ -110,8 +125,7 @@ describe('capture, refund and cancel by order', () => {
       const order = shop.createOrder()
       await shop.post('/api/payments', await shop.cardSubmission(order))
       const earlier = world.proxy.keysForwarded('POST', '/cancels') // other tests' cancels in this file
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/cancels')
-      world.proxy.mode = 'lose-answers'
+      failing('lose-answers', '/cancels')
       await expect(shop.backend.cancel(order.id, { requestId: 'click-0001' })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
       const ours = () => world.proxy.keysForwarded('POST', '/cancels').filter((key) => !earlier.includes(key))
@@ -134,8 +148,6 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'cancelled' })
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })
@@ -145,8 +157,7 @@ describe('capture, refund and cancel by order', () => {
     const shop = await startShop(world, { now: () => new Date(Date.now() + later) })
     try {
       const { order, payment } = await capturedOrder(shop)
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
-      world.proxy.mode = 'lose-answers'
+      failing('lose-answers', '/refunds')
       const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
       const lost = await shop.backend.refund(order.id, tenEuros).catch((error: unknown) => error)
       world.proxy.mode = 'pass'
@@ -165,8 +176,6 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 1500 })
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })
@@ -176,8 +185,7 @@ describe('capture, refund and cancel by order', () => {
     try {
       const order = shop.createOrder(2800)
       await shop.post('/api/payments', await shop.cardSubmission(order))
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/captures')
-      world.proxy.mode = 'down'
+      failing('down', '/captures')
       await expect(shop.backend.capture(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
       const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
@@ -186,8 +194,6 @@ describe('capture, refund and cancel by order', () => {
       expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 2800 } })
       expect(world.sandboxModifications(payment, 'capture')).toBe(1)
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })
@@ -198,8 +204,7 @@ describe('capture, refund and cancel by order', () => {
       const order = shop.createOrder(2800)
       await shop.post('/api/payments', await shop.cardSubmission(order))
       const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/captures')
-      world.proxy.mode = 'lose-answers'
+      failing('lose-answers', '/captures')
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).rejects.toMatchObject({
         code: 'SERVICE_UNREACHABLE',
       })
@@ -210,8 +215,6 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'captured', capturedValue: 2800 })
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })
@@ -221,8 +224,7 @@ describe('capture, refund and cancel by order', () => {
     try {
       const order = shop.createOrder(2800)
       await shop.post('/api/payments', await shop.cardSubmission(order))
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/cancels')
-      world.proxy.mode = 'down'
+      failing('down', '/cancels')
       await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
       await shop.backend.capture(order.id)
@@ -231,8 +233,6 @@ describe('capture, refund and cancel by order', () => {
       await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ status: 409, code: 'MODIFICATION_NOT_ALLOWED' })
       expect(world.proxy.counted('POST', '/cancels')).toBe(cancels)
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })
@@ -258,8 +258,7 @@ describe('capture, refund and cancel by order', () => {
     const shop = await startShop(world)
     try {
       const { order, payment } = await capturedOrder(shop)
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
-      world.proxy.mode = 'lose-answers'
+      failing('lose-answers', '/refunds')
       const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
       await expect(shop.backend.refund(order.id, tenEuros)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       await expect(
@@ -271,8 +270,6 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.refund(order.id, tenEuros)
       expect(world.sandboxModifications(payment, 'refund')).toBe(2)
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })
@@ -282,8 +279,7 @@ describe('capture, refund and cancel by order', () => {
     const shop = await startShop(world, { now: () => new Date(Date.now() + later) })
     try {
       const { order, payment } = await capturedOrder(shop)
-      world.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
-      world.proxy.mode = 'lose-answers'
+      failing('lose-answers', '/refunds')
       const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
       await expect(shop.backend.refund(order.id, tenEuros)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
@@ -296,8 +292,6 @@ describe('capture, refund and cancel by order', () => {
       expect(world.sandboxModifications(payment, 'refund')).toBe(2)
       expect(click.requestId).toBe(again.requestId)
     } finally {
-      world.proxy.mode = 'pass'
-      world.proxy.matches = () => true
       await shop.close()
     }
   })

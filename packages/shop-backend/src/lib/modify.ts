@@ -124,7 +124,7 @@ export async function modifyOrder(
   kind: ModificationKind,
   orderId: string,
   options: ModifyOptions = {},
-  repeatWindowMs = 15_000,
+  repeatWindowMs: number,
 ): Promise<ModificationResult> {
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
