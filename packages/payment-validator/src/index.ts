@@ -17,8 +17,8 @@ export {
 export type { PaymentMethod } from './schemas/payment-method.js'
 export { AddressSchema, LineItemSchema, MetadataSchema, PaymentRequestSchema } from './schemas/payment-request.js'
 export type { PaymentRequest } from './schemas/payment-request.js'
+export { RAW_CARD_FIELD_NAMES } from './schemas/raw-card-fields.js'
 export {
-  RAW_CARD_FIELD_NAMES,
   ServicePaymentDetailsRequestSchema,
   ServicePaymentMethodSchema,
   ServicePaymentRequestSchema,

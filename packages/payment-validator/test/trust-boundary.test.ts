@@ -101,7 +101,26 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
   [
     'raw card fields instead of a JWE',
     { ...honest, paymentMethod: { type: 'scheme', number: '4111111145551142', cvc: '737' } },
-    [{ kind: 'invalid', path: 'paymentMethod.type', rule: 'scheme takes only jwe or the encrypted fields, never raw card data' }],
+    [
+      { kind: 'invalid', path: 'paymentMethod.number', rule: 'raw card data is never accepted' },
+      { kind: 'invalid', path: 'paymentMethod.cvc', rule: 'raw card data is never accepted' },
+    ],
+  ],
+  // A card's own field is named, not its type: "any other method" refuses type scheme, but leaves it to the card forms.
+  [
+    'a JWE that is not five segments',
+    { ...honest, paymentMethod: { type: 'scheme', jwe: 'not-a-jwe' } },
+    [{ kind: 'invalid', path: 'paymentMethod.jwe', rule: 'format:regex' }],
+  ],
+  [
+    'a JWE that is not a string',
+    { ...honest, paymentMethod: { type: 'scheme', jwe: 5 } },
+    [{ kind: 'invalid', path: 'paymentMethod.jwe', rule: 'type:string' }],
+  ],
+  [
+    'a card without its JWE',
+    { ...honest, paymentMethod: { type: 'scheme' } },
+    [{ kind: 'invalid', path: 'paymentMethod.jwe', rule: 'type:string' }],
   ],
 ]
 

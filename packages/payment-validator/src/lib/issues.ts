@@ -39,12 +39,22 @@ function issuesAt(prefix: ReadonlyArray<PropertyKey>, issues: readonly Issue[]):
 }
 
 /**
+ * Marks a union form's refusal that leaves the value to the other forms (`params` of a refinement):
+ * `{ type: "scheme" }` is refused by "any other method" because it belongs to the card forms.
+ */
+export const DEFER_TO_OTHER_FORMS = 'deferToOtherForms'
+
+const defers = (issue: Issue): boolean => issue.code === 'custom' && issue.params?.[DEFER_TO_OTHER_FORMS] === true
+
+/**
  * A value that fits none of a union's forms. "invalid_union" alone told a shop developer nothing:
  * the forms that came closest (fewest issues) say what is wrong, as "one of: type:number,
  * type:string" when each is about the value itself, else as their own fields and rules.
  */
 function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readonly (readonly Issue[])[]): ValidationIssue[] {
-  const described = forms.map((form) => issuesAt(at, form)).filter((form) => form.length > 0)
+  // A form that only says "not mine, one of the others" is heard only when no other form has a word.
+  const judging = forms.filter((form) => !form.every(defers))
+  const described = (judging.length ? judging : forms).map((form) => issuesAt(at, form)).filter((form) => form.length > 0)
   if (described.length === 0) return [{ path, rule: 'none of its forms' }]
   const fewest = Math.min(...described.map((form) => form.length))
   const closest = described.filter((form) => form.length === fewest).flat()

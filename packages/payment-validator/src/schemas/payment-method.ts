@@ -1,4 +1,6 @@
 import * as z from 'zod'
+import { DEFER_TO_OTHER_FORMS } from '../lib/issues.js'
+import { refuseRawCardFields } from './raw-card-fields.js'
 
 /** A compact JWE: five base64url segments, no padding; far shorter than 16 KiB for a card. */
 export const CompactJweSchema = z
@@ -54,10 +56,21 @@ export const OtherPaymentMethodSchema = z.looseObject({
   type: z
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
-    .refine((type) => type !== 'scheme', { message: 'scheme takes only jwe or the encrypted fields, never raw card data' }),
+    // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
+    .refine((type) => type !== 'scheme', {
+      message: 'scheme takes only jwe or the encrypted fields, never raw card data',
+      abort: true,
+      params: { [DEFER_TO_OTHER_FORMS]: true },
+    }),
 })
 
-/** The `paymentMethod` of a payment: a card as one JWE, a card as encrypted fields, or another method. */
-export const PaymentMethodSchema = z.union([CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema])
+/**
+ * The `paymentMethod` of a payment: a card as one JWE, a card as encrypted fields, or another method.
+ * Raw card fields are named first, as such: the forms' own refusals (a `jwe` missing, a key unknown) would hide why.
+ */
+export const PaymentMethodSchema = z
+  .looseObject({})
+  .superRefine(refuseRawCardFields)
+  .pipe(z.union([CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
 /** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { PaymentDetailsRequestSchema } from './other-bodies.js'
 import { CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema } from './payment-method.js'
 import { PaymentRequestSchema } from './payment-request.js'
+import { refuseRawCardFields } from './raw-card-fields.js'
 
 /**
  * What the service accepts, as opposed to what a shop backend should build (`PaymentRequestSchema`,
@@ -11,24 +12,6 @@ import { PaymentRequestSchema } from './payment-request.js'
  * strict where the spec is (the card JWE, amounts, ids, URLs: every field of the table keeps its
  * rule) and passes the rest through. Raw card data is refused wherever it appears.
  */
-
-/** Field names only raw card data uses: never accepted in a request, card method or not. */
-export const RAW_CARD_FIELD_NAMES = Object.freeze([
-  'number',
-  'cardNumber',
-  'expiryMonth',
-  'expiryYear',
-  'expiryDate',
-  'cvc',
-  'cvv',
-  'securityCode',
-])
-
-function refuseRawCardFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
-  for (const name of RAW_CARD_FIELD_NAMES) {
-    if (Object.hasOwn(value, name)) context.addIssue({ code: 'custom', path: [name], message: 'raw card data is never accepted' })
-  }
-}
 
 /** What Drop-in and Components add to a card's `paymentMethod`. */
 const frontEndCardFields = {
@@ -41,11 +24,17 @@ const frontEndCardFields = {
 }
 
 /** A `paymentMethod` as the service takes it: a card shape with the front end's extras, or another method. */
-export const ServicePaymentMethodSchema = z.union([
-  CardJwePaymentMethodSchema.extend(frontEndCardFields).loose().superRefine(refuseRawCardFields),
-  EncryptedFieldsPaymentMethodSchema.extend(frontEndCardFields).loose().superRefine(refuseRawCardFields),
-  OtherPaymentMethodSchema.superRefine(refuseRawCardFields),
-])
+// Raw card data is looked for first, on any object: a form's own refusal (a missing `jwe`) must not hide it.
+export const ServicePaymentMethodSchema = z
+  .looseObject({})
+  .superRefine(refuseRawCardFields)
+  .pipe(
+    z.union([
+      CardJwePaymentMethodSchema.extend(frontEndCardFields).loose(),
+      EncryptedFieldsPaymentMethodSchema.extend(frontEndCardFields).loose(),
+      OtherPaymentMethodSchema,
+    ]),
+  )
 
 /** A payment request as the service takes it: the spec's fields by their rules, `state.data`'s others passed on. */
 export const ServicePaymentRequestSchema = PaymentRequestSchema.extend({
