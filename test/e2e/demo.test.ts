@@ -226,7 +226,9 @@ describe('checkout in Chromium', () => {
     await page.getByRole('button', { name: /^Pay/ }).click()
     const shown = await result(page)
     expect(shown.code).toBe('Error')
-    expect(await page.textContent('#result-message')).toBe('the submission does not match the order')
+    expect(await page.textContent('#result-message')).toBe(
+      "the submission does not match the order: amount.value (must equal the order's amount.value)",
+    )
     expect(stack.shopLog).toContain('POST /api/payments 422')
     // The browser's console shows the failed request (422); nothing else may appear.
     expect(problems.filter((p) => !p.includes('422'))).toEqual([])

@@ -6,6 +6,8 @@ import { createTestCertificate, inspectCertificate } from '@card-jwe/testkit'
 export interface SandboxCertificate {
   readonly certificatePath: string
   readonly certificatePem: string
+  /** The key's file, beside the certificate (mode 0600). */
+  readonly privateKeyPath: string
   readonly privateKeyPem: string
   readonly fingerprint: string
 }
@@ -25,11 +27,23 @@ export async function loadOrCreateCertificate(dataDir: string, now: Date): Promi
     const summary = await inspectCertificate(certificatePem)
     const validNow = Date.parse(summary.notBefore) <= now.getTime() && Date.parse(summary.notAfter) - now.getTime() > RENEW_BEFORE_MS
     if (validNow) {
-      return { certificatePath, certificatePem, privateKeyPem: await readFile(keyPath, 'utf8'), fingerprint: summary.fingerprint }
+      return {
+        certificatePath,
+        certificatePem,
+        privateKeyPath: keyPath,
+        privateKeyPem: await readFile(keyPath, 'utf8'),
+        fingerprint: summary.fingerprint,
+      }
     }
   }
   const made = await createTestCertificate({ now, days: 365, subject: 'CN=card-jwe sandbox (test only), O=card-jwe' })
   await writeFile(keyPath, made.privateKeyPem, { mode: 0o600 })
   await writeFile(certificatePath, made.certificatePem)
-  return { certificatePath, certificatePem: made.certificatePem, privateKeyPem: made.privateKeyPem, fingerprint: made.fingerprint }
+  return {
+    certificatePath,
+    certificatePem: made.certificatePem,
+    privateKeyPath: keyPath,
+    privateKeyPem: made.privateKeyPem,
+    fingerprint: made.fingerprint,
+  }
 }

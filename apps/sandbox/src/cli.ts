@@ -64,6 +64,7 @@ const sandbox = await startSandbox({
 const lines = [
   `sandbox listening at ${sandbox.baseUrl}`,
   `certificate ${sandbox.certificatePath}`,
+  `private key ${sandbox.privateKeyPath} (test only: cardDecryptionKey for @card-jwe/testkit/playwright)`,
   `SHA-256 ${sandbox.fingerprint}`,
   `database ${sandbox.databasePath}`,
 ]

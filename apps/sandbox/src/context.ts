@@ -1,5 +1,6 @@
 import type { CardDecryptor } from '@card-jwe/testkit/decryptor'
 import type { AccountStore } from './account-store.js'
+import type { AnswerStore } from './answer-store.js'
 import type { Db } from './db.js'
 import type { GroupCommit } from './group-commit.js'
 import type { MerchantStore } from './merchant-store.js'
@@ -13,6 +14,8 @@ export interface SandboxContext {
   readonly db: Db
   readonly shops: ShopStore
   readonly accounts: AccountStore
+  /** First answers by idempotency key for the calls whose rows keep none (idempotency.ts). */
+  readonly answers: AnswerStore
   readonly merchants: MerchantStore
   readonly payments: PaymentStore
   /** On a second connection to the same database (see openNonceConnection). */

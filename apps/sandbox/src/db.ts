@@ -152,6 +152,15 @@ CREATE TABLE IF NOT EXISTS registrations (
   -- Set with the shop, in its transaction; NULL while the registration runs.
   answer TEXT
 );
+-- The first answer under an idempotency key ("<shop id>:<Idempotency-Key>") for the calls other than
+-- payments, modifications and registrations: a repeat gets it again. A new table: schema-3 folders open as they are.
+CREATE TABLE IF NOT EXISTS kept_answers (
+  scope TEXT PRIMARY KEY,
+  fingerprint TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  answer TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS erasures (
   psp_reference TEXT PRIMARY KEY,
   requested_at TEXT NOT NULL

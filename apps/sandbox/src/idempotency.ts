@@ -49,3 +49,28 @@ export function replay(
 }
 
 export const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE'
+
+/**
+ * For the calls whose rows keep no key (store creation, saved-card removal, the back-office user):
+ * the first answer under `claim`, or undefined when the key is new. The widely used checkout APIs
+ * honour the key on every POST; a client's retry after a lost answer must not make a second store.
+ */
+export function keptAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined): SandboxResponse | undefined {
+  if (!claim) return undefined
+  const kept = context.answers.answerFor(claim.scope)
+  if (!kept) return undefined
+  if (kept.fingerprint !== claim.fingerprint) {
+    throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
+  }
+  context.log('idempotent replay of a kept answer')
+  return { status: kept.status, json: JSON.parse(kept.answer) as unknown }
+}
+
+/** Keeps a success under `claim`; called inside the transaction that wrote it, so both commit or neither. A refusal is not kept. */
+export function keepAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined, response: SandboxResponse): SandboxResponse {
+  if (claim && response.status < 300) {
+    const answer = JSON.stringify(response.json ?? null)
+    context.answers.keep(claim.scope, { fingerprint: claim.fingerprint, status: response.status, answer }, context.now().toISOString())
+  }
+  return response
+}

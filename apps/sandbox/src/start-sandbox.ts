@@ -6,6 +6,7 @@ import { redactPathForLog } from '@card-jwe/payment-validator'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
 import { createAccountStore } from './account-store.js'
+import { createAnswerStore } from './answer-store.js'
 import { openDatabase, openNonceConnection } from './db.js'
 import { createGroupCommit } from './group-commit.js'
 import { SandboxError } from './errors.js'
@@ -43,6 +44,8 @@ export interface RunningSandbox {
   readonly certificatePem: string
   /** The test certificate's private key (PEM), for a test's reference decryptor. Test data only. */
   readonly privateKeyPem: string
+  /** The same key on disk: `cardDecryptionKey` for `@card-jwe/testkit/playwright` against a sandbox started apart. */
+  readonly privateKeyPath: string
   /** The certificate's SHA-256 fingerprint. */
   readonly fingerprint: string
   /** The SQLite file that keeps its state. */
@@ -68,6 +71,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     db,
     shops: createShopStore(db),
     accounts: createAccountStore(db),
+    answers: createAnswerStore(db),
     merchants: createMerchantStore(db),
     payments: createPaymentStore(db),
     nonces: createNonceStore(nonceConnection),
@@ -108,6 +112,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     certificatePath: certificate.certificatePath,
     certificatePem: certificate.certificatePem,
     privateKeyPem: certificate.privateKeyPem,
+    privateKeyPath: certificate.privateKeyPath,
     fingerprint: certificate.fingerprint,
     databasePath,
     createReadyMadeShop: (shopOptions = {}) => seedReadyMadeShop(context, shopOptions.shopUrl ?? 'http://127.0.0.1'),

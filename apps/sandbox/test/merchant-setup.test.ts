@@ -192,6 +192,30 @@ describe('email verification and the backoffice user', () => {
   })
 })
 
+describe('set-up calls repeated under their idempotency key', () => {
+  it('a code and a store repeated under their key get the first answer; another body under it is refused', async () => {
+    const { client } = await newShop()
+    const email = 'repeat@example.test'
+    await client.sendVerificationEmail(email)
+    const code = await latestCode(email)
+    const connected = await client.connectBackofficeUser({ email, code }, { idempotencyKey: 'backoffice-repeat-1' })
+    // Spent, but the same request under its key: the first answer, not VERIFICATION_CODE_USED.
+    expect(await client.connectBackofficeUser({ email, code }, { idempotencyKey: 'backoffice-repeat-1' })).toEqual(connected)
+    expect(await serviceError(client.connectBackofficeUser({ email, code }))).toMatchObject({ errorCode: 'VERIFICATION_CODE_USED' })
+
+    const first = await client.createStore(storeBody({ contractorName: 'Repeat Tea B.V.' }), { idempotencyKey: 'store-repeat-1' })
+    const again = await client.createStore(storeBody({ contractorName: 'Repeat Tea B.V.' }), { idempotencyKey: 'store-repeat-1' })
+    expect(again).toEqual(first)
+    expect((await client.listStores()).map((s) => s.id)).toEqual([first.id])
+    const other = storeBody({ contractorName: 'Repeat Tea B.V.', shopperStatement: 'OTHER TEA' })
+    expect(await serviceError(client.createStore(other, { idempotencyKey: 'store-repeat-1' }))).toMatchObject({
+      status: 422,
+      errorCode: 'IDEMPOTENCY_KEY_REUSED',
+    })
+    expect((await client.listStores()).map((s) => s.id)).toEqual([first.id])
+  })
+})
+
 describe('reference lists', () => {
   it('answers ISO 3166-1 countries and merchant category codes from the pinned data sets', async () => {
     const { client } = await newShop()

@@ -203,6 +203,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const paths: CheckoutPaths = { ...DEFAULT_CHECKOUT_PATHS, ...options.paths }
   const shopUrl = options.shopUrl.replace(/\/+$/, '')
   const throttle = createFailureThrottle(options.failureThrottle)
+  const basicCheckLock = createKeyedLock()
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const repeatWindowMs = options.repeatWindowMs ?? 15_000
   const withLock = createKeyedLock()
@@ -282,13 +283,15 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     const order = await orderOf(parsed.value.orderId)
     const checked = checkSubmission(parsed.value, order)
     // Field and rule only: the order's own values are not the page's business either.
-    if (!checked.ok)
+    if (!checked.ok) {
+      const named = checked.problems.map((p) => `${p.kind === 'mismatch' ? p.field : p.path} (${p.rule})`)
       throw new ShopBackendError(
         422,
         'ORDER_MISMATCH',
-        'the submission does not match the order',
+        `the submission does not match the order: ${named.join(', ')}`,
         checked.problems.map((p) => (p.kind === 'mismatch' ? { kind: p.kind, field: p.field, rule: p.rule } : p)),
       )
+    }
     const { service, storeId } = await context.connection()
     const submission = checked.submission
     const fingerprint = fingerprintOf(submission.paymentMethod)
@@ -367,6 +370,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     try {
       const shopSide = await shopSideEndpoint(context, request, path, info.ip, {
         throttle,
+        checkLock: basicCheckLock,
         adminUrl: options.adminUrl ?? '/admin.html?onboarding=returned',
         maxBodyBytes,
         sleep,

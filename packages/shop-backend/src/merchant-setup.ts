@@ -20,6 +20,7 @@ import type {
 import type { LedgerStore } from './store.js'
 import { SETTING } from './lib/context.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
+import { sha256Hex } from '#sha256-hex'
 import {
   ACCOUNT_SETTINGS,
   checked,
@@ -91,6 +92,9 @@ export const ONBOARDING_RETURN_WAIT_MS = 5_000
 
 const STORE_ID = /^[A-Za-z0-9_-]{1,64}$/
 
+/** A set-up call's idempotency key, from what it asks: its repeats, here or on another instance, share it. */
+const keyOf = (kind: string, parts: unknown): string => `${kind}-${sha256Hex(JSON.stringify(parts)).slice(0, 40)}`
+
 /** The set-up and the onboarding return's re-check (best effort, never throws). */
 export function createMerchantSetup(deps: MerchantSetupDeps): {
   readonly setup: MerchantSetup
@@ -133,8 +137,18 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
     return contractorId
   }
 
+  /**
+   * Spec, Endpoints rule 3: the chosen contractor is made current before each contractor call. The
+   * service's current one may be another: a choice whose answer was lost, another instance's step.
+   */
+  async function asChosenContractor(): Promise<string> {
+    const contractorId = await requireContractor()
+    await ask('connectContractor', contractorId)
+    return contractorId
+  }
+
   async function refresh(): Promise<MerchantSetupState> {
-    await requireContractor()
+    await asChosenContractor()
     const status = await ask('onboardingStatus')
     const problems = (status.errors ?? []).map((e) => ({ problem: e.problem, actions: e.actions }))
     await store.putSetting(SETTING.onboardingStatus, status.status)
@@ -172,8 +186,12 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         const email = await store.getSetting(SETTING.merchantEmail)
         if (!email) throw stepMissing('email', 'email: send a verification code first')
         const body = checked(BackofficeUserRequestSchema, { email, code })
-        await ask('connectBackofficeUser', body)
-        await forgetAccount()
+        // One key per code: a repeat after a lost answer gets that answer, not "code already used".
+        await ask('connectBackofficeUser', body, { idempotencyKey: keyOf('backoffice', [email, code]) })
+        const sameAccount =
+          (await store.getSetting(SETTING.backofficeUser)) === 'connected' && (await store.getSetting(SETTING.connectedEmail)) === email
+        if (!sameAccount) await forgetAccount()
+        await store.putSetting(SETTING.connectedEmail, email)
         await store.putSetting(SETTING.backofficeUser, 'connected')
         return applyCheckout()
       }),
@@ -192,7 +210,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
     chooseStore: (storeId) =>
       serial(async () => {
         if (typeof storeId !== 'string' || !STORE_ID.test(storeId)) invalid([{ path: 'storeId', rule: '1 to 64 of [A-Za-z0-9_-]' }])
-        const contractorId = await requireContractor()
+        const contractorId = await asChosenContractor()
         const found = (await ask('listStores')).find((candidate) => candidate.id === storeId)
         if (!found) throw new ShopBackendError(404, 'STORE_NOT_FOUND', 'storeId: not a store of the chosen contractor')
         return choose(found.id, found.contractorId ?? contractorId)
@@ -200,12 +218,14 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
     createStore: (request) =>
       serial(async () => {
         const body = checked(CreateStoreRequestSchema, request)
-        const created = await ask('createStore', body)
+        // One key per account and store: a repeat after a lost answer finds the store the first call made.
+        const account = (await store.getSetting(SETTING.connectedEmail)) ?? ''
+        const created = await ask('createStore', body, { idempotencyKey: keyOf('store', [account, body]) })
         await store.putSetting(SETTING.onboardingStatus, '')
         return choose(created.id, await contractorOf(created, body))
       }),
     onboardingLink: async () => {
-      await requireContractor()
+      await asChosenContractor()
       const link = await ask('createOnboardingLink')
       return { uri: link.uri }
     },

@@ -69,11 +69,12 @@ const classifySetup = (error: unknown): never => classify(error, true)
 export function merchantServiceFromClient(client: ServiceClient): MerchantService {
   return {
     sendVerificationEmail: (email) => client.sendVerificationEmail(email).catch(classifySetup),
-    connectBackofficeUser: (body) => client.connectBackofficeUser(body).catch(classifySetup),
+    connectBackofficeUser: (body, call) =>
+      client.connectBackofficeUser(body, call && { idempotencyKey: call.idempotencyKey }).catch(classifySetup),
     listContractors: () => client.listContractors().catch(classifySetup),
     connectContractor: (contractorId) => client.connectContractor(contractorId).catch(classifySetup),
     listStores: () => client.listStores().catch(classifySetup),
-    createStore: (body) => client.createStore(body).catch(classifySetup),
+    createStore: (body, call) => client.createStore(body, call && { idempotencyKey: call.idempotencyKey }).catch(classifySetup),
     createOnboardingLink: () => client.createOnboardingLink().catch(classifySetup),
     onboardingStatus: () => client.onboardingStatus().catch(classifySetup),
     countries: () => client.countries().catch(classifySetup),

@@ -210,16 +210,16 @@ export interface ServiceIndustryCode {
 export interface MerchantService {
   /** POST email-verification-messages: a one-time code to the merchant. */
   sendVerificationEmail(email: string): Promise<unknown>
-  /** PUT backoffice-user: the code connects the merchant's account. */
-  connectBackofficeUser(body: BackofficeUserRequest): Promise<unknown>
+  /** PUT backoffice-user: the code connects the merchant's account. `call`: the key its repeats share. */
+  connectBackofficeUser(body: BackofficeUserRequest, call?: KeyedCall): Promise<unknown>
   /** GET backoffice-user-contractors; `[]` when none. */
   listContractors(): Promise<ServiceContractor[]>
   /** PUT contractor: makes it current for the calls that follow. */
   connectContractor(contractorId: string): Promise<unknown>
   /** GET stores: the current contractor's; connect the one meant first (rule 3). */
   listStores(): Promise<ServiceStore[]>
-  /** POST stores: the store, and its contractor when new (then current). */
-  createStore(body: CreateStoreRequest): Promise<ServiceStore>
+  /** POST stores: the store, and its contractor when new (then current). `call`: the key its repeats share. */
+  createStore(body: CreateStoreRequest, call?: KeyedCall): Promise<ServiceStore>
   /** POST onboarding-links: where to send the merchant. */
   createOnboardingLink(): Promise<OnboardingLink>
   /** GET onboarding-status of the current contractor. */

@@ -83,6 +83,50 @@ describe('registration over a real node:http server (toNodeListener) with the re
     expect(lower.status).toBe(200)
   })
 
+  it('checks guesses from one address one at a time, each after the wait the last failure set; other addresses are not held', async () => {
+    const waits: Array<() => void> = []
+    let checks = 0
+    const guarded = await startShop(world, {
+      sleep: () => new Promise<void>((resolve) => waits.push(resolve)),
+      // Each Basic check reads the sealed secret once.
+      wrapStore: (store) => ({
+        ...store,
+        getSetting: (id: string) => {
+          if (id === 'basic_secret') checks++
+          return store.getSetting(id)
+        },
+      }),
+    })
+    try {
+      const box = await createSecretBox(guarded.secretKey)
+      const [key, secret] = ['shop_0123456789abcdef', 'f'.repeat(64)]
+      await guarded.store.putSetting('basic_key', await box.seal(key))
+      await guarded.store.putSetting('basic_secret', await box.seal(secret))
+      const get = (authorization: string, ip = '203.0.113.7') =>
+        guarded.backend.fetch(new Request(`http://shop.test${SHOP_SIDE_PATHS.settings}`, { headers: { authorization } }), { ip })
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 30))
+
+      // Ten guesses and the right pair, sent together from one address.
+      const guesses = Array.from({ length: 10 }, (_, i) => get(basic(key, `guess-${i}`)))
+      const right = get(basic(key, secret))
+      await settle()
+      expect({ checks, waiting: waits.length }).toEqual({ checks: 1, waiting: 1 })
+      // Another address is checked at once.
+      expect((await get(basic(key, secret), '198.51.100.9')).status).toBe(200)
+      // Each wait that ends lets exactly one more check in.
+      for (let n = 2; n <= 10; n++) {
+        waits.shift()!()
+        await settle()
+        expect(checks).toBe(n + 1) // and the other address's one
+      }
+      waits.shift()!()
+      expect((await right).status).toBe(200)
+      expect((await Promise.all(guesses)).map((r) => r.status)).toEqual(Array(10).fill(401))
+    } finally {
+      await guarded.close()
+    }
+  })
+
   it('batch: only service_secret is writable; another id is refused by name', async () => {
     const box = await createSecretBox(shop.secretKey)
     const auth = basic(
@@ -336,9 +380,10 @@ describe('mounted in a real Hono app', () => {
         body: JSON.stringify({ ...(await shop.cardSubmission(order)), amount: { currency: 'EUR', value: 1 } }),
       })
       expect(mismatch.status).toBe(422)
-      expect((await mismatch.json()).details).toEqual([
-        { kind: 'mismatch', field: 'amount.value', rule: "must equal the order's amount.value" },
-      ])
+      const refused = await mismatch.json()
+      expect(refused.details).toEqual([{ kind: 'mismatch', field: 'amount.value', rule: "must equal the order's amount.value" }])
+      // The message alone names the field and rule too: a page that shows only it still tells which.
+      expect(refused.message).toBe("the submission does not match the order: amount.value (must equal the order's amount.value)")
       // A card number typed into a field the page sends is named by its field, never repeated.
       const card = '4111111145551142'
       const tampered = await app.request('/api/payments', {

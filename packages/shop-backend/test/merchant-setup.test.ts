@@ -2,6 +2,7 @@
  * backend.merchantSetup against the real sandbox on loopback: a shop registered without a store
  * walks the spec's set-up (email, code, contractor, store, onboarding, return) to an open checkout.
  */
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateStoreRequest } from '@card-jwe/payment-validator'
 import { createServiceClient, ServiceError } from '@card-jwe/service-client'
@@ -37,6 +38,34 @@ const STORE: CreateStoreRequest = {
     currency: 'EUR',
     address: { country: 'NL', city: 'Amsterdam', stateOrProvince: '', line1: 'Teststraat 1', line2: '', line3: '', postalCode: '1011 AA' },
   },
+}
+
+/** STORE for another contractor: each test's merchant makes their own. */
+const storeFor = (contractorName: string): CreateStoreRequest => ({
+  contractor: { ...STORE.contractor, name: contractorName },
+  store: { ...STORE.store, label: `${contractorName} online` },
+})
+
+/** The stores the sandbox holds for a contractor, read from its database. */
+function storesAtService(contractorId: string): string[] {
+  const db = new Database(world.sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+  try {
+    const rows = db.prepare('SELECT store_id FROM stores WHERE contractor_id = ?').all(contractorId) as Array<{ store_id: string }>
+    return rows.map((r) => r.store_id)
+  } finally {
+    db.close()
+  }
+}
+
+/** Runs `call` while the proxy loses the answers of the requests `lost` picks (the service acts; the shop never hears). */
+async function withAnswersLost<T>(lost: (method: string, path: string) => boolean, call: () => Promise<T>): Promise<T> {
+  const original = world.proxy.rule
+  world.proxy.rule = (method, path) => ({ action: lost(method, path) ? 'lose' : 'forward' })
+  try {
+    return await call()
+  } finally {
+    world.proxy.rule = original
+  }
 }
 
 interface RegisteredShop extends TestShop {
@@ -269,6 +298,73 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
     } finally {
       world.proxy.mode = 'pass'
     }
+  })
+
+  it("re-checks the status as the chosen contractor (spec rule 3): a lost choice's answer cannot open another's store", async () => {
+    const shop = await registeredShop()
+    await connectAccount(shop.setup)
+    const onboarded = await shop.setup.createStore(storeFor('Alpha Tea B.V.'))
+    await finishOnboarding((await shop.setup.onboardingLink()).uri)
+    expect(await shop.setup.refreshOnboarding()).toMatchObject({ storeId: onboarded.storeId, checkoutReady: true })
+    const fresh = await shop.setup.createStore(storeFor('Beta Tea B.V.'))
+    expect(fresh).toMatchObject({ onboardingStatus: 'verification-required', checkoutReady: false })
+
+    // The merchant picks the onboarded contractor again: the service makes it current, the answer is lost.
+    const contractorPut = (method: string, path: string) => method === 'PUT' && path.endsWith('/shopplatform/processor/contractor')
+    const lost = await withAnswersLost(contractorPut, () => refusalOf(shop.setup.chooseContractor(onboarded.contractorId!)))
+    expect(lost).toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
+
+    // Anyone may open the onboarding return: the re-check reads the chosen (new) contractor's status.
+    expect((await fetch(`${shop.url}${SHOP_SIDE_PATHS.onboardingReturn}`, { redirect: 'manual' })).status).toBe(302)
+    expect(await shop.setup.state()).toMatchObject({
+      contractorId: fresh.contractorId,
+      storeId: fresh.storeId,
+      onboardingStatus: 'verification-required',
+      checkoutReady: false,
+    })
+    expect((await shop.pay()).status).toBe(503)
+  })
+
+  it("makes one store when the creation's answer is lost, on the client's retry and on the merchant's", async () => {
+    const shop = await registeredShop()
+    await connectAccount(shop.setup)
+    const storesPost = (method: string, path: string) => method === 'POST' && path.endsWith('/shopplatform/processor/stores')
+    // The first answer lost: the client's own retry (the same key) gets the store the first call made.
+    let answersLost = 0
+    const once = await withAnswersLost(
+      (method, path) => storesPost(method, path) && answersLost++ === 0,
+      () => shop.setup.createStore(storeFor('Gamma Tea B.V.')),
+    )
+    expect(storesAtService(once.contractorId!)).toEqual([once.storeId])
+
+    // Every answer lost: 503 to the merchant, who asks again; the store the lost calls made comes back.
+    const body = storeFor('Delta Tea B.V.')
+    const unanswered = await withAnswersLost(storesPost, () => refusalOf(shop.setup.createStore(body)))
+    expect(unanswered).toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
+    const again = await shop.setup.createStore(body)
+    expect(storesAtService(again.contractorId!)).toEqual([again.storeId])
+  })
+
+  it('connects the account when a code is sent again after its answer was lost, not "code already used"', async () => {
+    const shop = await registeredShop()
+    const email = newEmail()
+    await shop.setup.sendVerificationEmail(email)
+    const code = await codeSentTo(email)
+    const userPut = (method: string, path: string) => method === 'PUT' && path.endsWith('/backoffice-user')
+    expect(await withAnswersLost(userPut, () => refusalOf(shop.setup.verifyCode(code)))).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+    expect(await shop.setup.verifyCode(code)).toMatchObject({ email, backofficeUser: true })
+  })
+
+  it('keeps the chosen store and an open checkout when the merchant signs in again with the same account', async () => {
+    const shop = await registeredShop()
+    const email = await connectAccount(shop.setup)
+    const created = await shop.setup.createStore(storeFor('Epsilon Tea B.V.'))
+    await finishOnboarding((await shop.setup.onboardingLink()).uri)
+    expect(await shop.setup.refreshOnboarding()).toMatchObject({ storeId: created.storeId, checkoutReady: true })
+
+    await connectAccount(shop.setup, email)
+    expect(await shop.setup.state()).toMatchObject({ contractorId: created.contractorId, storeId: created.storeId, checkoutReady: true })
+    expect((await shop.pay()).body.resultCode).toBe('Authorised')
   })
 
   it('throws a TypeError when a custom service factory gives only the payment calls', async () => {

@@ -1,5 +1,7 @@
+import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
+import type { ProxyAction } from './support/service-proxy.js'
 import { startShop, startWorld, type World } from './support/shop.js'
 
 let world: World
@@ -15,6 +17,34 @@ async function savedCards(shopperReference: string): Promise<string[]> {
   const methods = await client.checkoutPaymentMethods(storeId, { shopper: shopperReference })
   return ((methods.storedPaymentMethods ?? []) as Array<{ id: string }>).map((m) => m.id)
 }
+
+/** Every payment the sandbox holds for an order reference, and how many erasures were asked for it. */
+function erasuresAtService(reference: string): Array<{ psp: string; erased: number }> {
+  const db = new Database(world.sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+  try {
+    return db
+      .prepare(
+        `SELECT p.psp_reference AS psp, (SELECT COUNT(*) FROM erasures e WHERE e.psp_reference = p.psp_reference) AS erased
+           FROM payments p WHERE p.reference = ?`,
+      )
+      .all(reference) as Array<{ psp: string; erased: number }>
+  } finally {
+    db.close()
+  }
+}
+
+/** Runs `call` while the proxy `action`s the requests `picked` picks (see ServiceProxy). */
+async function withProxy<T>(action: ProxyAction, picked: (method: string, path: string) => boolean, call: () => Promise<T>): Promise<T> {
+  const original = world.proxy.rule
+  world.proxy.rule = (method, path) => ({ action: picked(method, path) ? action : 'forward' })
+  try {
+    return await call()
+  } finally {
+    world.proxy.rule = original
+  }
+}
+
+const paymentPost = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 
 describe("a shopper's saved card and data", () => {
   it("a card saved with a payment (the order's shopperReference, the page's storePaymentMethod) goes with removeSavedCard", async () => {
@@ -67,9 +97,88 @@ describe("a shopper's saved card and data", () => {
       expect(await shop.backend.eraseShopperData(order.id)).toEqual({
         orderId: String(order.id),
         payments: [{ pspReference: attempt!.pspReference, status: 'received' }],
+        unsettled: [],
       })
       expect(world.proxy.counted('POST', '/subject-erasure-requests') - asked).toBe(1)
       await expect(shop.backend.eraseShopperData('no-such-order')).rejects.toMatchObject({ code: 'ORDER_NOT_FOUND', status: 404 })
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('eraseShopperData covers a payment whose answer was lost: the feed gives the ledger its reference first', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      const lost = await withProxy('lose', paymentPost, async () => shop.post('/api/payments', await shop.cardSubmission(order)))
+      expect(lost.status).toBe(503)
+      const [payment] = erasuresAtService(order.reference)
+      expect(payment).toEqual({ psp: expect.any(String), erased: 0 })
+
+      expect(await shop.backend.eraseShopperData(order.id)).toEqual({
+        orderId: String(order.id),
+        payments: [{ pspReference: payment!.psp, status: 'received' }],
+        unsettled: [],
+      })
+      expect(erasuresAtService(order.reference)).toEqual([{ psp: payment!.psp, erased: 1 }])
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('eraseShopperData names an attempt whose outcome is still unknown, rather than report it covered', async () => {
+    const shop = await startShop(world)
+    try {
+      // The service never saw the payment: no reference, and nothing in the feed to give one.
+      const order = shop.createOrder()
+      const unsent = await withProxy('down', paymentPost, async () => shop.post('/api/payments', await shop.cardSubmission(order)))
+      expect(unsent.status).toBe(503)
+      expect(await shop.backend.eraseShopperData(order.id)).toEqual({ orderId: String(order.id), payments: [], unsettled: [1] })
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('eraseShopperData works while the checkout is closed: erasure needs the signed service, not a selling store', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body.resultCode).toBe('Authorised')
+      const [attempt] = await shop.store.listAttempts(String(order.id))
+      await shop.backend.useStore('')
+      expect(await shop.backend.eraseShopperData(order.id)).toEqual({
+        orderId: String(order.id),
+        payments: [{ pspReference: attempt!.pspReference, status: 'received' }],
+        unsettled: [],
+      })
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('removeSavedCard after a lost answer says the card is removed, on the client retry and on the shop calling again', async () => {
+    const shop = await startShop(world)
+    try {
+      const shopperReference = `shopper-${Date.now()}-lost`
+      const order = { ...shop.createOrder(), shopperReference }
+      shop.orders.set(String(order.id), order)
+      const paid = await shop.post('/api/payments', { ...(await shop.cardSubmission(order)), storePaymentMethod: true })
+      expect(paid.body).toEqual({ resultCode: 'Authorised' })
+      const [card] = await savedCards(shopperReference)
+      const removal = { shopperReference, storedPaymentMethodId: card! }
+      const unsubscribe = (method: string, path: string) => method === 'POST' && path.endsWith('/unsubscribe-requests')
+
+      // The first answer lost: the client's retry under the same key.
+      let lost = 0
+      const retried = await withProxy(
+        'lose',
+        (m, p) => unsubscribe(m, p) && lost++ === 0,
+        () => shop.backend.removeSavedCard(removal),
+      )
+      expect(retried).toMatchObject({ status: 'disabled' })
+      expect(await savedCards(shopperReference)).toEqual([])
+      // The shop asks again (its own retry after a 503): the same answer, not "no such card".
+      expect(await shop.backend.removeSavedCard(removal)).toMatchObject({ status: 'disabled' })
     } finally {
       await shop.close()
     }

@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/body.js'
+import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
 import { json } from '../http/respond.js'
 import { nowSeconds } from '../lib/clock.js'
 import { newId } from '../lib/ids.js'
@@ -57,8 +58,12 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
   const body = validBody(request, BackofficeUserRequestSchema, 'backoffice user')
   const email = body.email.toLowerCase()
   const { accounts } = context
+  // A retry after a lost answer repeats a spent code: it gets the first answer, not VERIFICATION_CODE_USED.
+  const claim = claimOf(request, shop, { email, code: body.code })
+  const kept = keptAnswer(context, claim)
+  if (kept) return kept
 
-  const outcome = context.db.transaction((): SandboxError | string => {
+  const outcome = context.db.transaction((): SandboxError | SandboxResponse => {
     const rows = accounts.codesSent(shop.shop_id, email)
     const latest = rows[0]
     if (!latest)
@@ -89,12 +94,12 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
     accounts.spendCode(match.id, context.now().toISOString())
     const accountId = accounts.findOrCreate(newId('acct'), email, context.now().toISOString())
     context.shops.connectAccount(shop.shop_id, accountId)
-    return accountId
+    return keepAnswer(context, claim, json({ email, status: 'connected' }))
   })()
   // Wrong attempts are counted even though the request is refused: the refusal is returned, not thrown, inside.
   if (outcome instanceof SandboxError) throw outcome
   context.log(`backoffice user ${email} connected to ${shop.shop_id}`)
-  return json({ email, status: 'connected' })
+  return outcome
 }
 
 const InboxQuerySchema = z.object({ email: z.email().max(254) })

@@ -4,6 +4,7 @@ import { notFound, SandboxError } from '../errors.js'
 import { jsonOf } from '../http/body.js'
 import { json } from '../http/respond.js'
 import { enabledMethods, ownedStore } from '../merchant-store.js'
+import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
 import { findPayment } from '../payment-store.js'
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -62,9 +63,14 @@ export async function unsubscribe(request: SandboxRequest, params: Params, conte
   ownedStore(context, shop, params.store_id!)
   const parsed = UnsubscribeSchema.safeParse(jsonOf(request.body, request.headers['content-type']))
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'unsubscribe needs shopperReference and storedPaymentMethodId')
-  const changed = context.payments.disableStoredMethod(parsed.data.storedPaymentMethodId, shop.shop_id, parsed.data.shopperReference)
-  if (!changed) throw notFound('stored payment method')
-  return json({ status: 'disabled', storedPaymentMethodId: parsed.data.storedPaymentMethodId })
+  const claim = claimOf(request, shop, [params.store_id, parsed.data])
+  const kept = keptAnswer(context, claim)
+  if (kept) return kept
+  return context.db.transaction(() => {
+    const changed = context.payments.disableStoredMethod(parsed.data.storedPaymentMethodId, shop.shop_id, parsed.data.shopperReference)
+    if (!changed) throw notFound('stored payment method')
+    return keepAnswer(context, claim, json({ status: 'disabled', storedPaymentMethodId: parsed.data.storedPaymentMethodId }))
+  })()
 }
 
 /** POST /shopplatform/processor/payments/{psp_reference}/subject-erasure-requests: forgets the shopper of one payment. */

@@ -7,6 +7,7 @@ import {
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/body.js'
+import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
 import { json } from '../http/respond.js'
 import {
   accountOf,
@@ -63,14 +64,16 @@ export async function createStore(request: SandboxRequest, _params: Params, cont
   const account = accountOf(shop)
   const body = validBody(request, CreateStoreRequestSchema, 'create store')
   checkListed(body)
-  const store = context.db.transaction(() => {
+  const claim = claimOf(request, shop, body)
+  const kept = keptAnswer(context, claim)
+  if (kept) return kept
+  return context.db.transaction(() => {
     const contractor = findOrCreateContractor(context, account, body.contractor, ONBOARDING_REQUIRED)
     const row = insertStore(context, contractor.contractor_id, body.store)
     context.shops.setContractor(shop.shop_id, contractor.contractor_id)
-    return row
+    context.log(`store ${row.store_id} created for contractor ${row.contractor_id}`)
+    return keepAnswer(context, claim, json(storeAnswer(row), 201))
   })()
-  context.log(`store ${store.store_id} created for contractor ${store.contractor_id}`)
-  return json(storeAnswer(store), 201)
 }
 
 /**

@@ -47,6 +47,8 @@ export const SETTING = {
   // The merchant set-up's progress (plain: spec "Values a shop stores" has them readable at runtime).
   merchantEmail: 'merchant_email',
   backofficeUser: 'backoffice_user',
+  /** The address whose code connected the account: signing in again with it keeps the contractor and store. */
+  connectedEmail: 'connected_email',
   contractorId: 'contractor_id',
   /** The store the merchant chose or created; `storeId` follows it once it is onboarded. */
   chosenStoreId: 'chosen_store_id',

@@ -17,6 +17,8 @@ export interface ShopEndpointOptions {
   readonly adminUrl: string
   readonly maxBodyBytes: number
   readonly sleep: (ms: number) => Promise<void>
+  /** One Basic check at a time per client address (`createKeyedLock`). */
+  readonly checkLock: <T>(address: string, run: () => Promise<T>) => Promise<T>
   /** Told when the service pushed a new secret (the signed client is made again). */
   readonly secretChanged: () => void
   /** The merchant is back from onboarding: re-check the status (best effort, never throws). */
@@ -61,7 +63,13 @@ export async function shopSideEndpoint(
   }
   if (path !== SHOP_SIDE_PATHS.settings && path !== SHOP_SIDE_PATHS.settingsBatch) return undefined
   const address = ip ?? 'unknown'
-  if (!(await credentialsMatch(context, request.headers.get('authorization')))) {
+  // One check at a time per address, and a failure holds the next one back for its wait: guesses
+  // sent together are checked one wait apart, not all at once with only their 401s slowed.
+  const refusal = await options.checkLock(address, async () => {
+    if (await credentialsMatch(context, request.headers.get('authorization'))) {
+      options.throttle.succeeded(address)
+      return undefined
+    }
     const delay = options.throttle.failed(address)
     await options.sleep(delay)
     // The same answer whichever half was wrong (spec: "Errors": 401).
@@ -69,8 +77,8 @@ export async function shopSideEndpoint(
       'www-authenticate': 'Basic realm="shop settings", charset="UTF-8"',
       'retry-after': String(Math.ceil(delay / 1000)),
     })
-  }
-  options.throttle.succeeded(address)
+  })
+  if (refusal) return refusal
   if (path === SHOP_SIDE_PATHS.settings) {
     if (request.method !== 'GET')
       return errorResponse(new ShopBackendError(405, 'METHOD_NOT_ALLOWED', 'method: GET only'), { allow: 'GET' })

@@ -10,6 +10,9 @@ import {
 import type { BackendContext } from './context.js'
 import { newIdempotencyKey } from './idempotency-key.js'
 import { pspReferencesOf, refusal, unreachable } from './ledger.js'
+import { sha256Hex } from '#sha256-hex'
+import type { AttemptRecord } from '../store.js'
+import { UNSETTLED_STATES } from '../transitions.js'
 
 /** What `eraseShopperData` asked the service for: one erasure per payment of the order. */
 export interface ErasureRequests {
@@ -17,6 +20,13 @@ export interface ErasureRequests {
   readonly orderId: string
   /** Each payment of the order the service knows (every attempt with a pspReference), and its answer (`received`). */
   readonly payments: readonly ErasureRequest[]
+  /**
+   * Attempts (their numbers) whose outcome is still unknown after a look at the feed: the service may
+   * hold a payment for one (its answer was lost and the shopper left) that the ledger has no reference
+   * for, so nothing could be erased for it yet. Empty when every payment was covered; otherwise erase
+   * again once the poller has settled them.
+   */
+  readonly unsettled: readonly number[]
 }
 
 // The service's bounds (payment-validator's PaymentRequestSchema): 3 to 256 characters.
@@ -50,8 +60,9 @@ export async function savedCards(context: BackendContext, shopperReference: stri
 }
 
 /**
- * Removes a shopper's saved card at the service (spec: unsubscribe-requests). Not money: the key is
- * made per call and covers the client's own retries; a repeat after an unknown outcome is harmless.
+ * Removes a shopper's saved card at the service (spec: unsubscribe-requests). The key is the card's:
+ * a repeat after a lost answer (the client's retry, or the shop's call again) gets the first answer,
+ * not "no such card" for the card it removed.
  */
 export async function removeSavedCard(context: BackendContext, card: SavedCard): Promise<SavedCardRemoval> {
   requireShopperReference(card?.shopperReference)
@@ -60,7 +71,9 @@ export async function removeSavedCard(context: BackendContext, card: SavedCard):
   const { service, storeId } = await context.connection()
   const unsubscribe = required(service, 'unsubscribe')
   const body = { shopperReference: card.shopperReference, storedPaymentMethodId: card.storedPaymentMethodId }
-  return unsubscribe(storeId, body, { idempotencyKey: newIdempotencyKey(context.now().getTime()) }).catch(failure)
+  const asked = JSON.stringify([storeId, body.shopperReference, body.storedPaymentMethodId])
+  const idempotencyKey = `unsubscribe-${sha256Hex(asked).slice(0, 40)}`
+  return unsubscribe(storeId, body, { idempotencyKey }).catch(failure)
 }
 
 /**
@@ -69,15 +82,24 @@ export async function removeSavedCard(context: BackendContext, card: SavedCard):
  * states, references and the service's answers (result codes, actions), no name, address or card.
  */
 export async function eraseShopperData(context: BackendContext, orderId: string): Promise<ErasureRequests> {
-  const attempts = await context.store.listAttempts(orderId)
-  const references = pspReferencesOf(attempts)
+  let attempts = await context.store.listAttempts(orderId)
   if (attempts.length === 0) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
-  const { service } = await context.connection()
+  // Signed calls need no selling store: an order is erased while the checkout is closed too.
+  const service = await context.service()
   const subjectErasure = required(service, 'subjectErasure')
+  if (attempts.some(outcomeUnknown)) {
+    // A lost answer: the feed names the payment, and the poll gives the ledger its reference.
+    await context.pollNow()
+    attempts = await context.store.listAttempts(orderId)
+  }
+  const references = pspReferencesOf(attempts)
   const payments: ErasureRequest[] = []
   for (const pspReference of references) {
     const answer = await subjectErasure(pspReference, { idempotencyKey: newIdempotencyKey(context.now().getTime()) }).catch(failure)
     payments.push({ pspReference, status: answer.status })
   }
-  return { orderId, payments }
+  return { orderId, payments, unsettled: attempts.filter(outcomeUnknown).map((a) => a.number) }
 }
+
+/** No answer kept, no reference: the service may or may not hold a payment for it. */
+const outcomeUnknown = (attempt: AttemptRecord): boolean => UNSETTLED_STATES.has(attempt.state) && !attempt.pspReference
