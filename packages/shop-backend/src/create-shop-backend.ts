@@ -32,6 +32,7 @@ import { errorResponse, json, readBody, requireJson } from './lib/http.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
 import { submitDetails, submitPayment } from './lib/ledger.js'
 import { type ErasureRequests, eraseShopperData, removeSavedCard, savedCards } from './lib/shopper-data.js'
+import { type ResealReport, resealSecrets } from './lib/reseal-secrets.js'
 import { modifyOrder, type ModificationResult, type ModifyOptions } from './lib/modify.js'
 import { createOutbox } from './lib/outbox.js'
 import { recordReadyMadeStore } from './lib/setup-state.js'
@@ -71,6 +72,8 @@ export interface ShopBackendOptions {
   readonly registerShop?: RegisterShop
   /** 32 bytes (or an AES-GCM CryptoKey) that seal the secrets at rest; keep them outside the store. */
   readonly secretKey: Uint8Array | CryptoKey
+  /** While rotating `secretKey`: the keys before it, which still open what they sealed (see `resealSecrets`). */
+  readonly previousSecretKeys?: ReadonlyArray<Uint8Array | CryptoKey>
   /** The shop's order by id; undefined when there is none. */
   readonly findOrder: (orderId: string) => Promise<ShopOrder | undefined> | ShopOrder | undefined
   /** Hears every change of an order's payment, after the commit; a throw means "tell me again later". */
@@ -155,6 +158,8 @@ export interface ShopBackend {
   removeSavedCard(card: SavedCard): Promise<SavedCardRemoval>
   /** Asks the service to erase the shopper's data of each payment of the order. */
   eraseShopperData(orderId: string | number): Promise<ErasureRequests>
+  /** Seals again under `secretKey` the secrets a key in `previousSecretKeys` sealed (a rotation's last step). */
+  resealSecrets(): Promise<ResealReport>
   /**
    * Registers the shop once (safe to repeat: a registered shop sends nothing): makes and seals a
    * strong Basic pair, calls registration; the service reads the settings and pushes service_secret.
@@ -241,7 +246,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     log,
     findOrder: async (orderId) => options.findOrder(orderId),
     withLock,
-    box: () => (boxPromise ??= createSecretBox(options.secretKey)),
+    box: () => (boxPromise ??= createSecretBox(options.secretKey, { previousKeys: options.previousSecretKeys ?? [] })),
     // Kept for CONNECTION_CACHE_MS and shared by concurrent requests: three reads and an unsealing per
     // request cost more than the payment's own writes. Local writes forget it at once; another
     // instance's registration or store change is seen within CONNECTION_CACHE_MS.
@@ -461,6 +466,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     savedCards: (shopperReference) => savedCards(context, shopperReference),
     removeSavedCard: (card) => removeSavedCard(context, card),
     eraseShopperData: (orderId) => eraseShopperData(context, String(orderId)),
+    resealSecrets: () => resealSecrets(context),
     async register(registerOptions = {}) {
       const before = await registered()
       if (before) return before

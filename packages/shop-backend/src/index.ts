@@ -36,7 +36,7 @@ export type { MerchantSetup, SetupLists } from './merchant-setup.js'
 export { ONBOARDED_STATUS } from './lib/setup-state.js'
 export type { MerchantSetupState } from './lib/setup-state.js'
 export { createSecretBox, generateSecretKey } from './secret-box.js'
-export type { SecretBox } from './secret-box.js'
+export type { SecretBox, SecretBoxOptions } from './secret-box.js'
 export type {
   AppliedChange,
   AttemptPatch,
@@ -66,6 +66,7 @@ export {
 export type { AttemptState, TransitionVerdict } from './transitions.js'
 export type { ModificationResult, ModifyOptions } from './lib/modify.js'
 export type { ErasureRequests } from './lib/shopper-data.js'
+export type { ResealReport } from './lib/reseal-secrets.js'
 export { SHOP_SIDE_PATHS } from './lib/shop-endpoints.js'
 export type { FailureThrottleOptions } from './lib/failure-throttle.js'
 export type { BackendContext } from './lib/context.js'

@@ -74,6 +74,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         await store.putSetting('shop_id', 'a')
         await store.putSetting('shop_id', 'b')
         expect(await store.getSetting('shop_id')).toBe('b')
+        // A compare-and-set: written only over the value expected.
+        expect(await store.replaceSetting('shop_id', 'a', 'c')).toBe(false)
+        expect(await store.getSetting('shop_id')).toBe('b')
+        expect(await store.replaceSetting('shop_id', 'b', 'c')).toBe(true)
+        expect(await store.getSetting('shop_id')).toBe('c')
+        expect(await store.replaceSetting('no_such_setting', '', 'x')).toBe(false)
       }),
     )
 

@@ -174,6 +174,9 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         value,
       ])
     },
+    async replaceSetting(id, expected, value) {
+      return (await pool.query('UPDATE settings SET value = $3 WHERE id = $1 AND value = $2', [id, expected, value])).rowCount === 1
+    },
     insertAttempt: (a) => attemptInserts.insert(a),
     async findAttempt(id) {
       const row = (await pool.query<AttemptRow>(prepared('SELECT * FROM attempts WHERE id = $1', [id]))).rows[0]

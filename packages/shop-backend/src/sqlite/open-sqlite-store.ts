@@ -252,6 +252,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const q = {
     getSetting: db.prepare('SELECT value FROM settings WHERE id = ?'),
     putSetting: db.prepare('INSERT INTO settings (id, value) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET value = excluded.value'),
+    replaceSetting: db.prepare('UPDATE settings SET value = ? WHERE id = ? AND value = ?'),
     insertAttempt: db.prepare(`INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type,
       fingerprint, result_code, psp_reference, answer, details_step, details_key, details_fingerprint, error_code, captured_value,
       refunded_value, created_at, updated_at)
@@ -330,6 +331,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async putSetting(id, value) {
       await writeOne(() => q.putSetting.run(id, value))
     },
+    replaceSetting: (id, expected, value) => writeOne(() => q.replaceSetting.run(value, id, expected).changes === 1),
     insertAttempt: (a) =>
       writeOne(() => {
         try {
