@@ -4,6 +4,8 @@
  * test-results/bench/benchmarks.json and test-results/bench/benchmarks.md, and prints the tables.
  * BENCH_SECONDS (default 3) sets the length of each timed loop. BENCH_SECTIONS (default all) picks
  * sections by name: node, browser, bundles, sandbox, shop-backend (e.g. BENCH_SECTIONS=shop-backend).
+ * Section 6 also reads BENCH_STORES (sqlite,postgres), BENCH_PLACEMENTS (separate,shared where the
+ * machine has two cores and taskset) and BENCH_ROUNDS (3).
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
@@ -12,7 +14,7 @@ import { browserEncryption } from './browser-encryption.mjs'
 import { bundleWeight } from './bundle-weight.mjs'
 import { nodeEncryption } from './node-encryption.mjs'
 import { sandboxLoad } from './sandbox-load.mjs'
-import { shopBackendLoad } from './shop-backend-load.mjs'
+import { placementsHere, shopBackendLoad } from './shop-backend-load.mjs'
 import { syncCost } from './sync-cost.mjs'
 import { storeFactories } from './store-factories.mjs'
 
@@ -42,12 +44,14 @@ const load = await section('sandbox', '4/5 sandbox under load, demo backend over
 ])
 // BENCH_STORES: the ledger stores to measure the package's handler on (default all in storeFactories).
 const stores = (process.env.BENCH_STORES ?? Object.keys(storeFactories).join(',')).split(',').filter(Boolean)
+// BENCH_PLACEMENTS: separate (the sandbox on a core of its own) and shared, where the machine can run both.
+const placements = (process.env.BENCH_PLACEMENTS ?? placementsHere().join(',')).split(',').filter(Boolean)
 const shopBackend = await section(
   'shop-backend',
-  `5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}`,
+  `5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}; ${placements.join(', ')}`,
   async () => {
     const results = []
-    for (const store of stores) results.push(await shopBackendLoad({ seconds, store }))
+    for (const placement of placements) for (const store of stores) results.push(await shopBackendLoad({ seconds, store, placement }))
     return results
   },
 )
@@ -125,7 +129,7 @@ const cpuColumns = (path) => ({ cpuMsPerPayment: cpuCell(path.cpu), idle: path.c
 const costRatio = (path) => (path.costRatio === undefined ? '' : `; CPU ms ratio ${path.costRatio}`)
 /** A row for a path compared with direct that has its own median round (`forward`, `floor`). */
 const comparedRow = (r, key, path) => ({
-  store: r.store,
+  store: `${r.store}, ${r.placement}`,
   path,
   ...r[key],
   ratio: `${r[key].vsDirect} of direct${costRatio(r[key])}; median of rounds ${r[`${key}Median`]}`,
@@ -134,11 +138,11 @@ const comparedRow = (r, key, path) => ({
   ledger: '',
 })
 const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
-  { store: r.store, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', ...cpuColumns(r.direct), ledger: '' },
+  { store: `${r.store}, ${r.placement}`, path: 'sandbox direct', ...r.direct, ratio: '', rounds: '', ...cpuColumns(r.direct), ledger: '' },
   comparedRow(r, 'forward', 'forward only (no ledger, no checks)'),
   comparedRow(r, 'floor', 'floor: key and answer stored durably, nothing else'),
   {
-    store: r.store,
+    store: `${r.store}, ${r.placement}`,
     path: 'through the handler',
     ...r.shop,
     ratio: `${r.vsDirect} of direct${costRatio(r.shop)}`,
@@ -190,14 +194,16 @@ Direct, forward only, the floor and through the handler take turns for ${shopBac
 order that turns each round (backwards every other round); the rows are the round with the handler's median ratio.
 The floor is the least this bench knows for a shop back end that keeps the money rule: on the same Node adapter, the
 idempotency key stored durably before the call and the answer before the reply, grouped commits on the same store,
-one table; no checks, no order, no outbox. CPU ms a payment cost each process: the sandbox (its RSA worker threads
+one table; no checks, no order, no outbox. Placement \`separate\`: the sandbox on core 0, the shop, its database and
+this load generator on core 1 (a payment service runs apart from the shop; the 0.7 target is judged here);
+\`shared\`: all on both cores, each one's CPU taken from the others. CPU ms a payment cost each process: the sandbox (its RSA worker threads
 included), the shop, this load generator, the rest of the machine (PostgreSQL's backends, the kernel); idle: the
 share of both cores no one used.
 
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 
 ${syncLine(diskSync)}
-${shopBackend.map((r) => `${r.note ? `${r.store}: ${r.note}\n` : ''}${targets(r.targets)}`).join('\n\n')}`,
+${shopBackend.map((r) => `${r.store}, ${r.placement}${r.note ? `: ${r.note}` : ''}\n${targets(r.targets)}`).join('\n\n')}`,
 ]
 const markdown = `${parts.filter(Boolean).join('\n\n')}\n`
 writeFileSync(`${dir}benchmarks.md`, markdown)
