@@ -4,8 +4,9 @@ import { SETTING } from './context.js'
 /** The settings the secret box seals: the pushed `service_secret` and the Basic pair. */
 export const SEALED_SETTINGS = [SETTING.serviceSecret, SETTING.basicKey, SETTING.basicSecret] as const
 
-/** What {@link resealSecrets} did: the settings it sealed again under the current key. */
+/** What `backend.resealSecrets()` did. */
 export interface ResealReport {
+  /** The settings it sealed again under the current key (`service_secret`, `basic_key`, `basic_secret`); empty when none needed it. */
   readonly resealed: readonly string[]
 }
 
