@@ -48,7 +48,8 @@ const stores = (process.env.BENCH_STORES ?? Object.keys(storeFactories).join(','
 const placements = (process.env.BENCH_PLACEMENTS ?? placementsHere().join(',')).split(',').filter(Boolean)
 const shopBackend = await section(
   'shop-backend',
-  `5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}; ${placements.join(', ')}`,
+  `5/5 payments through @card-jwe/shop-backend's handler (Node adapter) against the sandbox direct: ${stores.join(', ')}; ` +
+    placements.join(', '),
   async () => {
     const results = []
     for (const placement of placements) for (const store of stores) results.push(await shopBackendLoad({ seconds, store, placement }))
