@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@card-jwe/service-client/idempotency'
 import { SandboxError } from './errors.js'
+import type { KeptAnswer } from './answer-store.js'
 import type { SandboxContext, ShopRow } from './context.js'
 import type { SandboxRequest, SandboxResponse } from './http/types.js'
 
@@ -41,11 +42,16 @@ export function replay(
   if (!claim) return undefined
   const row = context.payments.answerFor(table, claim.scope)
   if (!row) return undefined
-  if (row.idempotency_fingerprint !== claim.fingerprint) {
+  return answerAgain(context, claim, { fingerprint: row.idempotency_fingerprint, status, answer: row.idempotent_answer }, table)
+}
+
+/** A stored answer given again, when its key named the same request: else 422 IDEMPOTENCY_KEY_REUSED. */
+function answerAgain(context: SandboxContext, claim: IdempotencyClaim, stored: KeptAnswer, where: string): SandboxResponse {
+  if (stored.fingerprint !== claim.fingerprint) {
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
   }
-  context.log(`idempotent replay on ${table}`)
-  return { status, json: JSON.parse(row.idempotent_answer) as unknown }
+  context.log(`idempotent replay on ${where}`)
+  return { status: stored.status, json: JSON.parse(stored.answer) as unknown }
 }
 
 export const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE'
@@ -58,12 +64,7 @@ export const isUniqueViolation = (error: unknown) => (error as { code?: string }
 export function keptAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined): SandboxResponse | undefined {
   if (!claim) return undefined
   const kept = context.answers.answerFor(claim.scope)
-  if (!kept) return undefined
-  if (kept.fingerprint !== claim.fingerprint) {
-    throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
-  }
-  context.log('idempotent replay of a kept answer')
-  return { status: kept.status, json: JSON.parse(kept.answer) as unknown }
+  return kept && answerAgain(context, claim, kept, 'kept_answers')
 }
 
 /** Keeps a success under `claim`; called inside the transaction that wrote it, so both commit or neither. A refusal is not kept. */

@@ -20,7 +20,7 @@ import type {
 import type { LedgerStore } from './store.js'
 import { SETTING } from './lib/context.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
-import { sha256Hex } from '#sha256-hex'
+import { derivedIdempotencyKey } from './lib/idempotency-key.js'
 import {
   ACCOUNT_SETTINGS,
   checked,
@@ -91,9 +91,6 @@ export interface MerchantSetupDeps {
 export const ONBOARDING_RETURN_WAIT_MS = 5_000
 
 const STORE_ID = /^[A-Za-z0-9_-]{1,64}$/
-
-/** A set-up call's idempotency key, from what it asks: its repeats, here or on another instance, share it. */
-const keyOf = (kind: string, parts: unknown): string => `${kind}-${sha256Hex(JSON.stringify(parts)).slice(0, 40)}`
 
 /** The set-up and the onboarding return's re-check (best effort, never throws). */
 export function createMerchantSetup(deps: MerchantSetupDeps): {
@@ -187,7 +184,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         if (!email) throw stepMissing('email', 'email: send a verification code first')
         const body = checked(BackofficeUserRequestSchema, { email, code })
         // One key per code: a repeat after a lost answer gets that answer, not "code already used".
-        await ask('connectBackofficeUser', body, { idempotencyKey: keyOf('backoffice', [email, code]) })
+        await ask('connectBackofficeUser', body, { idempotencyKey: derivedIdempotencyKey('backoffice', [email, code]) })
         const sameAccount =
           (await store.getSetting(SETTING.backofficeUser)) === 'connected' && (await store.getSetting(SETTING.connectedEmail)) === email
         if (!sameAccount) await forgetAccount()
@@ -220,7 +217,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         const body = checked(CreateStoreRequestSchema, request)
         // One key per account and store: a repeat after a lost answer finds the store the first call made.
         const account = (await store.getSetting(SETTING.connectedEmail)) ?? ''
-        const created = await ask('createStore', body, { idempotencyKey: keyOf('store', [account, body]) })
+        const created = await ask('createStore', body, { idempotencyKey: derivedIdempotencyKey('store', [account, body]) })
         await store.putSetting(SETTING.onboardingStatus, '')
         return choose(created.id, await contractorOf(created, body))
       }),

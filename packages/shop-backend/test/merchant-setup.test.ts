@@ -2,7 +2,6 @@
  * backend.merchantSetup against the real sandbox on loopback: a shop registered without a store
  * walks the spec's set-up (email, code, contractor, store, onboarding, return) to an open checkout.
  */
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateStoreRequest } from '@card-jwe/payment-validator'
 import { createServiceClient, ServiceError } from '@card-jwe/service-client'
@@ -46,27 +45,9 @@ const storeFor = (contractorName: string): CreateStoreRequest => ({
   store: { ...STORE.store, label: `${contractorName} online` },
 })
 
-/** The stores the sandbox holds for a contractor, read from its database. */
-function storesAtService(contractorId: string): string[] {
-  const db = new Database(world.sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
-  try {
-    const rows = db.prepare('SELECT store_id FROM stores WHERE contractor_id = ?').all(contractorId) as Array<{ store_id: string }>
-    return rows.map((r) => r.store_id)
-  } finally {
-    db.close()
-  }
-}
-
-/** Runs `call` while the proxy loses the answers of the requests `lost` picks (the service acts; the shop never hears). */
-async function withAnswersLost<T>(lost: (method: string, path: string) => boolean, call: () => Promise<T>): Promise<T> {
-  const original = world.proxy.rule
-  world.proxy.rule = (method, path) => ({ action: lost(method, path) ? 'lose' : 'forward' })
-  try {
-    return await call()
-  } finally {
-    world.proxy.rule = original
-  }
-}
+/** The stores the sandbox holds for a contractor. */
+const storesAtService = (contractorId: string): string[] =>
+  world.sandboxRows<{ store_id: string }>('SELECT store_id FROM stores WHERE contractor_id = ?', contractorId).map((r) => r.store_id)
 
 interface RegisteredShop extends TestShop {
   readonly url: string
@@ -311,7 +292,7 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
 
     // The merchant picks the onboarded contractor again: the service makes it current, the answer is lost.
     const contractorPut = (method: string, path: string) => method === 'PUT' && path.endsWith('/shopplatform/processor/contractor')
-    const lost = await withAnswersLost(contractorPut, () => refusalOf(shop.setup.chooseContractor(onboarded.contractorId!)))
+    const lost = await world.whileProxy('lose', contractorPut, () => refusalOf(shop.setup.chooseContractor(onboarded.contractorId!)))
     expect(lost).toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
 
     // Anyone may open the onboarding return: the re-check reads the chosen (new) contractor's status.
@@ -331,7 +312,8 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
     const storesPost = (method: string, path: string) => method === 'POST' && path.endsWith('/shopplatform/processor/stores')
     // The first answer lost: the client's own retry (the same key) gets the store the first call made.
     let answersLost = 0
-    const once = await withAnswersLost(
+    const once = await world.whileProxy(
+      'lose',
       (method, path) => storesPost(method, path) && answersLost++ === 0,
       () => shop.setup.createStore(storeFor('Gamma Tea B.V.')),
     )
@@ -339,7 +321,7 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
 
     // Every answer lost: 503 to the merchant, who asks again; the store the lost calls made comes back.
     const body = storeFor('Delta Tea B.V.')
-    const unanswered = await withAnswersLost(storesPost, () => refusalOf(shop.setup.createStore(body)))
+    const unanswered = await world.whileProxy('lose', storesPost, () => refusalOf(shop.setup.createStore(body)))
     expect(unanswered).toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
     const again = await shop.setup.createStore(body)
     expect(storesAtService(again.contractorId!)).toEqual([again.storeId])
@@ -351,7 +333,9 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
     await shop.setup.sendVerificationEmail(email)
     const code = await codeSentTo(email)
     const userPut = (method: string, path: string) => method === 'PUT' && path.endsWith('/backoffice-user')
-    expect(await withAnswersLost(userPut, () => refusalOf(shop.setup.verifyCode(code)))).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+    expect(await world.whileProxy('lose', userPut, () => refusalOf(shop.setup.verifyCode(code)))).toMatchObject({
+      code: 'SERVICE_UNREACHABLE',
+    })
     expect(await shop.setup.verifyCode(code)).toMatchObject({ email, backofficeUser: true })
   })
 

@@ -1,7 +1,5 @@
-import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
-import type { ProxyAction } from './support/service-proxy.js'
 import { startShop, startWorld, type World } from './support/shop.js'
 
 let world: World
@@ -19,30 +17,12 @@ async function savedCards(shopperReference: string): Promise<string[]> {
 }
 
 /** Every payment the sandbox holds for an order reference, and how many erasures were asked for it. */
-function erasuresAtService(reference: string): Array<{ psp: string; erased: number }> {
-  const db = new Database(world.sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
-  try {
-    return db
-      .prepare(
-        `SELECT p.psp_reference AS psp, (SELECT COUNT(*) FROM erasures e WHERE e.psp_reference = p.psp_reference) AS erased
-           FROM payments p WHERE p.reference = ?`,
-      )
-      .all(reference) as Array<{ psp: string; erased: number }>
-  } finally {
-    db.close()
-  }
-}
-
-/** Runs `call` while the proxy `action`s the requests `picked` picks (see ServiceProxy). */
-async function withProxy<T>(action: ProxyAction, picked: (method: string, path: string) => boolean, call: () => Promise<T>): Promise<T> {
-  const original = world.proxy.rule
-  world.proxy.rule = (method, path) => ({ action: picked(method, path) ? action : 'forward' })
-  try {
-    return await call()
-  } finally {
-    world.proxy.rule = original
-  }
-}
+const erasuresAtService = (reference: string) =>
+  world.sandboxRows<{ psp: string; erased: number }>(
+    `SELECT p.psp_reference AS psp, (SELECT COUNT(*) FROM erasures e WHERE e.psp_reference = p.psp_reference) AS erased
+       FROM payments p WHERE p.reference = ?`,
+    reference,
+  )
 
 const paymentPost = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 
@@ -110,7 +90,7 @@ describe("a shopper's saved card and data", () => {
     const shop = await startShop(world)
     try {
       const order = shop.createOrder()
-      const lost = await withProxy('lose', paymentPost, async () => shop.post('/api/payments', await shop.cardSubmission(order)))
+      const lost = await world.whileProxy('lose', paymentPost, async () => shop.post('/api/payments', await shop.cardSubmission(order)))
       expect(lost.status).toBe(503)
       const [payment] = erasuresAtService(order.reference)
       expect(payment).toEqual({ psp: expect.any(String), erased: 0 })
@@ -131,7 +111,7 @@ describe("a shopper's saved card and data", () => {
     try {
       // The service never saw the payment: no reference, and nothing in the feed to give one.
       const order = shop.createOrder()
-      const unsent = await withProxy('down', paymentPost, async () => shop.post('/api/payments', await shop.cardSubmission(order)))
+      const unsent = await world.whileProxy('down', paymentPost, async () => shop.post('/api/payments', await shop.cardSubmission(order)))
       expect(unsent.status).toBe(503)
       expect(await shop.backend.eraseShopperData(order.id)).toEqual({ orderId: String(order.id), payments: [], unsettled: [1] })
     } finally {
@@ -170,7 +150,7 @@ describe("a shopper's saved card and data", () => {
 
       // The first answer lost: the client's retry under the same key.
       let lost = 0
-      const retried = await withProxy(
+      const retried = await world.whileProxy(
         'lose',
         (m, p) => unsubscribe(m, p) && lost++ === 0,
         () => shop.backend.removeSavedCard(removal),

@@ -1,3 +1,5 @@
+import { sha256Hex } from '#sha256-hex'
+
 /**
  * A new idempotency key: a UUID version 7 (RFC 9562, section 5.7), 48 bits of Unix milliseconds and
  * 74 random bits. Random, not derived from the order, so a ledger started afresh never replays
@@ -13,3 +15,10 @@ export function newIdempotencyKey(now: number = Date.now()): string {
   const random = crypto.randomUUID()
   return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19, 23)}-${random.slice(24)}`
 }
+
+/**
+ * A key derived from what a call asks (`kind`, then `parts` as JSON), for calls that move no money
+ * and whose repeats (the client's retry, the shop's call again, another instance) must share one key:
+ * a store's creation, a code's use, a saved card's removal.
+ */
+export const derivedIdempotencyKey = (kind: string, parts: unknown): string => `${kind}-${sha256Hex(JSON.stringify(parts)).slice(0, 40)}`

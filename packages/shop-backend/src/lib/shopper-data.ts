@@ -8,9 +8,8 @@ import {
   type StoredCard,
 } from '../payment-service.js'
 import type { BackendContext } from './context.js'
-import { newIdempotencyKey } from './idempotency-key.js'
+import { derivedIdempotencyKey, newIdempotencyKey } from './idempotency-key.js'
 import { pspReferencesOf, refusal, unreachable } from './ledger.js'
-import { sha256Hex } from '#sha256-hex'
 import type { AttemptRecord } from '../store.js'
 import { UNSETTLED_STATES } from '../transitions.js'
 
@@ -71,8 +70,7 @@ export async function removeSavedCard(context: BackendContext, card: SavedCard):
   const { service, storeId } = await context.connection()
   const unsubscribe = required(service, 'unsubscribe')
   const body = { shopperReference: card.shopperReference, storedPaymentMethodId: card.storedPaymentMethodId }
-  const asked = JSON.stringify([storeId, body.shopperReference, body.storedPaymentMethodId])
-  const idempotencyKey = `unsubscribe-${sha256Hex(asked).slice(0, 40)}`
+  const idempotencyKey = derivedIdempotencyKey('unsubscribe', [storeId, body.shopperReference, body.storedPaymentMethodId])
   return unsubscribe(storeId, body, { idempotencyKey }).catch(failure)
 }
 

@@ -16,7 +16,7 @@ import {
 } from '../../src/index.js'
 import { openSqliteStore, type SqliteStore } from '../../src/sqlite/index.js'
 import type { LedgerStore } from '../../src/store.js'
-import { startServiceProxy, type ServiceProxy } from './service-proxy.js'
+import { startServiceProxy, type ProxyAction, type ServiceProxy } from './service-proxy.js'
 
 /** One sandbox and proxy per test file; a fresh shop (store, orders) per test. */
 export interface World {
@@ -28,41 +28,41 @@ export interface World {
   sandboxPaymentsFor(reference: string, resultCode: string): number
   /** Modifications of one kind the sandbox holds for a payment: "cancelled once". */
   sandboxModifications(pspReference: string, kind: 'capture' | 'refund' | 'cancel'): number
+  /** Rows of a query on the sandbox's database, read-only: what the service holds. */
+  sandboxRows<Row>(sql: string, ...params: unknown[]): Row[]
+  /** Runs `call` while the proxy takes `action` on the requests `picked` picks; its rule is restored after. */
+  whileProxy<T>(action: ProxyAction, picked: (method: string, path: string) => boolean, call: () => Promise<T>): Promise<T>
   close(): Promise<void>
 }
 
 export async function startWorld(): Promise<World> {
   const sandbox = await startTestSandbox()
   const proxy = await startServiceProxy(sandbox.baseUrl)
+  function sandboxRows<Row>(sql: string, ...params: unknown[]): Row[] {
+    const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+    try {
+      return db.prepare(sql).all(...params) as Row[]
+    } finally {
+      db.close()
+    }
+  }
+  const count = (sql: string, ...params: unknown[]) => sandboxRows<{ n: number }>(sql, ...params)[0]!.n
   return {
     sandbox,
     proxy,
-    sandboxPayments(shopId) {
-      const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
+    sandboxRows,
+    sandboxPayments: (shopId) => count('SELECT COUNT(*) AS n FROM payments WHERE shop_id = ?', shopId),
+    sandboxPaymentsFor: (reference, resultCode) =>
+      count('SELECT COUNT(*) AS n FROM payments WHERE reference = ? AND result_code = ?', reference, resultCode),
+    sandboxModifications: (pspReference, kind) =>
+      count('SELECT COUNT(*) AS n FROM modifications WHERE payment_psp_reference = ? AND kind = ?', pspReference, kind),
+    async whileProxy(action, picked, call) {
+      const original = proxy.rule
+      proxy.rule = (method, path) => ({ action: picked(method, path) ? action : 'forward' })
       try {
-        return (db.prepare('SELECT COUNT(*) AS n FROM payments WHERE shop_id = ?').get(shopId) as { n: number }).n
+        return await call()
       } finally {
-        db.close()
-      }
-    },
-    sandboxPaymentsFor(reference, resultCode) {
-      const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
-      try {
-        const row = db.prepare('SELECT COUNT(*) AS n FROM payments WHERE reference = ? AND result_code = ?').get(reference, resultCode)
-        return (row as { n: number }).n
-      } finally {
-        db.close()
-      }
-    },
-    sandboxModifications(pspReference, kind) {
-      const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
-      try {
-        const row = db
-          .prepare('SELECT COUNT(*) AS n FROM modifications WHERE payment_psp_reference = ? AND kind = ?')
-          .get(pspReference, kind)
-        return (row as { n: number }).n
-      } finally {
-        db.close()
+        proxy.rule = original
       }
     },
     async close() {
