@@ -262,6 +262,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       return cachedConnection.value
     },
     service: signedService,
+    changeQueued: (queued) => outbox.queued(queued),
     drainOutbox: () => outbox.drain(),
     pollNow: () => poller.pollNow(),
     sleep,

@@ -48,6 +48,8 @@ export type {
   Money,
   OrderChange,
   OutboxEntry,
+  QueuedChange,
+  WrittenAttempt,
   PollBatch,
   PollBatchResult,
   PollProblem,

@@ -118,6 +118,24 @@ export interface OutboxEntry {
   readonly nextTryAt: string
 }
 
+/**
+ * The change a compare-and-set queued, as the store saw it in the same statement: the shop may hear
+ * it at once unless an earlier change of its order is still undelivered (then it waits its turn in
+ * {@link LedgerStore.dueOutbox}).
+ */
+export interface QueuedChange {
+  /** Its outbox entry. */
+  readonly entry: OutboxEntry
+  /** An earlier change of the same order was in the outbox, undelivered, when this one was queued. */
+  readonly behindEarlier: boolean
+}
+
+/** An attempt as a compare-and-set wrote it. */
+export interface WrittenAttempt extends AttemptRecord {
+  /** The change it queued, when it queued one and the store says so. */
+  readonly queued?: QueuedChange
+}
+
 /** What a modification does to a payment. */
 export type ModificationKind = 'capture' | 'refund' | 'cancel'
 
@@ -277,9 +295,10 @@ export interface LedgerStore {
   listAttempts(orderId: string): Promise<AttemptRecord[]>
   /**
    * Writes `patch` and version + 1 when the version is still `expectedVersion`, queueing `change`
-   * in the same transaction; else undefined.
+   * in the same transaction; else undefined. A store that says what it queued (`queued`) lets the
+   * shop hear the change without reading the outbox again; one that does not is drained instead.
    */
-  compareAndSet(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): Promise<AttemptRecord | undefined>
+  compareAndSet(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): Promise<WrittenAttempt | undefined>
   /** Inserts unless a modification with this id exists: false then (a repeated request). */
   insertModification(modification: ModificationRecord): Promise<boolean>
   /** The modification with this id. */

@@ -2,19 +2,11 @@
  * The shop's id, secret and store id are read once and shared, not three reads and an unsealing per
  * request; a local change of them is used by the very next request.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { describe, expect, it } from 'vitest'
+import { useWorld } from './support/shop.js'
 import type { LedgerStore } from '../src/store.js'
 
-let world: World
-const shops: TestShop[] = []
-beforeAll(async () => {
-  world = await startWorld()
-})
-afterEach(async () => {
-  while (shops.length > 0) await shops.pop()!.close()
-})
-afterAll(() => world.close())
+const { world, shop } = useWorld()
 
 /** The real SQLite store of a test shop, with its setting reads counted. */
 function countingReads(store: LedgerStore): { store: LedgerStore; reads: () => number } {
@@ -35,13 +27,12 @@ function countingReads(store: LedgerStore): { store: LedgerStore; reads: () => n
 describe("the shop's connection settings", () => {
   it('eight concurrent payments read the settings once between them, and all are authorised', async () => {
     let counter: ReturnType<typeof countingReads> | undefined
-    const s = await startShop(world, {
+    const s = await shop({
       wrapStore: (store: LedgerStore) => {
         counter = countingReads(store)
         return counter.store
       },
     })
-    shops.push(s)
     const orders = Array.from({ length: 8 }, () => s.createOrder())
     const submissions = await Promise.all(orders.map((order) => s.cardSubmission(order)))
     const before = counter!.reads()
@@ -52,13 +43,12 @@ describe("the shop's connection settings", () => {
   })
 
   it('a store chosen with useStore is used by the very next payment', async () => {
-    const s = await startShop(world)
-    shops.push(s)
+    const s = await shop()
     expect((await s.post('/api/payments', await s.cardSubmission(s.createOrder()))).body.resultCode).toBe('Authorised')
     await s.backend.useStore('not-a-store-of-this-shop')
     const refused = await s.post('/api/payments', await s.cardSubmission(s.createOrder()))
     expect(refused.status).toBeGreaterThanOrEqual(400)
-    await s.backend.useStore(world.sandbox.readyMadeShop.storeId)
+    await s.backend.useStore(world().sandbox.readyMadeShop.storeId)
     expect((await s.post('/api/payments', await s.cardSubmission(s.createOrder()))).body.resultCode).toBe('Authorised')
   })
 })

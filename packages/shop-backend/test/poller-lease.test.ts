@@ -1,16 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { POLLER_LEASE } from '../src/create-poller.js'
-import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { useWorld } from './support/shop.js'
 
-let world: World
-const shops: TestShop[] = []
-beforeAll(async () => {
-  world = await startWorld()
-})
-afterEach(async () => {
-  while (shops.length > 0) await shops.pop()!.close()
-})
-afterAll(() => world.close())
+const { shop } = useWorld()
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs
@@ -22,10 +14,8 @@ async function until(check: () => Promise<boolean>, timeoutMs = 5_000) {
 
 describe('the poller lease (two shops on one ledger file)', () => {
   it("a started poller holds the lease; another shop's poll reads nothing until it stops, then polls", async () => {
-    const a = await startShop(world)
-    shops.push(a)
-    const b = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey })
-    shops.push(b)
+    const a = await shop()
+    const b = await shop({ storePath: a.storePath, secretKey: a.secretKey })
     a.backend.poller.start({ intervalMs: 50, leaseMs: 60_000 })
     await until(
       async () => (await a.store.acquireLease(POLLER_LEASE, 'probe', 1, new Date().toISOString())).lease.holder === a.backend.poller.holder,
@@ -38,24 +28,20 @@ describe('the poller lease (two shops on one ledger file)', () => {
   })
 
   it('stop() resolves once the lease is given up: the instance started in its place polls at once', async () => {
-    const a = await startShop(world)
-    shops.push(a)
+    const a = await shop()
     a.backend.poller.start({ intervalMs: 50, leaseMs: 60_000 })
     await until(
       async () => (await a.store.acquireLease(POLLER_LEASE, 'probe', 1, new Date().toISOString())).lease.holder === a.backend.poller.holder,
     )
     await a.backend.poller.stop()
-    const restarted = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey })
-    shops.push(restarted)
+    const restarted = await shop({ storePath: a.storePath, secretKey: a.secretKey })
     expect((await restarted.backend.poller.pollNow()).leaseHeldBy).toBeUndefined()
   })
 
   it('each instance says in its log when the poller starts or stops polling there, and who holds the lease', async () => {
     const lines = { a: [] as string[], b: [] as string[] }
-    const a = await startShop(world, { log: (line) => lines.a.push(line) })
-    shops.push(a)
-    const b = await startShop(world, { storePath: a.storePath, secretKey: a.secretKey, log: (line) => lines.b.push(line) })
-    shops.push(b)
+    const a = await shop({ log: (line) => lines.a.push(line) })
+    const b = await shop({ storePath: a.storePath, secretKey: a.secretKey, log: (line) => lines.b.push(line) })
     const [holderA, holderB] = [a.backend.poller.holder, b.backend.poller.holder]
     const leaseLines = (of: string[]) => of.filter((line) => line.startsWith('poller '))
     a.backend.poller.start({ intervalMs: 20, leaseMs: 60_000 })
@@ -78,8 +64,7 @@ describe('the poller lease (two shops on one ledger file)', () => {
   })
 
   it('a poll whose lease another instance took meanwhile commits nothing (LEASE_LOST) and the cursor stays', async () => {
-    const a = await startShop(world)
-    shops.push(a)
+    const a = await shop()
     const order = a.createOrder()
     expect((await a.post('/api/payments', await a.cardSubmission(order))).status).toBe(200)
     const cursor = await a.store.readCursor()

@@ -129,13 +129,21 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(stored[1]).toEqual({ ...attempts[1], ...cleared, detailsStep: 2, version: 2, updatedAt: at })
         expect(stored[2]).toEqual({ ...attempts[2], capturedValue: 2800, refundedValue: 100, errorCode: 'X', version: 2, updatedAt: at })
         expect(stored[3]).toEqual(attempts[3])
-        expect(results.map((r, i) => r && stored[i])).toEqual(results)
+        const written = results.map((r) => r && { ...r, queued: undefined })
+        expect(written.map((r, i) => r && { ...stored[i], queued: undefined })).toEqual(written)
         // Queued as one compare-and-set queues it: the change's order, due at the patch's time.
         const { rows } = await pool.query("SELECT order_id, change::json->>'state' AS state, next_try_at FROM outbox ORDER BY order_id")
         expect(rows).toEqual([
           { order_id: 'u0', state: 'authorised', next_try_at: at },
           ...['u4', 'u5', 'u6', 'u7'].map((order_id) => ({ order_id, state: 'pending', next_try_at: at })),
         ])
+        // Each compare-and-set that queued says as which entry; none of these orders had an earlier one waiting.
+        const entries = await store.dueOutbox(at, 10)
+        expect(results.map((r) => r?.queued)).toEqual(
+          ['u0', null, null, null, 'u4', 'u5', 'u6', 'u7'].map((orderId) =>
+            orderId ? { entry: entries.find((e) => e.change.orderId === orderId), behindEarlier: false } : undefined,
+          ),
+        )
       }),
     )
 

@@ -371,6 +371,39 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'a compare-and-set that queues a change says as which entry, and whether an earlier change of its order is undelivered',
+      withStore(async ({ store }) => {
+        const [a, b] = await twoOrdersAttempted(store)
+        const pending = await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        const authorised = await store.compareAndSet(
+          a.id,
+          2,
+          { state: 'authorised', updatedAt: at },
+          change({ ...a, state: 'pending' }, 'authorised'),
+        )
+        const other = await store.compareAndSet(b.id, 1, { state: 'refused', updatedAt: at }, change(b, 'refused'))
+        const quiet = await store.compareAndSet(b.id, 2, { errorCode: 'X', updatedAt: at })
+        const [first, second, third] = await store.dueOutbox(at, 10)
+        expect(pending?.queued).toEqual({ entry: first, behindEarlier: false })
+        // o1's pending change is still in the outbox: the authorised one must wait its turn.
+        expect(authorised?.queued).toEqual({ entry: second, behindEarlier: true })
+        expect(other?.queued).toEqual({ entry: third, behindEarlier: false })
+        expect(quiet?.queued).toBeUndefined()
+        // Once o1's changes are delivered, its next one is first in line again.
+        await store.markDelivered(first!.id)
+        await store.markDelivered(second!.id)
+        const refunded = await store.compareAndSet(
+          a.id,
+          3,
+          { refundedValue: 100, updatedAt: at },
+          change({ ...a, state: 'authorised', version: 3 }, 'authorised'),
+        )
+        expect(refunded?.queued?.behindEarlier).toBe(false)
+        expect(refunded?.queued?.entry).toEqual((await store.dueOutbox(at, 10)).find((e) => e.change.orderId === 'o1'))
+      }),
+    )
+
+    it(
       'a lease: taken when free, refused while another holds it, renewed by its holder, taken over once expired, released',
       withStore(async ({ store }) => {
         const t0 = '2026-01-01T00:00:00.000Z'

@@ -1,7 +1,7 @@
 import type { OrderRecord } from '@card-jwe/payment-validator'
 import type { PaymentService, ShopService } from '../payment-service.js'
 import type { SecretBox } from '../secret-box.js'
-import type { LedgerStore } from '../store.js'
+import type { LedgerStore, QueuedChange } from '../store.js'
 import type { PollReport } from '../create-poller.js'
 
 /** What the operations share; built once by `createShopBackend`. */
@@ -27,6 +27,8 @@ export interface BackendContext {
   readonly withLock: <T>(key: string, run: () => Promise<T>) => Promise<T>
   /** The secret box for sealed settings. */
   readonly box: () => Promise<SecretBox>
+  /** Tells the outbox of a change this process just queued (`undefined`: the store did not say what it queued). */
+  readonly changeQueued: (queued: QueuedChange | undefined) => void
   /** Delivers due order changes to the shop; never throws. */
   readonly drainOutbox: () => Promise<void>
   /** One poll of the feed now (shared with the timer); never throws. */

@@ -49,6 +49,20 @@ export function changeOf(attempt: AttemptRecord, patch: AttemptPatch): OrderChan
   }
 }
 
+/** A compare-and-set on `current`; the change it queued is told to the outbox, which delivers it with the request's answer. */
+async function compareAndSetQueueing(
+  context: BackendContext,
+  current: AttemptRecord,
+  patch: AttemptPatch,
+  change: OrderChange | undefined,
+): Promise<AttemptRecord | undefined> {
+  const written = await context.store.compareAndSet(current.id, current.version, patch, change)
+  if (!written || !change) return written
+  context.changeQueued(written.queued)
+  const { queued: _, ...attempt } = written
+  return attempt
+}
+
 /**
  * Stores the service's answer on the attempt (compare-and-set on the version read before the call).
  * A lost race or a state the table refuses keeps what is stored: the caller answers from it.
@@ -72,12 +86,7 @@ export async function storeAnswer(
       ...extra,
       updatedAt: context.now().toISOString(),
     }
-    const written = await context.store.compareAndSet(
-      current.id,
-      current.version,
-      patch,
-      verdict === 'move' ? changeOf(current, patch) : undefined,
-    )
+    const written = await compareAndSetQueueing(context, current, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
     if (written) return written
   }
   throw new ShopBackendError(500, 'INTERNAL', 'attempt: vanished from the ledger')
@@ -265,9 +274,9 @@ export async function submitPayment(
     // Not so when the key was used before for another request: that request may have charged.
     const current = await context.store.findAttempt(chosen.id)
     if (current && UNSETTLED_STATES.has(current.state) && error.serviceCode !== 'IDEMPOTENCY_KEY_REUSED') {
-      await context.store.compareAndSet(
-        current.id,
-        current.version,
+      await compareAndSetQueueing(
+        context,
+        current,
         { state: 'error', errorCode: error.serviceCode, updatedAt: context.now().toISOString() },
         changeOf(current, { state: 'error', updatedAt: '' }),
       )

@@ -1,6 +1,6 @@
 import type pg from 'pg'
 import { attemptOf, type AttemptRow, PATCH_FIELDS, patchWrites, storedPatchValue } from '../lib/ledger-rows.js'
-import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
+import type { AttemptPatch, OrderChange, WrittenAttempt } from '../store.js'
 import { ATTEMPT_COLUMN_TYPES } from './attempt-columns.js'
 import { prepared } from './prepared.js'
 import { createStatementGroups } from './statement-groups.js'
@@ -14,7 +14,7 @@ export interface AttemptUpdate {
 }
 
 /** One compare-and-set as its own statement, on whichever connection (a transaction's, or the pool). */
-export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpdate): Promise<AttemptRecord | undefined> {
+export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpdate): Promise<WrittenAttempt | undefined> {
   const { id, expectedVersion, patch, change } = update
   const sets: string[] = []
   const values: unknown[] = [id, expectedVersion]
@@ -29,19 +29,34 @@ export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpd
     return row && attemptOf(row)
   }
   // One statement, so one round trip and one commit: the change is queued only if the update matched.
+  // The outbox read beside the insert sees the table as it was before it: any row there is earlier.
   values.push(change.orderId, JSON.stringify(change), patch.updatedAt)
   const n = values.length
   const row = (
-    await db.query<AttemptRow>(
+    await db.query<QueuedRow>(
       prepared(
         `WITH updated AS (${set}),
-          queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT $${n - 2}::text, $${n - 1}::text, $${n}::text FROM updated)
-        SELECT * FROM updated`,
+          queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT $${n - 2}::text, $${n - 1}::text, $${n}::text FROM updated
+            RETURNING id)
+        SELECT updated.*, (SELECT id FROM queued) AS queued_id,
+          EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = $${n - 2}::text) AS queued_behind
+        FROM updated`,
         values,
       ),
     )
   ).rows[0]
-  return row && attemptOf(row)
+  return row && writtenOf(row, update)
+}
+
+/** An updated row, with the outbox entry its change was queued as (none without a change). */
+type QueuedRow = AttemptRow & { queued_id: string | null; queued_behind: boolean | null }
+
+/** The attempt as written and, when the update queued its change, that entry. */
+function writtenOf(row: QueuedRow, update: AttemptUpdate): WrittenAttempt {
+  const attempt = attemptOf(row)
+  if (row.queued_id === null || !update.change) return attempt
+  const entry = { id: Number(row.queued_id), change: update.change, tries: 0, nextTryAt: update.patch.updatedAt }
+  return { ...attempt, queued: { entry, behindEarlier: row.queued_behind === true } }
 }
 
 /** A patch column's PostgreSQL type; a column without one is a mistake found when the module loads. */
@@ -75,8 +90,9 @@ const UPDATE_GROUP = `WITH input AS (
     RETURNING a.*, i.change_order_id AS queued_order_id, i.change AS queued_change, i.change_at AS queued_at
   ),
   queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT queued_order_id, queued_change, queued_at FROM updated
-    WHERE queued_change IS NOT NULL)
-  SELECT * FROM updated`
+    WHERE queued_change IS NOT NULL RETURNING id, order_id)
+  SELECT u.*, q.id AS queued_id, EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = q.order_id) AS queued_behind
+  FROM updated u LEFT JOIN queued q ON q.order_id = u.queued_order_id`
 
 /** The group's arrays, in INPUT's order. */
 function columnsOf(updates: readonly AttemptUpdate[]): unknown[][] {
@@ -105,21 +121,21 @@ export function createAttemptUpdates(
   pool: pg.Pool,
   log: (line: string) => void,
 ): {
-  update(update: AttemptUpdate): Promise<AttemptRecord | undefined>
+  update(update: AttemptUpdate): Promise<WrittenAttempt | undefined>
   settled(): Promise<void>
 } {
-  const groups = createStatementGroups<AttemptUpdate, AttemptRecord | undefined>(
+  const groups = createStatementGroups<AttemptUpdate, WrittenAttempt | undefined>(
     {
       what: 'compare-and-sets',
       keysOf: (u) => (u.change ? [`id ${u.id}`, `order ${u.change.orderId}`] : [`id ${u.id}`]),
       orderOf: (u) => u.id,
       one: (u) => casAttempt(pool, u),
       async many(updates) {
-        const rows = (await pool.query<AttemptRow>(prepared(UPDATE_GROUP, columnsOf(updates)))).rows
+        const rows = (await pool.query<QueuedRow>(prepared(UPDATE_GROUP, columnsOf(updates)))).rows
         const written = new Map(rows.map((row) => [row.id, row]))
         return updates.map((u) => {
           const row = written.get(u.id)
-          return row && attemptOf(row)
+          return row && writtenOf(row, u)
         })
       },
     },

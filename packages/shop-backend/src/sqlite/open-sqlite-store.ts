@@ -3,11 +3,11 @@ import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import {
   type AttemptPatch,
-  type AttemptRecord,
   type LedgerStore,
   type ModificationPatch,
   type OrderChange,
   type PollBatch,
+  type WrittenAttempt,
   type PollBatchResult,
   LeaseLostError,
 } from '../store.js'
@@ -263,6 +263,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     findByPsp: db.prepare('SELECT * FROM attempts WHERE psp_reference = ?'),
     listAttempts: db.prepare('SELECT * FROM attempts WHERE order_id = ? ORDER BY number'),
     insertOutbox: db.prepare('INSERT INTO outbox (order_id, change, next_try_at) VALUES (?, ?, ?)'),
+    undeliveredOfOrder: db.prepare('SELECT 1 FROM outbox WHERE order_id = ? LIMIT 1'),
     insertModification:
       db.prepare(`INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version,
       psp_reference, error_code, created_at, updated_at)
@@ -304,7 +305,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const casStatements = new Map<string, Database.Statement>()
 
   /** The CAS itself, inside whichever transaction calls it. */
-  function casAttempt(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): AttemptRecord | undefined {
+  function casAttempt(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): WrittenAttempt | undefined {
     const sets: string[] = []
     const values: Record<string, unknown> = { id, expected: expectedVersion }
     for (const [key, column] of PATCH_FIELDS) {
@@ -320,8 +321,12 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     }
     const row = statement.get(values) as AttemptRow | undefined
     if (!row) return undefined
-    if (change) q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
-    return attemptOf(row)
+    if (!change) return attemptOf(row)
+    // Read before the insert: any undelivered change of the order there is earlier than this one.
+    const behindEarlier = q.undeliveredOfOrder.get(change.orderId) !== undefined
+    const { lastInsertRowid } = q.insertOutbox.run(change.orderId, JSON.stringify(change), patch.updatedAt)
+    const entry = { id: Number(lastInsertRowid), change, tries: 0, nextTryAt: patch.updatedAt }
+    return { ...attemptOf(row), queued: { entry, behindEarlier } }
   }
 
   return {

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startTestSandbox, type TestSandbox } from '@card-jwe/sandbox'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
@@ -167,6 +168,37 @@ export async function startShop(
       backend.poller.stop()
       await store.close()
       await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * For a test file: one world for its tests (started before the first, closed after the last), and
+ * `shop` for a test shop closed after its test. Call at the top of the file.
+ */
+export function useWorld(): {
+  world(): World
+  shop(overrides?: Parameters<typeof startShop>[1]): Promise<TestShop>
+} {
+  let started: World | undefined
+  const shops: TestShop[] = []
+  beforeAll(async () => {
+    started = await startWorld()
+  })
+  afterEach(async () => {
+    while (shops.length > 0) await shops.pop()!.close()
+  })
+  afterAll(() => started?.close())
+  const world = (): World => {
+    if (!started) throw new Error('useWorld: the world starts in beforeAll, before the first test')
+    return started
+  }
+  return {
+    world,
+    async shop(overrides) {
+      const shop = await startShop(world(), overrides)
+      shops.push(shop)
+      return shop
     },
   }
 }

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import type { LedgerStore } from '../src/store.js'
+import { useWorld } from './support/shop.js'
+
+const { shop } = useWorld()
+
+/** The store, with its outbox reads counted. */
+function countingOutboxReads(reads: { count: number }) {
+  return (store: LedgerStore): LedgerStore => ({
+    ...store,
+    dueOutbox(now, limit) {
+      reads.count++
+      return store.dueOutbox(now, limit)
+    },
+  })
+}
+
+describe("how a payment's change reaches the shop", () => {
+  it('before the answer, and without reading the outbox: the compare-and-set said which change it queued', async () => {
+    const reads = { count: 0 }
+    const s = await shop({ wrapStore: countingOutboxReads(reads) })
+    for (const order of [s.createOrder(), s.createOrder()]) {
+      expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      // Heard by the time the browser has its answer.
+      expect(s.changes.filter((c) => c.orderId === order.id).map((c) => c.state)).toEqual(['authorised'])
+    }
+    expect(reads.count).toBe(0)
+    await s.backend.deliverChanges()
+    expect(await s.store.dueOutbox(new Date(Date.now() + 86_400_000).toISOString(), 10)).toEqual([])
+  })
+
+  it("a change behind an undelivered earlier one of its order waits for it: the shop hears the order's changes in order", async () => {
+    let refusalFails = true
+    const heard: string[] = []
+    const s = await shop({
+      onOrderChange: (change) => {
+        if (refusalFails && change.state === 'refused') throw new Error('shop database busy')
+        heard.push(`${change.attempt}:${change.state}`)
+      },
+      now: () => new Date(Date.now() + (refusalFails ? 0 : 3_600_000)),
+    })
+    const order = s.createOrder()
+    const refused = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'refused' })
+    expect((await s.post('/api/payments', await s.cardSubmission(order, refused))).body).toMatchObject({ resultCode: 'Refused' })
+    // The refusal's delivery failed and waits for its next try; the second attempt's success must not overtake it.
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    expect(heard).toEqual([])
+    refusalFails = false // an hour later, past the backoff
+    await s.backend.deliverChanges()
+    expect(heard).toEqual(['1:refused', '2:authorised'])
+  })
+})
