@@ -34,7 +34,7 @@ import { submitDetails, submitPayment } from './lib/ledger.js'
 import { type ErasureRequests, eraseShopperData, removeSavedCard, savedCards } from './lib/shopper-data.js'
 import { type ResealReport, resealSecrets } from './lib/reseal-secrets.js'
 import { modifyOrder, type ModificationResult, type ModifyOptions } from './lib/modify.js'
-import { createOutbox } from './lib/outbox.js'
+import { createOutbox, type OutboxTicket } from './lib/outbox.js'
 import { recordReadyMadeStore } from './lib/setup-state.js'
 import { SHOP_SIDE_PATHS, shopSideEndpoint } from './lib/shop-endpoints.js'
 
@@ -262,7 +262,8 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       return cachedConnection.value
     },
     service: signedService,
-    changeQueued: (queued) => outbox.queued(queued),
+    // Outside a request (none queue so today) the poller's drain delivers what was queued.
+    changeQueued: () => {},
     drainOutbox: () => outbox.drain(),
     pollNow: () => poller.pollNow(),
     sleep,
@@ -273,6 +274,12 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   }
   const merchantSetup = createMerchantSetup({ store: options.store, service: signedService, useStore, log })
   const outbox = createOutbox(options.store, options.onOrderChange, now, log)
+  /**
+   * The context for one payments or details request: the changes it queues are its own, and the shop
+   * hears them before the request answers (`ticket.deliver`, thrown or not); their "delivered" marks
+   * commit later, off the answer's path.
+   */
+  const forRequest = (ticket: OutboxTicket): BackendContext => ({ ...context, changeQueued: ticket.queued })
   const poller = createPoller(context)
 
   async function orderOf(orderId: string | number): Promise<OrderRecord> {
@@ -302,8 +309,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     const submission = checked.submission
     const fingerprint = fingerprintOf(submission.paymentMethod)
     const methodType = String(submission.paymentMethod.type)
+    const ticket = outbox.ticket()
     const result = await withLock(String(order.id), () =>
-      submitPayment(context, order, { methodType, fingerprint, repeatWindowMs }, (attempt) => {
+      submitPayment(forRequest(ticket), order, { methodType, fingerprint, repeatWindowMs }, (attempt) => {
         // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
         const completed = submission.browserInfo
           ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: info.ip })
@@ -317,9 +325,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
         })
         return service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey })
       }),
-    )
-    // The shop hears of the change now; its "delivered" mark commits later, off the answer's path.
-    await outbox.deliver()
+    ).finally(ticket.deliver)
     return json(200, result)
   }
 
@@ -331,13 +337,12 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     const order = await orderOf(parsed.value.orderId)
     const { service, storeId } = await context.connection()
     const fingerprint = fingerprintOf(parsed.value.details)
+    const ticket = outbox.ticket()
     const result = await withLock(String(order.id), () =>
-      submitDetails(context, order, fingerprint, (_attempt, idempotencyKey) =>
+      submitDetails(forRequest(ticket), order, fingerprint, (_attempt, idempotencyKey) =>
         service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey }),
       ),
-    )
-    // The shop hears of the change now; its "delivered" mark commits later, off the answer's path.
-    await outbox.deliver()
+    ).finally(ticket.deliver)
     return json(200, result)
   }
 

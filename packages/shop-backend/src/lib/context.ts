@@ -27,7 +27,10 @@ export interface BackendContext {
   readonly withLock: <T>(key: string, run: () => Promise<T>) => Promise<T>
   /** The secret box for sealed settings. */
   readonly box: () => Promise<SecretBox>
-  /** Tells the outbox of a change this process just queued (`undefined`: the store did not say what it queued). */
+  /**
+   * Tells the request's outbox ticket of a change its compare-and-set queued (`undefined`: the store did
+   * not say, or the compare-and-set lost the race to another writer): heard before the request answers.
+   */
   readonly changeQueued: (queued: QueuedChange | undefined) => void
   /** Delivers due order changes to the shop; never throws. */
   readonly drainOutbox: () => Promise<void>

@@ -57,8 +57,10 @@ async function compareAndSetQueueing(
   change: OrderChange | undefined,
 ): Promise<AttemptRecord | undefined> {
   const written = await context.store.compareAndSet(current.id, current.version, patch, change)
-  if (!written || !change) return written
-  context.changeQueued(written.queued)
+  if (!change) return written
+  // A lost race: whoever won may have queued the change; the request's answer still waits until the shop heard it.
+  context.changeQueued(written?.queued)
+  if (!written) return written
   const { queued: _, ...attempt } = written
   return attempt
 }

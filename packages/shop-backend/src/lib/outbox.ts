@@ -1,34 +1,40 @@
 import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store.js'
 import { retryAt } from './backoff.js'
 
-/**
- * The outbox's ways in: {@link Outbox.queued} and {@link Outbox.deliver} for a request's path,
- * {@link Outbox.drain} for everything committed.
- */
-export interface Outbox {
+/** One request's share of the outbox: the changes its compare-and-sets queued. */
+export interface OutboxTicket {
   /**
-   * A change this process's compare-and-set just committed, as the store reported it: delivered by
-   * the next {@link deliver} without reading the outbox, unless it is behind an earlier change of
-   * its order. `undefined` (a store that does not report what it queued) makes that call drain.
+   * A change this request's compare-and-set just committed, as the store reported it; `undefined`
+   * when the store did not say, or when the compare-and-set meant to queue one and lost the race
+   * (another writer queued it): {@link deliver} then drains.
    */
   queued(change: QueuedChange | undefined): void
   /**
-   * Delivers the changes this process queued, or drains when one of them must wait its turn, and
-   * resolves once `onOrderChange` has returned for them, without waiting for the commits that mark
-   * them delivered (those join a later group commit). A payment's answer therefore waits for no
-   * third commit and no read. Dying before such a mark commits means the change is delivered again:
-   * delivery is at least once either way.
+   * Hands this request's changes to the shop (or drains, when one is behind an earlier change of
+   * its order or was not reported) and resolves once `onOrderChange` has returned for them, without
+   * waiting for the commits that mark them delivered (those join a later group commit). A payment's
+   * answer therefore waits for no third commit and no read of the outbox. Dying before such a mark
+   * commits means the change is delivered again: delivery is at least once either way.
    */
   deliver(): Promise<void>
+}
+
+/** The outbox's ways in: a ticket per request, {@link Outbox.drain} for everything committed. */
+export interface Outbox {
+  /** A ticket for one request; call its `deliver` before the request answers, thrown or not. */
+  ticket(): OutboxTicket
   /** Delivers everything due in the store, and resolves only when every delivered change is marked so. */
   drain(): Promise<void>
 }
+
+const nameOf = (error: unknown): string => (error as Error | null)?.name ?? 'Error'
 
 /**
  * Delivers queued order changes to the shop's `onOrderChange`, oldest first, after the commit that
  * queued them. A callback that throws is tried again later (backoff), and the changes after it for
  * the same order wait, so the shop hears an order's changes in order. One drain at a time in this
- * process; changes a request queued go straight to the shop beside it, in order per order.
+ * process; a request's own changes go straight to the shop beside it, in order per order, and no
+ * entry is handed over twice by this process.
  */
 export function createOutbox(
   store: LedgerStore,
@@ -37,86 +43,94 @@ export function createOutbox(
   log: (line: string) => void,
 ): Outbox {
   let chain: Promise<void> = Promise.resolve()
-  /** Taken by a delivery in this process, until its mark settles: not delivered again by this process meanwhile. */
-  const inHand = new Map<number, Promise<void>>()
-  /** Each order's newest delivery in hand, true once delivered and marked: the order's next change waits for it. */
+  /** Handed over by this process, until its mark settles: whether the shop heard it, and when the mark settled. */
+  const inHand = new Map<number, { readonly heard: Promise<boolean>; readonly settled: Promise<void> }>()
+  /** Each order's newest entry in hand, true once delivered and marked: the order's next change waits for it. */
   const lastOfOrder = new Map<string, Promise<boolean>>()
-  /** Deliveries in hand whose `onOrderChange` has not returned yet (a request's answer waits for them). */
-  const reaching = new Set<Promise<unknown>>()
-  /** Changes queued by this process and not taken yet; true once one of them had to wait or was not reported. */
-  let fresh: OutboxEntry[] = []
-  let drainNeeded = false
+  /** The running drain's: ids handed over since its read began (its read may hold them, delivered and gone since). */
+  let handedSinceRead: Set<number> | undefined
 
   /**
-   * Takes `entry` and hands it to the shop once its order's earlier change in hand is delivered and
-   * marked. Resolves to whether the shop heard it: false when it failed or had to wait (due again).
+   * Hands `entry` to the shop once its order's earlier change in hand is delivered and marked.
+   * Resolves, once `onOrderChange` has returned, to whether the shop heard it: false when it threw
+   * or had to wait (the entry stays due).
    */
   function handOver(entry: OutboxEntry): Promise<boolean> {
     const orderId = entry.change.orderId
-    // A drain may take a change a request queued before that request delivers it: once is enough.
-    if (fresh.length > 0) fresh = fresh.filter((e) => e.id !== entry.id)
+    handedSinceRead?.add(entry.id)
     const earlier = lastOfOrder.get(orderId)
     let settle!: (marked: boolean) => void
     const marked = new Promise<boolean>((resolve) => {
       settle = resolve
     })
     lastOfOrder.set(orderId, marked)
-    inHand.set(
-      entry.id,
-      marked.then(() => {
-        inHand.delete(entry.id)
-        if (lastOfOrder.get(orderId) === marked) lastOfOrder.delete(orderId)
-      }),
-    )
     const heard = (async (): Promise<boolean> => {
-      // The order's earlier change must be marked first: if that mark failed, the earlier change is
-      // due again and would reach the shop after this one, so this one waits for a later drain.
-      if (earlier && !(await earlier)) {
-        settle(false)
-        return false
-      }
+      let ok = false
       try {
-        await deliver(entry.change)
+        // The order's earlier change must be marked first: if that mark failed, the earlier change is
+        // due again and would reach the shop after this one, so this one waits for a later drain.
+        if (earlier && !(await earlier)) return false
+        try {
+          await deliver(entry.change)
+        } catch (error) {
+          log(`onOrderChange failed for order ${orderId} (${nameOf(error)}); tried again later`)
+          await store.markDeliveryFailed(entry.id, retryAt(now(), entry.tries))
+          return false
+        }
+        ok = true
+        // A mark that fails leaves the entry due: delivered again later (at least once).
+        void Promise.resolve()
+          .then(() => store.markDelivered(entry.id))
+          .then(
+            () => settle(true),
+            (error: unknown) => {
+              log(`outbox: marking a change delivered failed (${nameOf(error)})`)
+              settle(false)
+            },
+          )
+        return true
       } catch (error) {
-        log(`onOrderChange failed for order ${orderId} (${(error as Error)?.name ?? 'Error'}); tried again later`)
-        await store.markDeliveryFailed(entry.id, retryAt(now(), entry.tries)).catch((failure: unknown) => {
-          log(`outbox: marking a delivery failed did not commit (${(failure as Error)?.name ?? 'Error'})`)
-        })
-        settle(false)
+        log(`outbox: marking a delivery failed did not commit (${nameOf(error)})`)
         return false
+      } finally {
+        // Whatever threw, the order's next change and drain() are never left waiting for this one.
+        if (!ok) settle(false)
       }
-      // A mark that fails leaves the entry due: delivered again later (at least once).
-      store.markDelivered(entry.id).then(
-        () => settle(true),
-        (error: unknown) => {
-          log(`outbox: marking a change delivered failed (${(error as Error)?.name ?? 'Error'})`)
-          settle(false)
-        },
-      )
-      return true
     })()
-    reaching.add(heard)
-    void heard.finally(() => reaching.delete(heard))
+    const settled = marked.then(() => {
+      inHand.delete(entry.id)
+      if (lastOfOrder.get(orderId) === marked) lastOfOrder.delete(orderId)
+    })
+    inHand.set(entry.id, { heard, settled })
     return heard
   }
 
+  /** This process's delivery of `entry`: the one in hand (a drain's read took it first), else a new one. */
+  const deliveryOf = (entry: OutboxEntry): Promise<boolean> => inHand.get(entry.id)?.heard ?? handOver(entry)
+
   async function drainOnce(): Promise<void> {
     const blocked = new Set<string>()
-    for (;;) {
-      // Marks that commit while the query runs must still count: the query may have read before them.
-      const inHandBefore = new Set(inHand.keys())
-      const limit = 100 + inHand.size
-      const due = await store.dueOutbox(now().toISOString(), limit)
-      const todo = due.filter((e) => !inHandBefore.has(e.id) && !blocked.has(e.change.orderId))
-      if (todo.length === 0) return
-      for (const entry of todo) {
-        const orderId = entry.change.orderId
-        // Checked again here: a request may have taken it, or an earlier one of its order failed, meanwhile.
-        if (blocked.has(orderId) || inHand.has(entry.id)) continue
-        if (!(await handOver(entry))) blocked.add(orderId)
+    try {
+      for (;;) {
+        // Entries handed over before the read and marked while it runs may still be in it; those
+        // handed over after it began (a request's own) may be in it, delivered and gone: skip both.
+        const inHandBefore = new Set(inHand.keys())
+        const handed = new Set<number>()
+        handedSinceRead = handed
+        const limit = 100 + inHand.size
+        const due = await store.dueOutbox(now().toISOString(), limit)
+        const todo = due.filter((e) => !inHandBefore.has(e.id) && !blocked.has(e.change.orderId))
+        if (todo.length === 0) return
+        for (const entry of todo) {
+          const orderId = entry.change.orderId
+          if (blocked.has(orderId) || handed.has(entry.id)) continue
+          if (!(await handOver(entry))) blocked.add(orderId)
+        }
+        // All that was due fitted in one read: what was queued since is delivered by its writer's call.
+        if (due.length < limit) return
       }
-      // All that was due fitted in one read: what was queued since is delivered by its writer's call.
-      if (due.length < limit) return
+    } finally {
+      handedSinceRead = undefined
     }
   }
   /** The drain that has not started yet: later callers join it (it starts after their commits too). */
@@ -128,30 +142,34 @@ export function createOutbox(
         queuedDrain = undefined
         return drainOnce()
       })
-      .catch((error: unknown) => log(`outbox drain failed (${(error as Error)?.name ?? 'Error'})`))
+      .catch((error: unknown) => log(`outbox drain failed (${nameOf(error)})`))
     queuedDrain = next
     chain = next
     return next
   }
   return {
-    queued(change) {
-      if (!change || change.behindEarlier) drainNeeded = true
-      else fresh.push(change.entry)
-    },
-    async deliver() {
-      const taken = fresh
-      const drain = drainNeeded
-      fresh = []
-      drainNeeded = false
-      // In the order queued; an order's later change waits for its earlier one inside handOver.
-      for (const entry of taken) if (!inHand.has(entry.id)) void handOver(entry)
-      if (drain) await drainDue()
-      // Also those another request took: this request's change may be among them.
-      await Promise.all([...reaching])
+    ticket() {
+      const deliveries: Array<Promise<boolean>> = []
+      let drainNeeded = false
+      return {
+        queued(change) {
+          // Handed over now, committed as it is: a request that throws after this still has it heard,
+          // and its order's later changes chain after it. A drain's read that holds it skips it.
+          if (change && !change.behindEarlier) deliveries.push(deliveryOf(change.entry))
+          else drainNeeded = true
+        },
+        async deliver() {
+          if (drainNeeded) {
+            drainNeeded = false
+            await drainDue()
+          }
+          await Promise.all(deliveries.splice(0))
+        },
+      }
     },
     async drain() {
       await drainDue()
-      await Promise.all(inHand.values())
+      await Promise.all([...inHand.values()].map((held) => held.settled))
     },
   }
 }
