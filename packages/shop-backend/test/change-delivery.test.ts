@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import type { LedgerStore } from '../src/store.js'
+import type { LedgerStore, OrderChange } from '../src/store.js'
 import { useWorld } from './support/shop.js'
 
 const { shop } = useWorld()
@@ -77,5 +77,31 @@ describe("how a payment's change reaches the shop", () => {
     const order = s.createOrder()
     expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
     expect(s.changes.filter((c) => c.orderId === order.id).map((c) => c.state)).toEqual(['authorised'])
+  })
+
+  it("a double click's second request, answered from the stored answer, still answers only after the shop heard it", async () => {
+    const heard: OrderChange[] = []
+    // The shop's handler writes to its own database: a few hundred milliseconds under load.
+    const s = await shop({
+      onOrderChange: async (change) => {
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        heard.push(change)
+      },
+    })
+    const order = s.createOrder()
+    const submission = await s.cardSubmission(order)
+    // What the shop had heard of the order when each answer reached the page.
+    const heardAtAnswer: string[][] = []
+    const post = async () => {
+      const answer = await s.post('/api/payments', submission)
+      heardAtAnswer.push(heard.filter((c) => c.orderId === order.id).map((c) => c.state))
+      return answer.body
+    }
+    // The same submission twice (a double click): the second waits for the order's lock, then reads the stored answer.
+    const [first, second] = await Promise.all([post(), post()])
+    expect(first).toEqual({ resultCode: 'Authorised' })
+    expect(second).toEqual({ resultCode: 'Authorised' })
+    // Either page may be the one the shopper sees: each Authorised comes after the shop heard authorised.
+    expect(heardAtAnswer).toEqual([['authorised'], ['authorised']])
   })
 })

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { changeOf } from '../src/lib/ledger.js'
 import { createOutbox } from '../src/lib/outbox.js'
 import { openSqliteStore, type SqliteStore } from '../src/sqlite/index.js'
-import type { AttemptPatch, AttemptRecord, OrderChange } from '../src/store.js'
+import type { AttemptPatch, AttemptRecord, LedgerStore, OrderChange } from '../src/store.js'
 import { attempt } from './store-conformance.js'
 
 const at = '2026-01-01T00:00:00.000Z'
@@ -41,67 +41,11 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000)
 
 const farFuture = '2999-01-01T00:00:00.000Z'
 
+/** Resolves to 'settled' or, after `ms`, 'still waiting'. */
+const within = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), ms))])
+
 describe("the outbox in one process: an order's changes in order, each handed over once", () => {
-  it("a drain's read that a request's own delivery overtook does not deliver that change again after the order's newer one", async () => {
-    const store = await ledger()
-    let e = attempt('e', 1)
-    let o = attempt('o', 1)
-    await store.insertAttempt(e)
-    await store.insertAttempt(o)
-
-    const heard: string[] = []
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => (release = resolve))
-    let slowStarted = false
-    const outbox = createOutbox(
-      store,
-      async (c: OrderChange) => {
-        // The shop's handler is slow for order e (its own database, an e-mail): the drain waits here.
-        if (c.orderId === 'e') {
-          slowStarted = true
-          await gate
-        }
-        heard.push(`${c.orderId}:${c.state}@${c.version}`)
-      },
-      () => new Date(),
-      () => {},
-    )
-
-    // Order e's change, queued by a path that does not tell the outbox (the poller's feed page).
-    e = await move(store, e, { state: 'authorised', updatedAt: at })
-    // A request for order o stores its answer: the outbox is told of its change (first in line).
-    const pending = await move(store, o, { state: 'pending', updatedAt: at })
-    expect(pending.queued?.behindEarlier).toBe(false)
-    o = pending
-
-    // The poller's drain runs now: it reads [e's change, o's pending] and waits on e's slow handler.
-    const draining = outbox.drain()
-    await until(() => slowStarted)
-
-    // The request goes on: it hands its own change to the shop at once, and the mark commits.
-    const firstTicket = outbox.ticket()
-    firstTicket.queued(pending.queued)
-    const first = firstTicket.deliver()
-    await until(() => heard.includes('o:pending@2'))
-    const pendingId = pending.queued!.entry.id
-    await until(async () => !(await store.dueOutbox(farFuture, 100)).some((x) => x.id === pendingId))
-
-    // The order's next change (payment-details, or a second request): first in line, heard at once.
-    const authorised = await move(store, o, { state: 'authorised', updatedAt: at })
-    expect(authorised.queued?.behindEarlier).toBe(false)
-    const secondTicket = outbox.ticket()
-    secondTicket.queued(authorised.queued)
-    const second = secondTicket.deliver()
-    await until(() => heard.includes('o:authorised@3'))
-    expect(heard.filter((h) => h.startsWith('o:'))).toEqual(['o:pending@2', 'o:authorised@3'])
-
-    // The slow handler returns; the drain goes on with what it read before.
-    release()
-    await Promise.all([draining, first, second])
-    // One instance must deliver an order's changes in order: the old "pending" must not come after "authorised".
-    expect(heard.filter((h) => h.startsWith('o:'))).toEqual(['o:pending@2', 'o:authorised@3'])
-  })
-
   it('a request whose change is behind an earlier one answers only after the shop heard it, whichever request drains first', async () => {
     const store = await ledger()
     let o = attempt('o', 1)
@@ -139,7 +83,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     await pAnswered
   })
 
-  it("a change queued by a request that then threw is heard at once, not after the order's next change from another instance", async () => {
+  it("a request's ticket is its own: another request never delivers its change late, after the order's next change", async () => {
     const { store: storeA, path } = await ledgerAt()
     const storeB = openSqliteStore({ path })
     cleanups.push(() => storeB.close())
@@ -181,5 +125,162 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     const aboutO = heard.filter((h) => h.includes(' o#')).map((h) => h.slice(2))
     expect(aboutO.at(-1)).toBe('o#2:authorised')
     expect(aboutO.slice(0, -1).every((h) => h === 'o#1:error')).toBe(true)
+  })
+
+  it("a request's change waits its turn behind a drain in progress: the drain's late copy of an older change comes first", async () => {
+    const { store: storeA, path } = await ledgerAt()
+    const storeB = openSqliteStore({ path })
+    cleanups.push(() => storeB.close())
+    let p = attempt('p', 1)
+    let o = attempt('o', 1)
+    await storeA.insertAttempt(p)
+    await storeA.insertAttempt(o)
+
+    const heardA: string[] = []
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    let slowStarted = false
+    const outboxA = createOutbox(
+      storeA,
+      async (c: OrderChange) => {
+        // A's shop handler is slow for order p: A's drain waits here with the rest of its read.
+        if (c.orderId === 'p') {
+          slowStarted = true
+          await gate
+        }
+        heardA.push(`${c.orderId}:${c.state}@${c.version}`)
+      },
+      () => new Date(),
+      () => {},
+    )
+    const outboxB = createOutbox(
+      storeB,
+      () => {},
+      () => new Date(),
+      () => {},
+    )
+
+    // The feed's page (poller, no ticket) queues p's and o's changes.
+    p = await move(storeA, p, { state: 'authorised', updatedAt: at })
+    o = await move(storeA, o, { state: 'pending', updatedAt: at })
+
+    // Instance A's poller drains: it reads [p, o:pending] and waits on p's slow handler.
+    const draining = outboxA.drain()
+    await until(() => slowStarted)
+
+    // Instance B's drain delivers both and marks them: the outbox is empty.
+    await outboxB.drain()
+    expect(await storeA.dueOutbox(farFuture, 10)).toEqual([])
+
+    // A request on instance A stores o's authorisation: first in line in the outbox.
+    const authorised = await move(storeA, o, { state: 'authorised', updatedAt: at })
+    expect(authorised.queued?.behindEarlier).toBe(false)
+    const ticket = outboxA.ticket()
+    ticket.queued(authorised.queued)
+    const answered = ticket.deliver()
+    // It waits its turn behind the drain in progress: nothing of o heard by A yet.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(heardA.filter((h) => h.startsWith('o:'))).toEqual([])
+
+    // p's handler returns: A's drain goes on with its read (a late copy of o's pending), then the request's turn.
+    release()
+    await Promise.all([draining, answered])
+    // One instance delivers an order's changes in order: A never hears o's old "pending" after "authorised".
+    expect(heardA.filter((h) => h.startsWith('o:'))).toEqual(['o:pending@2', 'o:authorised@3'])
+  })
+
+  it('a log that throws while a delivered mark fails leaves no order waiting and no rejection unhandled', async () => {
+    const real = await ledger()
+    let failMark = true
+    const store: LedgerStore = {
+      ...real,
+      async markDelivered(id) {
+        if (failMark) {
+          failMark = false
+          throw new Error('connection reset')
+        }
+        return real.markDelivered(id)
+      },
+    }
+    const unhandled: unknown[] = []
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason)
+    process.on('unhandledRejection', onUnhandled)
+    cleanups.push(async () => void process.off('unhandledRejection', onUnhandled))
+
+    let o = attempt('o', 1)
+    await real.insertAttempt(o)
+    const heard: string[] = []
+    let logThrows = true
+    const outbox = createOutbox(
+      store,
+      (c: OrderChange) => void heard.push(`${c.orderId}:${c.state}`),
+      () => new Date(),
+      (line) => {
+        // The shop's logger, its transport closed for a moment.
+        if (logThrows) throw new Error(`logger closed: ${line}`)
+      },
+    )
+
+    // A request's change: heard; its delivered mark fails and the log line about it throws.
+    const pending = await move(real, o, { state: 'pending', updatedAt: at })
+    o = pending
+    const first = outbox.ticket()
+    first.queued(pending.queued)
+    await first.deliver()
+    expect(heard).toEqual(['o:pending'])
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    logThrows = false // the logger is back
+
+    // The order's next change (behind the still-due pending): the request drains.
+    const authorised = await move(real, o, { state: 'authorised', updatedAt: at })
+    const second = outbox.ticket()
+    second.queued(authorised.queued)
+    const secondAnswered = within(second.deliver(), 2_000)
+    const drained = within(outbox.drain(), 2_000)
+
+    expect({ unhandled: unhandled.length, second: await secondAnswered, drain: await drained, heard }).toEqual({
+      unhandled: 0,
+      second: 'settled',
+      drain: 'settled',
+      heard: ['o:pending', 'o:pending', 'o:authorised'],
+    })
+  })
+
+  it('a log that throws while a drain fails does not stop the later drains', async () => {
+    const real = await ledger()
+    let failRead = true
+    const store: LedgerStore = {
+      ...real,
+      async dueOutbox(now, limit) {
+        if (failRead) {
+          failRead = false
+          throw new Error('database is locked')
+        }
+        return real.dueOutbox(now, limit)
+      },
+    }
+    let logThrows = true
+    const heard: string[] = []
+    const outbox = createOutbox(
+      store,
+      (c: OrderChange) => void heard.push(`${c.orderId}:${c.state}`),
+      () => new Date(),
+      () => {
+        if (logThrows) {
+          logThrows = false // once
+          throw new Error('logger closed')
+        }
+      },
+    )
+    // The first drain's read fails, and so does the log line about it.
+    await outbox.drain().catch(() => {})
+    // From now on the store and the logger work: a change queued without a ticket (the poller's page) ...
+    const o = attempt('o', 1)
+    await real.insertAttempt(o)
+    await move(real, o, { state: 'authorised', updatedAt: at })
+    // ... is delivered by the poller's next drains.
+    await outbox.drain()
+    await outbox.drain()
+    expect(heard).toEqual(['o:authorised'])
   })
 })
