@@ -45,6 +45,12 @@ const farFuture = '2999-01-01T00:00:00.000Z'
 const within = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), ms))])
 
+/** As move, with the record and the change it queued apart (the ledger's compareAndSetQueueing does the same). */
+async function moveSplit(store: SqliteStore, a: AttemptRecord, patch: AttemptPatch) {
+  const { queued, ...record } = await move(store, a, patch)
+  return { record: record as AttemptRecord, queued }
+}
+
 describe("the outbox in one process: an order's changes in order, each handed over once", () => {
   it('a request whose change is behind an earlier one answers only after the shop heard it, whichever request drains first', async () => {
     const store = await ledger()
@@ -282,5 +288,71 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     await outbox.drain()
     await outbox.drain()
     expect(heard).toEqual(['o:authorised'])
+  })
+
+  it("a request's change a drain turn took first is not heard again from the request's turn, after the order moved on", async () => {
+    const store = await ledger()
+    const o = attempt('o', 1)
+    await store.insertAttempt(o)
+    const heard: string[] = []
+    const outbox = createOutbox(
+      store,
+      (c: OrderChange) => void heard.push(`${c.state}@${c.version}`),
+      () => new Date(),
+      () => {},
+    )
+
+    // A details request stores the service's answer (storeAnswer): first in line, reported to its ticket.
+    const authorised = await moveSplit(store, o, { state: 'authorised', updatedAt: at })
+    expect(authorised.queued?.behindEarlier).toBe(false)
+    const ticket = outbox.ticket()
+    ticket.queued(authorised.queued)
+
+    // While that request still releases its claim (releaseClaim: a read and a compare-and-set), this
+    // process's poller drains (delivers and marks the authorisation), applies the feed's capture and drains again.
+    await outbox.drain()
+    await moveSplit(store, authorised.record, { state: 'captured', updatedAt: at })
+    await outbox.drain()
+    expect(heard).toEqual(['authorised@2', 'captured@3'])
+
+    // The request reaches .finally(ticket.deliver).
+    await ticket.deliver()
+    await outbox.drain()
+    // At least once is fine, but never an order's older change after its newer one.
+    expect(heard.at(-1)).toBe('captured@3')
+  })
+
+  it("the same when the request's turn waits behind the drain that took its change and the order's next one", async () => {
+    const store = await ledger()
+    const o = attempt('o', 1)
+    await store.insertAttempt(o)
+    const heard: string[] = []
+    let release!: () => void
+    const gate = new Promise<void>((resolve) => (release = resolve))
+    const outbox = createOutbox(
+      store,
+      async (c: OrderChange) => {
+        heard.push(`${c.state}@${c.version}`)
+        if (c.state === 'captured') await gate // the shop's handler takes a moment
+      },
+      () => new Date(),
+      () => {},
+    )
+
+    const authorised = await moveSplit(store, o, { state: 'authorised', updatedAt: at })
+    expect(authorised.queued?.behindEarlier).toBe(false)
+    const ticket = outbox.ticket()
+    ticket.queued(authorised.queued)
+    // The poller's page (no ticket) applies the capture, then drains: it reads both and delivers them in order.
+    await moveSplit(store, authorised.record, { state: 'captured', updatedAt: at })
+    const draining = outbox.drain()
+    await until(() => heard.includes('captured@3')) // authorised's mark committed before captured was handed over
+
+    // The details request now reaches deliver(): its turn waits behind the drain in progress.
+    const answered = ticket.deliver()
+    release()
+    await Promise.all([draining, answered])
+    await outbox.drain()
+    expect(heard.at(-1)).toBe('captured@3')
   })
 })

@@ -61,12 +61,22 @@ export function createOutbox(
   const marking = new Map<number, Promise<void>>()
   /** Each order's newest mark in flight, true once committed: its next change waits for it. */
   const lastMark = new Map<string, Promise<boolean>>()
+  /**
+   * Reported by a request and not taken by a turn yet. A drain turn may take one first (the request
+   * did I/O after its write); the request's turn then leaves it alone, else it would be heard again,
+   * perhaps after the order's newer change.
+   */
+  const reported = new Set<number>()
 
-  /** Delivers `entries` in order; an order whose change fails or must wait is left for a later drain. */
-  async function handOver(entries: readonly OutboxEntry[], blocked: Set<string>): Promise<void> {
+  /**
+   * Delivers `entries` in order; an order whose change fails or must wait is left for a later drain.
+   * `onlyReported`: a request's turn, which delivers only what no earlier turn took.
+   */
+  async function handOver(entries: readonly OutboxEntry[], blocked: Set<string>, onlyReported: boolean): Promise<void> {
     for (const entry of entries) {
       const orderId = entry.change.orderId
-      if (blocked.has(orderId) || marking.has(entry.id)) continue
+      const untaken = reported.delete(entry.id)
+      if ((onlyReported && !untaken) || blocked.has(orderId) || marking.has(entry.id)) continue
       // The order's earlier change must be marked first: if that mark failed, the earlier change is
       // due again and would reach the shop after this one, so this order waits for the next drain.
       const earlier = lastMark.get(orderId)
@@ -112,7 +122,7 @@ export function createOutbox(
       const due = await store.dueOutbox(now().toISOString(), limit)
       const todo = due.filter((e) => !markingBefore.has(e.id) && !marking.has(e.id) && !blocked.has(e.change.orderId))
       if (todo.length === 0) return
-      await handOver(todo, blocked)
+      await handOver(todo, blocked, false)
       // All that was due fitted in one read: what was queued since is delivered by its writer's call.
       if (due.length < limit) return
     }
@@ -131,12 +141,15 @@ export function createOutbox(
         done: chain
           .then(() => {
             next = undefined
-            return step.drain
-              ? drainOnce()
-              : handOver(
-                  [...step.entries].sort((a, b) => a.id - b.id),
-                  new Set(),
-                )
+            if (!step.drain)
+              return handOver(
+                [...step.entries].sort((a, b) => a.id - b.id),
+                new Set(),
+                true,
+              )
+            // The drain reads them (they committed before it), or another instance delivered them.
+            for (const entry of step.entries) reported.delete(entry.id)
+            return drainOnce()
           })
           .catch((error: unknown) => log(`outbox delivery failed (${nameOf(error)})`)),
       }
@@ -154,8 +167,10 @@ export function createOutbox(
       let drainNeeded = false
       return {
         queued(change) {
-          if (change && !change.behindEarlier) own.push(change.entry)
-          else drainNeeded = true
+          if (change && !change.behindEarlier) {
+            own.push(change.entry)
+            reported.add(change.entry.id)
+          } else drainNeeded = true
         },
         deliver: () => schedule(own.splice(0), drainNeeded),
       }
