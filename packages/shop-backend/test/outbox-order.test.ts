@@ -41,15 +41,13 @@ async function until(check: () => boolean | Promise<boolean>, timeoutMs = 5_000)
 
 const farFuture = '2999-01-01T00:00:00.000Z'
 
+/** The outbox on `store`, on the real clock, its log lines dropped unless `log` is given. */
+const outboxOf = (store: LedgerStore, deliver: (change: OrderChange) => Promise<void> | void, log: (line: string) => void = () => {}) =>
+  createOutbox(store, deliver, () => new Date(), log)
+
 /** Resolves to 'settled' or, after `ms`, 'still waiting'. */
 const within = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('still waiting'), ms))])
-
-/** As move, with the record and the change it queued apart (the ledger's compareAndSetQueueing does the same). */
-async function moveSplit(store: SqliteStore, a: AttemptRecord, patch: AttemptPatch) {
-  const { queued, ...record } = await move(store, a, patch)
-  return { record: record as AttemptRecord, queued }
-}
 
 describe("the outbox in one process: an order's changes in order, each handed over once", () => {
   it('a request whose change is behind an earlier one answers only after the shop heard it, whichever request drains first', async () => {
@@ -60,12 +58,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     await store.insertAttempt(p)
 
     const heard: string[] = []
-    const outbox = createOutbox(
-      store,
-      (c: OrderChange) => void heard.push(`${c.orderId}:${c.state}`),
-      () => new Date(),
-      () => {},
-    )
+    const outbox = outboxOf(store, (c: OrderChange) => void heard.push(`${c.orderId}:${c.state}`))
     // o's first change, queued by another instance on this ledger (or this instance's poller page), not delivered yet: due.
     o = await move(store, o, { state: 'pending', updatedAt: at })
 
@@ -99,18 +92,8 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     for (const a of [o1, o2, p]) await storeA.insertAttempt(a)
     const heard: string[] = []
     const hears = (who: string) => (c: OrderChange) => void heard.push(`${who} ${c.orderId}#${c.attempt}:${c.state}`)
-    const outboxA = createOutbox(
-      storeA,
-      hears('A'),
-      () => new Date(),
-      () => {},
-    )
-    const outboxB = createOutbox(
-      storeB,
-      hears('B'),
-      () => new Date(),
-      () => {},
-    )
+    const outboxA = outboxOf(storeA, hears('A'))
+    const outboxB = outboxOf(storeB, hears('B'))
 
     // Instance A: a payment refused with a service error (submitPayment's refusal path): the 'error'
     // change is queued and told to the request's ticket, then the request throws.
@@ -146,25 +129,15 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
     let slowStarted = false
-    const outboxA = createOutbox(
-      storeA,
-      async (c: OrderChange) => {
-        // A's shop handler is slow for order p: A's drain waits here with the rest of its read.
-        if (c.orderId === 'p') {
-          slowStarted = true
-          await gate
-        }
-        heardA.push(`${c.orderId}:${c.state}@${c.version}`)
-      },
-      () => new Date(),
-      () => {},
-    )
-    const outboxB = createOutbox(
-      storeB,
-      () => {},
-      () => new Date(),
-      () => {},
-    )
+    const outboxA = outboxOf(storeA, async (c: OrderChange) => {
+      // A's shop handler is slow for order p: A's drain waits here with the rest of its read.
+      if (c.orderId === 'p') {
+        slowStarted = true
+        await gate
+      }
+      heardA.push(`${c.orderId}:${c.state}@${c.version}`)
+    })
+    const outboxB = outboxOf(storeB, () => {})
 
     // The feed's page (poller, no ticket) queues p's and o's changes.
     p = await move(storeA, p, { state: 'authorised', updatedAt: at })
@@ -217,10 +190,9 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     await real.insertAttempt(o)
     const heard: string[] = []
     let logThrows = true
-    const outbox = createOutbox(
+    const outbox = outboxOf(
       store,
       (c: OrderChange) => void heard.push(`${c.orderId}:${c.state}`),
-      () => new Date(),
       (line) => {
         // The shop's logger, its transport closed for a moment.
         if (logThrows) throw new Error(`logger closed: ${line}`)
@@ -267,10 +239,9 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     }
     let logThrows = true
     const heard: string[] = []
-    const outbox = createOutbox(
+    const outbox = outboxOf(
       store,
       (c: OrderChange) => void heard.push(`${c.orderId}:${c.state}`),
-      () => new Date(),
       () => {
         if (logThrows) {
           logThrows = false // once
@@ -295,15 +266,10 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     const o = attempt('o', 1)
     await store.insertAttempt(o)
     const heard: string[] = []
-    const outbox = createOutbox(
-      store,
-      (c: OrderChange) => void heard.push(`${c.state}@${c.version}`),
-      () => new Date(),
-      () => {},
-    )
+    const outbox = outboxOf(store, (c: OrderChange) => void heard.push(`${c.state}@${c.version}`))
 
     // A details request stores the service's answer (storeAnswer): first in line, reported to its ticket.
-    const authorised = await moveSplit(store, o, { state: 'authorised', updatedAt: at })
+    const authorised = await move(store, o, { state: 'authorised', updatedAt: at })
     expect(authorised.queued?.behindEarlier).toBe(false)
     const ticket = outbox.ticket()
     ticket.queued(authorised.queued)
@@ -311,7 +277,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     // While that request still releases its claim (releaseClaim: a read and a compare-and-set), this
     // process's poller drains (delivers and marks the authorisation), applies the feed's capture and drains again.
     await outbox.drain()
-    await moveSplit(store, authorised.record, { state: 'captured', updatedAt: at })
+    await move(store, authorised, { state: 'captured', updatedAt: at })
     await outbox.drain()
     expect(heard).toEqual(['authorised@2', 'captured@3'])
 
@@ -329,22 +295,17 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     const heard: string[] = []
     let release!: () => void
     const gate = new Promise<void>((resolve) => (release = resolve))
-    const outbox = createOutbox(
-      store,
-      async (c: OrderChange) => {
-        heard.push(`${c.state}@${c.version}`)
-        if (c.state === 'captured') await gate // the shop's handler takes a moment
-      },
-      () => new Date(),
-      () => {},
-    )
+    const outbox = outboxOf(store, async (c: OrderChange) => {
+      heard.push(`${c.state}@${c.version}`)
+      if (c.state === 'captured') await gate // the shop's handler takes a moment
+    })
 
-    const authorised = await moveSplit(store, o, { state: 'authorised', updatedAt: at })
+    const authorised = await move(store, o, { state: 'authorised', updatedAt: at })
     expect(authorised.queued?.behindEarlier).toBe(false)
     const ticket = outbox.ticket()
     ticket.queued(authorised.queued)
     // The poller's page (no ticket) applies the capture, then drains: it reads both and delivers them in order.
-    await moveSplit(store, authorised.record, { state: 'captured', updatedAt: at })
+    await move(store, authorised, { state: 'captured', updatedAt: at })
     const draining = outbox.drain()
     await until(() => heard.includes('captured@3')) // authorised's mark committed before captured was handed over
 
