@@ -47,6 +47,9 @@ function notingQueries(pool: pg.Pool): string[] {
 
 const at = '2026-01-02T00:00:00.000Z'
 
+/** The one statement a group of writes goes as (ledger-writes.ts), whatever its kinds. */
+const GROUP_STATEMENT = expect.stringMatching(/^WITH inserted AS \(\s*INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/)
+
 onServer('PostgreSQL (a real server, a fresh database per test)', () => {
   describeStoreConformance(`PostgreSQL (pg, ${postgres.version.split(' on ')[0]})`, async () => {
     const database = await freshDatabase('conformance')
@@ -61,15 +64,69 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
     }
   })
 
-  describe('PostgreSQL store: attempts inserted in groups', () => {
+  describe('PostgreSQL store: writes in groups', () => {
     it(
       'attempts asked for at the same time go to the server as one statement',
       onOwnPool('one-statement', async (store, pool) => {
         const sent = notingQueries(pool)
         const attempts = Array.from({ length: 10 }, (_, i) => attempt(`s${i}`, 1))
         expect(await Promise.all(attempts.map((a) => store.insertAttempt(a)))).toEqual(attempts.map(() => true))
-        expect(sent).toEqual([expect.stringMatching(/^INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/)])
+        expect(sent).toEqual([GROUP_STATEMENT])
         expect(await store.listAttempts('s7')).toHaveLength(1)
+      }),
+    )
+
+    it(
+      'inserts, compare-and-sets and delivered marks asked for at the same time share one statement and one commit',
+      onOwnPool('mixed', async (store, pool) => {
+        const [paid, next] = [attempt('m1', 1), attempt('m2', 1)]
+        for (const a of [paid, next]) await store.insertAttempt(a)
+        const queued = await store.compareAndSet(paid.id, 1, { state: 'authorised', updatedAt: at }, change(paid, 'authorised'))
+        const sent = notingQueries(pool)
+        const fresh = [attempt('m3', 1), attempt('m4', 1)]
+        const [stored, repeated, written, , lost] = await Promise.all([
+          ...fresh.map((a) => store.insertAttempt(a)),
+          store.compareAndSet(next.id, 1, { state: 'pending', updatedAt: at }, change(next, 'pending')),
+          store.markDelivered(queued!.queued!.entry.id),
+          store.compareAndSet(paid.id, 1, { state: 'refused', updatedAt: at }), // stale: paid is at version 2
+        ])
+        expect(sent).toEqual([GROUP_STATEMENT])
+        expect([stored, repeated]).toEqual([true, true])
+        expect(written).toMatchObject({ id: next.id, state: 'pending', version: 2, queued: { behindEarlier: false } })
+        expect(lost).toBeUndefined()
+        expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.orderId)).toEqual(['m2'])
+        expect(await Promise.all(fresh.map((a) => store.findAttempt(a.id)))).toEqual(fresh)
+      }),
+    )
+
+    it(
+      "a change queued beside the delivered mark of its order's earlier change is not held behind it",
+      onFreshStore('mark-and-change', async (store) => {
+        const [first, second] = [attempt('same', 1), attempt('same', 2)]
+        for (const a of [first, second]) await store.insertAttempt(a)
+        const earlier = await store.compareAndSet(first.id, 1, { state: 'refused', updatedAt: at }, change(first, 'refused'))
+        const [, later] = await Promise.all([
+          store.markDelivered(earlier!.queued!.entry.id),
+          store.compareAndSet(second.id, 1, { state: 'pending', updatedAt: at }, change(second, 'pending')),
+        ])
+        // The statement's outbox read still sees the row it deletes: without leaving it out, this said true.
+        expect(later?.queued?.behindEarlier).toBe(false)
+        expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.state)).toEqual(['pending'])
+      }),
+    )
+
+    it(
+      'the group statement is prepared again, under a new name, each time the attempts this process stored double',
+      onOwnPool('replan', async (store, pool) => {
+        const sent = notingQueries(pool)
+        const insertGroup = (from: number) =>
+          Promise.all(Array.from({ length: 250 }, (_, i) => store.insertAttempt(attempt(`p${from + i}`, 1))))
+        for (let from = 0; from < 2000; from += 250) await insertGroup(from)
+        await Promise.all([store.insertAttempt(attempt('after', 1)), store.insertAttempt(attempt('after', 2))])
+        const marks = sent.map((text) => /-- planned again after (\d+) attempts$/.exec(text)?.[1] ?? 'first')
+        // 250 a statement: the 5th (stored 1000 before it) and the 9th (2000) are new statements.
+        expect(marks).toEqual(['first', 'first', 'first', 'first', '1000', '1000', '1000', '1000', '2000'])
+        expect(await store.listAttempts('after')).toHaveLength(2)
       }),
     )
 
@@ -84,7 +141,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         for (const a of good) expect((await store.listAttempts(a.orderId)).map((r) => r.id)).toEqual([a.id])
         expect(await store.listAttempts('bad')).toEqual([])
         // The SQLSTATE (22P02: not an integer), not the message: a message may quote a row's values.
-        expect(logged).toEqual(['postgres store: a group of 6 attempt inserts failed (22P02); each is sent again alone'])
+        expect(logged).toEqual(['postgres store: a group of 6 ledger writes failed (22P02); each is sent again alone'])
       }),
     )
 
@@ -96,9 +153,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(await Promise.all(asked)).toEqual(asked.map(() => true))
       }),
     )
-  })
 
-  describe('PostgreSQL store: compare-and-sets in groups', () => {
     it(
       'compare-and-sets asked for at the same time go as one statement, each written as its patch says',
       onOwnPool('cas-statement', async (store, pool) => {
@@ -121,7 +176,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
           store.compareAndSet('u3:1', 7, { state: 'refused', updatedAt: at }, change(attempts[3]!, 'refused')),
           ...attempts.slice(4).map((a) => store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))),
         ])
-        expect(sent).toEqual([expect.stringMatching(/^WITH input AS \(\s*SELECT \* FROM unnest\(/)])
+        expect(sent).toEqual([GROUP_STATEMENT])
         expect(results.map((r) => r?.version)).toEqual([2, 2, 2, undefined, 2, 2, 2, 2])
         const stored = await Promise.all(attempts.map((a) => store.findAttempt(a.id)))
         expect(stored[0]).toEqual({ ...attempts[0], state: 'authorised', resultCode: 'Authorised', answer, version: 2, updatedAt: at })
@@ -177,7 +232,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect((await Promise.all(attempts.map((a) => store.findAttempt(a.id)))).map((a) => a?.version)).toEqual([2, 2, 2, 2, 2, 1])
         const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
         expect(queued.map((e) => e.change.orderId).sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4'])
-        expect(logged).toEqual(['postgres store: a group of 6 compare-and-sets failed (22P02); each is sent again alone'])
+        expect(logged).toEqual(['postgres store: a group of 6 ledger writes failed (22P02); each is sent again alone'])
       }),
     )
 

@@ -1,8 +1,8 @@
 import pg from 'pg'
 import { LeaseLostError, type LedgerStore, type ModificationPatch, type PollBatch, type PollBatchResult } from '../store.js'
 import { type Migration, migrationPlan, SCHEMA_MIGRATIONS_TABLE } from '../lib/migration-plan.js'
-import { createAttemptInserts } from './attempt-inserts.js'
-import { casAttempt, createAttemptUpdates } from './attempt-updates.js'
+import { casAttempt } from './attempt-updates.js'
+import { createLedgerWrites } from './ledger-writes.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
 import { prepared } from './prepared.js'
 import { errorCodeOf } from './statement-groups.js'
@@ -109,32 +109,6 @@ async function migrate(pool: pg.Pool, migrations: readonly Migration[]): Promise
   }
 }
 
-/**
- * `markDelivered` for the pool: the marks asked for in one turn of the event loop (a drain marks
- * each change it delivered) go out as one DELETE, one commit instead of one each. Delivered changes
- * go: the attempts keep the history, and the outbox stays small.
- */
-function createDeliveredMarks(pool: pg.Pool): (id: number) => Promise<void> {
-  let pending: Array<{ readonly id: number; readonly resolve: () => void; readonly reject: (error: unknown) => void }> = []
-  function send(): void {
-    const batch = pending
-    pending = []
-    pool.query(prepared('DELETE FROM outbox WHERE id = ANY($1::bigint[])', [batch.map((m) => m.id)])).then(
-      () => {
-        for (const mark of batch) mark.resolve()
-      },
-      (error: unknown) => {
-        for (const mark of batch) mark.reject(error)
-      },
-    )
-  }
-  return (id) =>
-    new Promise<void>((resolve, reject) => {
-      if (pending.length === 0) setImmediate(send)
-      pending.push({ id, resolve, reject })
-    })
-}
-
 const UPSERT_PROBLEM = `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
   ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
   next_try_at = excluded.next_try_at`
@@ -159,8 +133,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     throw error
   }
   let closed = false
-  const attemptInserts = createAttemptInserts(pool, log)
-  const attemptUpdates = createAttemptUpdates(pool, log)
+  const writes = createLedgerWrites(pool, log)
 
   return {
     schemaVersion,
@@ -177,7 +150,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     async replaceSetting(id, expected, value) {
       return (await pool.query('UPDATE settings SET value = $3 WHERE id = $1 AND value = $2', [id, expected, value])).rowCount === 1
     },
-    insertAttempt: (a) => attemptInserts.insert(a),
+    insertAttempt: (a) => writes.insert(a),
     async findAttempt(id) {
       const row = (await pool.query<AttemptRow>(prepared('SELECT * FROM attempts WHERE id = $1', [id]))).rows[0]
       return row && attemptOf(row)
@@ -191,7 +164,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         attemptOf,
       )
     },
-    compareAndSet: (id, expectedVersion, patch, change) => attemptUpdates.update({ id, expectedVersion, patch, change }),
+    compareAndSet: (id, expectedVersion, patch, change) => writes.update({ id, expectedVersion, patch, change }),
     async insertModification(m) {
       const result = await pool.query(
         `INSERT INTO modifications (id, order_id, attempt_id, kind, currency, value, idempotency_key, state, version, psp_reference,
@@ -310,7 +283,8 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       ).rows
       return rows.map(outboxEntryOf)
     },
-    markDelivered: createDeliveredMarks(pool),
+    // Delivered changes go: the attempts keep the history, and the outbox stays small.
+    markDelivered: (id) => writes.delivered(id),
     async markDeliveryFailed(id, nextTryAt) {
       await pool.query('UPDATE outbox SET tries = tries + 1, next_try_at = $1 WHERE id = $2', [nextTryAt, id])
     },
@@ -336,7 +310,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       if (closed) return
       closed = true
       // The writes asked for are answered, not cut off.
-      await Promise.all([attemptInserts.settled(), attemptUpdates.settled()])
+      await writes.settled()
       if (owned) await pool.end()
     },
   }
