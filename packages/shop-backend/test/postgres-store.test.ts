@@ -46,6 +46,7 @@ function notingQueries(pool: pg.Pool): string[] {
 }
 
 const at = '2026-01-02T00:00:00.000Z'
+const FAR = '2100-01-01T00:00:00.000Z'
 
 /** The one statement a group of writes goes as (ledger-writes.ts), whatever its kinds. */
 const GROUP_STATEMENT = expect.stringMatching(/^WITH inserted AS \(\s*INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/)
@@ -112,6 +113,78 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         // The statement's outbox read still sees the row it deletes: without leaving it out, this said true.
         expect(later?.queued?.behindEarlier).toBe(false)
         expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.state)).toEqual(['pending'])
+      }),
+    )
+
+    it(
+      'a group whose every part matches nothing answers each caller so: lost inserts, a stale update, a mark of no row',
+      onFreshStore('nothing', async (store) => {
+        const a = attempt('n', 1)
+        await store.insertAttempt(a)
+        const answers = await Promise.all([
+          store.insertAttempt({ ...attempt('n', 1), id: 'other-id' }), // the same (order, number)
+          store.insertAttempt({ ...attempt('n2', 1), idempotencyKey: a.idempotencyKey }),
+          store.compareAndSet(a.id, 5, { state: 'pending', updatedAt: at }, change(a, 'pending')),
+          store.compareAndSet('missing', 1, { state: 'pending', updatedAt: at }),
+          store.markDelivered(123456),
+        ])
+        expect(answers).toEqual([false, false, undefined, undefined, undefined])
+        expect(await store.dueOutbox(FAR, 10)).toEqual([])
+      }),
+    )
+
+    it(
+      "a change stays behind its order's earlier undelivered change when another change of the order is marked beside it",
+      onFreshStore('behind', async (store) => {
+        const [a1, a2, a3] = [attempt('b', 1), attempt('b', 2), attempt('b', 3)]
+        for (const a of [a1, a2, a3]) await store.insertAttempt(a)
+        const e1 = await store.compareAndSet(a1.id, 1, { state: 'refused', updatedAt: at }, change(a1, 'refused'))
+        const e2 = await store.compareAndSet(a2.id, 1, { state: 'refused', updatedAt: at }, change(a2, 'refused'))
+        const [, e3] = await Promise.all([
+          store.markDelivered(e1!.queued!.entry.id),
+          store.compareAndSet(a3.id, 1, { state: 'pending', updatedAt: at }, change(a3, 'pending')),
+        ])
+        expect([e2?.queued?.behindEarlier, e3?.queued?.behindEarlier]).toEqual([true, true])
+        expect((await store.dueOutbox(FAR, 10)).map((e) => e.id)).toEqual([e2!.queued!.entry.id, e3!.queued!.entry.id])
+      }),
+    )
+
+    it(
+      'a refused group of mixed kinds is sent again one write a statement: each caller gets its own answer',
+      onFreshStore('refused-mixed', async (store, logged) => {
+        const [a, b, c] = [attempt('r', 1), attempt('s', 1), attempt('t', 1)]
+        for (const x of [a, b]) await store.insertAttempt(x)
+        const queued = await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        // Two updates to one pspReference: the group's statement breaks the unique index (23505).
+        const results = await Promise.allSettled([
+          store.insertAttempt(c),
+          store.compareAndSet(a.id, 2, { state: 'authorised', pspReference: 'P1', updatedAt: at }, change(a, 'authorised')),
+          store.compareAndSet(b.id, 1, { state: 'authorised', pspReference: 'P1', updatedAt: at }, change(b, 'authorised')),
+          store.markDelivered(queued!.queued!.entry.id),
+        ])
+        expect(logged).toEqual(['postgres store: a group of 4 ledger writes failed (23505); each is sent again alone'])
+        expect([results[0], results[3]]).toEqual([
+          { status: 'fulfilled', value: true },
+          { status: 'fulfilled', value: undefined },
+        ])
+        // Sent again side by side, one of the two updates wins the pspReference; the other alone fails.
+        const won = results.slice(1, 3).flatMap((r, i) => (r.status === 'fulfilled' ? [['r', 's'][i]] : []))
+        expect(won).toHaveLength(1)
+        expect(await store.findAttempt(c.id)).toEqual(c)
+        expect((await store.dueOutbox(FAR, 10)).map((e) => e.change.orderId)).toEqual(won)
+      }),
+    )
+
+    it(
+      'close waits for the delivered marks asked for before it',
+      onOwnPool('close-marks', async (store, pool) => {
+        const a = attempt('c', 1)
+        await store.insertAttempt(a)
+        const queued = await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        const mark = store.markDelivered(queued!.queued!.entry.id)
+        await store.close()
+        await mark
+        expect((await pool.query('SELECT order_id FROM outbox')).rows).toEqual([])
       }),
     )
 
