@@ -26,6 +26,14 @@ async function ledgerAt(): Promise<{ store: SqliteStore; path: string }> {
 }
 const ledger = async (): Promise<SqliteStore> => (await ledgerAt()).store
 
+/** Two instances' stores on one new ledger file. */
+async function twoInstances(): Promise<readonly [SqliteStore, SqliteStore]> {
+  const { store, path } = await ledgerAt()
+  const other = openSqliteStore({ path })
+  cleanups.push(() => other.close())
+  return [store, other]
+}
+
 /** A compare-and-set that queues the move's change (as storeAnswer does). */
 async function move(store: SqliteStore, a: AttemptRecord, patch: AttemptPatch) {
   return (await store.compareAndSet(a.id, a.version, patch, changeOf(a, patch)))!
@@ -83,9 +91,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
   })
 
   it("a request's ticket is its own: another request never delivers its change late, after the order's next change", async () => {
-    const { store: storeA, path } = await ledgerAt()
-    const storeB = openSqliteStore({ path })
-    cleanups.push(() => storeB.close())
+    const [storeA, storeB] = await twoInstances()
     const o1 = attempt('o', 1)
     let o2 = attempt('o', 2)
     const p = attempt('p', 1)
@@ -117,9 +123,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
   })
 
   it("a request's change waits its turn behind a drain in progress: the drain's late copy of an older change comes first", async () => {
-    const { store: storeA, path } = await ledgerAt()
-    const storeB = openSqliteStore({ path })
-    cleanups.push(() => storeB.close())
+    const [storeA, storeB] = await twoInstances()
     let p = attempt('p', 1)
     let o = attempt('o', 1)
     await storeA.insertAttempt(p)

@@ -55,12 +55,6 @@ const GROUP = `WITH inserted AS (
  */
 const REPLAN_AFTER = 1000
 
-/** The group statement for a process that has stored `stored` attempts: a new text (and name) each time that doubles. */
-function groupStatement(stored: number): string {
-  const generation = stored < REPLAN_AFTER ? 0 : Math.floor(Math.log2(stored / REPLAN_AFTER)) + 1
-  return generation === 0 ? GROUP : `${GROUP}\n-- planned again after ${REPLAN_AFTER * 2 ** (generation - 1)} attempts`
-}
-
 /** A row of the group statement: an updated attempt with its queued entry, or the id of an attempt inserted. */
 type GroupRow = QueuedRow & { written: 'updated' | 'inserted' }
 
@@ -87,8 +81,14 @@ export function createLedgerWrites(
   settled(): Promise<void>
 } {
   let stored = 0
+  // The text is kept, not rebuilt a group: the same string is one Map lookup in `prepared`.
+  let groupStatement = GROUP
+  let replanAt = REPLAN_AFTER
   const count = (inserted: boolean): boolean => {
-    if (inserted) stored++
+    if (inserted && ++stored >= replanAt) {
+      groupStatement = `${GROUP}\n-- planned again after ${replanAt} attempts`
+      replanAt *= 2
+    }
     return inserted
   }
   const groups = createStatementGroups<LedgerWrite, LedgerWriteResult>(
@@ -105,7 +105,10 @@ export function createLedgerWrites(
         }
         return [`outbox ${write.id}`]
       },
-      orderOf: (write) => (write.kind === 'insert' ? write.attempt.id : write.kind === 'update' ? write.update.id : String(write.id)),
+      orderOf(write) {
+        if (write.kind === 'insert') return write.attempt.id
+        return write.kind === 'update' ? write.update.id : String(write.id)
+      },
       async one(write) {
         if (write.kind === 'insert') return count(await insertAttempt(pool, write.attempt))
         if (write.kind === 'update') return casAttempt(pool, write.update)
@@ -117,7 +120,7 @@ export function createLedgerWrites(
         const updates = writes.flatMap((w) => (w.kind === 'update' ? [w.update] : []))
         const delivered = writes.flatMap((w) => (w.kind === 'delivered' ? [w.id] : []))
         const values = [...insertColumnsOf(inserts), ...updateColumnsOf(updates), delivered]
-        const rows = (await pool.query<GroupRow>(prepared(groupStatement(stored), values))).rows
+        const rows = (await pool.query<GroupRow>(prepared(groupStatement, values))).rows
         const insertedIds = new Set(rows.flatMap((row) => (row.written === 'inserted' ? [row.id] : [])))
         const updatedRows = new Map(rows.flatMap((row) => (row.written === 'updated' ? [[row.id, row] as const] : [])))
         return writes.map((w) => {
