@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openPostgresStore, POSTGRES_MIGRATIONS, type PostgresStore } from '../src/postgres/index.js'
+import type { AttemptRecord } from '../src/store.js'
 import { attempt, change, describeStoreConformance } from './store-conformance.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 
@@ -202,6 +203,53 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(await store.listAttempts('after')).toHaveLength(2)
       }),
     )
+
+    it('the group statement keeps one plan on a connection instead of being planned again for every group', async () => {
+      const database = await freshDatabase('generic-plan')
+      // One connection: every group and the read of its prepared statements on the same session.
+      const pool = testPool(database.url, 1)
+      const store = await openPostgresStore({ pool })
+      try {
+        // A ledger of some size, analysed: on a few rows a plan for the values costs about what the generic one does.
+        await pool.query(
+          `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type,
+               fingerprint, psp_reference, created_at, updated_at)
+             SELECT 'old' || n, 'old' || n, 1, 'old-key-' || n, 'authorised', 2, 'EUR', 2800, 'scheme', 'f', 'OLDPSP' || n, $1, $1
+             FROM generate_series(1, 20000) AS n`,
+          [at],
+        )
+        await pool.query('ANALYZE attempts')
+        const sent = notingQueries(pool)
+        let earlier: AttemptRecord[] = []
+        let queued: number[] = []
+        for (let round = 0; round < 12; round++) {
+          // Three new attempts, the last round's three answered (each queues a change), its marks:
+          // small groups of every kind, as a payment path under load makes them.
+          const fresh = [0, 1, 2].map((i) => attempt(`gp${round}-${i}`, 1))
+          const [, updated] = await Promise.all([
+            Promise.all(fresh.map((a) => store.insertAttempt(a))),
+            Promise.all(
+              earlier.map((a) => store.compareAndSet(a.id, a.version, { state: 'authorised', updatedAt: at }, change(a, 'authorised'))),
+            ),
+            Promise.all(queued.map((id) => store.markDelivered(id))),
+          ])
+          queued = updated.map((written) => written!.queued!.entry.id)
+          earlier = fresh
+        }
+        const groups = sent.filter((text) => text.startsWith('WITH inserted AS')).length
+        expect(groups).toBeGreaterThanOrEqual(12)
+        const plans = await pool.query<{ generic_plans: string; custom_plans: string }>(
+          "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH inserted AS%'",
+        )
+        // PostgreSQL plans a prepared statement for its values five times, then keeps the generic
+        // plan unless a plan for the values looked cheaper; before, every group was planned again.
+        expect(plans.rows).toEqual([{ custom_plans: '5', generic_plans: String(groups - 5) }])
+      } finally {
+        await store.close()
+        await pool.end()
+        await database.drop()
+      }
+    })
 
     it(
       'an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored, and the log says so',
