@@ -18,10 +18,11 @@ type LedgerWriteResult = boolean | WrittenAttempt | undefined
  * An array parameter whose length the planner cannot see. A sub-select (an InitPlan) is not folded
  * into a constant, so a plan made for a group's values guesses 10 elements, as the generic plan does.
  * With the lengths in sight, a small group's plan looked cheaper than the generic one, and PostgreSQL
- * planned every group again (plancache.c, choose_custom_plan): about 0.3 ms a group. With equal
- * guesses the generic plan is the cheaper (a custom plan's cost counts its planning) and is kept
- * after the first five. A multi-array unnest guesses its largest array's rows, so one hidden array
- * an unnest is enough. The cast keeps `= ANY(...)` an array comparison, not one with the sub-select's rows.
+ * planned every group again (plancache.c, choose_custom_plan): about 0.3 ms a group. A multi-array
+ * unnest guesses its largest array's rows, so with one hidden array an unnest a plan for values
+ * guesses at least 10, never less than the generic plan; the generic plan is then below their average
+ * (only a custom plan's cost counts its planning) and is kept after the first five. The cast keeps
+ * `= ANY(...)` an array comparison, not one with the sub-select's rows.
  */
 const lengthHidden = (parameter: string, type: string): string => `(SELECT ${parameter}::${type}[])::${type}[]`
 
