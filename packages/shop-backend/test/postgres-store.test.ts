@@ -21,19 +21,21 @@ const onFreshStore = (name: string, run: (store: PostgresStore, logged: readonly
   }
 }
 
-/** As {@link onFreshStore}, the store on a pool the test holds too (the shop's own pool). */
-const onOwnPool = (name: string, run: (store: PostgresStore, pool: pg.Pool) => Promise<void>) => async () => {
-  const database = await freshDatabase(name)
-  const pool = testPool(database.url, 4)
-  const store = await openPostgresStore({ pool })
-  try {
-    await run(store, pool)
-  } finally {
-    await store.close()
-    await pool.end()
-    await database.drop()
+/** As {@link onFreshStore}, the store on a pool the test holds too (the shop's own pool), of `connections`. */
+const onOwnPool =
+  (name: string, run: (store: PostgresStore, pool: pg.Pool) => Promise<void>, connections = 4) =>
+  async () => {
+    const database = await freshDatabase(name)
+    const pool = testPool(database.url, connections)
+    const store = await openPostgresStore({ pool })
+    try {
+      await run(store, pool)
+    } finally {
+      await store.close()
+      await pool.end()
+      await database.drop()
+    }
   }
-}
 
 /** The text of each query the shop's own pool sends from now on, noted on its way to the server. */
 function notingQueries(pool: pg.Pool): string[] {
@@ -50,7 +52,8 @@ const at = '2026-01-02T00:00:00.000Z'
 const FAR = '2100-01-01T00:00:00.000Z'
 
 /** The one statement a group of writes goes as (ledger-writes.ts), whatever its kinds. */
-const GROUP_STATEMENT = expect.stringMatching(/^WITH inserted AS \(\s*INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/)
+const GROUP_TEXT = /^WITH inserted AS \(\s*INSERT INTO attempts \(.*\) SELECT \* FROM unnest\(/
+const GROUP_STATEMENT = expect.stringMatching(GROUP_TEXT)
 
 onServer('PostgreSQL (a real server, a fresh database per test)', () => {
   describeStoreConformance(`PostgreSQL (pg, ${postgres.version.split(' on ')[0]})`, async () => {
@@ -96,7 +99,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect([stored, repeated]).toEqual([true, true])
         expect(written).toMatchObject({ id: next.id, state: 'pending', version: 2, queued: { behindEarlier: false } })
         expect(lost).toBeUndefined()
-        expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.orderId)).toEqual(['m2'])
+        expect((await store.dueOutbox(FAR, 10)).map((e) => e.change.orderId)).toEqual(['m2'])
         expect(await Promise.all(fresh.map((a) => store.findAttempt(a.id)))).toEqual(fresh)
       }),
     )
@@ -113,7 +116,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         ])
         // The statement's outbox read still sees the row it deletes: without leaving it out, this said true.
         expect(later?.queued?.behindEarlier).toBe(false)
-        expect((await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)).map((e) => e.change.state)).toEqual(['pending'])
+        expect((await store.dueOutbox(FAR, 10)).map((e) => e.change.state)).toEqual(['pending'])
       }),
     )
 
@@ -204,52 +207,50 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
       }),
     )
 
-    it('the group statement keeps one plan on a connection instead of being planned again for every group', async () => {
-      const database = await freshDatabase('generic-plan')
-      // One connection: every group and the read of its prepared statements on the same session.
-      const pool = testPool(database.url, 1)
-      const store = await openPostgresStore({ pool })
-      try {
-        // A ledger of some size, analysed: on a few rows a plan for the values costs about what the generic one does.
-        await pool.query(
-          `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type,
+    it(
+      'the group statement keeps one plan on a connection instead of being planned again for every group',
+      onOwnPool(
+        'generic-plan',
+        async (store, pool) => {
+          // A ledger of some size, analysed: on a few rows a plan for the values costs about what the generic one does.
+          await pool.query(
+            `INSERT INTO attempts (id, order_id, number, idempotency_key, state, version, currency, value, method_type,
                fingerprint, psp_reference, created_at, updated_at)
              SELECT 'old' || n, 'old' || n, 1, 'old-key-' || n, 'authorised', 2, 'EUR', 2800, 'scheme', 'f', 'OLDPSP' || n, $1, $1
              FROM generate_series(1, 20000) AS n`,
-          [at],
-        )
-        await pool.query('ANALYZE attempts')
-        const sent = notingQueries(pool)
-        let earlier: AttemptRecord[] = []
-        let queued: number[] = []
-        for (let round = 0; round < 12; round++) {
-          // Three new attempts, the last round's three answered (each queues a change), its marks:
-          // small groups of every kind, as a payment path under load makes them.
-          const fresh = [0, 1, 2].map((i) => attempt(`gp${round}-${i}`, 1))
-          const [, updated] = await Promise.all([
-            Promise.all(fresh.map((a) => store.insertAttempt(a))),
-            Promise.all(
-              earlier.map((a) => store.compareAndSet(a.id, a.version, { state: 'authorised', updatedAt: at }, change(a, 'authorised'))),
-            ),
-            Promise.all(queued.map((id) => store.markDelivered(id))),
-          ])
-          queued = updated.map((written) => written!.queued!.entry.id)
-          earlier = fresh
-        }
-        const groups = sent.filter((text) => text.startsWith('WITH inserted AS')).length
-        expect(groups).toBeGreaterThanOrEqual(12)
-        const plans = await pool.query<{ generic_plans: string; custom_plans: string }>(
-          "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH inserted AS%'",
-        )
-        // PostgreSQL plans a prepared statement for its values five times, then keeps the generic
-        // plan unless a plan for the values looked cheaper; before, every group was planned again.
-        expect(plans.rows).toEqual([{ custom_plans: '5', generic_plans: String(groups - 5) }])
-      } finally {
-        await store.close()
-        await pool.end()
-        await database.drop()
-      }
-    })
+            [at],
+          )
+          await pool.query('ANALYZE attempts')
+          const sent = notingQueries(pool)
+          let earlier: AttemptRecord[] = []
+          let queued: number[] = []
+          for (let round = 0; round < 12; round++) {
+            // Three new attempts, the last round's three answered (each queues a change), its marks:
+            // small groups of every kind, as a payment path under load makes them.
+            const fresh = [0, 1, 2].map((i) => attempt(`gp${round}-${i}`, 1))
+            const [, updated] = await Promise.all([
+              Promise.all(fresh.map((a) => store.insertAttempt(a))),
+              Promise.all(
+                earlier.map((a) => store.compareAndSet(a.id, a.version, { state: 'authorised', updatedAt: at }, change(a, 'authorised'))),
+              ),
+              Promise.all(queued.map((id) => store.markDelivered(id))),
+            ])
+            queued = updated.map((written) => written!.queued!.entry.id)
+            earlier = fresh
+          }
+          const groups = sent.filter((text) => GROUP_TEXT.test(text)).length
+          expect(groups).toBeGreaterThanOrEqual(12)
+          const plans = await pool.query<{ generic_plans: string; custom_plans: string }>(
+            "SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement LIKE 'WITH inserted AS%'",
+          )
+          // PostgreSQL plans a prepared statement for its values five times, then keeps the generic
+          // plan unless a plan for the values looked cheaper; before, every group was planned again.
+          expect(plans.rows).toEqual([{ custom_plans: '5', generic_plans: String(groups - 5) }])
+        },
+        // One connection: every group and the read of its prepared statements on the same session.
+        1,
+      ),
+    )
 
     it(
       'an attempt PostgreSQL refuses fails alone: the others asked for at the same time are stored, and the log says so',
@@ -333,7 +334,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
           store.compareAndSet(second.id, 1, { state: 'pending', updatedAt: at }, change(second, 'pending')),
           store.compareAndSet(first.id, 1, { state: 'refused', updatedAt: at }, change(first, 'refused')),
         ])
-        const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
+        const queued = await store.dueOutbox(FAR, 20)
         expect(queued.map((e) => `${e.change.attempt} ${e.change.state}`)).toEqual(['2 pending', '1 refused'])
       }),
     )
@@ -351,7 +352,7 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         )
         expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected'])
         expect((await Promise.all(attempts.map((a) => store.findAttempt(a.id)))).map((a) => a?.version)).toEqual([2, 2, 2, 2, 2, 1])
-        const queued = await store.dueOutbox('2100-01-01T00:00:00.000Z', 20)
+        const queued = await store.dueOutbox(FAR, 20)
         expect(queued.map((e) => e.change.orderId).sort()).toEqual(['r0', 'r1', 'r2', 'r3', 'r4'])
         expect(logged).toEqual(['postgres store: a group of 6 ledger writes failed (22P02); each is sent again alone'])
       }),
