@@ -50,7 +50,7 @@ describe("a shopper's saved card and data", () => {
     }
   })
 
-  it("removeSavedCard refuses a malformed reference by the field's name, without repeating it", async () => {
+  it("removeSavedCard refuses a malformed reference or card id by the field's name, without repeating it", async () => {
     const shop = await startShop(world)
     try {
       const card = '4111111145551142'
@@ -62,6 +62,11 @@ describe("a shopper's saved card and data", () => {
       await expect(shop.backend.removeSavedCard({ shopperReference: 'x', storedPaymentMethodId: 'x1' })).rejects.toThrow(
         /^shopperReference: /,
       )
+      // Longer than the service client sends (64): refused by this field's name, before the client's own schema.
+      const longId = 'A'.repeat(65)
+      const tooLong = shop.backend.removeSavedCard({ shopperReference: 'shopper-1', storedPaymentMethodId: longId })
+      await expect(tooLong).rejects.toThrow(/^storedPaymentMethodId: 1 to 64 /)
+      await expect(tooLong).rejects.not.toThrow(longId)
     } finally {
       await shop.close()
     }

@@ -30,7 +30,8 @@ export interface ErasureRequests {
 
 // The service's bounds (payment-validator's PaymentRequestSchema): 3 to 256 characters.
 const SHOPPER_REFERENCE = /^[\x21-\x7e]{3,256}$/
-const STORED_METHOD_ID = /^[A-Za-z0-9_-]{1,128}$/
+// At most 64, as the service client's UnsubscribeRequestSchema sends: a longer id is refused here by name, not sent.
+const STORED_METHOD_ID = /^[A-Za-z0-9_-]{1,64}$/
 
 function required<K extends 'unsubscribe' | 'subjectErasure'>(service: PaymentService, name: K): NonNullable<PaymentService[K]> {
   const method = service[name]
@@ -66,7 +67,7 @@ export async function savedCards(context: BackendContext, shopperReference: stri
 export async function removeSavedCard(context: BackendContext, card: SavedCard): Promise<SavedCardRemoval> {
   requireShopperReference(card?.shopperReference)
   if (typeof card.storedPaymentMethodId !== 'string' || !STORED_METHOD_ID.test(card.storedPaymentMethodId))
-    throw new TypeError('storedPaymentMethodId: 1 to 128 of [A-Za-z0-9_-]')
+    throw new TypeError('storedPaymentMethodId: 1 to 64 of [A-Za-z0-9_-]')
   const { service, storeId } = await context.connection()
   const unsubscribe = required(service, 'unsubscribe')
   const body = { shopperReference: card.shopperReference, storedPaymentMethodId: card.storedPaymentMethodId }
