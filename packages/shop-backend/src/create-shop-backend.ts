@@ -452,10 +452,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     }
     // The store first: `shop_id` marks the shop registered, so a crash in between registers again
     // (the same key: the same answer) instead of losing a ready-made store.
-    if (result.storeId) {
-      await recordReadyMadeStore(options.store, result.storeId)
-      await options.store.putSetting(SETTING.storeId, result.storeId)
-    }
+    if (result.storeId) await recordReadyMadeStore(options.store, result.storeId)
     await options.store.putSetting(SETTING.shopId, result.shopId)
     forgetConnection()
     return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }

@@ -22,7 +22,7 @@ import { SETTING } from './lib/context.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
 import { derivedIdempotencyKey } from './lib/idempotency-key.js'
 import {
-  ACCOUNT_SETTINGS,
+  forgottenAccount,
   checked,
   invalid,
   readSetupState,
@@ -123,11 +123,6 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
     return { ...state, checkoutReady: selling !== '' }
   }
 
-  /** A new account or contractor: the earlier contractor, chosen store and status are not this one's. */
-  async function forgetAccount(): Promise<void> {
-    for (const id of ACCOUNT_SETTINGS) await store.putSetting(id, '')
-  }
-
   async function requireContractor(): Promise<string> {
     const contractorId = await store.getSetting(SETTING.contractorId)
     if (!contractorId) throw stepMissing('contractor', 'contractorId: choose a contractor or create a store first (spec: Endpoints rule 3)')
@@ -148,16 +143,18 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
     await asChosenContractor()
     const status = await ask('onboardingStatus')
     const problems = (status.errors ?? []).map((e) => ({ problem: e.problem, actions: e.actions }))
-    await store.putSetting(SETTING.onboardingStatus, status.status)
-    await store.putSetting(SETTING.onboardingErrors, JSON.stringify(problems))
+    await store.putSettings({ [SETTING.onboardingStatus]: status.status, [SETTING.onboardingErrors]: JSON.stringify(problems) })
     return applyCheckout()
   }
 
-  /** A store of the current contractor becomes the chosen one; its onboarding decides the checkout. */
-  async function choose(storeId: string, contractorId: string): Promise<MerchantSetupState> {
-    await store.putSetting(SETTING.contractorId, contractorId)
-    await store.putSetting(SETTING.chosenStoreId, storeId)
-    await store.putSetting(SETTING.readyMadeStore, '')
+  /** A store of the current contractor becomes the chosen one (`also`: settings written with it); its onboarding decides the checkout. */
+  async function choose(storeId: string, contractorId: string, also: Record<string, string> = {}): Promise<MerchantSetupState> {
+    await store.putSettings({
+      ...also,
+      [SETTING.contractorId]: contractorId,
+      [SETTING.chosenStoreId]: storeId,
+      [SETTING.readyMadeStore]: '',
+    })
     return refresh()
   }
 
@@ -187,9 +184,12 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         await ask('connectBackofficeUser', body, { idempotencyKey: derivedIdempotencyKey('backoffice', [email, code]) })
         const sameAccount =
           (await store.getSetting(SETTING.backofficeUser)) === 'connected' && (await store.getSetting(SETTING.connectedEmail)) === email
-        if (!sameAccount) await forgetAccount()
-        await store.putSetting(SETTING.connectedEmail, email)
-        await store.putSetting(SETTING.backofficeUser, 'connected')
+        // A new account: the earlier contractor, chosen store and status are not this one's.
+        await store.putSettings({
+          ...(sameAccount ? {} : forgottenAccount()),
+          [SETTING.connectedEmail]: email,
+          [SETTING.backofficeUser]: 'connected',
+        })
         return applyCheckout()
       }),
     listContractors: () => ask('listContractors'),
@@ -198,8 +198,8 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         const body = checked(ConnectContractorRequestSchema, { contractorId })
         await ask('connectContractor', body.contractorId)
         if ((await store.getSetting(SETTING.contractorId)) !== body.contractorId) {
-          await forgetAccount()
-          await store.putSetting(SETTING.contractorId, body.contractorId)
+          // Another contractor: the earlier chosen store and status are not this one's.
+          await store.putSettings({ ...forgottenAccount(), [SETTING.contractorId]: body.contractorId })
           await applyCheckout()
         }
         return ask('listStores')
@@ -218,8 +218,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         // One key per account and store: a repeat after a lost answer finds the store the first call made.
         const account = (await store.getSetting(SETTING.connectedEmail)) ?? ''
         const created = await ask('createStore', body, { idempotencyKey: derivedIdempotencyKey('store', [account, body]) })
-        await store.putSetting(SETTING.onboardingStatus, '')
-        return choose(created.id, await contractorOf(created, body))
+        return choose(created.id, await contractorOf(created, body), { [SETTING.onboardingStatus]: '' })
       }),
     onboardingLink: async () => {
       await asChosenContractor()

@@ -283,6 +283,8 @@ export interface LedgerStore {
   getSetting(id: string): Promise<string | undefined>
   /** Writes a setting, replacing its value. */
   putSetting(id: string, value: string): Promise<void>
+  /** Writes several settings in one transaction, replacing their values: all of them or none, so a crash never keeps half a step. */
+  putSettings(settings: Readonly<Record<string, string>>): Promise<void>
   /** Writes `value` only while the setting holds `expected` (a compare-and-set): false when it holds something else. */
   replaceSetting(id: string, expected: string, value: string): Promise<boolean>
   /** Inserts unless the order already has an attempt with this number: false then (the race's loser re-reads). */

@@ -13,6 +13,7 @@ import {
   ShopBackendError,
   type MerchantSetup,
 } from '../src/index.js'
+import type { LedgerStore } from '../src/store.js'
 import { toNodeListener } from '../src/node/index.js'
 import { listen } from './support/listen.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
@@ -59,11 +60,18 @@ interface RegisteredShop extends TestShop {
 }
 
 /** A shop on its own loopback port, registered with the sandbox (the service calls its settings endpoints). */
-async function registeredShop(options: { readonly readyMadeStore?: boolean } = {}): Promise<RegisteredShop> {
+async function registeredShop(
+  options: { readonly readyMadeStore?: boolean; readonly wrapStore?: (store: LedgerStore) => LedgerStore } = {},
+): Promise<RegisteredShop> {
   let listener: ReturnType<typeof toNodeListener> | undefined
   const http = await listen((req, res) => listener!(req, res))
   const log: string[] = []
-  const shop = await startShop(world, { connect: false, shopUrl: http.url, log: (line) => void log.push(line) })
+  const shop = await startShop(world, {
+    connect: false,
+    shopUrl: http.url,
+    log: (line) => void log.push(line),
+    ...(options.wrapStore ? { wrapStore: options.wrapStore } : {}),
+  })
   listener = toNodeListener(shop.backend)
   closers.push(async () => {
     await http.close()
@@ -239,6 +247,34 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
     })
     expect(await shop.config()).toMatchObject({ checkoutReady: false })
     expect((await shop.pay()).status).toBe(503)
+  })
+
+  it('a step whose settings write fails keeps the set-up as it was: a new account never half-forgets the last one', async () => {
+    // The store refuses any write of the ready-made mark while `refusing` (a full disk, a crash at that write): the
+    // last of the settings a new account empties.
+    let refusing = false
+    const refusal = () => Promise.reject(Object.assign(new Error('the disk is full'), { code: 'SQLITE_FULL' }))
+    const wrapStore = (store: LedgerStore): LedgerStore => ({
+      ...store,
+      putSetting: (id, value) => (refusing && id === 'ready_made_store' ? refusal() : store.putSetting(id, value)),
+      putSettings: (settings) => (refusing && 'ready_made_store' in settings ? refusal() : store.putSettings(settings)),
+    })
+    const shop = await registeredShop({ readyMadeStore: true, wrapStore })
+    const email = newEmail()
+    await shop.setup.sendVerificationEmail(email)
+    const code = await codeSentTo(email)
+    const before = await shop.setup.state()
+    expect(before).toMatchObject({ email, readyMadeStore: true, onboardingStatus: ONBOARDED_STATUS, checkoutReady: true })
+
+    refusing = true
+    await expect(shop.setup.verifyCode(code)).rejects.toThrow('the disk is full')
+    // Nothing of the step is kept: not the earlier store's status emptied while it stays ready-made, not the new account.
+    expect(await shop.setup.state()).toEqual(before)
+
+    // The same step again (the service keeps the code's first answer under its key) finishes it whole.
+    refusing = false
+    await shop.setup.verifyCode(code)
+    expect(await shop.setup.state()).toMatchObject({ backofficeUser: true, storeId: null, onboardingStatus: null, checkoutReady: false })
   })
 
   it("refuses a store that is not the chosen contractor's, naming storeId", async () => {

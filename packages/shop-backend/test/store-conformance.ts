@@ -84,6 +84,22 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'writes several settings as one: all of them, or none when one value is refused',
+      withStore(async ({ store }) => {
+        await store.putSettings({ contractor_id: 'c1', chosen_store_id: 's1', onboarding_status: 'onboarded' })
+        expect(await store.getSetting('contractor_id')).toBe('c1')
+        expect(await store.getSetting('chosen_store_id')).toBe('s1')
+        expect(await store.getSetting('onboarding_status')).toBe('onboarded')
+        // A value the table refuses (settings.value is NOT NULL), after two it would take: none is written.
+        const refused = { contractor_id: 'c2', chosen_store_id: 's2', onboarding_status: null as unknown as string }
+        await expect(store.putSettings(refused)).rejects.toThrow()
+        expect(await store.getSetting('contractor_id')).toBe('c1')
+        expect(await store.getSetting('chosen_store_id')).toBe('s1')
+        expect(await store.getSetting('onboarding_status')).toBe('onboarded')
+      }),
+    )
+
+    it(
       'inserts an attempt once per order and number: of two racing inserts exactly one wins',
       withStore(async ({ store }) => {
         const results = await Promise.all([store.insertAttempt(attempt('o1', 1)), store.insertAttempt(attempt('o1', 1))])

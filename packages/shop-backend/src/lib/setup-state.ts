@@ -77,13 +77,19 @@ export async function readSetupState(store: LedgerStore): Promise<MerchantSetupS
 export const sellingStoreOf = (state: MerchantSetupState): string =>
   state.storeId !== null && state.onboardingStatus === ONBOARDED_STATUS ? state.storeId : ''
 
-/** Registration's ready-made store comes onboarded: the set-up has nothing left to do. */
+/** Registration's ready-made store comes onboarded: the set-up has nothing left to do, and the checkout sells from it. */
 export async function recordReadyMadeStore(store: LedgerStore, storeId: string): Promise<void> {
-  await store.putSetting(SETTING.chosenStoreId, storeId)
-  await store.putSetting(SETTING.onboardingStatus, ONBOARDED_STATUS)
-  await store.putSetting(SETTING.onboardingErrors, '[]')
-  await store.putSetting(SETTING.readyMadeStore, 'yes')
+  await store.putSettings({
+    [SETTING.chosenStoreId]: storeId,
+    [SETTING.onboardingStatus]: ONBOARDED_STATUS,
+    [SETTING.onboardingErrors]: '[]',
+    [SETTING.readyMadeStore]: 'yes',
+    [SETTING.storeId]: storeId,
+  })
 }
+
+/** The account's set-up progress emptied: a new account or contractor starts the set-up again. */
+export const forgottenAccount = (): Record<string, string> => Object.fromEntries(ACCOUNT_SETTINGS.map((id) => [id, '']))
 
 /** `value` by `schema`, or 400 INVALID_INPUT naming each field and rule (never the value). */
 export function checked<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {

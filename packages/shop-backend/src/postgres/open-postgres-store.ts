@@ -147,6 +147,15 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
         value,
       ])
     },
+    async putSettings(settings) {
+      // One statement, so one transaction: a refused value leaves every setting as it was.
+      const entries = Object.entries(settings)
+      await pool.query(
+        `INSERT INTO settings (id, value) SELECT * FROM unnest($1::text[], $2::text[])
+          ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
+        [entries.map(([id]) => id), entries.map(([, value]) => value)],
+      )
+    },
     async replaceSetting(id, expected, value) {
       return (await pool.query('UPDATE settings SET value = $3 WHERE id = $1 AND value = $2', [id, expected, value])).rowCount === 1
     },

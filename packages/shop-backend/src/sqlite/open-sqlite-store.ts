@@ -336,6 +336,12 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     async putSetting(id, value) {
       await writeOne(() => q.putSetting.run(id, value))
     },
+    async putSettings(settings) {
+      // `write`, not `writeOne`: the statements share a savepoint, so a refused one undoes the others.
+      await write(() => {
+        for (const [id, value] of Object.entries(settings)) q.putSetting.run(id, value)
+      })
+    },
     replaceSetting: (id, expected, value) => writeOne(() => q.replaceSetting.run(value, id, expected).changes === 1),
     insertAttempt: (a) =>
       writeOne(() => {
