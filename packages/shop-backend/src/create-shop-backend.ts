@@ -24,7 +24,7 @@ import {
 } from './payment-service.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
 import type { LedgerStore, OrderChange } from './store.js'
-import { readSealed, SETTING, writeSealed, type BackendContext } from './lib/context.js'
+import { readSealed, SETTING, writeSettings, type BackendContext } from './lib/context.js'
 import { createFailureThrottle, type FailureThrottleOptions } from './lib/failure-throttle.js'
 import { fingerprintOf } from './lib/fingerprint.js'
 import { newIdempotencyKey } from './lib/idempotency-key.js'
@@ -417,8 +417,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     if (!key || !secret) {
       key = `shop_${randomText(16)}`
       secret = randomText(32)
-      await writeSealed(context, SETTING.basicKey, key)
-      await writeSealed(context, SETTING.basicSecret, secret)
+      await writeSettings(context, { [SETTING.basicKey]: key, [SETTING.basicSecret]: secret })
     }
     // Stored before the call, sent again on every repeat: after a lost answer the service answers
     // with the first registration, instead of a second shop whose secret push could land last.
@@ -496,9 +495,11 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       }
     },
     async connect(credentials) {
-      await options.store.putSetting(SETTING.shopId, credentials.shopId)
-      await writeSealed(context, SETTING.serviceSecret, credentials.serviceSecret)
-      await options.store.putSetting(SETTING.storeId, credentials.storeId)
+      await writeSettings(
+        context,
+        { [SETTING.serviceSecret]: credentials.serviceSecret },
+        { [SETTING.shopId]: credentials.shopId, [SETTING.storeId]: credentials.storeId },
+      )
       forgetConnection()
     },
     useStore,

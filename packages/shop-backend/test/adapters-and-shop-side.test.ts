@@ -296,10 +296,10 @@ describe('registration after an unknown outcome', () => {
       // The shop's database is slow once (a lock, a pause): the first push's write takes 11 s.
       wrapStore: (store) => ({
         ...store,
-        async putSetting(id: string, value: string) {
-          if (id !== 'service_secret' || slowWrites-- <= 0) return store.putSetting(id, value)
+        async putSettings(settings) {
+          if (!('service_secret' in settings) || slowWrites-- <= 0) return store.putSettings(settings)
           await new Promise((resolve) => setTimeout(resolve, 11_000))
-          await store.putSetting(id, value)
+          await store.putSettings(settings)
           lateWriteDone()
         },
       }),

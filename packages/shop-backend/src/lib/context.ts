@@ -67,6 +67,13 @@ export async function readSealed(context: BackendContext, id: string): Promise<s
   return sealed === undefined ? undefined : (await context.box()).open(sealed)
 }
 
-export async function writeSealed(context: BackendContext, id: string, value: string): Promise<void> {
-  await context.store.putSetting(id, await (await context.box()).seal(value))
+/** `sealed` sealed and `plain` as they are, written together: all of them or none. */
+export async function writeSettings(
+  context: BackendContext,
+  sealed: Readonly<Record<string, string>>,
+  plain: Readonly<Record<string, string>> = {},
+): Promise<void> {
+  const box = await context.box()
+  const entries = await Promise.all(Object.entries(sealed).map(async ([id, value]) => [id, await box.seal(value)] as const))
+  await context.store.putSettings({ ...plain, ...Object.fromEntries(entries) })
 }

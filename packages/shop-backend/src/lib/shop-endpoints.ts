@@ -2,7 +2,7 @@ import { parseJsonBody, ShopSettingsBatchSchema } from '@card-jwe/payment-valida
 import { SHOP_SIDE_PATHS } from '@card-jwe/service-client/endpoints'
 import { ShopBackendError } from '../errors.js'
 import { constantTimeEqual } from './constant-time.js'
-import { readSealed, SETTING, writeSealed, type BackendContext } from './context.js'
+import { readSealed, SETTING, writeSettings, type BackendContext } from './context.js'
 import type { FailureThrottle } from './failure-throttle.js'
 import { errorResponse, json, readBody, requireJson } from './http.js'
 
@@ -100,7 +100,8 @@ export async function shopSideEndpoint(
       `update: only service_secret can be set; refused ${refused.map((s) => `update[${s.index}].id "${s.id.slice(0, 64)}"`).join(', ')}`,
     )
   }
-  for (const setting of body.value.update) await writeSealed(context, setting.id, setting.value)
+  // A setting named twice keeps its last value, as when they were written one by one.
+  await writeSettings(context, Object.fromEntries(body.value.update.map((s) => [s.id, s.value])))
   options.secretChanged()
   return json(200, await visibleSettings(context))
 }
