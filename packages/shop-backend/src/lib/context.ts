@@ -67,7 +67,7 @@ export async function readSealed(context: BackendContext, id: string): Promise<s
   return sealed === undefined ? undefined : (await context.box()).open(sealed)
 }
 
-/** `sealed` sealed and `plain` as they are, written together: all of them or none. */
+/** `sealed` sealed and `plain` as they are (no id in both), written together: all of them or none. */
 export async function writeSettings(
   context: BackendContext,
   sealed: Readonly<Record<string, string>>,

@@ -148,8 +148,10 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       ])
     },
     async putSettings(settings) {
-      // One statement, so one transaction: a refused value leaves every setting as it was.
-      const entries = Object.entries(settings)
+      // One statement, so one transaction: a refused value leaves every setting as it was. In id
+      // order, so two instances' steps lock their rows in one order and cannot deadlock each other.
+      const entries = Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      if (entries.length === 0) return
       await pool.query(
         `INSERT INTO settings (id, value) SELECT * FROM unnest($1::text[], $2::text[])
           ON CONFLICT (id) DO UPDATE SET value = excluded.value`,

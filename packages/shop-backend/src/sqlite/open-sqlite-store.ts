@@ -338,8 +338,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
     },
     async putSettings(settings) {
       // `write`, not `writeOne`: the statements share a savepoint, so a refused one undoes the others.
+      const entries = Object.entries(settings)
+      if (entries.length === 0) return
       await write(() => {
-        for (const [id, value] of Object.entries(settings)) q.putSetting.run(id, value)
+        for (const [id, value] of entries) q.putSetting.run(id, value)
       })
     },
     replaceSetting: (id, expected, value) => writeOne(() => q.replaceSetting.run(value, id, expected).changes === 1),
