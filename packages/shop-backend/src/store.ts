@@ -283,7 +283,7 @@ export interface LedgerStore {
   getSetting(id: string): Promise<string | undefined>
   /** Writes a setting, replacing its value. */
   putSetting(id: string, value: string): Promise<void>
-  /** Writes several settings in one transaction, replacing their values: all of them or none, so a crash never keeps half a step. */
+  /** Writes several settings in one transaction, replacing their values: all of them or none, so a crash never keeps half of them. */
   putSettings(settings: Readonly<Record<string, string>>): Promise<void>
   /** Writes `value` only while the setting holds `expected` (a compare-and-set): false when it holds something else. */
   replaceSetting(id: string, expected: string, value: string): Promise<boolean>

@@ -135,29 +135,28 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   let closed = false
   const writes = createLedgerWrites(pool, log)
 
+  /**
+   * One statement, so one transaction: a refused value leaves every setting as it was. In id order,
+   * so two instances' steps lock their rows in one order and cannot deadlock each other.
+   */
+  async function putSettings(settings: Readonly<Record<string, string>>): Promise<void> {
+    const entries = Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    if (entries.length === 0) return
+    await pool.query(
+      `INSERT INTO settings (id, value) SELECT * FROM unnest($1::text[], $2::text[])
+        ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
+      [entries.map(([id]) => id), entries.map(([, value]) => value)],
+    )
+  }
+
   return {
     schemaVersion,
     pool,
     async getSetting(id) {
       return (await pool.query<{ value: string }>(prepared('SELECT value FROM settings WHERE id = $1', [id]))).rows[0]?.value
     },
-    async putSetting(id, value) {
-      await pool.query('INSERT INTO settings (id, value) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET value = excluded.value', [
-        id,
-        value,
-      ])
-    },
-    async putSettings(settings) {
-      // One statement, so one transaction: a refused value leaves every setting as it was. In id
-      // order, so two instances' steps lock their rows in one order and cannot deadlock each other.
-      const entries = Object.entries(settings).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      if (entries.length === 0) return
-      await pool.query(
-        `INSERT INTO settings (id, value) SELECT * FROM unnest($1::text[], $2::text[])
-          ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
-        [entries.map(([id]) => id), entries.map(([, value]) => value)],
-      )
-    },
+    putSetting: (id, value) => putSettings({ [id]: value }),
+    putSettings,
     async replaceSetting(id, expected, value) {
       return (await pool.query('UPDATE settings SET value = $3 WHERE id = $1 AND value = $2', [id, expected, value])).rowCount === 1
     },
