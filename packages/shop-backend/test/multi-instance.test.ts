@@ -148,6 +148,7 @@ async function cardSubmission(world: World, id: string) {
 }
 
 const isPayment = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
+const isCapture = (method: string, path: string) => method === 'POST' && path.endsWith('/captures')
 const isFeed = (method: string, path: string) => method === 'GET' && path.endsWith('/updated-payments')
 
 onServer('many shop instances on one PostgreSQL database (real processes)', () => {
@@ -178,6 +179,38 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
       const { rows } = await shared.pool.query('SELECT state FROM attempts WHERE order_id = $1', [id])
       expect(rows).toEqual([{ state: 'authorised' }])
     }
+  })
+
+  it('a double click on a partial capture split over two instances, while an earlier lost capture is settled, is one capture at the sandbox', async () => {
+    const shared = await newWorld()
+    const timeouts = { deadlineMs: 3_000, attemptTimeoutMs: 2_500 }
+    const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
+    const id = orderId()
+    expect(await a.post('/api/payments', await cardSubmission(world, id))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    const { rows } = await shared.pool.query('SELECT psp_reference FROM attempts WHERE order_id = $1', [id])
+    const capturedAtSandbox = () =>
+      world.sandboxRows<{ total: number }>(
+        "SELECT SUM(value) AS total FROM modifications WHERE payment_psp_reference = ? AND kind = 'capture'",
+        rows[0].psp_reference,
+      )[0]!.total
+
+    // An earlier capture of 1.00 whose answers a lost: the sandbox took it, the ledger holds it open.
+    a.proxy.rule = (method, path) => ({ action: isCapture(method, path) ? 'lose' : 'forward' })
+    const capture = (value: number) => ({ kind: 'capture', orderId: id, amount: { currency: 'EUR', value } })
+    expect((await a.post('/test/modify', capture(100))).status).toBe(503)
+    expect(capturedAtSandbox()).toBe(100)
+
+    // The double click: both read the open capture and settle it. a's answer comes after 0.3 s (b has
+    // read by then), and a sends the new capture, answered 1.5 s late; b's comes after 1 s, so b
+    // reads again while a's new capture is out.
+    let [aCaptures, bCaptures] = [0, 0]
+    a.proxy.rule = (method, path) => ({ action: 'forward', delayMs: !isCapture(method, path) ? 0 : ++aCaptures === 1 ? 300 : 1_500 })
+    b.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++bCaptures === 1 ? 1_000 : 0 })
+    const [first, second] = await Promise.all([a.post('/test/modify', capture(491)), b.post('/test/modify', capture(491))])
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ kind: 'capture', state: 'received', amount: { currency: 'EUR', value: 491 } })
+    expect(second).toEqual(first)
+    expect(capturedAtSandbox()).toBe(100 + 491)
   })
 
   const killedDuringPayment =

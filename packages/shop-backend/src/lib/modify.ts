@@ -118,6 +118,9 @@ const resultOf = (m: ModificationRecord): ModificationResult => ({
   amount: m.amount,
 })
 
+/** Rounds of read, decide, store before giving up: each lost round means another writer stored a row of this order. */
+const ROUNDS = 8
+
 /** Capture, refund or cancel the order's paid attempt: the key stored before the call, a repeat sent under it. */
 export async function modifyOrder(
   context: BackendContext,
@@ -129,74 +132,93 @@ export async function modifyOrder(
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
   return context.withLock(orderId, async () => {
-    const stored = options.requestId === undefined ? undefined : await context.store.findModification(options.requestId)
-    if (stored && (stored.orderId !== orderId || stored.kind !== kind))
-      throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
-    if (stored && stored.state !== 'requested') return resultOf(stored)
-    // The click repeated: sent again under its key whatever the state now (that state may be its own
-    // doing); the service answers it once, or refuses it, and either settles it.
-    if (stored) return sendStored(context, stored)
-    const attempt = paidAttempt(await context.store.listAttempts(orderId))
-    if (!attempt || !ALLOWED[kind].has(attempt.state)) {
-      throw new ShopBackendError(
-        409,
-        'MODIFICATION_NOT_ALLOWED',
-        `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
-      )
-    }
-    let asked = await context.store.listModifications(attempt.id)
-    if (options.requestId === undefined) {
-      // Without a requestId, every earlier call of this kind whose outcome is unknown is settled first
-      // (oldest first), each under its key (the service answers it once): a plain retry never sends a second.
-      let same: ModificationResult | undefined
-      for (const open of asked.filter((m) => m.kind === kind && m.state === 'requested')) {
-        const settled = await sendStored(context, open).catch((error: unknown) => {
-          // Refused now: settled all the same (nothing moved); what this call asks for is judged below.
-          if (error instanceof ShopBackendError && error.status !== 503) return undefined
-          throw error
-        })
-        if (settled && !same && sameAsked(open, attempt, asked, options.amount)) same = settled
-      }
-      if (same) return same
-      asked = await context.store.listModifications(attempt.id)
-      // A double click: the same request answered within the window (from its last answer) gets that result.
-      const now = context.now().getTime()
-      const repeated = asked
-        .filter((m) => m.kind === kind && m.state === 'received' && now - Date.parse(m.updatedAt) < repeatWindowMs)
-        .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
-        .find((m) => sameAsked(m, attempt, asked, options.amount))
-      if (repeated) return resultOf(repeated)
-    }
-    for (let tries = 0; tries < 5; tries++) {
-      const at = context.now().toISOString()
-      const record: ModificationRecord = {
-        id: options.requestId ?? plainId(kind, attempt, asked),
-        orderId,
-        attemptId: attempt.id,
-        kind,
-        amount: amountFor(kind, attempt, asked, options.amount),
-        idempotencyKey: newIdempotencyKey(context.now().getTime()),
-        state: 'requested',
-        version: 1,
-        createdAt: at,
-        updatedAt: at,
-      }
-      if (await context.store.insertModification(record)) return sendStored(context, record)
-      if (options.requestId !== undefined) throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: being sent by another process')
-      // Another instance stored this plain call's number first (the order lock is per process): the same
-      // request is that one, settled under its key; another request takes the next number.
-      const theirs = await context.store.findModification(record.id)
-      asked = await context.store.listModifications(attempt.id)
-      if (theirs && sameAsked(theirs, attempt, asked, options.amount))
-        return theirs.state === 'requested' ? sendStored(context, theirs) : resultOf(theirs)
+    // Every decision is made on one read, and a row is stored only under an id that read makes: a
+    // lost insert means another instance stored first, so the next round reads again and decides again.
+    for (let round = 0; round < ROUNDS; round++) {
+      const decided = await decide(context, kind, orderId, options, repeatWindowMs)
+      if (decided?.answer) return decided.answer
+      if (decided?.record && (await context.store.insertModification(decided.record))) return sendStored(context, decided.record)
     }
     throw new ShopBackendError(503, 'OUTCOME_PENDING', 'orderId: the modifications kept changing; try again')
   })
 }
 
+type Decision =
+  | { readonly answer: ModificationResult; readonly record?: never }
+  | { readonly answer?: never; readonly record: ModificationRecord }
+
+/**
+ * One round: the answer from what is stored (a repeat, a settled open request), the row to store
+ * next, or nothing when open requests were settled and the next round must read what they became.
+ */
+async function decide(
+  context: BackendContext,
+  kind: ModificationKind,
+  orderId: string,
+  options: ModifyOptions,
+  repeatWindowMs: number,
+): Promise<Decision | undefined> {
+  const stored = options.requestId === undefined ? undefined : await context.store.findModification(options.requestId)
+  if (stored && (stored.orderId !== orderId || stored.kind !== kind))
+    throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+  if (stored && stored.state !== 'requested') return { answer: resultOf(stored) }
+  // The click repeated (here or on another instance): sent again under its key whatever the state now
+  // (that state may be its own doing); the service answers it once, or refuses it, and either settles it.
+  if (stored) return { answer: await sendStored(context, stored) }
+  const attempt = paidAttempt(await context.store.listAttempts(orderId))
+  if (!attempt || !ALLOWED[kind].has(attempt.state)) {
+    throw new ShopBackendError(
+      409,
+      'MODIFICATION_NOT_ALLOWED',
+      `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
+    )
+  }
+  const asked = await context.store.listModifications(attempt.id)
+  if (options.requestId === undefined) {
+    // Every earlier call of this kind whose outcome is unknown is settled first (oldest first), each
+    // under its key (the service answers it once): a plain retry or a double click never sends a second.
+    const open = asked.filter((m) => m.kind === kind && m.state === 'requested')
+    let same: ModificationResult | undefined
+    for (const m of open) {
+      const settled = await sendStored(context, m).catch((error: unknown) => {
+        // Refused now: settled all the same (nothing moved); what this call asks for is judged next round.
+        if (error instanceof ShopBackendError && error.status !== 503) return undefined
+        throw error
+      })
+      if (settled && !same && sameAsked(m, attempt, asked, options.amount)) same = settled
+    }
+    if (same) return { answer: same }
+    // The next round reads what they became: no id is made from a read that held an open request.
+    if (open.length > 0) return undefined
+    // A double click: the same request answered within the window (from its last answer) gets that result.
+    const now = context.now().getTime()
+    const repeated = asked
+      .filter((m) => m.kind === kind && m.state === 'received' && now - Date.parse(m.updatedAt) < repeatWindowMs)
+      .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
+      .find((m) => sameAsked(m, attempt, asked, options.amount))
+    if (repeated) return { answer: resultOf(repeated) }
+  }
+  const at = context.now().toISOString()
+  return {
+    record: {
+      id: options.requestId ?? plainId(kind, attempt, asked),
+      orderId,
+      attemptId: attempt.id,
+      kind,
+      amount: amountFor(kind, attempt, asked, options.amount),
+      idempotencyKey: newIdempotencyKey(context.now().getTime()),
+      state: 'requested',
+      version: 1,
+      createdAt: at,
+      updatedAt: at,
+    },
+  }
+}
+
 /**
  * A plain call's id: its kind, the attempt and its number among the attempt's plain calls of that
- * kind, so two instances taking the same call at once make the same id and only one is stored.
+ * kind. Numbers are taken in turn, so a stored number n+1 proves its read saw calls 1 to n: two
+ * instances deciding on different reads make the same id, and only one is stored.
  */
 function plainId(kind: ModificationKind, attempt: AttemptRecord, asked: readonly ModificationRecord[]): string {
   const prefix = `${kind}-${fingerprintOf(attempt.id).slice(0, 16)}-`

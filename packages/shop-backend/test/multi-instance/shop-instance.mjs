@@ -3,6 +3,8 @@
  * `tsc -b packages/shop-backend` in the test's beforeAll) on node:http, its ledger in PostgreSQL.
  * Configured by environment; prints `READY <port> <poller holder>` once listening and
  * `CHANGE <json>` for each onOrderChange delivery. Every order id is a 28.00 EUR order.
+ * `POST /test/modify {kind, orderId, amount?, requestId?}` is the merchant's click on capture,
+ * refund or cancel: the result, or the refusal's status and code.
  */
 import { createServer } from 'node:http'
 import { connectServiceClient, createShopBackend } from '../../dist/index.js'
@@ -29,7 +31,23 @@ const backend = createShopBackend({
   log: (line) => process.stderr.write(`${line}\n`),
 })
 await backend.connect(JSON.parse(env.CREDENTIALS))
-const server = createServer(toNodeListener(backend))
+const listener = toNodeListener(backend)
+const server = createServer((request, response) => {
+  if (request.url !== '/test/modify') return listener(request, response)
+  void modify(request, response)
+})
+
+async function modify(request, response) {
+  const chunks = []
+  for await (const chunk of request) chunks.push(chunk)
+  const { kind, orderId, amount, requestId } = JSON.parse(Buffer.concat(chunks).toString())
+  const answer = (status, body) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
+  try {
+    answer(200, await backend[kind](orderId, { amount, requestId }))
+  } catch (error) {
+    answer(error.status ?? 500, { error: error.code ?? error.name, message: error.message, details: error.details })
+  }
+}
 server.listen(0, '127.0.0.1', () => {
   if (env.POLL_INTERVAL_MS) backend.poller.start({ intervalMs: Number(env.POLL_INTERVAL_MS), leaseMs: Number(env.LEASE_MS) })
   process.stdout.write(`READY ${server.address().port} ${backend.poller.holder}\n`)
