@@ -1,3 +1,4 @@
+import { storeFailureOf } from './lib/store-failure.js'
 import { type FeedRecord, orderIdOfRecord } from './payment-service.js'
 import { type AppliedChange, type AttemptPatch, type AttemptRecord, LeaseLostError, type PollBatch, type PollProblem } from './store.js'
 import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from './transitions.js'
@@ -261,11 +262,7 @@ export function createPoller(
         }
       }
     } catch (error) {
-      const failed =
-        (error as { code?: string; serviceCode?: string })?.serviceCode ??
-        (error as { code?: string })?.code ??
-        (error as Error)?.name ??
-        'Error'
+      const failed = (error as { serviceCode?: string })?.serviceCode ?? storeFailureOf(error).code
       // Not registered yet is a state, not news: said when it begins, not at every interval.
       if (failed !== 'NOT_REGISTERED' || lastFailure !== failed) context.log(`poll failed (${failed}); the cursor stays where it was`)
       lastFailure = String(failed)

@@ -23,7 +23,7 @@ import {
   type StoredCard,
 } from './payment-service.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
-import type { LedgerStore, OrderChange } from './store.js'
+import type { LedgerStore, ModificationKind, OrderChange } from './store.js'
 import { readSealed, SETTING, writeSettings, type BackendContext } from './lib/context.js'
 import { createFailureThrottle, type FailureThrottleOptions } from './lib/failure-throttle.js'
 import { fingerprintOf } from './lib/fingerprint.js'
@@ -37,6 +37,7 @@ import { modifyOrder, type ModificationResult, type ModifyOptions } from './lib/
 import { createOutbox, type OutboxTicket } from './lib/outbox.js'
 import { recordReadyMadeStore } from './lib/setup-state.js'
 import { SHOP_SIDE_PATHS, shopSideEndpoint } from './lib/shop-endpoints.js'
+import { storeFailureOf, storeUnavailable, unlessStoreUnavailable } from './lib/store-failure.js'
 
 /** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
 export type ShopOrder = OrderRecord
@@ -396,8 +397,13 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
       return await route.run(request, info)
     } catch (error) {
       if (error instanceof ShopBackendError) return errorResponse(error)
-      // The error's kind only: a foreign message could quote request data.
-      log(`${request.method} ${path} failed (${(error as Error)?.name ?? 'Error'})`)
+      // The error's code or kind only: a foreign message could quote request data.
+      const failure = storeFailureOf(error)
+      if (failure.unavailable) {
+        log(`${request.method} ${path}: the ledger's store could not be reached (${failure.code})`)
+        return errorResponse(storeUnavailable())
+      }
+      log(`${request.method} ${path} failed (${failure.code})`)
       return errorResponse(new ShopBackendError(500, 'INTERNAL', 'internal error'))
     }
   }
@@ -457,14 +463,17 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     return { shopId: result.shopId, storeId: result.storeId, alreadyRegistered: false }
   }
 
+  const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
+    unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
+
   return {
     fetch: handle,
     handles: (pathname) => allPaths.includes(pathname),
     paths: allPaths,
     poller,
-    capture: (orderId, o) => modifyOrder(context, 'capture', String(orderId), o, repeatWindowMs),
-    refund: (orderId, o) => modifyOrder(context, 'refund', String(orderId), o, repeatWindowMs),
-    cancel: (orderId, o) => modifyOrder(context, 'cancel', String(orderId), o, repeatWindowMs),
+    capture: (orderId, o) => modify('capture', orderId, o),
+    refund: (orderId, o) => modify('refund', orderId, o),
+    cancel: (orderId, o) => modify('cancel', orderId, o),
     savedCards: (shopperReference) => savedCards(context, shopperReference),
     removeSavedCard: (card) => removeSavedCard(context, card),
     eraseShopperData: (orderId) => eraseShopperData(context, String(orderId)),

@@ -3,29 +3,21 @@
  * built package) on one PostgreSQL database, against the real sandbox in this process, each
  * through a proxy of its own. Needs the build: beforeAll runs `tsc -b packages/shop-backend`.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { generateSecretKey } from '../src/index.js'
+import { type InstanceProcess, spawnInstance, until } from './support/instances.js'
 import { type ServiceProxy, startServiceProxy } from './support/service-proxy.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 import { startWorld, type World } from './support/shop.js'
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url))
-const script = fileURLToPath(new URL('./multi-instance/shop-instance.mjs', import.meta.url))
 
-interface Instance {
-  readonly name: string
+interface Instance extends InstanceProcess {
   readonly proxy: ServiceProxy
-  readonly child: ChildProcess
-  readonly port: number
-  /** Its poller's lease holder id. */
-  readonly holder: string
-  /** onOrderChange deliveries it made, in order. */
-  readonly changes: Array<{ orderId: string; state: string; attempt: number }>
-  post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }>
 }
 
 const cleanups: Array<() => Promise<void>> = []
@@ -54,83 +46,17 @@ async function startInstance(
 ): Promise<Instance> {
   const proxy = await startServiceProxy(world.sandbox.baseUrl)
   if (rule) proxy.rule = rule
-  const readyMade = world.sandbox.readyMadeShop
-  const child = spawn(process.execPath, [script], {
-    cwd: repo,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      SERVICE_URL: proxy.baseUrl,
-      SECRET_KEY: secretKey,
-      CERTIFICATE_PEM: world.sandbox.certificatePem,
-      CREDENTIALS: JSON.stringify({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId }),
-      DEADLINE_MS: String(timeouts.deadlineMs),
-      ATTEMPT_TIMEOUT_MS: String(timeouts.attemptTimeoutMs),
-      ...(poll ? { POLL_INTERVAL_MS: String(poll.intervalMs), LEASE_MS: String(poll.leaseMs) } : {}),
-    },
+  cleanups.push(() => proxy.close())
+  const instance = await spawnInstance(name, {
+    databaseUrl: database.url,
+    serviceUrl: proxy.baseUrl,
+    secretKey,
+    sandbox: world.sandbox,
+    timeouts,
+    ...(poll ? { poll } : {}),
   })
-  const changes: Instance['changes'] = []
-  let stderr = ''
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString()
-  })
-  const ready = new Promise<{ port: number; holder: string }>((resolve, reject) => {
-    let buffered = ''
-    child.stdout?.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString()
-      for (let at = buffered.indexOf('\n'); at >= 0; at = buffered.indexOf('\n')) {
-        const line = buffered.slice(0, at)
-        buffered = buffered.slice(at + 1)
-        if (line.startsWith('READY ')) {
-          const [, port, holder] = line.split(' ')
-          resolve({ port: Number(port), holder: holder! })
-        } else if (line.startsWith('CHANGE ')) changes.push(JSON.parse(line.slice(7)))
-      }
-    })
-    child.once('exit', (code) => reject(new Error(`instance ${name} exited (${code}) before it was ready:\n${stderr}`)))
-  })
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve))
-      child.kill('SIGKILL')
-      await exited
-    }
-    await proxy.close()
-  })
-  const { port, holder } = await ready
-  return {
-    name,
-    proxy,
-    child,
-    port,
-    holder,
-    changes,
-    async post(path, body) {
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'vitest' },
-        body: JSON.stringify(body),
-      })
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> }
-    },
-  }
-}
-
-async function kill(instance: Instance): Promise<void> {
-  const exited = new Promise((resolve) => instance.child.once('exit', resolve))
-  instance.child.kill('SIGKILL')
-  await exited
-}
-
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined && value !== false) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  cleanups.push(() => instance.kill())
+  return { ...instance, proxy }
 }
 
 let orders = 0
@@ -230,7 +156,7 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
       return rows[0] as { idempotency_key: string; state: string } | undefined
     })
     expect(['created', 'pending']).toContain(stored.state)
-    await kill(a)
+    await a.kill()
     // The same submission again, on the other instance: the same attempt, the same key, the first payment's answer.
     expect(await b.post('/api/payments', submission)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     expect(world.sandboxPayments(shopId) - before).toBe(1)
@@ -255,7 +181,7 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
       action: isPayment(method, path) ? 'lose' : 'forward',
     }))
     for (const id of ids) expect((await payer.post('/api/payments', await cardSubmission(world, id))).status).toBe(503)
-    await kill(payer)
+    await payer.kill()
 
     // a polls first, and its feed pages take 3 s (inside its 4 s lease): it holds one page, uncommitted, for a while.
     const slowFeed: ServiceProxy['rule'] = (method, path) => ({ action: 'forward', ...(isFeed(method, path) ? { delayMs: 3_000 } : {}) })
@@ -268,7 +194,7 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     expect(feedReads(b)).toBe(0)
     expect(feedReads(a)).toBe(1)
     // SIGKILL a in the middle of that page: it has read nothing back, committed nothing.
-    await kill(a)
+    await a.kill()
     const killedAt = Date.now()
     const { rows: before } = await shared.pool.query("SELECT COUNT(*)::int AS n FROM attempts WHERE state = 'authorised'")
     expect(before).toEqual([{ n: 0 }])

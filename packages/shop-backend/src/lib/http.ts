@@ -6,11 +6,14 @@ export function json(status: number, body: unknown, headers: Record<string, stri
   return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } })
 }
 
+/** Seconds a caller waits before trying a "not now" (503) again, unless the answer names its own. */
+const RETRY_AFTER_S = 2
+
 export function errorResponse(error: ShopBackendError, headers: Record<string, string> = {}): Response {
   return json(
     error.status,
     { error: error.code, message: error.message, ...(error.details === undefined ? {} : { details: error.details }) },
-    headers,
+    error.status === 503 ? { 'retry-after': String(RETRY_AFTER_S), ...headers } : headers,
   )
 }
 

@@ -1,3 +1,4 @@
+import { storeFailureOf } from './store-failure.js'
 import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store.js'
 import { retryAt } from './backoff.js'
 
@@ -28,7 +29,7 @@ export interface Outbox {
   drain(): Promise<void>
 }
 
-const nameOf = (error: unknown): string => (error as Error | null)?.name ?? 'Error'
+const nameOf = (error: unknown): string => storeFailureOf(error).code
 
 /** What one turn of the outbox does: the changes requests reported, and whether to read the store. */
 interface Step {

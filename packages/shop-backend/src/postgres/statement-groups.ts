@@ -1,3 +1,4 @@
+import { storeFailureOf } from '../lib/store-failure.js'
 /** How one kind of write is sent: alone, or many as one statement. */
 export interface GroupedWrite<Job, Result> {
   /** What the jobs are, plural, for the log ("attempt inserts"). */
@@ -12,12 +13,8 @@ export interface GroupedWrite<Job, Result> {
   many(jobs: readonly Job[]): Promise<Result[]>
 }
 
-/** PostgreSQL's SQLSTATE (`40P01`), else the error's name: never its message, which may quote a row's values. */
-export function errorCodeOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code
-  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code
-  return (error as Error | null)?.name ?? 'Error'
-}
+/** PostgreSQL's SQLSTATE (`40P01`) or the connection's failure: never its message, which may quote a row's values. */
+export const errorCodeOf = (error: unknown): string => storeFailureOf(error).code
 
 interface Queued<Job, Result> {
   readonly job: Job

@@ -1,3 +1,4 @@
+import { storeFailureOf } from '../lib/store-failure.js'
 import Database from 'better-sqlite3'
 import { closeSync, fdatasync, fsyncSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -50,13 +51,6 @@ export interface SqliteStore extends LedgerStore {
   readonly schemaVersion: number
   /** The underlying connection, for the shop's own read-only reports. */
   readonly database: Database.Database
-}
-
-/** SQLite's (`SQLITE_FULL`) or the OS's (`EIO`) code: never the message, which can quote a row. */
-function errorCodeOf(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code
-  if (typeof code === 'string' && /^(SQLITE_[A-Z_]+|E[A-Z]+)$/.test(code)) return code
-  return (error as Error | null)?.name ?? 'Error'
 }
 
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT') === true
@@ -158,7 +152,7 @@ function createGroupCommit(db: Database.Database, walPath: string, log: (line: s
     } catch (error) {
       // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
       failure = { error }
-      log(`sqlite store: syncing the WAL failed (${errorCodeOf(error)}); the writes it covered were refused`)
+      log(`sqlite store: syncing the WAL failed (${storeFailureOf(error).code}); the writes it covered were refused`)
       if (wal !== undefined) closeSync(wal)
       wal = undefined
     }
@@ -192,7 +186,9 @@ function createGroupCommit(db: Database.Database, walPath: string, log: (line: s
       results = commitAll.immediate(items)
     } catch (error) {
       // The commit itself failed (disk full, I/O error, busy past the timeout): none of the group is stored.
-      log(`sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${errorCodeOf(error)}); none is stored`)
+      log(
+        `sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${storeFailureOf(error).code}); none is stored`,
+      )
       for (const item of items) item.reject(error)
       return
     }

@@ -59,7 +59,7 @@ async function waitUntilReady(adminUrl, server, log) {
 /**
  * Starts a server in `bin`. `durable: false` (the tests) runs with fsync, synchronous_commit and
  * full_page_writes off; `durable: true` (the bench) keeps PostgreSQL's defaults: a commit is
- * fsync'd before it returns. Resolves to `{ adminUrl, version, port, stop() }`.
+ * fsync'd before it returns. Resolves to `{ adminUrl, version, port, stop(), halt(signal), resume() }`.
  */
 export async function startPostgres({ bin, durable }) {
   const root = mkdtempSync(join(tmpdir(), 'shop-backend-pg-'))
@@ -90,25 +90,40 @@ export async function startPostgres({ bin, durable }) {
     ...settings.flatMap((s) => ['-c', s]),
   ])
   let output = ''
-  const server = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
   const collect = (chunk) => {
     output += chunk.toString()
   }
-  server.stdout?.on('data', collect)
-  server.stderr?.on('data', collect)
+  const spawnServer = () => {
+    const started = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    started.stdout?.on('data', collect)
+    started.stderr?.on('data', collect)
+    return started
+  }
+  let server = spawnServer()
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`
-  const stop = async () => {
-    if (server.exitCode === null) {
-      const exited = new Promise((resolve) => server.once('exit', resolve))
-      server.kill('SIGINT') // fast shutdown
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
-      if (server.exitCode === null) server.kill('SIGKILL')
+  /** Stops the server: SIGINT is PostgreSQL's fast shutdown, SIGQUIT its immediate one (a crash, recovered at the next start). */
+  const halt = async (signal = 'SIGINT') => {
+    if (server.exitCode !== null || server.signalCode !== null) return
+    const exited = new Promise((resolve) => server.once('exit', resolve))
+    server.kill(signal)
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))])
+    if (server.exitCode === null && server.signalCode === null) {
+      server.kill('SIGKILL')
+      await exited
     }
+  }
+  const stop = async () => {
+    await halt('SIGINT')
     rmSync(root, { recursive: true, force: true })
+  }
+  /** Starts the server again on the same data folder and port once `halt` has stopped it. */
+  const resume = async () => {
+    server = spawnServer()
+    await waitUntilReady(adminUrl, server, () => output)
   }
   try {
     const version = await waitUntilReady(adminUrl, server, () => output)
-    return { adminUrl, version, port, stop }
+    return { adminUrl, version, port, stop, halt, resume }
   } catch (error) {
     await stop()
     throw error
