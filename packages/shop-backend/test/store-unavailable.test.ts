@@ -88,7 +88,8 @@ describe.skipIf(postgres.missing !== undefined)('PostgreSQL stopped under load a
   }, 120_000)
 
   it('every payment acknowledged before, during and after is in the ledger once; while down the page gets 503 with Retry-After, never 500', async () => {
-    const server: RunningPostgres = await startPostgres({ bin: postgresBinDir()!, durable: false })
+    // Durable, as a production server is: an immediate shutdown keeps every commit it acknowledged.
+    const server: RunningPostgres = await startPostgres({ bin: postgresBinDir()!, durable: true })
     cleanups.push(() => server.stop())
     const databaseUrl = await createDatabase(server.adminUrl, 'outage')
     const instance: InstanceProcess = await spawnInstance('outage', {

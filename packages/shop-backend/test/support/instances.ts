@@ -88,6 +88,8 @@ export async function spawnInstance(name: string, options: InstanceOptions): Pro
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', 'user-agent': 'vitest' },
       body: JSON.stringify(body),
+      // An instance answers within its service deadline; this only bounds a test against a wedged one.
+      signal: AbortSignal.timeout(30_000),
     })
     return {
       status: response.status,
