@@ -375,13 +375,15 @@ describe.skipIf(postgres.missing !== undefined)('chaos: instances, faults and a 
     ).toEqual([])
 
     const modifications = world.sandboxRows<{ kind: string; n: number }>(
-      'SELECT m.kind, COUNT(*) AS n FROM modifications m JOIN payments p ON p.psp_reference = m.payment_psp_reference WHERE p.shop_id = ? GROUP BY m.kind',
+      'SELECT m.kind, COUNT(*) AS n FROM modifications m JOIN payments p ON p.psp_reference = m.payment_psp_reference ' +
+        'WHERE p.shop_id = ? GROUP BY m.kind',
       shopId,
     )
+    const byKind = Object.fromEntries(modifications.map((m) => [m.kind, m.n]))
     const faultTotal = faults.reset + faults.lost + faults.delayed + faults.hung
     console.log(
       `chaos seed ${SEED}: ${counts.orders} orders (${counts.doubleSubmits} double submits), ${payments.length} payments at the sandbox ` +
-        `(${toldAuthorised.length} told Authorised), modifications ${JSON.stringify(Object.fromEntries(modifications.map((m) => [m.kind, m.n])))} ` +
+        `(${toldAuthorised.length} told Authorised), modifications ${JSON.stringify(byKind)} ` +
         `from ${counts.clicks} clicks (${counts.doubleClicks} double, ${counts.withRequestId} with a requestId); ` +
         `${counts.kills} kills, ${counts.databaseRestarts} immediate database restart, ${faultTotal} faults ${JSON.stringify(faults)}; ` +
         `${delivered().length} deliveries by ${everySpawned.length} processes`,

@@ -107,7 +107,9 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     }
   })
 
-  it('a double click on a partial capture split over two instances, while an earlier lost capture is settled, is one capture at the sandbox', async () => {
+  const doubleClickSplit =
+    'a double click on a partial capture split over two instances, while an earlier lost capture is settled, is one capture at the sandbox'
+  it(doubleClickSplit, async () => {
     const shared = await newWorld()
     const timeouts = { deadlineMs: 3_000, attemptTimeoutMs: 2_500 }
     const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]

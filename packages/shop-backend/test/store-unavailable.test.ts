@@ -58,7 +58,9 @@ describe('SQLite busy past its timeout', () => {
     expect(world().sandboxPayments(testShop.shopId)).toBe(before + 1)
   })
 
-  it('a capture while the store is busy is ShopBackendError STORE_UNAVAILABLE; the same capture afterwards moves the money once', async () => {
+  const busyCapture =
+    'a capture while the store is busy is ShopBackendError STORE_UNAVAILABLE; the same capture afterwards moves the money once'
+  it(busyCapture, async () => {
     const log: string[] = []
     const testShop = await shop({ log: (line) => log.push(line) })
     const order = testShop.createOrder()
@@ -87,7 +89,9 @@ describe.skipIf(postgres.missing !== undefined)('PostgreSQL stopped under load a
     execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/shop-backend'], { cwd: repo, stdio: 'pipe' })
   }, 120_000)
 
-  it('every payment acknowledged before, during and after is in the ledger once; while down the page gets 503 with Retry-After, never 500', async () => {
+  const outage =
+    'every payment acknowledged before, during and after is in the ledger once; while down the page gets 503 with Retry-After, never 500'
+  it(outage, async () => {
     // Durable, as a production server is: an immediate shutdown keeps every commit it acknowledged.
     const server: RunningPostgres = await startPostgres({ bin: postgresBinDir()!, durable: true })
     cleanups.push(() => server.stop())
@@ -161,7 +165,8 @@ describe.skipIf(postgres.missing !== undefined)('PostgreSQL stopped under load a
     }
     for (const id of acknowledged) expect(world().sandboxPaymentsFor(`order-${id}`, 'Authorised'), id).toBe(1)
     console.log(
-      `store outage: ${acknowledged.length} payments acknowledged (${beforeStop} before the stop), answers ${JSON.stringify(Object.fromEntries(answers))}, ` +
+      `store outage: ${acknowledged.length} payments acknowledged (${beforeStop} before the stop), ` +
+        `answers ${JSON.stringify(Object.fromEntries(answers))}, ` +
         `codes while down ${[...notNow].join(', ')}; logged ${[...new Set(logged.match(/could not be reached \([^)]*\)/g))].join(', ')}`,
     )
   }, 60_000)

@@ -2,7 +2,10 @@ import { ShopBackendError } from '../errors.js'
 
 /** A store's error by its code only (a message can quote a row's values), and whether it means "not now". */
 export interface StoreFailure {
-  /** PostgreSQL's SQLSTATE (`57P01`), SQLite's code (`SQLITE_BUSY`), the OS's (`ECONNREFUSED`), another stable code, pg's words for a lost connection, else the error's name. */
+  /**
+   * PostgreSQL's SQLSTATE (`57P01`), SQLite's code (`SQLITE_BUSY`), the OS's (`ECONNREFUSED`), another
+   * stable code, pg's words for a lost connection, else the error's name.
+   */
   readonly code: string
   /** The database cannot be reached now (down, restarting, busy past its timeout): the caller may try again. */
   readonly unavailable: boolean

@@ -53,6 +53,9 @@ export interface SqliteStore extends LedgerStore {
   readonly database: Database.Database
 }
 
+/** The failure's code for a log line, never its message (which can quote a row). */
+const codeOf = (error: unknown) => storeFailureOf(error).code
+
 const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT') === true
 
 function fsyncFolder(path: string): void {
@@ -152,7 +155,7 @@ function createGroupCommit(db: Database.Database, walPath: string, log: (line: s
     } catch (error) {
       // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
       failure = { error }
-      log(`sqlite store: syncing the WAL failed (${storeFailureOf(error).code}); the writes it covered were refused`)
+      log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
       if (wal !== undefined) closeSync(wal)
       wal = undefined
     }
@@ -186,9 +189,7 @@ function createGroupCommit(db: Database.Database, walPath: string, log: (line: s
       results = commitAll.immediate(items)
     } catch (error) {
       // The commit itself failed (disk full, I/O error, busy past the timeout): none of the group is stored.
-      log(
-        `sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${storeFailureOf(error).code}); none is stored`,
-      )
+      log(`sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${codeOf(error)}); none is stored`)
       for (const item of items) item.reject(error)
       return
     }
