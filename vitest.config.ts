@@ -19,7 +19,7 @@ const SOURCE_CONDITION = '@card-jwe/source'
 /** Makes the test certificates once per run and hands them to Node and browser tests alike. */
 const testCertificates = here('./packages/testkit/src/vitest/global-setup.ts')
 
-/** The sandbox a shop's Vitest browser tests get (issue 15), with its capture commands below. */
+/** The sandbox a shop's Vitest browser tests get, with its capture commands below. */
 const runSandbox = here('./apps/sandbox/src/testing/vitest-global-setup.ts')
 
 const cardJweSuite = ['packages/card-jwe/test/**/*.test.ts']
@@ -57,7 +57,7 @@ export default defineConfig({
       inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),
       inBrowsers({ name: 'browser-info:browser', include: ['packages/browser-info/test/**/*.browser.test.ts'] }, { setScreenSize }),
       inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),
-      // A real PostgreSQL server for the run (its store's conformance and the multi-instance tests, issue 26).
+      // A real PostgreSQL server for the run (its store's conformance and the multi-instance tests).
       inNode({
         name: 'shop-backend',
         include: ['packages/shop-backend/test/**/*.test.ts'],
@@ -81,7 +81,7 @@ export default defineConfig({
         globalSetup: [testCertificates],
         testTimeout: 30_000,
       }),
-      // Fuzzing and crash-under-load runs against the built apps (issue 8); FUZZ_RUNS and CRASH_* lengthen them.
+      // Fuzzing and crash-under-load runs against the built apps; FUZZ_RUNS and CRASH_* lengthen them.
       inNode({
         name: 'hardening',
         include: ['test/hardening/**/*.test.ts'],

@@ -34,3 +34,12 @@ it(`keeps every line of every tracked source file within ${MAX_LINE_LENGTH} char
   )
   expect(tooLong).toEqual([])
 })
+
+it('names no tracker issue in a source file: code, tests and comments say what and why, not where it was asked', () => {
+  const mentions = trackedSources().flatMap((path) =>
+    readFileSync(join(ROOT, path), 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (/\bissues? #?\d+/i.test(line) ? [`${path}:${index + 1}`] : [])),
+  )
+  expect(mentions).toEqual([])
+})

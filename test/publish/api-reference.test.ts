@@ -1,6 +1,6 @@
 /**
  * The API reference (TypeDoc, `pnpm docs:api`) documents every export: `pnpm docs:check`, the
- * build's last step, fails on one that is not (issue 16). That it does fail is shown here, on a
+ * build's last step, fails on one that is not. That it does fail is shown here, on a
  * copy of one package with an undocumented export added.
  */
 import { execFileSync } from 'node:child_process'

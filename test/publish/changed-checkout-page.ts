@@ -1,6 +1,6 @@
 /**
  * A changed copy of the demo's built checkout page, to prove the Playwright fixture catches a page
- * that leaks (issue 15). The change goes into the page's own module, whose integrity hash is then
+ * that leaks. The change goes into the page's own module, whose integrity hash is then
  * updated, so the shop serves it as it would a new build.
  */
 import { createHash } from 'node:crypto'

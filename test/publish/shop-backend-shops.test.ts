@@ -2,7 +2,7 @@
  * The shop-backend README's Express and Fastify shops, taken from the README as written, built in a
  * project outside the workspace from the tarballs only, run against the sandbox's command
  * (`card-jwe-sandbox --port 0 --ready-made-store`, also from its tarball), serving the demo's built
- * checkout page; Chromium pays a challenged card to Authorised through each (issue 25).
+ * checkout page; Chromium pays a challenged card to Authorised through each.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

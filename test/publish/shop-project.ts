@@ -1,6 +1,6 @@
 /**
  * A shop's project outside the workspace, made from the packed tarballs as `npm install` of the
- * published packages would make it (issue 16). Installs come from pnpm's store when it has them
+ * published packages would make it. Installs come from pnpm's store when it has them
  * (`--prefer-offline`), so the test needs no network after `scripts/setup.sh --tests`.
  */
 import { execFileSync } from 'node:child_process'

@@ -1,5 +1,5 @@
 /**
- * The packages as a user gets them (issue 16): packed with `pnpm pack`, installed in a project outside
+ * The packages as a user gets them: packed with `pnpm pack`, installed in a project outside
  * the workspace beside the app's own jose, then every README example type-checked there (Node16 and
  * bundler resolution), the page's examples built with Vite, the Node examples run, the command run,
  * and each tarball linted by publint (strict) and attw (ESM-only profile).
@@ -258,7 +258,7 @@ describe('the packed tarballs, installed in a shop project outside the workspace
     STEP_TIMEOUT,
   )
 
-  describe('the Playwright fixture (issue 15): the demo spec, run from the tarballs against the demo shop', () => {
+  describe('the Playwright fixture: the demo spec, run from the tarballs against the demo shop', () => {
     const DEMO_FRONT = join(root, 'apps/demo/dist/front')
     const CHROMIUM_ARGS =
       "'--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'"

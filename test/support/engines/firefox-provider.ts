@@ -1,6 +1,6 @@
 /**
  * Vitest browser provider for Firefox ESR (Debian's /usr/bin/firefox-esr) through puppeteer-core
- * over WebDriver BiDi: Playwright's own Firefox driver cannot drive this build (issue 14). Real key
+ * over WebDriver BiDi: Playwright's own Firefox driver cannot drive this build. Real key
  * and pointer events for userEvent; the commands our tests use take the page from this context.
  */
 import { defineBrowserProvider } from '@vitest/browser'

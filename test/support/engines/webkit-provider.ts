@@ -1,6 +1,6 @@
 /**
  * Vitest browser provider for WebKit (Safari's engine): WebKitGTK's MiniBrowser driven through its
- * WebDriver under Xvfb (issue 14). Real key events through WebDriver actions; clicks as WebDriver
+ * WebDriver under Xvfb. Real key events through WebDriver actions; clicks as WebDriver
  * element clicks; vitest's label selectors resolved in the page.
  */
 import { defineBrowserProvider } from '@vitest/browser'

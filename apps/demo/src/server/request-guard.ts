@@ -35,7 +35,7 @@ export function checkRequest(request: Request, path: string, localPort: number |
   if (!path.startsWith('/api/')) return
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
   // A browser's CSP report changes nothing and is size-capped and redacted; WebKit posts it with
-  // `Origin: null`, so the origin check would drop every Safari shopper's report (issue 18, point 8).
+  // `Origin: null`, so the origin check would drop every Safari shopper's report.
   if (request.method === 'POST' && path === '/api/csp-report' && REPORT_TYPES.has(type)) return
   const site = request.headers.get('sec-fetch-site')
   const origin = request.headers.get('origin')
