@@ -1,6 +1,6 @@
 import { getRequestListener } from '@hono/node-server'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RequestInfo, ShopBackend } from '../create-shop-backend.js'
+import type { RequestInfo, ShopBackend } from '../shop-backend-types.js'
 
 /**
  * The parts of Express 5's request the handler reads; an Express `Request` is one. `body` is what a

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import type { ShopBackend } from '../create-shop-backend.js'
+import type { ShopBackend } from '../shop-backend-types.js'
 
 /** Options of {@link shopBackendPlugin}: `app.register(shopBackendPlugin, { backend })`. */
 export interface ShopBackendPluginOptions {

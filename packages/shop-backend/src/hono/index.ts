@@ -1,5 +1,5 @@
 import type { Context, Env, Hono, Schema } from 'hono'
-import type { ShopBackend } from '../create-shop-backend.js'
+import type { ShopBackend } from '../shop-backend-types.js'
 
 /** Options of {@link mountShopBackend}. */
 export interface MountOptions {

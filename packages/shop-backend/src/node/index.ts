@@ -2,7 +2,7 @@ import { getRequestListener } from '@hono/node-server'
 import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { dirname } from 'node:path'
-import type { ShopBackend } from '../create-shop-backend.js'
+import type { ShopBackend } from '../shop-backend-types.js'
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {

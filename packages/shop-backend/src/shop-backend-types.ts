@@ -1,0 +1,155 @@
+import type { OrderRecord } from '@card-jwe/payment-validator'
+import type { Poller } from './create-poller.js'
+import type { MerchantSetup } from './merchant-setup.js'
+import type {
+  PaymentService,
+  RegisterShop,
+  SavedCard,
+  SavedCardRemoval,
+  ServiceCredentials,
+  ShopService,
+  StoredCard,
+} from './payment-service.js'
+import type { LedgerStore, OrderChange } from './store.js'
+import type { FailureThrottleOptions } from './lib/failure-throttle.js'
+import type { ModificationResult, ModifyOptions } from './lib/modify.js'
+import type { ResealReport } from './lib/reseal-secrets.js'
+import type { ErasureRequests } from './lib/shopper-data.js'
+
+/** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
+export type ShopOrder = OrderRecord
+
+/** Paths of the checkout API the page calls. */
+export interface CheckoutPaths {
+  /** GET: certificate and payment methods. Default `/api/config`. */
+  readonly config: string
+  /** POST: the page's submission. Default `/api/payments`. */
+  readonly payments: string
+  /** POST: after a redirect or a 3-D Secure step. Default `/api/payment-details`. */
+  readonly paymentDetails: string
+}
+
+/** Where the page's calls go unless `paths` says otherwise. */
+export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({
+  config: '/api/config',
+  payments: '/api/payments',
+  paymentDetails: '/api/payment-details',
+})
+
+/** Options of {@link createShopBackend}. */
+export interface ShopBackendOptions {
+  /** The payment ledger's storage (`@card-jwe/shop-backend/sqlite`, or another {@link LedgerStore}). */
+  readonly store: LedgerStore
+  /**
+   * The signed service port once the shop's credentials are known (`connectServiceClient(...).service`,
+   * which has the payment and the merchant set-up calls). A factory of your own may return only a
+   * {@link PaymentService}: the set-up's calls are optional, and `merchantSetup` then throws a TypeError.
+   */
+  readonly service: (credentials: ServiceCredentials) => ShopService
+  /** The unsigned registration call (`connectServiceClient(...).registerShop`); needed by `register` only. */
+  readonly registerShop?: RegisterShop
+  /** 32 bytes (or an AES-GCM CryptoKey) that seal the secrets at rest; keep them outside the store. */
+  readonly secretKey: Uint8Array | CryptoKey
+  /** While rotating `secretKey`: the keys before it, which still open what they sealed (see `resealSecrets`). */
+  readonly previousSecretKeys?: ReadonlyArray<Uint8Array | CryptoKey>
+  /** The shop's order by id; undefined when there is none. */
+  readonly findOrder: (orderId: string) => Promise<ShopOrder | undefined> | ShopOrder | undefined
+  /** Hears every change of an order's payment, after the commit; a throw means "tell me again later". */
+  readonly onOrderChange: (change: OrderChange) => Promise<void> | void
+  /**
+   * The shop's public origin: the service calls its settings endpoints there, shoppers return there,
+   * and the checkout page must be served from it (3-D Secure frames post their result to it).
+   */
+  readonly shopUrl: string
+  /** Where the shopper returns after a redirect; default `${shopUrl}/?orderId=<id>`. */
+  readonly returnUrl?: (order: ShopOrder) => string
+  /**
+   * Where the onboarding return sends the merchant, after it re-checked the onboarding status (best
+   * effort); default `/admin.html?onboarding=returned`.
+   */
+  readonly adminUrl?: string
+  /** The processor's certificate (PEM) the page encrypts with; in the checkout config. */
+  readonly certificatePem?: string
+  /** The service's origin, in the checkout config (the page's CSP and 3-D Secure frames need it). */
+  readonly serviceOrigin?: string
+  /** The checkout-payment-methods query; default `{country: 'NL', currency: <none>}`. */
+  readonly paymentMethodsQuery?: {
+    /** ISO 3166 country of the shoppers; default NL. */
+    readonly country?: string
+    /** ISO 4217 currency of the orders. */
+    readonly currency?: string
+  }
+  /** Where the checkout API is served; default {@link DEFAULT_CHECKOUT_PATHS}. */
+  readonly paths?: Partial<CheckoutPaths>
+  /** Default 64 KiB. */
+  readonly maxBodyBytes?: number
+  /**
+   * An identical non-card submission within this time is a repeat (a double click), as is a capture,
+   * refund or cancel without requestId asking for what the one before it asked for; default 15 s.
+   */
+  readonly repeatWindowMs?: number
+  /** How repeated wrong Basic credentials are slowed. */
+  readonly failureThrottle?: FailureThrottleOptions
+  /** The clock; default the real one. */
+  readonly now?: () => Date
+  /** Log lines name codes and ids, never card data or secrets. Default: none. */
+  readonly log?: (line: string) => void
+  /** Test hook for waits (the throttle's, and a payment-details call waiting on another window's). */
+  readonly sleep?: (ms: number) => Promise<void>
+}
+
+/** Per request: the shopper's address (for 3-D Secure's browser data and the Basic throttle). */
+export interface RequestInfo {
+  /** The client's address as the adapter sees it (behind a proxy: the one the proxy vouches for). */
+  readonly ip?: string | undefined
+}
+
+/** The result of {@link ShopBackend.register}. */
+export interface Registration {
+  /** The shop's id at the service. */
+  readonly shopId: string
+  /** The store the checkout sells from, when there is one (a ready-made store). */
+  readonly storeId?: string | undefined
+  /** True when the shop was registered before and nothing was sent. */
+  readonly alreadyRegistered: boolean
+}
+
+/** See {@link createShopBackend}. */
+export interface ShopBackend {
+  /** Web-standard handler: the shop-side endpoints and the checkout API; 404 JSON for other paths. */
+  fetch(request: Request, info?: RequestInfo): Promise<Response>
+  /** Whether `fetch` serves this path (for frameworks that mount it beside their own routes). */
+  handles(pathname: string): boolean
+  /** Every path `fetch` serves. */
+  readonly paths: readonly string[]
+  /** The updated-payments poller: start it once the shop is registered. */
+  readonly poller: Poller
+  /** Captures the order's authorised payment: what is left to capture, unless `options.amount`. */
+  capture(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  /** Refunds the order's captured money: all not refunded yet, unless `options.amount`. */
+  refund(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  /** Cancels the order's authorised, uncaptured payment. */
+  cancel(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
+  /** A shopper's saved cards at the service (id, brand, last four): what `removeSavedCard` takes. */
+  savedCards(shopperReference: string): Promise<StoredCard[]>
+  /** Removes a shopper's saved card at the service. */
+  removeSavedCard(card: SavedCard): Promise<SavedCardRemoval>
+  /** Asks the service to erase the shopper's data of each payment of the order. */
+  eraseShopperData(orderId: string | number): Promise<ErasureRequests>
+  /** Seals again under `secretKey` the secrets a key in `previousSecretKeys` sealed (a rotation's last step). */
+  resealSecrets(): Promise<ResealReport>
+  /**
+   * Registers the shop once (safe to repeat: a registered shop sends nothing): makes and seals a
+   * strong Basic pair, calls registration; the service reads the settings and pushes service_secret.
+   * `fetch` must already answer at `shopUrl`.
+   */
+  register(options?: { readonly readyMadeStore?: boolean }): Promise<Registration>
+  /** Uses credentials obtained elsewhere (a ready-made shop, a migration); the secret is sealed. */
+  connect(credentials: ServiceCredentials & { readonly storeId: string }): Promise<void>
+  /** Sets the store the checkout sells from ('' closes it); `merchantSetup` does this itself. */
+  useStore(storeId: string): Promise<void>
+  /** The merchant's set-up (account, contractor, store, onboarding), as calls for the shop's admin. */
+  readonly merchantSetup: MerchantSetup
+  /** Delivers due order changes now (also runs after every write and every poll). */
+  deliverChanges(): Promise<void>
+}
