@@ -14,8 +14,9 @@ import type { RequestInfo, ShopBackendOptions } from './shop-backend-types.js'
 import type { BackendContext } from './lib/context.js'
 import { fingerprintOf } from './lib/fingerprint.js'
 import { json, readBody, requireJson } from './lib/http.js'
-import { submitDetails, submitPayment } from './lib/ledger.js'
-import type { createOutbox, OutboxTicket } from './lib/outbox.js'
+import { submitDetails } from './ledger/submit-details.js'
+import { submitPayment } from './ledger/submit-payment.js'
+import type { createOutbox, OutboxTicket } from './ledger/outbox.js'
 
 /**
  * The context for one payments or details request: the changes it queues are its own, and the shop

@@ -67,7 +67,7 @@ export {
   UNSETTLED_STATES,
 } from './transitions.js'
 export type { AttemptState, TransitionVerdict } from './transitions.js'
-export type { ModificationResult, ModifyOptions } from './lib/modify.js'
+export type { ModificationResult, ModifyOptions } from './ledger/modify.js'
 export type { ErasureRequests } from './lib/shopper-data.js'
 export type { ResealReport } from './lib/reseal-secrets.js'
 export { SHOP_SIDE_PATHS } from './lib/shop-endpoints.js'

@@ -12,7 +12,7 @@ import type {
 } from './payment-service.js'
 import type { LedgerStore, OrderChange } from './store.js'
 import type { FailureThrottleOptions } from './lib/failure-throttle.js'
-import type { ModificationResult, ModifyOptions } from './lib/modify.js'
+import type { ModificationResult, ModifyOptions } from './ledger/modify.js'
 import type { ResealReport } from './lib/reseal-secrets.js'
 import type { ErasureRequests } from './lib/shopper-data.js'
 

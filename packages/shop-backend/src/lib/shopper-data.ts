@@ -9,7 +9,8 @@ import {
 } from '../payment-service.js'
 import type { BackendContext } from './context.js'
 import { derivedIdempotencyKey, newIdempotencyKey } from './idempotency-key.js'
-import { pspReferencesOf, refusal, unreachable } from './ledger.js'
+import { pspReferencesOf } from '../ledger/attempts.js'
+import { refusal, unreachable } from '../ledger/refusals.js'
 import type { AttemptRecord } from '../store.js'
 import { UNSETTLED_STATES } from '../transitions.js'
 

@@ -1,6 +1,6 @@
-import { storeFailureOf } from './store-failure.js'
+import { storeFailureOf } from '../lib/store-failure.js'
 import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store.js'
-import { retryAt } from './backoff.js'
+import { retryAt } from '../lib/backoff.js'
 
 /** One request's share of the outbox: the changes its compare-and-sets queued. */
 export interface OutboxTicket {

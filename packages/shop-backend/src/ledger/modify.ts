@@ -2,10 +2,11 @@ import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError, type ModificationAnswer, type PaymentService } from '../payment-service.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from '../store.js'
 import type { AttemptState } from '../transitions.js'
-import type { BackendContext } from './context.js'
-import { fingerprintOf } from './fingerprint.js'
-import { newIdempotencyKey } from './idempotency-key.js'
-import { paidAttempt, refusal } from './ledger.js'
+import type { BackendContext } from '../lib/context.js'
+import { fingerprintOf } from '../lib/fingerprint.js'
+import { newIdempotencyKey } from '../lib/idempotency-key.js'
+import { paidAttempt } from './attempts.js'
+import { refusal } from './refusals.js'
 
 /** Options of capture, refund and cancel by order. */
 export interface ModifyOptions {

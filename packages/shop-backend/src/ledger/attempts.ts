@@ -1,0 +1,136 @@
+// An attempt's rules the flows share: what the page and the shop are told of it, and its writes.
+import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
+import { ShopBackendError } from '../errors.js'
+import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
+import { PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from '../transitions.js'
+import type { BackendContext } from '../lib/context.js'
+import { newIdempotencyKey } from '../lib/idempotency-key.js'
+
+/** The payments the service knows of the order's attempts, each once. */
+export const pspReferencesOf = (attempts: readonly AttemptRecord[]): string[] => [
+  ...new Set(attempts.flatMap((a) => (a.pspReference ? [a.pspReference] : []))),
+]
+
+/** The order's paid attempt, if any: the latest one in a paid state. */
+export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
+
+/** What the page is told of an attempt: its stored answer, or (settled by the poller) its state in words. */
+export function browserAnswer(attempt: AttemptRecord): BrowserPaymentResult {
+  const stored = attempt.answer as PaymentResponse | undefined
+  // A stored answer that the poller has since overtaken (an action, then paid) is not repeated: the state is.
+  if (stored && stateOfResultCode(stored.resultCode, stored.action !== undefined) === attempt.state) return toBrowserPaymentResult(stored)
+  return { resultCode: resultCodeOfState(attempt.state) }
+}
+
+export function changeOf(attempt: AttemptRecord, patch: AttemptPatch): OrderChange {
+  const state = patch.state ?? attempt.state
+  const pspReference = patch.pspReference ?? attempt.pspReference
+  const resultCode = patch.resultCode ?? attempt.resultCode
+  return {
+    orderId: attempt.orderId,
+    attempt: attempt.number,
+    state,
+    previousState: attempt.state,
+    ...(resultCode ? { resultCode } : {}),
+    ...(pspReference ? { pspReference } : {}),
+    amount: attempt.amount,
+    capturedValue: patch.capturedValue ?? attempt.capturedValue,
+    refundedValue: patch.refundedValue ?? attempt.refundedValue,
+    // The compare-and-set that queues this change moves the version on by one.
+    version: attempt.version + 1,
+  }
+}
+
+/** A compare-and-set on `current`; the change it queued is told to the outbox, which delivers it with the request's answer. */
+export async function compareAndSetQueueing(
+  context: BackendContext,
+  current: AttemptRecord,
+  patch: AttemptPatch,
+  change: OrderChange | undefined,
+): Promise<AttemptRecord | undefined> {
+  const written = await context.store.compareAndSet(current.id, current.version, patch, change)
+  if (!change) return written
+  // A lost race: whoever won may have queued the change; the request's answer still waits until the shop heard it.
+  context.changeQueued(written?.queued)
+  if (!written) return written
+  const { queued: _, ...attempt } = written
+  return attempt
+}
+
+/**
+ * Stores the service's answer on the attempt (compare-and-set on the version read before the call).
+ * A lost race or a state the table refuses keeps what is stored: the caller answers from it.
+ */
+export async function storeAnswer(
+  context: BackendContext,
+  attempt: AttemptRecord,
+  answer: PaymentResponse,
+  extra: Partial<AttemptPatch> = {},
+): Promise<AttemptRecord> {
+  for (let current: AttemptRecord | undefined = attempt; current; current = await context.store.findAttempt(attempt.id)) {
+    const to = stateOfResultCode(answer.resultCode, answer.action !== undefined)
+    const verdict = transition(current.state, to)
+    if (verdict === 'ignore') return current
+    const patch: AttemptPatch = {
+      state: to,
+      resultCode: answer.resultCode,
+      ...(answer.pspReference ? { pspReference: answer.pspReference } : {}),
+      answer: answer as unknown as Record<string, unknown>,
+      errorCode: null,
+      ...extra,
+      updatedAt: context.now().toISOString(),
+    }
+    const written = await compareAndSetQueueing(context, current, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
+    if (written) return written
+  }
+  throw new ShopBackendError(500, 'INTERNAL', 'attempt: vanished from the ledger')
+}
+
+/** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */
+export async function markOpen(context: BackendContext, attempt: AttemptRecord): Promise<void> {
+  if (attempt.state !== 'created') return
+  await context.store.compareAndSet(attempt.id, attempt.version, { state: 'pending', updatedAt: context.now().toISOString() })
+}
+
+/** A new attempt, not stored yet: its idempotency key is made here. */
+export function newAttempt(
+  context: BackendContext,
+  order: OrderRecord,
+  number: number,
+  methodType: string,
+  fingerprint: string,
+): AttemptRecord {
+  const orderId = String(order.id)
+  const now = context.now()
+  const at = now.toISOString()
+  return {
+    id: `${orderId}:${number}`,
+    orderId,
+    number,
+    idempotencyKey: newIdempotencyKey(now.getTime()),
+    state: 'created',
+    version: 1,
+    amount: { currency: order.amount.currency, value: order.amount.value },
+    methodType,
+    fingerprint,
+    detailsStep: 0,
+    capturedValue: 0,
+    refundedValue: 0,
+    createdAt: at,
+    updatedAt: at,
+  }
+}
+
+/**
+ * The ledger's payment must be for the order as the shop reads it now. An order id that names
+ * another order (orders kept in memory and numbered afresh after a restart, a shop's database
+ * reset under a kept ledger) must not be answered "Authorised" from someone else's payment.
+ */
+export function sameOrder(attempt: AttemptRecord, order: OrderRecord): AttemptRecord {
+  if (attempt.amount.currency === order.amount.currency && attempt.amount.value === order.amount.value) return attempt
+  throw new ShopBackendError(
+    409,
+    'ORDER_CHANGED',
+    `orderId: the ledger holds a payment of another amount for this order id (${attempt.state}); an order id must name one order for good`,
+  )
+}

@@ -1,0 +1,62 @@
+// The feed asked about one order when a lost answer or a stale claim leaves its outcome open.
+import type { BrowserPaymentResult } from '@card-jwe/payment-validator'
+import { ShopBackendError } from '../errors.js'
+import { orderIdOfRecord } from '../payment-service.js'
+import type { AttemptRecord } from '../store.js'
+import { FAILED_STATES } from '../transitions.js'
+import type { BackendContext } from '../lib/context.js'
+import { browserAnswer, paidAttempt, pspReferencesOf } from './attempts.js'
+import { releaseClaim } from './details-claim.js'
+import { outcomePending } from './refusals.js'
+
+/**
+ * The service says the payment these details are for is final, and its answer was lost: the feed
+ * knows. Paid: that answer. Otherwise, once the feed was read, the claim goes (the payment is final,
+ * nothing more can be sent for it) and the page hears the order's state, or "being confirmed".
+ */
+export async function settledByFeed(context: BackendContext, attempt: AttemptRecord, key: string): Promise<BrowserPaymentResult> {
+  const read = await readFeedFor(context, attempt.orderId)
+  const attempts = await context.store.listAttempts(attempt.orderId)
+  const paid = paidAttempt(attempts)
+  if (paid) return browserAnswer(paid)
+  const current = attempts.find((a) => a.id === attempt.id)
+  if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
+  if (read !== 'clear') throw outcomePending()
+  // The feed was read: the payment these details were for is final and did not pay the order.
+  await releaseClaim(context, attempt.id, key)
+  throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: this payment already has its final result; the order is not paid')
+}
+
+/**
+ * One poll of the feed. `clear`: it was read to its end (by this instance, or, when another holds
+ * the poller's lease, read here without applying) and shows nothing of the order that the ledger
+ * has not applied. `pending`: not read, or news for the order waits for the lease holder's poll.
+ */
+export async function readFeedFor(context: BackendContext, orderId: string): Promise<'clear' | 'pending'> {
+  const report = await context.pollNow()
+  // A poll that failed, or stopped with the feed unread, has not looked at everything.
+  if (report.failed !== undefined || report.moreToRead) return 'pending'
+  // A record the poller kept as a problem (a conflict with the claim's own write, a store error) is
+  // behind the cursor: news about the order all the same.
+  const references = new Set(pspReferencesOf(await context.store.listAttempts(orderId)))
+  const aboutOrder = (record: Readonly<Record<string, unknown>>) =>
+    orderIdOfRecord(record) === orderId || references.has(String(record.pspReference))
+  if ((await context.store.listProblems()).some((p) => aboutOrder(p.change))) return 'pending'
+  if (report.leaseHeldBy === undefined) return 'clear'
+  try {
+    const service = await context.service()
+    let after = await context.store.readCursor()
+    for (let pages = 0; pages < FEED_PAGES_TO_LOOK_AT; pages++) {
+      const page = await service.updatedPayments({ after, limit: 100 })
+      if (page.payments.some(aboutOrder)) return 'pending'
+      if (!page.hasMore) return 'clear'
+      after = page.cursor
+    }
+  } catch {
+    // Unread is not clear.
+  }
+  return 'pending'
+}
+
+/** How far behind the stored cursor a look at the feed goes before it gives up (100 records a page). */
+const FEED_PAGES_TO_LOOK_AT = 10

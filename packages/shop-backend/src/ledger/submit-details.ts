@@ -1,0 +1,123 @@
+// POST payment-details: one call per step under the order's claim, its answer stored on its own attempt.
+import type { BrowserPaymentResult, OrderRecord, PaymentResponse } from '@card-jwe/payment-validator'
+import { ShopBackendError } from '../errors.js'
+import { PaymentServiceError } from '../payment-service.js'
+import type { AttemptRecord } from '../store.js'
+import { FAILED_STATES, UNSETTLED_STATES } from '../transitions.js'
+import type { BackendContext } from '../lib/context.js'
+import { browserAnswer, paidAttempt, storeAnswer } from './attempts.js'
+import { claimIsStale, detailsKeyOf, releaseClaim, waitForOthers } from './details-claim.js'
+import { readFeedFor, settledByFeed } from './feed-check.js'
+import { outcomePending, refusal, unreachable } from './refusals.js'
+
+/**
+ * The attempt a details answer is about. Two windows on one order each run their own payment's
+ * step, and the details name the payment, not the attempt: the answer's pspReference says which.
+ */
+export function answeredAttempt(
+  attempts: readonly AttemptRecord[],
+  sentFor: AttemptRecord,
+  answer: PaymentResponse,
+): AttemptRecord | undefined {
+  const named = answer.pspReference ? attempts.find((a) => a.pspReference === answer.pspReference) : undefined
+  if (named) return named
+  // No reference to go by. A next step (an action) is the claim holder's to run, as before. A final
+  // answer goes there only if no other attempt waits at a step: else it may be another tab's
+  // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
+  if (answer.action !== undefined) return sentFor
+  const others = attempts.filter((a) => a.id !== sentFor.id && a.state === 'action_required')
+  return others.length === 0 ? sentFor : undefined
+}
+
+/**
+ * POST payment-details. One details call for an order at a time, across instances (the claim on the
+ * latest attempt), and none once any attempt is paid: two windows finishing their own 3-D Secure
+ * step on one order make one payment, and the later window hears the paid answer. A repeat of
+ * details already answered gets that answer, never a second call.
+ */
+export async function submitDetails(
+  context: BackendContext,
+  order: OrderRecord,
+  detailsFingerprint: string,
+  send: (attempt: AttemptRecord, idempotencyKey: string) => Promise<PaymentResponse>,
+): Promise<BrowserPaymentResult> {
+  const orderId = String(order.id)
+  const wait = waitForOthers(context)
+  for (let tries = 0; tries < 5; ) {
+    const attempts = await context.store.listAttempts(orderId)
+    const paid = paidAttempt(attempts)
+    // The return page reloaded, a second tab, a double click: the paid answer again, never a 4xx.
+    if (paid) return browserAnswer(paid)
+    // The same step's details again (a double submit, a reload), whichever attempt they finished: their answer.
+    const answered = attempts.find((a) => a.answer && a.detailsFingerprint === detailsFingerprint)
+    if (answered) return browserAnswer(answered)
+    const latest = attempts.at(-1)
+    if (!latest) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
+    // The merchant cancelled the order's payment: another tab's step must not pay it again.
+    if (attempts.some((a) => a.state === 'cancelled'))
+      throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    // Any attempt stopped at a step may be the one these details finish, not only the latest: a bank
+    // redirect can come back after another tab's card was refused. The claim stays on the latest.
+    const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
+    if (!detailsOut && !attempts.some((a) => a.state === 'action_required')) {
+      if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
+      throw new ShopBackendError(
+        409,
+        'NOT_AWAITING_DETAILS',
+        `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`,
+      )
+    }
+    // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must
+    // not finish beside it (both could be authorised). Its outcome first.
+    if (UNSETTLED_STATES.has(latest.state) && !detailsOut) {
+      await wait()
+      continue
+    }
+    const key = detailsKeyOf(latest, detailsFingerprint)
+    if (latest.detailsKey !== undefined && latest.detailsKey !== key) {
+      // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.
+      if (!claimIsStale(context, latest)) {
+        await wait()
+        continue
+      }
+      // Out longer than any call lasts: its instance died or its answer was lost. Only a feed read
+      // that shows nothing new for the order lets these details go instead.
+      if ((await readFeedFor(context, orderId)) === 'pending') throw outcomePending()
+      const paidMeanwhile = paidAttempt(await context.store.listAttempts(orderId))
+      if (paidMeanwhile) return browserAnswer(paidMeanwhile)
+    }
+    tries++
+    // Claimed (again) right before every send, a resend under the same key too: the claim's age is
+    // the age of the call that is out, so no other instance takes it over while that call runs.
+    const attempt = await context.store.compareAndSet(latest.id, latest.version, {
+      detailsKey: key,
+      updatedAt: context.now().toISOString(),
+    })
+    if (!attempt) continue // another writer moved it: read again
+    let answer: PaymentResponse
+    try {
+      answer = await send(attempt, key)
+    } catch (error) {
+      if (!(error instanceof PaymentServiceError)) throw error
+      if (error.kind === 'unknown') throw unreachable()
+      // The step went through before and its answer was lost: the feed knows the outcome.
+      if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
+      // Refused (the step not finished yet, details of another payment): judged again on the next try.
+      await releaseClaim(context, attempt.id, key)
+      throw refusal(error)
+    }
+    // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
+    const target = answeredAttempt(attempts, attempt, answer)
+    if (!target) {
+      // Whose answer it is, the feed will say: the claim goes, the page is asked to reload.
+      await releaseClaim(context, attempt.id, key)
+      throw outcomePending()
+    }
+    const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
+    const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
+    // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
+    await releaseClaim(context, attempt.id, key)
+    return browserAnswer(stored)
+  }
+  throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
+}

@@ -1,0 +1,116 @@
+// POST payments: which attempt a submission goes to, and its one call under the attempt's key.
+import type { BrowserPaymentResult, OrderRecord, PaymentResponse } from '@card-jwe/payment-validator'
+import { ShopBackendError } from '../errors.js'
+import { PaymentServiceError } from '../payment-service.js'
+import type { AttemptRecord } from '../store.js'
+import { FAILED_STATES, UNSETTLED_STATES, ABANDONABLE_RESULT_CODES } from '../transitions.js'
+import type { BackendContext } from '../lib/context.js'
+import { browserAnswer, changeOf, compareAndSetQueueing, markOpen, newAttempt, paidAttempt, sameOrder, storeAnswer } from './attempts.js'
+import { claimIsStale, waitForOthers } from './details-claim.js'
+import { readFeedFor } from './feed-check.js'
+import { outcomePending, refusal, unreachable } from './refusals.js'
+
+/** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
+async function attemptFor(
+  context: BackendContext,
+  order: OrderRecord,
+  methodType: string,
+  fingerprint: string,
+  repeatWindowMs: number,
+): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
+  const orderId = String(order.id)
+  // Most submissions are an order's first: attempt 1 is stored at once, and it can be only when the
+  // order has no attempt (numbers start at 1, one per number). That saves a read and decides nothing
+  // differently; otherwise the attempts are read and judged below.
+  const first = newAttempt(context, order, 1, methodType, fingerprint)
+  if (await context.store.insertAttempt(first)) return first
+  const wait = waitForOthers(context)
+  let polled = false
+  for (let tries = 0; tries < 5; tries++) {
+    const attempts = await context.store.listAttempts(orderId)
+    const paid = paidAttempt(attempts)
+    if (paid) return { paid: sameOrder(paid, order) }
+    const latest = attempts.at(-1)
+    if (latest?.state === 'cancelled') throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
+    if (latest && UNSETTLED_STATES.has(latest.state)) {
+      // Its call may have gone through: another method under its key would be refused by the
+      // service's idempotency, and that refusal must not read as "nothing charged".
+      if (latest.methodType !== methodType)
+        throw new ShopBackendError(
+          409,
+          'ORDER_NOT_PAYABLE',
+          `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
+        )
+      return sameOrder(latest, order)
+    }
+    // The same submission again (a double click, a second tab): the stored answer, not a second payment.
+    // A card JWE is made afresh for each real try, so its repeat is always a repeat; other methods within a window.
+    const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
+    if (latest?.answer && latest.fingerprint === fingerprint && (methodType === 'scheme' || recent)) return { repeat: latest }
+    const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
+    if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
+      throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
+    if (latest) {
+      // The shopper left a step (or a payment failed) for a new try, but another window may be
+      // finishing a step under the latest attempt's claim: never both. Wait for that call's outcome.
+      if (latest.detailsKey !== undefined && !claimIsStale(context, latest)) {
+        await wait()
+        tries--
+        continue
+      }
+      // A claim out longer than any call lasts: only a feed read that shows nothing new lets a new try go.
+      if (latest.detailsKey !== undefined && !polled) {
+        polled = true
+        if ((await readFeedFor(context, orderId)) === 'pending') throw outcomePending()
+        tries--
+        continue
+      }
+      // Claimed for the new attempt, so a details call for the old one waits for it in turn.
+      const fenced = await context.store.compareAndSet(latest.id, latest.version, {
+        detailsKey: `${latest.idempotencyKey}-next`,
+        updatedAt: context.now().toISOString(),
+      })
+      if (!fenced) continue
+    }
+    const attempt = newAttempt(context, order, (latest?.number ?? 0) + 1, methodType, fingerprint)
+    // Stored before the call (the key with it); losing the insert means another process is first: read again.
+    if (await context.store.insertAttempt(attempt)) return attempt
+  }
+  throw new ShopBackendError(500, 'INTERNAL', 'attempt: could not be stored')
+}
+
+/** POST payments: one attempt per submission, the key stored before the call, the answer before the page hears it. */
+export async function submitPayment(
+  context: BackendContext,
+  order: OrderRecord,
+  submission: { readonly methodType: string; readonly fingerprint: string; readonly repeatWindowMs: number },
+  send: (attempt: AttemptRecord) => Promise<PaymentResponse>,
+): Promise<BrowserPaymentResult> {
+  const chosen = await attemptFor(context, order, submission.methodType, submission.fingerprint, submission.repeatWindowMs)
+  if ('paid' in chosen) return browserAnswer(chosen.paid)
+  if ('repeat' in chosen) return browserAnswer(chosen.repeat)
+  let answer: PaymentResponse
+  try {
+    answer = await send(chosen)
+  } catch (error) {
+    if (!(error instanceof PaymentServiceError)) throw error
+    if (error.kind === 'unknown') {
+      await markOpen(context, chosen)
+      throw unreachable()
+    }
+    // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
+    // Not so when the key was used before for another request: that request may have charged.
+    const current = await context.store.findAttempt(chosen.id)
+    if (current && UNSETTLED_STATES.has(current.state) && error.serviceCode !== 'IDEMPOTENCY_KEY_REUSED') {
+      await compareAndSetQueueing(
+        context,
+        current,
+        { state: 'error', errorCode: error.serviceCode, updatedAt: context.now().toISOString() },
+        changeOf(current, { state: 'error', updatedAt: '' }),
+      )
+    }
+    throw refusal(error)
+  }
+  return browserAnswer(await storeAnswer(context, chosen, answer))
+}
