@@ -317,4 +317,28 @@ describe('capture, refund and cancel by order', () => {
       await a.close()
     }
   })
+
+  const restWithId =
+    'a plain "capture the rest" settling a lost part capture and a lost "rest" with a requestId answers with that rest, not the part'
+  it(restWithId, async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder(2800)
+      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      failing('lose-answers', '/captures')
+      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })).rejects.toMatchObject({ status: 503 })
+      await expect(shop.backend.capture(order.id, { requestId: 'rest-click-1' })).rejects.toMatchObject({ status: 503 })
+      world.proxy.mode = 'pass'
+      // Both settled under their keys; the one that asked for this call's "rest" (2700, after the 100) is the answer.
+      expect(await shop.backend.capture(order.id)).toMatchObject({
+        requestId: 'rest-click-1',
+        state: 'received',
+        amount: { currency: 'EUR', value: 2700 },
+      })
+      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      expect(world.sandboxModifications(payment, 'capture')).toBe(2)
+    } finally {
+      await shop.close()
+    }
+  })
 })

@@ -43,6 +43,7 @@ async function startInstance(
   poll?: { readonly intervalMs: number; readonly leaseMs: number },
   timeouts: { readonly deadlineMs: number; readonly attemptTimeoutMs: number } = { deadlineMs: 2_000, attemptTimeoutMs: 1_000 },
   rule?: ServiceProxy['rule'],
+  repeatWindowMs?: number,
 ): Promise<Instance> {
   const proxy = await startServiceProxy(world.sandbox.baseUrl)
   if (rule) proxy.rule = rule
@@ -54,6 +55,7 @@ async function startInstance(
     sandbox: world.sandbox,
     timeouts,
     ...(poll ? { poll } : {}),
+    ...(repeatWindowMs === undefined ? {} : { repeatWindowMs }),
   })
   cleanups.push(() => instance.kill())
   return { ...instance, proxy }
@@ -107,12 +109,11 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     }
   })
 
-  const doubleClickSplit =
-    'a double click on a partial capture split over two instances, while an earlier lost capture is settled, is one capture at the sandbox'
-  it(doubleClickSplit, async () => {
-    const shared = await newWorld()
-    const timeouts = { deadlineMs: 3_000, attemptTimeoutMs: 2_500 }
-    const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
+  /**
+   * A new order paid through `a`, and an earlier capture of 1.00 whose answers `a` lost: the sandbox
+   * took it, the ledger holds it open. `capture(value)` is the admin's click on the order.
+   */
+  async function paidWithLostCapture(shared: Awaited<ReturnType<typeof setting>>, a: Instance) {
     const id = orderId()
     expect(await a.post('/api/payments', await cardSubmission(world, id))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     const { rows } = await shared.pool.query('SELECT psp_reference FROM attempts WHERE order_id = $1', [id])
@@ -121,12 +122,20 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
         "SELECT SUM(value) AS total FROM modifications WHERE payment_psp_reference = ? AND kind = 'capture'",
         rows[0].psp_reference,
       )[0]!.total
-
-    // An earlier capture of 1.00 whose answers a lost: the sandbox took it, the ledger holds it open.
     a.proxy.rule = (method, path) => ({ action: isCapture(method, path) ? 'lose' : 'forward' })
     const capture = (value: number) => ({ kind: 'capture', orderId: id, amount: { currency: 'EUR', value } })
     expect((await a.post('/test/modify', capture(100))).status).toBe(503)
     expect(capturedAtSandbox()).toBe(100)
+    return { capture, capturedAtSandbox }
+  }
+
+  const doubleClickSplit =
+    'a double click on a partial capture split over two instances, while an earlier lost capture is settled, is one capture at the sandbox'
+  it(doubleClickSplit, async () => {
+    const shared = await newWorld()
+    const timeouts = { deadlineMs: 3_000, attemptTimeoutMs: 2_500 }
+    const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
+    const { capture, capturedAtSandbox } = await paidWithLostCapture(shared, a)
 
     // The double click: both read the open capture and settle it. a's answer comes after 0.3 s (b has
     // read by then), and a sends the new capture, answered 1.5 s late; b's comes after 1 s, so b
@@ -136,6 +145,27 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     b.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++bCaptures === 1 ? 1_000 : 0 })
     const [first, second] = await Promise.all([a.post('/test/modify', capture(491)), b.post('/test/modify', capture(491))])
     expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ kind: 'capture', state: 'received', amount: { currency: 'EUR', value: 491 } })
+    expect(second).toEqual(first)
+    expect(capturedAtSandbox()).toBe(100 + 491)
+  })
+
+  const lateSecondHalf =
+    'the second half of a double click whose instance is held up past the repeat window settling an older request is still the same capture'
+  it(lateSecondHalf, async () => {
+    const shared = await newWorld()
+    const timeouts = { deadlineMs: 5_000, attemptTimeoutMs: 4_000 }
+    const windowMs = 1_000
+    const a = await startInstance('a', shared, undefined, timeouts, undefined, windowMs)
+    const b = await startInstance('b', shared, undefined, timeouts, undefined, windowMs)
+    const { capture, capturedAtSandbox } = await paidWithLostCapture(shared, a)
+
+    // Both read the open capture. a settles it after 0.3 s and its new capture is answered at once;
+    // b's settling answer comes 2.5 s late, well past the 1 s window from a's answer.
+    let [aCaptures, bCaptures] = [0, 0]
+    a.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++aCaptures === 1 ? 300 : 0 })
+    b.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++bCaptures === 1 ? 2_500 : 0 })
+    const [first, second] = await Promise.all([a.post('/test/modify', capture(491)), b.post('/test/modify', capture(491))])
     expect(first.body).toMatchObject({ kind: 'capture', state: 'received', amount: { currency: 'EUR', value: 491 } })
     expect(second).toEqual(first)
     expect(capturedAtSandbox()).toBe(100 + 491)

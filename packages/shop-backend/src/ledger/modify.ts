@@ -91,10 +91,11 @@ function sameAsked(m: ModificationRecord, attempt: AttemptRecord, asked: readonl
   if (m.kind === 'cancel') return true
   const wanted = given ?? {
     currency: attempt.amount.currency,
+    // Only what was asked before m: a later request does not change what m's "rest" was.
     value: restAfterAsked(
       m.kind,
       attempt,
-      asked.filter((other) => other.id !== m.id),
+      asked.filter((other) => other.id !== m.id && Date.parse(other.createdAt) < Date.parse(m.createdAt)),
     ),
   }
   return m.amount?.value === wanted.value && m.amount.currency === wanted.currency
@@ -132,11 +133,14 @@ export async function modifyOrder(
 ): Promise<ModificationResult> {
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
+  // The repeat window is measured from the click's arrival: waiting for the order's lock or for older
+  // open requests to settle must not turn the second half of a double click into a new request.
+  const arrivedAt = context.now().getTime()
   return context.withLock(orderId, async () => {
     // Every decision is made on one read, and a row is stored only under an id that read makes: a
     // lost insert means another instance stored first, so the next round reads again and decides again.
     for (let round = 0; round < ROUNDS; round++) {
-      const decided = await decide(context, kind, orderId, options, repeatWindowMs)
+      const decided = await decide(context, kind, orderId, options, { arrivedAt, repeatWindowMs })
       if (decided?.answer) return decided.answer
       if (decided?.record && (await context.store.insertModification(decided.record))) return sendStored(context, decided.record)
     }
@@ -157,7 +161,7 @@ async function decide(
   kind: ModificationKind,
   orderId: string,
   options: ModifyOptions,
-  repeatWindowMs: number,
+  window: { readonly arrivedAt: number; readonly repeatWindowMs: number },
 ): Promise<Decision | undefined> {
   const stored = options.requestId === undefined ? undefined : await context.store.findModification(options.requestId)
   if (stored && (stored.orderId !== orderId || stored.kind !== kind))
@@ -191,10 +195,10 @@ async function decide(
     if (same) return { answer: same }
     // The next round reads what they became: no id is made from a read that held an open request.
     if (open.length > 0) return undefined
-    // A double click: the same request answered within the window (from its last answer) gets that result.
-    const now = context.now().getTime()
+    // A double click: the same request answered within the window (from its last answer to this
+    // click's arrival; answered after it arrived counts too) gets that result.
     const repeated = asked
-      .filter((m) => m.kind === kind && m.state === 'received' && now - Date.parse(m.updatedAt) < repeatWindowMs)
+      .filter((m) => m.kind === kind && m.state === 'received' && window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs)
       .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
       .find((m) => sameAsked(m, attempt, asked, options.amount))
     if (repeated) return { answer: resultOf(repeated) }

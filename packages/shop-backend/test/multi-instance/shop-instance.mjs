@@ -29,6 +29,7 @@ const backend = createShopBackend({
   shopUrl: 'http://127.0.0.1:9',
   certificatePem: env.CERTIFICATE_PEM,
   log: (line) => process.stderr.write(`${line}\n`),
+  ...(env.REPEAT_WINDOW_MS ? { repeatWindowMs: Number(env.REPEAT_WINDOW_MS) } : {}),
 })
 await backend.connect(JSON.parse(env.CREDENTIALS))
 const listener = toNodeListener(backend)

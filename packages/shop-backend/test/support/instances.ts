@@ -20,6 +20,8 @@ export interface InstanceOptions {
   /** The poller's interval and lease; none: no poller. */
   readonly poll?: { readonly intervalMs: number; readonly leaseMs: number }
   readonly timeouts?: { readonly deadlineMs: number; readonly attemptTimeoutMs: number }
+  /** The back end's `repeatWindowMs` (default its own). */
+  readonly repeatWindowMs?: number
 }
 
 export interface InstanceProcess {
@@ -54,6 +56,7 @@ export async function spawnInstance(name: string, options: InstanceOptions): Pro
       CREDENTIALS: JSON.stringify({ shopId: readyMade.shopId, serviceSecret: readyMade.serviceSecret, storeId: readyMade.storeId }),
       DEADLINE_MS: String(timeouts.deadlineMs),
       ATTEMPT_TIMEOUT_MS: String(timeouts.attemptTimeoutMs),
+      ...(options.repeatWindowMs === undefined ? {} : { REPEAT_WINDOW_MS: String(options.repeatWindowMs) }),
       ...(options.poll ? { POLL_INTERVAL_MS: String(options.poll.intervalMs), LEASE_MS: String(options.poll.leaseMs) } : {}),
     },
   })
