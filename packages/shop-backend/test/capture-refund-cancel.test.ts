@@ -341,4 +341,31 @@ describe('capture, refund and cancel by order', () => {
       await shop.close()
     }
   })
+
+  const refundSettledByFeed =
+    'a plain retry of a lost "refund the rest" after the feed shows the payment refunded is answered with that refund, not 409'
+  it(refundSettledByFeed, async () => {
+    const shop = await startShop(world)
+    try {
+      const { order, payment } = await capturedOrder(shop)
+      failing('lose-answers', '/refunds')
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
+      world.proxy.mode = 'pass'
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded', refundedValue: 2800 })
+      expect(await shop.backend.refund(order.id)).toMatchObject({ kind: 'refund', state: 'received', amount: { value: 2800 } })
+      // And so for a cancel lost, then shown cancelled.
+      const other = shop.createOrder(2800)
+      await shop.post('/api/payments', await shop.cardSubmission(other))
+      failing('lose-answers', '/cancels')
+      await expect(shop.backend.cancel(other.id)).rejects.toMatchObject({ status: 503 })
+      world.proxy.mode = 'pass'
+      await shop.backend.poller.pollNow()
+      expect(await shop.backend.cancel(other.id)).toMatchObject({ kind: 'cancel', state: 'received' })
+      const otherPayment = (await shop.store.listAttempts(String(other.id)))[0]!.pspReference!
+      expect([world.sandboxModifications(payment, 'refund'), world.sandboxModifications(otherPayment, 'cancel')]).toEqual([1, 1])
+    } finally {
+      await shop.close()
+    }
+  })
 })

@@ -44,6 +44,13 @@ const ALLOWED: Readonly<Record<ModificationKind, ReadonlySet<AttemptState>>> = {
   cancel: new Set(['authorised']),
 }
 
+/** The states a request of each kind can bring about itself: a plain retry of a lost one may find the payment there. */
+const CAUSED_BY: Readonly<Record<ModificationKind, ReadonlySet<AttemptState>>> = {
+  capture: new Set(['captured', 'partially_refunded', 'refunded']),
+  refund: new Set(['refunded']),
+  cancel: new Set(['cancelled']),
+}
+
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/
 
 /** What is left to capture or refund by the feed's totals. */
@@ -170,29 +177,35 @@ async function decide(
   // The click repeated (here or on another instance): sent again under its key whatever the state now
   // (that state may be its own doing); the service answers it once, or refuses it, and either settles it.
   if (stored) return { answer: await sendStored(context, stored) }
-  const attempt = paidAttempt(await context.store.listAttempts(orderId))
-  if (!attempt || !ALLOWED[kind].has(attempt.state)) {
-    throw new ShopBackendError(
-      409,
-      'MODIFICATION_NOT_ALLOWED',
-      `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
-    )
-  }
+  const attempts = await context.store.listAttempts(orderId)
+  // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
+  const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
+  const notAllowed = () =>
+    new ShopBackendError(409, 'MODIFICATION_NOT_ALLOWED', `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`)
+  if (!attempt) throw notAllowed()
+  const allowed = ALLOWED[kind].has(attempt.state)
+  // A state this kind may have caused (a refund lost, then the feed showed "refunded") still lets a
+  // plain retry settle it; any other state refuses before anything is sent (a stale cancel once captured).
+  if (!allowed && (options.requestId !== undefined || !CAUSED_BY[kind].has(attempt.state))) throw notAllowed()
   const asked = await context.store.listModifications(attempt.id)
+  // Nothing more of this kind can be asked for: a plain call without an amount can only be a repeat.
+  const repeatOnly = !allowed && options.amount === undefined
+  const same = (m: ModificationRecord) => repeatOnly || sameAsked(m, attempt, asked, options.amount)
   if (options.requestId === undefined) {
     // Every earlier call of this kind whose outcome is unknown is settled first (oldest first), each
     // under its key (the service answers it once): a plain retry or a double click never sends a second.
     const open = asked.filter((m) => m.kind === kind && m.state === 'requested')
-    let same: ModificationResult | undefined
+    let answer: ModificationResult | undefined
     for (const m of open) {
       const settled = await sendStored(context, m).catch((error: unknown) => {
         // Refused now: settled all the same (nothing moved); what this call asks for is judged next round.
         if (error instanceof ShopBackendError && error.status !== 503) return undefined
         throw error
       })
-      if (settled && !same && sameAsked(m, attempt, asked, options.amount)) same = settled
+      // With `repeatOnly` the newest one settled is the call being repeated; otherwise the first that asked the same.
+      if (settled && (repeatOnly || !answer) && same(m)) answer = settled
     }
-    if (same) return { answer: same }
+    if (answer) return { answer }
     // The next round reads what they became: no id is made from a read that held an open request.
     if (open.length > 0) return undefined
     // A double click: the same request answered within the window (from its last answer to this
@@ -200,9 +213,10 @@ async function decide(
     const repeated = asked
       .filter((m) => m.kind === kind && m.state === 'received' && window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs)
       .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
-      .find((m) => sameAsked(m, attempt, asked, options.amount))
+      .find(same)
     if (repeated) return { answer: resultOf(repeated) }
   }
+  if (!allowed) throw notAllowed()
   const at = context.now().toISOString()
   return {
     record: {
