@@ -1,7 +1,7 @@
 import { ShopBackendError } from './errors.js'
 import type { RequestInfo } from './shop-backend-types.js'
 import { errorResponse } from './lib/http.js'
-import { storeFailureOf, storeUnavailable } from './lib/store-failure.js'
+import { storeFailureOf, storeUnavailableOf } from './lib/store-failure.js'
 
 /** One route of the checkout API: its one method and what answers it. */
 export interface Route {
@@ -31,13 +31,10 @@ export function createRequestHandler(deps: {
       return await route.run(request, info)
     } catch (error) {
       if (error instanceof ShopBackendError) return errorResponse(error)
+      const unavailable = storeUnavailableOf(error, deps.log, `${request.method} ${path}`)
+      if (unavailable) return errorResponse(unavailable)
       // The error's code or kind only: a foreign message could quote request data.
-      const failure = storeFailureOf(error)
-      if (failure.unavailable) {
-        deps.log(`${request.method} ${path}: the ledger's store could not be reached (${failure.code})`)
-        return errorResponse(storeUnavailable())
-      }
-      deps.log(`${request.method} ${path} failed (${failure.code})`)
+      deps.log(`${request.method} ${path} failed (${storeFailureOf(error).code})`)
       return errorResponse(new ShopBackendError(500, 'INTERNAL', 'internal error'))
     }
   }

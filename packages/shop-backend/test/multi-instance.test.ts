@@ -129,6 +129,24 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     return { capture, capturedAtSandbox }
   }
 
+  /** A proxy rule: the nth capture's answer held back `delays[n]` ms (the last one for the rest). */
+  const capturesAnsweredLate = (delays: readonly number[]): ServiceProxy['rule'] => {
+    let captures = 0
+    return (method, path) => ({
+      action: 'forward',
+      delayMs: isCapture(method, path) ? delays[Math.min(captures++, delays.length - 1)]! : 0,
+    })
+  }
+
+  /** The double click on 4.91 after the lost 1.00: both answered alike, one capture of each at the sandbox. */
+  async function expectOneCapture(instances: readonly [Instance, Instance], click: unknown, capturedAtSandbox: () => number) {
+    const [first, second] = await Promise.all(instances.map((instance) => instance.post('/test/modify', click)))
+    expect(first!.status).toBe(200)
+    expect(first!.body).toMatchObject({ kind: 'capture', state: 'received', amount: { currency: 'EUR', value: 491 } })
+    expect(second).toEqual(first)
+    expect(capturedAtSandbox()).toBe(100 + 491)
+  }
+
   const doubleClickSplit =
     'a double click on a partial capture split over two instances, while an earlier lost capture is settled, is one capture at the sandbox'
   it(doubleClickSplit, async () => {
@@ -140,14 +158,9 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     // The double click: both read the open capture and settle it. a's answer comes after 0.3 s (b has
     // read by then), and a sends the new capture, answered 1.5 s late; b's comes after 1 s, so b
     // reads again while a's new capture is out.
-    let [aCaptures, bCaptures] = [0, 0]
-    a.proxy.rule = (method, path) => ({ action: 'forward', delayMs: !isCapture(method, path) ? 0 : ++aCaptures === 1 ? 300 : 1_500 })
-    b.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++bCaptures === 1 ? 1_000 : 0 })
-    const [first, second] = await Promise.all([a.post('/test/modify', capture(491)), b.post('/test/modify', capture(491))])
-    expect(first.status).toBe(200)
-    expect(first.body).toMatchObject({ kind: 'capture', state: 'received', amount: { currency: 'EUR', value: 491 } })
-    expect(second).toEqual(first)
-    expect(capturedAtSandbox()).toBe(100 + 491)
+    a.proxy.rule = capturesAnsweredLate([300, 1_500])
+    b.proxy.rule = capturesAnsweredLate([1_000, 0])
+    await expectOneCapture([a, b], capture(491), capturedAtSandbox)
   })
 
   const lateSecondHalf =
@@ -162,13 +175,9 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
 
     // Both read the open capture. a settles it after 0.3 s and its new capture is answered at once;
     // b's settling answer comes 2.5 s late, well past the 1 s window from a's answer.
-    let [aCaptures, bCaptures] = [0, 0]
-    a.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++aCaptures === 1 ? 300 : 0 })
-    b.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isCapture(method, path) && ++bCaptures === 1 ? 2_500 : 0 })
-    const [first, second] = await Promise.all([a.post('/test/modify', capture(491)), b.post('/test/modify', capture(491))])
-    expect(first.body).toMatchObject({ kind: 'capture', state: 'received', amount: { currency: 'EUR', value: 491 } })
-    expect(second).toEqual(first)
-    expect(capturedAtSandbox()).toBe(100 + 491)
+    a.proxy.rule = capturesAnsweredLate([300, 0])
+    b.proxy.rule = capturesAnsweredLate([2_500, 0])
+    await expectOneCapture([a, b], capture(491), capturedAtSandbox)
   })
 
   const killedDuringPayment =

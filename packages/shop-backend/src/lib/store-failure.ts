@@ -46,26 +46,27 @@ export function storeFailureOf(error: unknown): StoreFailure {
   return { code: typeof name === 'string' ? name : 'Error', unavailable: false }
 }
 
-/** The answer to a caller while the store cannot be reached: try again, nothing was half-written. */
-export const storeUnavailable = () =>
-  new ShopBackendError(
+/**
+ * 503 `STORE_UNAVAILABLE` when `error` is the store out of reach (said in the log, by its code, for
+ * `what`): try again, nothing was half-written. Undefined for any other error.
+ */
+export function storeUnavailableOf(error: unknown, log: (line: string) => void, what: string): ShopBackendError | undefined {
+  if (error instanceof ShopBackendError) return undefined
+  const failure = storeFailureOf(error)
+  if (!failure.unavailable) return undefined
+  log(`${what}: the ledger's store could not be reached (${failure.code})`)
+  return new ShopBackendError(
     503,
     'STORE_UNAVAILABLE',
     "The shop's payment records could not be reached. Try again in a moment; the order is never charged twice.",
   )
+}
 
-/**
- * Runs `call` and turns the store being out of reach into 503 `STORE_UNAVAILABLE`, with a log line
- * naming the failure; any other error goes on as it was.
- */
+/** Runs `call`; the store out of reach becomes 503 `STORE_UNAVAILABLE`, any other error goes on as it was. */
 export async function unlessStoreUnavailable<T>(call: () => Promise<T>, log: (line: string) => void, what: string): Promise<T> {
   try {
     return await call()
   } catch (error) {
-    if (error instanceof ShopBackendError) throw error
-    const failure = storeFailureOf(error)
-    if (!failure.unavailable) throw error
-    log(`${what}: the ledger's store could not be reached (${failure.code})`)
-    throw storeUnavailable()
+    throw storeUnavailableOf(error, log, what) ?? error
   }
 }
