@@ -12,7 +12,7 @@ async function refusal(promise: Promise<unknown>): Promise<string> {
   try {
     await promise
   } catch (error) {
-    if (error instanceof ServiceError) return `${error.status} ${error.errorCode}`
+    if (error instanceof ServiceError) return `${error.status} ${error.code}`
     throw error
   }
   return 'accepted'

@@ -141,7 +141,7 @@ describe('email verification and the backoffice user', () => {
     expect(first).toMatchObject({ status: 422, errorCode: 'VERIFICATION_CODE_WRONG' })
     expect(first.message).toBe('code: does not match the code sent; 4 attempt(s) left')
     for (let i = 0; i < 4; i++) await serviceError(client.connectBackofficeUser({ email, code: wrongCode(code) }))
-    expect((await serviceError(client.connectBackofficeUser({ email, code }))).errorCode).toBe('VERIFICATION_ATTEMPTS_EXCEEDED')
+    expect((await serviceError(client.connectBackofficeUser({ email, code }))).code).toBe('VERIFICATION_ATTEMPTS_EXCEEDED')
     // A new code starts afresh.
     await client.sendVerificationEmail(email)
     expect((await client.connectBackofficeUser({ email, code: await latestCode(email) })).status).toBe('connected')
@@ -150,13 +150,13 @@ describe('email verification and the backoffice user', () => {
   it('refuses an expired code, a superseded one, one never requested, and a sixth mail within ten minutes', async () => {
     const { client } = await newShop()
     const email = 'merchant-expiry@example.test'
-    expect((await serviceError(client.connectBackofficeUser({ email, code: '123456' }))).errorCode).toBe('VERIFICATION_NOT_REQUESTED')
+    expect((await serviceError(client.connectBackofficeUser({ email, code: '123456' }))).code).toBe('VERIFICATION_NOT_REQUESTED')
     await client.sendVerificationEmail(email)
     const old = await latestCode(email)
     await client.sendVerificationEmail(email)
     const latest = await latestCode(email)
     if (old !== latest)
-      expect((await serviceError(client.connectBackofficeUser({ email, code: old }))).errorCode).toBe('VERIFICATION_CODE_EXPIRED')
+      expect((await serviceError(client.connectBackofficeUser({ email, code: old }))).code).toBe('VERIFICATION_CODE_EXPIRED')
     clock = new Date(clock.getTime() + 11 * MINUTE)
     try {
       const expired = await serviceError(client.connectBackofficeUser({ email, code: latest }))

@@ -128,7 +128,7 @@ describe('3-D Secure 2 over HTTP', () => {
 
     // Details sent before the shopper answered are refused.
     const early = Buffer.from(JSON.stringify({ transStatus: 'Y', threeDSServerTransID: token.threeDSServerTransID })).toString('base64')
-    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: early } }))).errorCode).toBe(
+    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult: early } }))).code).toBe(
       'CHALLENGE_NOT_COMPLETED',
     )
 
@@ -139,7 +139,7 @@ describe('3-D Secure 2 over HTTP', () => {
     expect(final.resultCode).toBe(resultCode)
     expect(final.pspReference).toBe(first.pspReference)
     if (resultCode === 'Refused') expect(final.refusalReason).toBe('3D Not Authenticated')
-    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } }))).errorCode).toBe(
+    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, { details: { threeDSResult } }))).code).toBe(
       'PAYMENT_ALREADY_FINAL',
     )
   })

@@ -43,15 +43,15 @@ describe('registration (spec: "Shop registration")', () => {
   it('refuses a shop whose settings do not follow the contract, and bad registration bodies', async () => {
     const shop = await startTestShop({ settingsBody: '{"not":"an array"}' })
     const client = createServiceClient({ baseUrl: sandbox.baseUrl })
-    expect((await serviceError(client.register({ shopUrl: shop.url, key: shop.key, secret: shop.secret }))).errorCode).toBe(
+    expect((await serviceError(client.register({ shopUrl: shop.url, key: shop.key, secret: shop.secret }))).code).toBe(
       'SHOP_SETTINGS_INVALID',
     )
-    expect((await serviceError(client.register({ shopUrl: 'ftp://shop', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).errorCode).toBe(
+    expect((await serviceError(client.register({ shopUrl: 'ftp://shop', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).code).toBe(
       'INVALID_REQUEST',
     )
-    expect(
-      (await serviceError(client.register({ shopUrl: 'http://127.0.0.1:1', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).errorCode,
-    ).toBe('SHOP_UNREACHABLE')
+    expect((await serviceError(client.register({ shopUrl: 'http://127.0.0.1:1', key: 'k'.repeat(16), secret: 's'.repeat(16) }))).code).toBe(
+      'SHOP_UNREACHABLE',
+    )
     await shop.close()
   })
 

@@ -21,17 +21,27 @@ export interface CallRecord {
   readonly idempotencyKey: string | undefined
 }
 
+// Symbol.for: the same symbol in every copy of the package, so a shop with two copies installed
+// (its own and the back end's) still recognises either's errors.
+const SERVICE_ERROR = Symbol.for('@card-jwe/service-client.ServiceError')
+const UNREACHABLE_ERROR = Symbol.for('@card-jwe/service-client.ServiceUnreachableError')
+
 /**
  * The service answered with an error status, or with an answer that breaks its schema
- * (`errorCode` `INVALID_RESPONSE`; without the service's envelope, `HTTP_ERROR`).
+ * (`code` `INVALID_RESPONSE`; without the service's envelope, `HTTP_ERROR`).
  */
 export class ServiceError extends Error {
   /** Always "ServiceError", also after bundling renames the class. */
   override readonly name = 'ServiceError'
+  /** `instanceof` holds across two installed copies of this package (see `hasInstance`). */
+  readonly [SERVICE_ERROR] = true
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && SERVICE_ERROR in value
+  }
   /** The HTTP status of the answer. */
   readonly status: number
-  /** See {@link ServiceErrorBody.errorCode}. */
-  readonly errorCode: string
+  /** The envelope's `errorCode` ({@link ServiceErrorBody.errorCode}): the same property name as every error of ours. */
+  readonly code: string
   /** See {@link ServiceErrorBody.errorType}. */
   readonly errorType: string
   /** See {@link CallRecord.attempts}. */
@@ -42,7 +52,7 @@ export class ServiceError extends Error {
   constructor(body: ServiceErrorBody, call: CallRecord = { attempts: 1, idempotencyKey: undefined }) {
     super(body.message)
     this.status = body.status
-    this.errorCode = body.errorCode
+    this.code = body.errorCode
     this.errorType = body.errorType
     this.attempts = call.attempts
     this.idempotencyKey = call.idempotencyKey
@@ -64,6 +74,11 @@ export type ServiceUnreachableCode = 'SERVICE_UNREACHABLE' | 'SERVICE_TIMEOUT'
 export class ServiceUnreachableError extends Error {
   /** Always "ServiceUnreachableError", also after bundling renames the class. */
   override readonly name = 'ServiceUnreachableError'
+  /** `instanceof` holds across two installed copies of this package. */
+  readonly [UNREACHABLE_ERROR] = true
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && UNREACHABLE_ERROR in value
+  }
   /** See {@link ServiceUnreachableCode}. */
   readonly code: ServiceUnreachableCode
   /** See {@link CallRecord.attempts}. */

@@ -65,7 +65,7 @@ describe('idempotency keys', () => {
     // register is one attempt (see the endpoint table); every other write is retried.
     const attempts = name === 'register' ? 1 : 2
     const error = await rejection(send(client, { idempotencyKey: key }))
-    expect(error).toMatchObject(name === 'register' ? { code: 'SERVICE_UNREACHABLE' } : { errorCode: 'STOP_HERE', attempts: 2 })
+    expect(error).toMatchObject(name === 'register' ? { code: 'SERVICE_UNREACHABLE' } : { code: 'STOP_HERE', attempts: 2 })
     expect(server.keys()).toEqual(Array(attempts).fill(key))
     expect(server.received.map((r) => `${r.method} ${r.path}`)).toEqual(
       Array(attempts).fill(`${ENDPOINTS[name].method} ${pathOf(ENDPOINTS[name].path)}`),

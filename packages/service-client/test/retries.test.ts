@@ -150,7 +150,7 @@ describe('retried: 429, 502, 503, 504', () => {
     const { client, waits } = fastClient(server.url)
     const error = await rejection(client.sendVerificationEmail('merchant@example.test'))
     expect(error).toBeInstanceOf(ServiceError)
-    expect(error).toMatchObject({ status: 429, errorCode: 'RATE_LIMITED', attempts: 1 })
+    expect(error).toMatchObject({ status: 429, code: 'RATE_LIMITED', attempts: 1 })
     expect(waits).toEqual([])
   })
 
@@ -161,7 +161,7 @@ describe('retried: 429, 502, 503, 504', () => {
     expect(error).toMatchObject({
       name: 'ServiceError',
       status: 503,
-      errorCode: 'UNAVAILABLE',
+      code: 'UNAVAILABLE',
       idempotencyKey: 'refund-42-click-1',
       attempts: server.received.length,
     })
@@ -187,19 +187,19 @@ describe('not retried', () => {
     server = await misbehavingServer((_, i) => (i === 0 ? reply.refusal(500, 'INTERNAL') : reply.json(200, authorised)))
     const { client, waits } = fastClient(server.url)
     const error = await rejection(client.createPayment(STORE, payment))
-    expect(error).toMatchObject({ name: 'ServiceError', status: 500, errorCode: 'INTERNAL', attempts: 1 })
+    expect(error).toMatchObject({ name: 'ServiceError', status: 500, code: 'INTERNAL', attempts: 1 })
     expect(server.received).toHaveLength(1)
     expect(waits).toEqual([])
   })
 
-  it.each([400, 401, 404, 409, 422])('a %i refusal: one attempt, ServiceError with status, errorCode and the key', async (status) => {
+  it.each([400, 401, 404, 409, 422])('a %i refusal: one attempt, ServiceError with status, code and the key', async (status) => {
     server = await misbehavingServer(() => reply.refusal(status, 'REFUSED_HERE'))
     const { client } = fastClient(server.url)
     const error = await rejection(client.createPayment(STORE, payment, { idempotencyKey: 'order-42-attempt-0' }))
     expect(error).toBeInstanceOf(ServiceError)
     expect(error).toMatchObject({
       status,
-      errorCode: 'REFUSED_HERE',
+      code: 'REFUSED_HERE',
       errorType: 'validation',
       attempts: 1,
       idempotencyKey: 'order-42-attempt-0',
@@ -214,7 +214,7 @@ describe('not retried', () => {
     const error = await rejection(client.cancel(PSP))
     expect(error).toMatchObject({
       status: 418,
-      errorCode: 'HTTP_ERROR',
+      code: 'HTTP_ERROR',
       message: 'POST /shopplatform/processor/payments/{psp_reference}/cancels: HTTP 418',
     })
   })
@@ -223,7 +223,7 @@ describe('not retried', () => {
     server = await misbehavingServer(() => reply.json(200, '{"resultCode": "Authorised"'))
     const { client } = fastClient(server.url)
     const error = await rejection(client.createPayment(STORE, payment))
-    expect(error).toMatchObject({ name: 'ServiceError', status: 200, errorCode: 'INVALID_RESPONSE', errorType: 'client', attempts: 1 })
+    expect(error).toMatchObject({ name: 'ServiceError', status: 200, code: 'INVALID_RESPONSE', errorType: 'client', attempts: 1 })
     expect(error.message).toBe('POST /shopplatform/processor/stores/{store_id}/payments: the answer is not JSON')
     expect(server.received).toHaveLength(1)
     expectNoBody(error)
@@ -234,7 +234,7 @@ describe('not retried', () => {
     const { client } = fastClient(server.url)
     const error = await rejection(client.createPayment(STORE, payment))
     expect(error).toMatchObject({
-      errorCode: 'INVALID_RESPONSE',
+      code: 'INVALID_RESPONSE',
       message: 'POST /shopplatform/processor/stores/{store_id}/payments: the answer does not match its schema',
     })
     expectNoBody(error)
@@ -244,7 +244,7 @@ describe('not retried', () => {
     server = await misbehavingServer(() => reply.refusal(502, 'SHOP_UNREACHABLE'))
     const { client, waits } = fastClient(server.url)
     const error = await rejection(client.register({ shopUrl: 'https://shop.example', key: 'k'.repeat(16), secret: 's'.repeat(16) }))
-    expect(error).toMatchObject({ status: 502, errorCode: 'SHOP_UNREACHABLE', attempts: 1 })
+    expect(error).toMatchObject({ status: 502, code: 'SHOP_UNREACHABLE', attempts: 1 })
     expect(waits).toEqual([])
     expect(server.received[0]?.headers['x-signature']).toBeUndefined()
   })

@@ -5,15 +5,18 @@ import {
   checkSubmission,
   DetailsSubmissionSchema,
   type OrderRecord,
-  parseJsonBody,
   PaymentSubmissionSchema,
 } from '@card-jwe/payment-validator'
+import type { Context, Hono } from 'hono'
 import { ShopBackendError } from './errors.js'
 import { PaymentServiceError } from './payment-service.js'
-import type { RequestInfo, ShopBackendOptions } from './shop-backend-types.js'
+import type { CheckoutPaths, ShopBackendOptions } from './shop-backend-types.js'
+import { json } from './http/answers.js'
+import type { BackendEnv } from './http/backend-env.js'
+import { jsonBody, readJsonBody } from './http/json-body.js'
+import { onlyMethod } from './http/only-method.js'
 import type { BackendContext } from './lib/context.js'
 import { fingerprintOf } from './lib/fingerprint.js'
-import { json, readBody, requireJson } from './lib/http.js'
 import { submitDetails } from './ledger/submit-details.js'
 import { submitPayment } from './ledger/submit-payment.js'
 import type { createOutbox, OutboxTicket } from './ledger/outbox.js'
@@ -25,8 +28,10 @@ import type { createOutbox, OutboxTicket } from './ledger/outbox.js'
  */
 const forRequest = (context: BackendContext, ticket: OutboxTicket): BackendContext => ({ ...context, changeQueued: ticket.queued })
 
-/** The checkout API the page calls: its config, payments, and payment details. */
-export function createCheckoutRoutes(
+/** The checkout API the page calls, on `app` at `paths`: its config, payments, and payment details. */
+export function addCheckoutRoutes(
+  app: Hono<BackendEnv>,
+  paths: CheckoutPaths,
   deps: Pick<ShopBackendOptions, 'returnUrl' | 'certificatePem' | 'serviceOrigin' | 'paymentMethodsQuery'> & {
     readonly context: BackendContext
     readonly outbox: ReturnType<typeof createOutbox>
@@ -39,22 +44,20 @@ export function createCheckoutRoutes(
   const { context } = deps
   async function orderOf(orderId: string | number): Promise<OrderRecord> {
     const order = await context.findOrder(String(orderId))
-    if (!order) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: no such order')
+    if (!order) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: no such order')
     return order
   }
 
   /** POST payments (spec: Front-end contract 3, 4, 7). */
-  async function payments(request: Request, info: RequestInfo): Promise<Response> {
-    requireJson(request)
-    const parsed = parseJsonBody(await readBody(request, deps.maxBodyBytes), PaymentSubmissionSchema, { maxBytes: deps.maxBodyBytes })
-    if (!parsed.ok) throw new ShopBackendError(400, 'INVALID_BODY', parsed.error.message, parsed.error.issues)
-    const order = await orderOf(parsed.value.orderId)
-    const checked = checkSubmission(parsed.value, order)
+  async function payments(c: Context<BackendEnv>): Promise<Response> {
+    const request = c.req.raw
+    const submitted = await readJsonBody(c, PaymentSubmissionSchema, deps.maxBodyBytes)
+    const order = await orderOf(submitted.orderId)
+    const checked = checkSubmission(submitted, order)
     // Field and rule only: the order's own values are not the page's business either.
     if (!checked.ok) {
       const named = checked.problems.map((p) => `${p.kind === 'mismatch' ? p.field : p.path} (${p.rule})`)
       throw new ShopBackendError(
-        422,
         'ORDER_MISMATCH',
         `the submission does not match the order: ${named.join(', ')}`,
         checked.problems.map((p) => (p.kind === 'mismatch' ? { kind: p.kind, field: p.field, rule: p.rule } : p)),
@@ -70,7 +73,7 @@ export function createCheckoutRoutes(
         submitPayment(forRequest(context, ticket), order, { methodType, fingerprint, repeatWindowMs: deps.repeatWindowMs }, (attempt) => {
           // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
           const completed = submission.browserInfo
-            ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: info.ip })
+            ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: c.env.info.ip })
             : undefined
           const body = buildPaymentRequest({
             order,
@@ -87,18 +90,16 @@ export function createCheckoutRoutes(
   }
 
   /** POST payment-details: after a redirect or a 3-D Secure step. */
-  async function paymentDetails(request: Request): Promise<Response> {
-    requireJson(request)
-    const parsed = parseJsonBody(await readBody(request, deps.maxBodyBytes), DetailsSubmissionSchema, { maxBytes: deps.maxBodyBytes })
-    if (!parsed.ok) throw new ShopBackendError(400, 'INVALID_BODY', parsed.error.message, parsed.error.issues)
-    const order = await orderOf(parsed.value.orderId)
+  async function paymentDetails(c: Context<BackendEnv>): Promise<Response> {
+    const submitted = await readJsonBody(c, DetailsSubmissionSchema, deps.maxBodyBytes)
+    const order = await orderOf(submitted.orderId)
     const { service, storeId } = await context.connection()
-    const fingerprint = fingerprintOf(parsed.value.details)
+    const fingerprint = fingerprintOf(submitted.details)
     const ticket = deps.outbox.ticket()
     const result = await context
       .withLock(String(order.id), () =>
         submitDetails(forRequest(context, ticket), order, fingerprint, (_attempt, idempotencyKey) =>
-          service.paymentDetails(storeId, buildPaymentDetailsRequest(order, parsed.value), { idempotencyKey }),
+          service.paymentDetails(storeId, buildPaymentDetailsRequest(order, submitted), { idempotencyKey }),
         ),
       )
       .finally(ticket.deliver)
@@ -128,5 +129,8 @@ export function createCheckoutRoutes(
     })
   }
 
-  return { payments, paymentDetails, checkoutConfig }
+  const body = jsonBody(deps.maxBodyBytes)
+  app.get(paths.config, checkoutConfig).all(paths.config, onlyMethod('GET'))
+  app.post(paths.payments, body, payments).all(paths.payments, onlyMethod('POST'))
+  app.post(paths.paymentDetails, body, paymentDetails).all(paths.paymentDetails, onlyMethod('POST'))
 }

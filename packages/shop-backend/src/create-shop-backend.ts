@@ -1,17 +1,10 @@
 import { DEFAULT_MAX_BODY_BYTES } from '@card-jwe/payment-validator'
-import { createCheckoutRoutes } from './checkout-routes.js'
+import { addCheckoutRoutes } from './checkout-routes.js'
 import { createPoller } from './create-poller.js'
 import { createMerchantSetup } from './merchant-setup.js'
 import { createRegistration } from './registration.js'
-import { createRequestHandler, type Route } from './request-handler.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
-import {
-  type CheckoutPaths,
-  DEFAULT_CHECKOUT_PATHS,
-  type RequestInfo,
-  type ShopBackend,
-  type ShopBackendOptions,
-} from './shop-backend-types.js'
+import { type CheckoutPaths, DEFAULT_CHECKOUT_PATHS, type ShopBackend, type ShopBackendOptions } from './shop-backend-types.js'
 import type { ModificationKind } from './store.js'
 import { type BackendContext, readSealed, SETTING, writeSettings } from './lib/context.js'
 import { createFailureThrottle } from './lib/failure-throttle.js'
@@ -20,7 +13,8 @@ import { modifyOrder, type ModifyOptions } from './ledger/modify.js'
 import { createOutbox } from './ledger/outbox.js'
 import { resealSecrets } from './lib/reseal-secrets.js'
 import { createServiceConnection } from './lib/service-connection.js'
-import { SHOP_SIDE_PATHS, shopSideEndpoint } from './lib/shop-endpoints.js'
+import { createApp } from './http/create-app.js'
+import { addShopSideRoutes, SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
 import { eraseShopperData, removeSavedCard, savedCards } from './lib/shopper-data.js'
 import { unlessStoreUnavailable } from './lib/store-failure.js'
 
@@ -65,7 +59,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     await options.store.putSetting(SETTING.storeId, storeId)
     connection.forget()
   }
-  const merchantSetup = createMerchantSetup({ store: options.store, service: connection.signed, useStore, log })
+  const merchantSetup = createMerchantSetup({ store: options.store, service: connection.signed, useStore, log, sleep })
   const outbox = createOutbox(options.store, options.onOrderChange, now, log)
   const poller = createPoller(context)
   const registration = createRegistration({
@@ -76,14 +70,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     forgetConnection: connection.forget,
   })
 
-  const checkout = createCheckoutRoutes({ ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
-  const routes: Record<string, Route> = {
-    [paths.config]: { method: 'GET', run: () => checkout.checkoutConfig() },
-    [paths.payments]: { method: 'POST', run: checkout.payments },
-    [paths.paymentDetails]: { method: 'POST', run: (request) => checkout.paymentDetails(request) },
-  }
-  const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), ...Object.keys(routes)])
-  const shopSideOptions = {
+  const shopSide = {
     throttle: createFailureThrottle(options.failureThrottle),
     checkLock: createKeyedLock(),
     adminUrl: options.adminUrl ?? '/admin.html?onboarding=returned',
@@ -92,17 +79,17 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
-  const handle = createRequestHandler({
-    routes,
-    shopSide: (request: Request, path: string, info: RequestInfo) => shopSideEndpoint(context, request, path, info.ip, shopSideOptions),
-    log,
-  })
+  const app = createApp((app) => {
+    addShopSideRoutes(app, context, shopSide)
+    addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
+  }, log)
+  const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), paths.config, paths.payments, paths.paymentDetails])
 
   const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
     unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
 
   return {
-    fetch: handle,
+    fetch: async (request, info = {}) => app.fetch(request, { info }),
     handles: (pathname) => allPaths.includes(pathname),
     paths: allPaths,
     poller,

@@ -18,23 +18,33 @@ export type ShopBackendErrorCode =
   | 'NOT_REGISTERED'
   | 'CARD_DATA_REFUSED'
   | 'SERVICE_REFUSED'
+  | 'SETUP_REFUSED'
   | 'SERVICE_UNREACHABLE'
   | 'OUTCOME_PENDING'
   | 'STORE_UNAVAILABLE'
   | 'MODIFICATION_NOT_ALLOWED'
+  | 'AMOUNT_NOT_ALLOWED'
   | 'REQUEST_ID_REUSED'
   | 'INVALID_INPUT'
   | 'SETUP_STEP_MISSING'
   | 'STORE_NOT_FOUND'
   | 'INTERNAL'
 
-/** A refusal with its HTTP status; `details` carries field paths and rules (or the service's error code). */
+const BRAND = Symbol.for('@card-jwe/shop-backend.ShopBackendError')
+
+/**
+ * A refusal by its stable code; the HTTP edge gives it a status (`httpStatusOf`). `details` carries
+ * field paths and rules (or the service's error code).
+ */
 export class ShopBackendError extends Error {
   /** Always "ShopBackendError", also after bundling renames the class. */
   override readonly name = 'ShopBackendError'
+  /** `instanceof` holds across two copies of this package (one bundle creates the back end, another catches). */
+  readonly [BRAND] = true
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && BRAND in value
+  }
   constructor(
-    /** The HTTP status the handler answers with. */
-    readonly status: number,
     /** What went wrong, stable across versions. */
     readonly code: ShopBackendErrorCode,
     message: string,
@@ -43,4 +53,16 @@ export class ShopBackendError extends Error {
   ) {
     super(message)
   }
+}
+
+/** "Not now": nothing was decided, the same call may be made again in a moment (HTTP 503). */
+const NOT_NOW: ReadonlySet<ShopBackendErrorCode> = new Set([
+  'NOT_REGISTERED',
+  'SERVICE_UNREACHABLE',
+  'OUTCOME_PENDING',
+  'STORE_UNAVAILABLE',
+])
+
+export function isNotNow(error: unknown): boolean {
+  return error instanceof ShopBackendError && NOT_NOW.has(error.code)
 }

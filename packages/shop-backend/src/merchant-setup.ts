@@ -85,6 +85,8 @@ export interface MerchantSetupDeps {
   readonly useStore: (storeId: string) => Promise<void>
   /** Codes and ids only. */
   readonly log: (line: string) => void
+  /** The context's wait: the redirect goes on after this much even without an answer. */
+  readonly sleep: (ms: number) => Promise<void>
 }
 
 /** How long the onboarding return waits for the re-check before it redirects anyway. */
@@ -209,7 +211,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
         if (typeof storeId !== 'string' || !STORE_ID.test(storeId)) invalid([{ path: 'storeId', rule: '1 to 64 of [A-Za-z0-9_-]' }])
         const contractorId = await asChosenContractor()
         const found = (await ask('listStores')).find((candidate) => candidate.id === storeId)
-        if (!found) throw new ShopBackendError(404, 'STORE_NOT_FOUND', 'storeId: not a store of the chosen contractor')
+        if (!found) throw new ShopBackendError('STORE_NOT_FOUND', 'storeId: not a store of the chosen contractor')
         return choose(found.id, found.contractorId ?? contractorId)
       }),
     createStore: (request) =>
@@ -258,10 +260,7 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
       })
         .catch((error) => deps.log(`onboarding return: status not re-checked (${(error as { code?: string })?.code ?? 'Error'})`))
         .finally(() => (returning = undefined))
-      let timer: ReturnType<typeof setTimeout> | undefined
-      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, ONBOARDING_RETURN_WAIT_MS)))
-      await Promise.race([returning, waited])
-      clearTimeout(timer)
+      await Promise.race([returning, deps.sleep(ONBOARDING_RETURN_WAIT_MS)])
     },
   }
 }

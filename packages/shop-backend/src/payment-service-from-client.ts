@@ -1,4 +1,10 @@
-import { createServiceClient, type ServiceClient, type ServiceClientOptions } from '@card-jwe/service-client'
+import {
+  createServiceClient,
+  type ServiceClient,
+  type ServiceClientOptions,
+  ServiceError,
+  ServiceUnreachableError,
+} from '@card-jwe/service-client'
 import {
   PaymentServiceError,
   type MerchantService,
@@ -16,14 +22,11 @@ const isOpenStatus = (status: number) => status === 429 || status >= 500
  * service's words; elsewhere only its card messages are kept.
  */
 function classify(error: unknown, keepMessage = false): never {
-  // By name as well: the class identity breaks when two copies of the client are installed.
-  const named = (error as { name?: unknown })?.name
-  if (named === 'ServiceUnreachableError') {
-    const code = String((error as { code?: unknown }).code ?? 'SERVICE_UNREACHABLE')
-    throw new PaymentServiceError('unknown', code, 'the payment service gave no answer', undefined, { cause: error })
-  }
-  if (named === 'ServiceError') {
-    const { status, errorCode, message } = error as { status: number; errorCode: string; message: string }
+  // `instanceof` holds across two installed copies of the client (its errors carry a Symbol.for brand).
+  if (error instanceof ServiceUnreachableError)
+    throw new PaymentServiceError('unknown', error.code, 'the payment service gave no answer', undefined, { cause: error })
+  if (error instanceof ServiceError) {
+    const { status, code: errorCode, message } = error
     if (isOpenStatus(status))
       throw new PaymentServiceError('unknown', errorCode, keepMessage ? message : `the payment service answered ${status}`, status, {
         cause: error,

@@ -268,15 +268,22 @@ export type RegisterShop = (
  */
 export type ServiceFailureKind = 'refused' | 'unknown'
 
-/** A failed service call, classified. `serviceCode` is the service's error code, never a value. */
+const PAYMENT_SERVICE_ERROR = Symbol.for('@card-jwe/shop-backend.PaymentServiceError')
+
+/** A failed service call, classified. `code` is the service's error code, never a value. */
 export class PaymentServiceError extends Error {
   /** Always "PaymentServiceError". */
   override readonly name = 'PaymentServiceError'
+  /** `instanceof` holds across two copies of this package (a shop's own port may import another). */
+  readonly [PAYMENT_SERVICE_ERROR] = true
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && PAYMENT_SERVICE_ERROR in value
+  }
   constructor(
     /** Refused, or the outcome unknown. */
     readonly kind: ServiceFailureKind,
     /** The service's error code (or SERVICE_UNREACHABLE, SERVICE_TIMEOUT). */
-    readonly serviceCode: string,
+    readonly code: string,
     message: string,
     /** The service's HTTP status, when it answered. */
     readonly status?: number,

@@ -70,15 +70,15 @@ export function createRegistration(deps: {
       } catch (error) {
         if (!(error instanceof PaymentServiceError)) throw error
         // The key named another registration (this shop's address changed since): this one is new.
-        if (error.serviceCode === 'IDEMPOTENCY_KEY_REUSED' && !renewed) {
+        if (error.code === 'IDEMPOTENCY_KEY_REUSED' && !renewed) {
           renewed = true
           idempotencyKey = await newKey()
           continue
         }
         // No answer, or the service still runs the first call under this key: ask again under it. Not a
         // refusal about the shop itself (SHOP_UNREACHABLE, SHOP_SETTINGS_INVALID): that is the caller's to mend.
-        const open = error.kind === 'unknown' && !error.serviceCode.startsWith('SHOP_')
-        if (!(open || error.serviceCode === 'IDEMPOTENCY_KEY_IN_USE') || context.now().getTime() > giveUpAt) throw error
+        const open = error.kind === 'unknown' && !error.code.startsWith('SHOP_')
+        if (!(open || error.code === 'IDEMPOTENCY_KEY_IN_USE') || context.now().getTime() > giveUpAt) throw error
         await context.sleep(REGISTRATION_REPEAT_WAIT_MS)
       }
     }

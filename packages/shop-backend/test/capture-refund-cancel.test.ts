@@ -88,12 +88,12 @@ describe('capture, refund and cancel by order', () => {
     const shop = await startShop(world)
     try {
       const unpaid = shop.createOrder()
-      await expect(shop.backend.capture(unpaid.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED', status: 409 })
+      await expect(shop.backend.capture(unpaid.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
       const order = shop.createOrder(2800)
       await shop.post('/api/payments', await shop.cardSubmission(order))
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({
-        code: 'MODIFICATION_NOT_ALLOWED',
+        code: 'AMOUNT_NOT_ALLOWED',
         message: expect.stringContaining('amount.value'),
       })
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })
@@ -111,7 +111,7 @@ describe('capture, refund and cancel by order', () => {
       await shop.post('/api/payments', await shop.cardSubmission(order))
       await shop.backend.capture(order.id)
       await expect(shop.backend.capture(order.id)).rejects.toMatchObject({
-        code: 'MODIFICATION_NOT_ALLOWED',
+        code: 'AMOUNT_NOT_ALLOWED',
         message: 'orderId: nothing is left to capture',
       })
     } finally {
@@ -230,7 +230,7 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.capture(order.id)
       await shop.backend.poller.pollNow()
       const cancels = world.proxy.counted('POST', '/cancels')
-      await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ status: 409, code: 'MODIFICATION_NOT_ALLOWED' })
+      await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
       expect(world.proxy.counted('POST', '/cancels')).toBe(cancels)
     } finally {
       await shop.close()
@@ -326,8 +326,10 @@ describe('capture, refund and cancel by order', () => {
       const order = shop.createOrder(2800)
       expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
       failing('lose-answers', '/captures')
-      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })).rejects.toMatchObject({ status: 503 })
-      await expect(shop.backend.capture(order.id, { requestId: 'rest-click-1' })).rejects.toMatchObject({ status: 503 })
+      await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })).rejects.toMatchObject({
+        code: 'SERVICE_UNREACHABLE',
+      })
+      await expect(shop.backend.capture(order.id, { requestId: 'rest-click-1' })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
       // Both settled under their keys; the one that asked for this call's "rest" (2700, after the 100) is the answer.
       expect(await shop.backend.capture(order.id)).toMatchObject({
@@ -349,7 +351,7 @@ describe('capture, refund and cancel by order', () => {
     try {
       const { order, payment } = await capturedOrder(shop)
       failing('lose-answers', '/refunds')
-      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNREACHABLE' })
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded', refundedValue: 2800 })
@@ -358,7 +360,7 @@ describe('capture, refund and cancel by order', () => {
       const other = shop.createOrder(2800)
       await shop.post('/api/payments', await shop.cardSubmission(other))
       failing('lose-answers', '/cancels')
-      await expect(shop.backend.cancel(other.id)).rejects.toMatchObject({ status: 503 })
+      await expect(shop.backend.cancel(other.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       world.proxy.mode = 'pass'
       await shop.backend.poller.pollNow()
       expect(await shop.backend.cancel(other.id)).toMatchObject({ kind: 'cancel', state: 'received' })

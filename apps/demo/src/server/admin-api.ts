@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { parseJsonBody } from '@card-jwe/payment-validator'
-import { ShopBackendError, type ShopBackend } from '@card-jwe/shop-backend'
+import { httpStatusOf, ShopBackendError, type ShopBackend } from '@card-jwe/shop-backend'
 import { HttpError } from './http-error.js'
 import type { OrderStore } from './order-store.js'
 
@@ -20,10 +20,9 @@ export function listOrders(orders: OrderStore) {
   }))
 }
 
-/** The back end's refusal as the admin page's error; a refused modification is a conflict, as before. */
+/** The back end's refusal as the admin page's error, with the status the back end's own routes give it. */
 function fromBackend(error: unknown): never {
-  if (error instanceof ShopBackendError)
-    throw new HttpError(error.code === 'MODIFICATION_NOT_ALLOWED' ? 409 : error.status, error.code, error.message, error.details)
+  if (error instanceof ShopBackendError) throw new HttpError(httpStatusOf(error.code), error.code, error.message, error.details)
   throw error
 }
 

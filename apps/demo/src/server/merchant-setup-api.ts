@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { parseJsonBody, type CreateStoreRequest } from '@card-jwe/payment-validator'
-import { ShopBackendError, type MerchantSetup } from '@card-jwe/shop-backend'
+import { httpStatusOf, ShopBackendError, type MerchantSetup } from '@card-jwe/shop-backend'
 import { HttpError } from './http-error.js'
 
 export interface MerchantSetupContext {
@@ -21,9 +21,10 @@ export async function setupState(context: MerchantSetupContext) {
  */
 function fromBackend(error: unknown): never {
   if (!(error instanceof ShopBackendError)) throw error
-  if (error.code === 'SERVICE_REFUSED')
-    throw new HttpError(error.status, (error.details as { serviceCode: string }).serviceCode, error.message)
-  throw new HttpError(error.status, error.code, error.message, error.details)
+  const status = httpStatusOf(error.code)
+  if (error.code === 'SETUP_REFUSED' || error.code === 'SERVICE_REFUSED')
+    throw new HttpError(status, (error.details as { serviceCode: string }).serviceCode, error.message)
+  throw new HttpError(status, error.code, error.message, error.details)
 }
 
 /** Any JSON object; the back end checks each field by its rule. */

@@ -83,7 +83,7 @@ export async function storeAnswer(
     const written = await compareAndSetQueueing(context, current, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
     if (written) return written
   }
-  throw new ShopBackendError(500, 'INTERNAL', 'attempt: vanished from the ledger')
+  throw new ShopBackendError('INTERNAL', 'attempt: vanished from the ledger')
 }
 
 /** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */
@@ -129,7 +129,6 @@ export function newAttempt(
 export function sameOrder(attempt: AttemptRecord, order: OrderRecord): AttemptRecord {
   if (attempt.amount.currency === order.amount.currency && attempt.amount.value === order.amount.value) return attempt
   throw new ShopBackendError(
-    409,
     'ORDER_CHANGED',
     `orderId: the ledger holds a payment of another amount for this order id (${attempt.state}); an order id must name one order for good`,
   )

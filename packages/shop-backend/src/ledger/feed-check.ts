@@ -24,7 +24,7 @@ export async function settledByFeed(context: BackendContext, attempt: AttemptRec
   if (read !== 'clear') throw outcomePending()
   // The feed was read: the payment these details were for is final and did not pay the order.
   await releaseClaim(context, attempt.id, key)
-  throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: this payment already has its final result; the order is not paid')
+  throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: this payment already has its final result; the order is not paid')
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ShopBackendError } from '../errors.js'
+import { isNotNow, ShopBackendError } from '../errors.js'
 import { PaymentServiceError, type ModificationAnswer, type PaymentService } from '../payment-service.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from '../store.js'
 import type { AttemptState } from '../transitions.js'
@@ -83,12 +83,12 @@ function amountFor(
   if (kind === 'cancel') return undefined
   const left = given ? leftByFeed(kind, attempt) : restAfterAsked(kind, attempt, asked)
   // No amount was given, so none is named: what is wrong is that nothing is left.
-  if (!given && left < 1) throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', `orderId: nothing is left to ${kind}`)
+  if (!given && left < 1) throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `orderId: nothing is left to ${kind}`)
   const amount = given ?? { currency: attempt.amount.currency, value: left }
   if (amount.currency !== attempt.amount.currency)
-    throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', "amount.currency: must be the payment's currency")
+    throw new ShopBackendError('AMOUNT_NOT_ALLOWED', "amount.currency: must be the payment's currency")
   if (!Number.isSafeInteger(amount.value) || amount.value < 1 || amount.value > left) {
-    throw new ShopBackendError(422, 'MODIFICATION_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind}`)
+    throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind}`)
   }
   return amount
 }
@@ -111,7 +111,6 @@ function sameAsked(m: ModificationRecord, attempt: AttemptRecord, asked: readonl
 /** The outcome is unknown: the same call (or one with `details.requestId`) sends it again under its key. */
 function unreachableModification(requestId: string): ShopBackendError {
   return new ShopBackendError(
-    503,
     'SERVICE_UNREACHABLE',
     'The payment service could not be reached. Try again in a moment (the same call, or with details.requestId); nothing moves twice.',
     { requestId },
@@ -151,7 +150,7 @@ export async function modifyOrder(
       if (decided?.answer) return decided.answer
       if (decided?.record && (await context.store.insertModification(decided.record))) return sendStored(context, decided.record)
     }
-    throw new ShopBackendError(503, 'OUTCOME_PENDING', 'orderId: the modifications kept changing; try again')
+    throw new ShopBackendError('OUTCOME_PENDING', 'orderId: the modifications kept changing; try again')
   })
 }
 
@@ -172,7 +171,7 @@ async function decide(
 ): Promise<Decision | undefined> {
   const stored = options.requestId === undefined ? undefined : await context.store.findModification(options.requestId)
   if (stored && (stored.orderId !== orderId || stored.kind !== kind))
-    throw new ShopBackendError(409, 'REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+    throw new ShopBackendError('REQUEST_ID_REUSED', 'requestId: already used for another order or action')
   if (stored && stored.state !== 'requested') return { answer: resultOf(stored) }
   // The click repeated (here or on another instance): sent again under its key whatever the state now
   // (that state may be its own doing); the service answers it once, or refuses it, and either settles it.
@@ -181,7 +180,7 @@ async function decide(
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
   const notAllowed = () =>
-    new ShopBackendError(409, 'MODIFICATION_NOT_ALLOWED', `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`)
+    new ShopBackendError('MODIFICATION_NOT_ALLOWED', `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`)
   if (!attempt) throw notAllowed()
   const allowed = ALLOWED[kind].has(attempt.state)
   // A state this kind may have caused (a refund lost, then the feed showed "refunded") still lets a
@@ -199,7 +198,7 @@ async function decide(
     for (const m of open) {
       const settled = await sendStored(context, m).catch((error: unknown) => {
         // Refused now: settled all the same (nothing moved); what this call asks for is judged next round.
-        if (error instanceof ShopBackendError && error.status !== 503) return undefined
+        if (error instanceof ShopBackendError && !isNotNow(error)) return undefined
         throw error
       })
       // With `repeatOnly` the newest one settled is the call being repeated; otherwise the first that asked the same.
@@ -255,10 +254,10 @@ async function sendStored(context: BackendContext, modification: ModificationRec
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
     // In use: the same key's first call is still out (another instance): its outcome is unknown, not refused.
-    if (error.kind === 'unknown' || error.serviceCode === 'IDEMPOTENCY_KEY_IN_USE') throw unreachableModification(modification.id)
+    if (error.kind === 'unknown' || error.code === 'IDEMPOTENCY_KEY_IN_USE') throw unreachableModification(modification.id)
     await context.store.updateModification(modification.id, modification.version, {
       state: 'refused',
-      errorCode: error.serviceCode,
+      errorCode: error.code,
       updatedAt: context.now().toISOString(),
     })
     throw refusal(error)

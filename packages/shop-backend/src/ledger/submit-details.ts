@@ -52,20 +52,15 @@ export async function submitDetails(
     const answered = attempts.find((a) => a.answer && a.detailsFingerprint === detailsFingerprint)
     if (answered) return browserAnswer(answered)
     const latest = attempts.at(-1)
-    if (!latest) throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
+    if (!latest) throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
     // The merchant cancelled the order's payment: another tab's step must not pay it again.
-    if (attempts.some((a) => a.state === 'cancelled'))
-      throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    if (attempts.some((a) => a.state === 'cancelled')) throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
     // Any attempt stopped at a step may be the one these details finish, not only the latest: a bank
     // redirect can come back after another tab's card was refused. The claim stays on the latest.
     const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
     if (!detailsOut && !attempts.some((a) => a.state === 'action_required')) {
       if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
-      throw new ShopBackendError(
-        409,
-        'NOT_AWAITING_DETAILS',
-        `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`,
-      )
+      throw new ShopBackendError('NOT_AWAITING_DETAILS', `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`)
     }
     // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must
     // not finish beside it (both could be authorised). Its outcome first.
@@ -101,7 +96,7 @@ export async function submitDetails(
       if (!(error instanceof PaymentServiceError)) throw error
       if (error.kind === 'unknown') throw unreachable()
       // The step went through before and its answer was lost: the feed knows the outcome.
-      if (error.serviceCode === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
+      if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
       // Refused (the step not finished yet, details of another payment): judged again on the next try.
       await releaseClaim(context, attempt.id, key)
       throw refusal(error)
@@ -119,5 +114,5 @@ export async function submitDetails(
     await releaseClaim(context, attempt.id, key)
     return browserAnswer(stored)
   }
-  throw new ShopBackendError(409, 'NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
+  throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
 }

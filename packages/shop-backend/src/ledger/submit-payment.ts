@@ -31,14 +31,13 @@ async function attemptFor(
     const paid = paidAttempt(attempts)
     if (paid) return { paid: sameOrder(paid, order) }
     const latest = attempts.at(-1)
-    if (latest?.state === 'cancelled') throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    if (latest?.state === 'cancelled') throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
     if (latest && UNSETTLED_STATES.has(latest.state)) {
       // Its call may have gone through: another method under its key would be refused by the
       // service's idempotency, and that refusal must not read as "nothing charged".
       if (latest.methodType !== methodType)
         throw new ShopBackendError(
-          409,
           'ORDER_NOT_PAYABLE',
           `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
         )
@@ -50,7 +49,7 @@ async function attemptFor(
     if (latest?.answer && latest.fingerprint === fingerprint && (methodType === 'scheme' || recent)) return { repeat: latest }
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
-      throw new ShopBackendError(409, 'ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
+      throw new ShopBackendError('ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
     if (latest) {
       // The shopper left a step (or a payment failed) for a new try, but another window may be
       // finishing a step under the latest attempt's claim: never both. Wait for that call's outcome.
@@ -77,7 +76,7 @@ async function attemptFor(
     // Stored before the call (the key with it); losing the insert means another process is first: read again.
     if (await context.store.insertAttempt(attempt)) return attempt
   }
-  throw new ShopBackendError(500, 'INTERNAL', 'attempt: could not be stored')
+  throw new ShopBackendError('INTERNAL', 'attempt: could not be stored')
 }
 
 /** POST payments: one attempt per submission, the key stored before the call, the answer before the page hears it. */
@@ -102,11 +101,11 @@ export async function submitPayment(
     // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
     // Not so when the key was used before for another request: that request may have charged.
     const current = await context.store.findAttempt(chosen.id)
-    if (current && UNSETTLED_STATES.has(current.state) && error.serviceCode !== 'IDEMPOTENCY_KEY_REUSED') {
+    if (current && UNSETTLED_STATES.has(current.state) && error.code !== 'IDEMPOTENCY_KEY_REUSED') {
       await compareAndSetQueueing(
         context,
         current,
-        { state: 'error', errorCode: error.serviceCode, updatedAt: context.now().toISOString() },
+        { state: 'error', errorCode: error.code, updatedAt: context.now().toISOString() },
         changeOf(current, { state: 'error', updatedAt: '' }),
       )
     }

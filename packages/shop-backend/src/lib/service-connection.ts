@@ -16,7 +16,7 @@ export interface ServiceConnection {
   forget(): void
 }
 
-const notRegistered = (what: string) => new ShopBackendError(503, 'NOT_REGISTERED', what)
+const notRegistered = (what: string) => new ShopBackendError('NOT_REGISTERED', what)
 
 export function createServiceConnection(deps: {
   readonly store: LedgerStore

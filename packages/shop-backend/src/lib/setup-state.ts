@@ -1,7 +1,7 @@
 import { describeIssues, issuesOf, type ValidationIssue } from '@card-jwe/payment-validator'
 import type { z } from 'zod'
 import { ShopBackendError } from '../errors.js'
-import type { OnboardingProblem, PaymentServiceError } from '../payment-service.js'
+import { type OnboardingProblem, PaymentServiceError } from '../payment-service.js'
 import type { LedgerStore } from '../store.js'
 import { SETTING } from './context.js'
 
@@ -99,24 +99,24 @@ export function checked<S extends z.ZodType>(schema: S, value: unknown): z.infer
 }
 
 export function invalid(issues: ValidationIssue[]): never {
-  throw new ShopBackendError(400, 'INVALID_INPUT', describeIssues(issues), issues)
+  throw new ShopBackendError('INVALID_INPUT', describeIssues(issues), issues)
 }
 
 /** An earlier step is missing: 409 naming it (`details.missing`). */
 export function stepMissing(missing: 'email' | 'contractor' | 'store', message: string): ShopBackendError {
-  return new ShopBackendError(409, 'SETUP_STEP_MISSING', message, { missing })
+  return new ShopBackendError('SETUP_STEP_MISSING', message, { missing })
 }
 
 /**
  * The port's failure as the set-up's answer: no answer is 503 SERVICE_UNREACHABLE; a refusal is
- * SERVICE_REFUSED with the service's code (409 with its words when it is the merchant's to fix, 502
- * when the service failed). Anything else (a bug) goes on as it is.
+ * SETUP_REFUSED with the service's code and words when it is the merchant's to fix (409), else
+ * SERVICE_REFUSED (502: the service failed). Anything else (a bug) goes on as it is.
  */
 export function setupFailure(error: unknown): never {
-  if ((error as Error)?.name !== 'PaymentServiceError') throw error
-  const { status, serviceCode, message } = error as PaymentServiceError
+  if (!(error instanceof PaymentServiceError)) throw error
+  const { status, code: serviceCode, message } = error
   if (status === undefined)
-    throw new ShopBackendError(503, 'SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment.')
-  if (status >= 500) throw new ShopBackendError(502, 'SERVICE_REFUSED', `the payment service failed (${serviceCode})`, { serviceCode })
-  throw new ShopBackendError(409, 'SERVICE_REFUSED', message, { serviceCode })
+    throw new ShopBackendError('SERVICE_UNREACHABLE', 'The payment service could not be reached. Try again in a moment.')
+  if (status >= 500) throw new ShopBackendError('SERVICE_REFUSED', `the payment service failed (${serviceCode})`, { serviceCode })
+  throw new ShopBackendError('SETUP_REFUSED', message, { serviceCode })
 }

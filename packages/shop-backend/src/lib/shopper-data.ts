@@ -83,7 +83,7 @@ export async function removeSavedCard(context: BackendContext, card: SavedCard):
  */
 export async function eraseShopperData(context: BackendContext, orderId: string): Promise<ErasureRequests> {
   let attempts = await context.store.listAttempts(orderId)
-  if (attempts.length === 0) throw new ShopBackendError(404, 'ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
+  if (attempts.length === 0) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
   // Signed calls need no selling store: an order is erased while the checkout is closed too.
   const service = await context.service()
   const subjectErasure = required(service, 'subjectErasure')

@@ -56,7 +56,6 @@ export function storeUnavailableOf(error: unknown, log: (line: string) => void, 
   if (!failure.unavailable) return undefined
   log(`${what}: the ledger's store could not be reached (${failure.code})`)
   return new ShopBackendError(
-    503,
     'STORE_UNAVAILABLE',
     "The shop's payment records could not be reached. Try again in a moment; the order is never charged twice.",
   )

@@ -1,0 +1,25 @@
+import { Hono } from 'hono'
+import { ShopBackendError } from '../errors.js'
+import { storeFailureOf, storeUnavailableOf } from '../lib/store-failure.js'
+import { errorResponse } from './answers.js'
+import type { BackendEnv } from './backend-env.js'
+
+/**
+ * The back end's Hono app: `addRoutes` puts the routes on it; any other path is 404, and every
+ * failure becomes one JSON answer here, at the edge, its status from its code.
+ */
+export function createApp(addRoutes: (app: Hono<BackendEnv>) => void, log: (line: string) => void): Hono<BackendEnv> {
+  const app = new Hono<BackendEnv>()
+  addRoutes(app)
+  app.notFound(() => errorResponse(new ShopBackendError('NOT_FOUND', 'path: not served by the shop back end')))
+  app.onError((error, c) => {
+    if (error instanceof ShopBackendError) return errorResponse(error)
+    const what = `${c.req.method} ${c.req.path}`
+    const unavailable = storeUnavailableOf(error, log, what)
+    if (unavailable) return errorResponse(unavailable)
+    // The error's code or kind only: a foreign message could quote request data.
+    log(`${what} failed (${storeFailureOf(error).code})`)
+    return errorResponse(new ShopBackendError('INTERNAL', 'internal error'))
+  })
+  return app
+}
