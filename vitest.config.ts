@@ -65,6 +65,7 @@ export default defineConfig({
         testTimeout: 30_000,
         hookTimeout: 120_000,
       }),
+      inNode({ name: 'sqlite-group-commit', include: ['packages/sqlite-group-commit/test/**/*.test.ts'] }),
       inNode({ name: 'service-client:node', include: ['packages/service-client/test/**/*.test.ts'] }),
       inNode({ name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 30_000 }),
       inNode({ name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], globalSetup: [testCertificates] }),

@@ -11,6 +11,7 @@ export const READMES = [
   'packages/payment-validator/README.md',
   'packages/service-client/README.md',
   'packages/testkit/README.md',
+  'packages/sqlite-group-commit/README.md',
   'apps/sandbox/README.md',
   'packages/shop-backend/README.md',
 ] as const

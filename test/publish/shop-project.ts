@@ -21,6 +21,7 @@ export const PUBLISHED = [
   { folder: 'packages/payment-validator', name: '@card-jwe/payment-validator' },
   { folder: 'packages/service-client', name: '@card-jwe/service-client' },
   { folder: 'packages/testkit', name: '@card-jwe/testkit' },
+  { folder: 'packages/sqlite-group-commit', name: '@card-jwe/sqlite-group-commit' },
   { folder: 'apps/sandbox', name: '@card-jwe/sandbox' },
   { folder: 'packages/shop-backend', name: '@card-jwe/shop-backend' },
 ] as const

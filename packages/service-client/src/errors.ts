@@ -35,6 +35,7 @@ export class ServiceError extends Error {
   override readonly name = 'ServiceError'
   /** `instanceof` holds across two installed copies of this package (see `hasInstance`). */
   readonly [SERVICE_ERROR] = true
+  /** True for an instance made by any copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && SERVICE_ERROR in value
   }
@@ -76,6 +77,7 @@ export class ServiceUnreachableError extends Error {
   override readonly name = 'ServiceUnreachableError'
   /** `instanceof` holds across two installed copies of this package. */
   readonly [UNREACHABLE_ERROR] = true
+  /** True for an instance made by any copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && UNREACHABLE_ERROR in value
   }

@@ -41,6 +41,7 @@ export class ShopBackendError extends Error {
   override readonly name = 'ShopBackendError'
   /** `instanceof` holds across two copies of this package (one bundle creates the back end, another catches). */
   readonly [BRAND] = true
+  /** True for an instance made by any copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && BRAND in value
   }

@@ -276,6 +276,7 @@ export class PaymentServiceError extends Error {
   override readonly name = 'PaymentServiceError'
   /** `instanceof` holds across two copies of this package (a shop's own port may import another). */
   readonly [PAYMENT_SERVICE_ERROR] = true
+  /** True for an instance made by any copy of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && PAYMENT_SERVICE_ERROR in value
   }

@@ -1,0 +1,2 @@
+export { createGroupCommit } from './create-group-commit.js'
+export type { GroupCommit, GroupCommitOptions } from './create-group-commit.js'

@@ -1,0 +1,111 @@
+/**
+ * Group commit, so one request's disk wait does not stall every other: the writes queued in one turn
+ * go to disk in one transaction, each caller learns of its write only once that transaction has
+ * committed and its WAL is synced, and a write that fails is rolled back alone. A second connection
+ * to the same file is the outside observer.
+ */
+import Database from 'better-sqlite3'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createGroupCommit } from '../src/index.js'
+
+const opened: Database.Database[] = []
+const folders: string[] = []
+afterEach(() => {
+  for (const db of opened.splice(0)) db.close()
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
+})
+
+function databases() {
+  const folder = mkdtempSync(join(tmpdir(), 'group-commit-'))
+  folders.push(folder)
+  const path = join(folder, 'group.sqlite')
+  const db = new Database(path)
+  db.pragma('journal_mode = WAL')
+  // The sync is the group commit's: the COMMIT only hands the WAL to the OS.
+  db.pragma('synchronous = NORMAL')
+  db.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, key TEXT UNIQUE)')
+  const observer = new Database(path, { readonly: true })
+  opened.push(observer, db)
+  return {
+    db,
+    observer,
+    walPath: `${path}-wal`,
+    committed: () => (observer.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n,
+  }
+}
+
+describe('group commit', () => {
+  it('commits the writes of one turn together, and settles each only after the commit', async () => {
+    const { db, walPath, committed } = databases()
+    const commit = createGroupCommit(db, { walPath }).write
+    const seenOutside: number[] = []
+    const settledAt: number[] = []
+    const writes = Array.from({ length: 50 }, (_, i) =>
+      commit(() => {
+        db.prepare('INSERT INTO items (key) VALUES (?)').run(`k${i}`)
+        seenOutside.push(committed())
+        return i
+      }).then((value) => {
+        settledAt.push(committed())
+        return value
+      }),
+    )
+    expect(committed()).toBe(0) // nothing is written before the group runs
+    expect(await Promise.all(writes)).toEqual(Array.from({ length: 50 }, (_, i) => i))
+    // Inside the group no write was visible outside yet: one transaction for all fifty.
+    expect(seenOutside).toEqual(Array(50).fill(0))
+    // Every caller heard back only when all fifty were committed.
+    expect(settledAt).toEqual(Array(50).fill(50))
+  })
+
+  it('rolls back a failing write alone and commits the rest of its group', async () => {
+    const { db, walPath, committed } = databases()
+    const commit = createGroupCommit(db, { walPath }).write
+    const keys = (observer = db) =>
+      (observer.prepare('SELECT key FROM items ORDER BY id').all() as Array<{ key: string }>).map((r) => r.key)
+    const insert = (first: string, key: string) => () => {
+      db.prepare('INSERT INTO items (key) VALUES (?)').run(first)
+      db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
+    }
+    const results = await Promise.allSettled([commit(insert('one', 'a')), commit(insert('two', 'a')), commit(insert('three', 'b'))])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled'])
+    expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' })
+    // The failed write's first INSERT ("two") went with its savepoint; the others are on disk.
+    expect(committed()).toBe(4)
+    expect(keys()).toEqual(['one', 'a', 'three', 'b'])
+  })
+
+  it('starts a new group for writes that arrive while one is committing', async () => {
+    const { db, walPath, committed } = databases()
+    const commit = createGroupCommit(db, { walPath }).write
+    const first = commit(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('x'))
+    await first
+    const later = commit(() => committed())
+    expect(await later).toBe(1)
+  })
+
+  it('runs a read only once every commit made before it is on disk', async () => {
+    const { db, walPath } = databases()
+    const group = createGroupCommit(db, { walPath })
+    const order: string[] = []
+    const written = group.write(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('r')).then(() => order.push('write'))
+    await new Promise((resolve) => setImmediate(resolve)) // the group has committed; its sync is under way
+    const read = group.read(() => order.push('read'))
+    await Promise.all([written, read])
+    expect(order).toEqual(['write', 'read'])
+  })
+
+  it('refuses the writes a failed sync covered and logs the code, never a row', async () => {
+    const { db, committed } = databases()
+    const lines: string[] = []
+    const group = createGroupCommit(db, { walPath: join(tmpdir(), 'no-such-folder', 'x-wal'), log: (line) => lines.push(line) })
+    await expect(group.write(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('secret-row'))).rejects.toMatchObject({
+      code: 'ENOENT',
+    })
+    expect(committed()).toBe(1) // committed, but not known to be on disk: its writer was told it failed
+    expect(lines).toEqual(['sqlite store: syncing the WAL failed (ENOENT); the writes it covered were refused'])
+  })
+})
