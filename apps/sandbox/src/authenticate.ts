@@ -12,7 +12,7 @@ import { nowSeconds } from './lib/clock.js'
 import type { SandboxContext, ShopRow } from './context.js'
 import type { SandboxRequest } from './http/types.js'
 
-const refuse = (errorCode: string, message: string) => new SandboxError(401, errorCode, message, 'security')
+const refuse = (code: string, message: string) => new SandboxError(401, code, message, 'security')
 
 function headerOf(request: SandboxRequest, name: string): string | undefined {
   const value = request.headers[name]

@@ -98,7 +98,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       send(outgoing, { status: refusal.status, json: refusal.toBody(), ...retryAfter })
       // The error's kind only: a stack or message of a foreign error could quote request data.
       const foreignKind = error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`
-      log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${foreignKind}`)
+      log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.code}${foreignKind}`)
     }
   }
 

@@ -9,7 +9,7 @@ import { findPayment, updatePayment, type PaymentRow, type PaymentStatus } from 
 import type { SandboxContext } from '../context.js'
 import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
 
-const refuse = (errorCode: string, message: string) => new SandboxError(422, errorCode, message)
+const refuse = (code: string, message: string) => new SandboxError(422, code, message)
 
 /**
  * Runs a capture, refund or cancel on the shop's own payment from the path (spec: Endpoints rule 1,
