@@ -10,14 +10,9 @@ import {
 import { SandboxError } from './errors.js'
 import { nowSeconds } from './lib/clock.js'
 import type { SandboxContext, ShopRow } from './context.js'
-import type { SandboxRequest } from './http/types.js'
+import type { RequestContext } from './http/handler.js'
 
-const refuse = (errorCode: string, message: string) => new SandboxError(401, errorCode, message, 'security')
-
-function headerOf(request: SandboxRequest, name: string): string | undefined {
-  const value = request.headers[name]
-  return typeof value === 'string' ? value : undefined
-}
+const refuse = (code: string, message: string) => new SandboxError(401, code, message, 'security')
 
 /**
  * The signature the request should carry (the scheme of `@card-jwe/service-client/signing`). node:crypto, synchronously: a
@@ -34,11 +29,11 @@ function expectedSignature(secret: string, parts: SignedParts): string {
  * headers present, the timestamp within five minutes of our clock, the HMAC right (compared in
  * constant time), and the nonce never seen before from that shop.
  */
-export async function authenticate(request: SandboxRequest, context: SandboxContext): Promise<ShopRow> {
-  const shopId = headerOf(request, SIGNATURE_HEADERS.shop)
-  const timestamp = headerOf(request, SIGNATURE_HEADERS.timestamp)
-  const nonce = headerOf(request, SIGNATURE_HEADERS.nonce)
-  const signature = headerOf(request, SIGNATURE_HEADERS.signature)
+export async function authenticate(c: RequestContext, context: SandboxContext): Promise<ShopRow> {
+  const shopId = c.req.header(SIGNATURE_HEADERS.shop)
+  const timestamp = c.req.header(SIGNATURE_HEADERS.timestamp)
+  const nonce = c.req.header(SIGNATURE_HEADERS.nonce)
+  const signature = c.req.header(SIGNATURE_HEADERS.signature)
   if (!shopId || !timestamp || !nonce || !signature)
     throw refuse(
       'SIGNATURE_MISSING',
@@ -56,9 +51,10 @@ export async function authenticate(request: SandboxRequest, context: SandboxCont
   const expected = expectedSignature(shop?.service_secret ?? 'unknown-shop', {
     timestamp,
     nonce,
-    method: request.method,
-    pathWithQuery: request.pathWithQuery,
-    body: request.body,
+    method: c.req.method,
+    // The path and query exactly as received, as the client signed them; not as the URL parser rewrites them.
+    pathWithQuery: c.env.incoming.url ?? '/',
+    body: c.var.body,
   })
   const given = Buffer.from(signature)
   const wanted = Buffer.from(expected)

@@ -6,7 +6,8 @@
 export class SandboxError extends Error {
   constructor(
     readonly status: number,
-    readonly errorCode: string,
+    /** Sent as the envelope's `errorCode`. */
+    readonly code: string,
     message: string,
     readonly errorType: 'validation' | 'security' | 'configuration' | 'internal' = 'validation',
     /** Sent as `Retry-After` (a 429's "not before"), so a client does not retry into the same refusal. */
@@ -16,7 +17,7 @@ export class SandboxError extends Error {
   }
 
   toBody() {
-    return { status: this.status, errorCode: this.errorCode, message: this.message, errorType: this.errorType }
+    return { status: this.status, errorCode: this.code, message: this.message, errorType: this.errorType }
   }
 }
 

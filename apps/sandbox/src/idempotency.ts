@@ -3,7 +3,8 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@card-jwe/servi
 import { SandboxError } from './errors.js'
 import type { KeptAnswer } from './answer-store.js'
 import type { SandboxContext, ShopRow } from './context.js'
-import type { SandboxRequest, SandboxResponse } from './http/types.js'
+import type { RequestContext } from './http/handler.js'
+import { json } from './http/json.js'
 
 /**
  * A request's idempotency key, scoped to its shop, and a fingerprint of what the key names. The key
@@ -20,14 +21,14 @@ export interface IdempotencyClaim {
  * and metadata, not the card blob or browser data, which a page re-encrypts and re-collects when it
  * submits again.
  */
-export function claimOf(request: SandboxRequest, shop: ShopRow, parts: unknown): IdempotencyClaim | undefined {
-  const header = request.headers[IDEMPOTENCY_KEY_HEADER]
+export function claimOf(c: RequestContext, shop: ShopRow, parts: unknown): IdempotencyClaim | undefined {
+  const header = c.req.header(IDEMPOTENCY_KEY_HEADER)
   if (header === undefined) return undefined
-  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header)) {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
   }
   const fingerprint = createHash('sha256')
-    .update(JSON.stringify([request.method, request.url.pathname, parts]))
+    .update(JSON.stringify([c.req.method, c.req.path, parts]))
     .digest('hex')
   return { scope: `${shop.shop_id}:${header}`, fingerprint }
 }
@@ -38,7 +39,7 @@ export function replay(
   table: 'payments' | 'modifications',
   claim: IdempotencyClaim | undefined,
   status: number,
-): SandboxResponse | undefined {
+): Response | undefined {
   if (!claim) return undefined
   const row = context.payments.answerFor(table, claim.scope)
   if (!row) return undefined
@@ -46,12 +47,12 @@ export function replay(
 }
 
 /** A stored answer given again, when its key named the same request: else 422 IDEMPOTENCY_KEY_REUSED. */
-function answerAgain(context: SandboxContext, claim: IdempotencyClaim, stored: KeptAnswer, where: string): SandboxResponse {
+function answerAgain(context: SandboxContext, claim: IdempotencyClaim, stored: KeptAnswer, where: string): Response {
   if (stored.fingerprint !== claim.fingerprint) {
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
   }
   context.log(`idempotent replay on ${where}`)
-  return { status: stored.status, json: JSON.parse(stored.answer) as unknown }
+  return json(JSON.parse(stored.answer), stored.status)
 }
 
 export const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE'
@@ -61,17 +62,20 @@ export const isUniqueViolation = (error: unknown) => (error as { code?: string }
  * the first answer under `claim`, or undefined when the key is new. The widely used checkout APIs
  * honour the key on every POST; a client's retry after a lost answer must not make a second store.
  */
-export function keptAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined): SandboxResponse | undefined {
+export function keptAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined): Response | undefined {
   if (!claim) return undefined
   const kept = context.answers.answerFor(claim.scope)
   return kept && answerAgain(context, claim, kept, 'kept_answers')
 }
 
-/** Keeps a success under `claim`; called inside the transaction that wrote it, so both commit or neither. A refusal is not kept. */
-export function keepAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined, response: SandboxResponse): SandboxResponse {
-  if (claim && response.status < 300) {
-    const answer = JSON.stringify(response.json ?? null)
-    context.answers.keep(claim.scope, { fingerprint: claim.fingerprint, status: response.status, answer }, context.now().toISOString())
+/**
+ * The JSON answer `body`, kept under `claim` when a success; called inside the transaction that
+ * wrote it, so both commit or neither. A refusal is not kept.
+ */
+export function keepAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined, body: unknown, status = 200): Response {
+  if (claim && status < 300) {
+    const answer = JSON.stringify(body ?? null)
+    context.answers.keep(claim.scope, { fingerprint: claim.fingerprint, status, answer }, context.now().toISOString())
   }
-  return response
+  return json(body, status)
 }

@@ -10,14 +10,20 @@ import { countries, industryCodes } from './handlers/reference-lists.js'
 import { createStore, listStores, setStorePaymentMethods, updateStore } from './handlers/stores.js'
 import { onboardingPage, onboardingSubmit } from './pages/onboarding.js'
 import { updatedPayments } from './handlers/updated-payments.js'
-import { Router, type Handler } from './http/router.js'
-import { PAGE_SCRIPT } from './pages/page.js'
+import type { Handler } from './http/handler.js'
+import { pageScript } from './pages/page.js'
 import { bankDecision, bankPage } from './pages/redirect.js'
 import { acsAnswer, acsPage, challengeNotification, methodNotification, methodPage } from './pages/threeds.js'
-import type { SandboxContext } from './context.js'
+
+/** A method, a path template with `{name}` segments, and what answers it. */
+export interface Route {
+  readonly method: string
+  readonly path: string
+  readonly handler: Handler
+}
 
 /** The handler of each service endpoint; its method and path come from the client's table. */
-const SERVICE_HANDLERS: { readonly [name in EndpointName]: Handler<SandboxContext> } = {
+const SERVICE_HANDLERS: { readonly [name in EndpointName]: Handler } = {
   register,
   sendVerificationEmail,
   connectBackofficeUser,
@@ -44,21 +50,21 @@ const SERVICE_HANDLERS: { readonly [name in EndpointName]: Handler<SandboxContex
   unsubscribe,
 }
 
-/** Every path the sandbox answers: the spec's service endpoints, then the pages shoppers see. */
-export function sandboxRoutes(): Router<SandboxContext> {
-  const router = new Router<SandboxContext>()
-  for (const [name, handler] of Object.entries(SERVICE_HANDLERS))
-    router.add(ENDPOINTS[name as EndpointName].method, ENDPOINTS[name as EndpointName].path, handler)
-  return router
-    .add('POST', '/threeds/method', methodPage)
-    .add('POST', '/threeds/method-notification', methodNotification)
-    .add('POST', '/threeds/acs', acsPage)
-    .add('POST', '/threeds/acs/answer', acsAnswer)
-    .add('POST', '/threeds/challenge-notification', challengeNotification)
-    .add('GET', '/redirect/{transaction}', bankPage)
-    .add('POST', '/redirect/{transaction}/{decision}', bankDecision)
-    .add('GET', '/onboarding/{token}', onboardingPage)
-    .add('POST', '/onboarding/{token}', onboardingSubmit)
-    .add('GET', '/sandbox/inbox', inbox)
-    .add('GET', '/static/sandbox-page.js', () => ({ status: 200, script: PAGE_SCRIPT }))
-}
+/** Every path the sandbox answers, in the order they are matched: the spec's service endpoints, then the pages shoppers see. */
+export const SANDBOX_ROUTES: readonly Route[] = [
+  ...Object.entries(SERVICE_HANDLERS).map(([name, handler]) => {
+    const { method, path } = ENDPOINTS[name as EndpointName]
+    return { method, path, handler }
+  }),
+  { method: 'POST', path: '/threeds/method', handler: methodPage },
+  { method: 'POST', path: '/threeds/method-notification', handler: methodNotification },
+  { method: 'POST', path: '/threeds/acs', handler: acsPage },
+  { method: 'POST', path: '/threeds/acs/answer', handler: acsAnswer },
+  { method: 'POST', path: '/threeds/challenge-notification', handler: challengeNotification },
+  { method: 'GET', path: '/redirect/{transaction}', handler: bankPage },
+  { method: 'POST', path: '/redirect/{transaction}/{decision}', handler: bankDecision },
+  { method: 'GET', path: '/onboarding/{token}', handler: onboardingPage },
+  { method: 'POST', path: '/onboarding/{token}', handler: onboardingSubmit },
+  { method: 'GET', path: '/sandbox/inbox', handler: inbox },
+  { method: 'GET', path: '/static/sandbox-page.js', handler: pageScript },
+]

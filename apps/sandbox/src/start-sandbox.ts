@@ -1,22 +1,19 @@
 import { mkdir } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { redactPathForLog } from '@card-jwe/payment-validator'
+import { createAdaptorServer } from '@hono/node-server'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
 import { createAccountStore } from './account-store.js'
 import { createAnswerStore } from './answer-store.js'
 import { openDatabase, openNonceConnection } from './db.js'
 import { createGroupCommit } from './group-commit.js'
-import { SandboxError } from './errors.js'
 import { createMerchantStore } from './merchant-store.js'
 import { createNonceStore } from './nonce-store.js'
 import { createPaymentStore } from './payment-store.js'
 import { createShopStore } from './shop-store.js'
-import { readBody } from './http/body.js'
-import { send } from './http/respond.js'
-import { sandboxRoutes } from './routes.js'
+import { createSandboxApp } from './http/sandbox-app.js'
 import { seedReadyMadeShop, type ReadyMadeShop } from './handlers/registration.js'
 import type { SandboxContext } from './context.js'
 
@@ -66,7 +63,6 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const db = openDatabase(databasePath)
   const nonceConnection = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
-  const routes = sandboxRoutes()
   const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = {
     db,
     shops: createShopStore(db),
@@ -82,28 +78,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     log,
   }
 
-  async function handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-    const method = incoming.method ?? 'GET'
-    const pathWithQuery = incoming.url ?? '/'
-    const url = new URL(pathWithQuery, context.baseUrl)
-    try {
-      const { handler, params } = routes.find(method, url.pathname)
-      const body = await readBody(incoming)
-      const result = await handler({ method, url, pathWithQuery, headers: incoming.headers, body }, params, context)
-      send(outgoing, result)
-      log(`${method} ${redactPathForLog(url.pathname)} ${result.status}`)
-    } catch (error) {
-      const refusal = error instanceof SandboxError ? error : new SandboxError(500, 'INTERNAL', 'internal error', 'internal')
-      const retryAfter = refusal.retryAfterSeconds === undefined ? {} : { headers: { 'retry-after': String(refusal.retryAfterSeconds) } }
-      send(outgoing, { status: refusal.status, json: refusal.toBody(), ...retryAfter })
-      // The error's kind only: a stack or message of a foreign error could quote request data.
-      const foreignKind = error instanceof SandboxError ? '' : ` (${(error as Error)?.name})`
-      log(`${method} ${redactPathForLog(url.pathname)} ${refusal.status} ${refusal.errorCode}${foreignKind}`)
-    }
-  }
-
-  const server = createServer((incoming, outgoing) => void handle(incoming, outgoing))
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve))
+  const host = options.host ?? '127.0.0.1'
+  // Started inside a shop's own tests, so the process's global Request and Response are left as they are.
+  const app = createSandboxApp(context)
+  const server = createAdaptorServer({ fetch: app.fetch, hostname: host, overrideGlobalObjects: false }) as Server
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))
   const { address, port } = server.address() as AddressInfo
   context.baseUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`
 

@@ -13,7 +13,7 @@ import { registeredShop, type RegisteredShop } from './support/sandbox-fixture.j
 import { startTestShop, type TestShop } from './support/shop-server.js'
 
 const SCRIPT = '<script>alert(1)</script>'
-const ESCAPED_SCRIPT = '&#60;script&#62;alert(1)&#60;/script&#62;'
+const ESCAPED_SCRIPT = '&lt;script&gt;alert(1)&lt;/script&gt;'
 
 let fixture: RegisteredShop
 const shops: TestShop[] = []
@@ -86,7 +86,7 @@ describe('onboarding page (pages/onboarding.ts)', () => {
     const page = await response.text()
     expect(response.status).toBe(200)
     expect(page).toContain(`<strong>Tea ${ESCAPED_SCRIPT} B.V.</strong>`)
-    expect(page).toContain('Date of birth of &#34;&#62;&#60;img src=x&#62; O&#39;Brien &#38; Sons</label>')
+    expect(page).toContain('Date of birth of &quot;&gt;&lt;img src=x&gt; O&#39;Brien &amp; Sons</label>')
     expect(page).not.toContain(SCRIPT)
     expect(page).not.toContain('<img')
   })
@@ -103,7 +103,7 @@ describe('3-D Secure pages (pages/threeds.ts, pages/page.ts)', () => {
     const data = Buffer.from(JSON.stringify({ threeDSServerTransID: token.threeDSServerTransID })).toString('base64url')
 
     const page = await (await postForm(token.threeDSMethodNotificationURL!, { threeDSMethodData: data })).text()
-    expect(page).toContain('data-target-origin="https://shop&#34;&#39;&#38;x.example"')
+    expect(page).toContain('data-target-origin="https://shop&quot;&#39;&amp;x.example"')
     expect(page).not.toContain(`shop"'&x`)
   })
 
@@ -131,7 +131,7 @@ describe('3-D Secure pages (pages/threeds.ts, pages/page.ts)', () => {
     const response = await postForm(token.acsURL!, { creq })
     const page = await response.text()
     expect(response.status).toBe(200)
-    expect(page).toContain(`&nbsp;${ESCAPED_SCRIPT} with your card ending &#34;&#62;&#60;b&#62;.`)
+    expect(page).toContain(`&nbsp;${ESCAPED_SCRIPT} with your card ending &quot;&gt;&lt;b&gt;.`)
     expect(page).not.toContain(SCRIPT)
     expect(page).not.toContain('<b>')
   })
@@ -149,8 +149,8 @@ describe('bank page (pages/redirect.ts)', () => {
     const response = await fetch(url)
     const page = await response.text()
     expect(response.status).toBe(200)
-    expect(page).toContain(`<h1>Sandbox bank (ideal&#34;${ESCAPED_SCRIPT})</h1>`)
-    expect(page).toContain('minor units of E&#39;&#38;R?')
+    expect(page).toContain(`<h1>Sandbox bank (ideal&quot;${ESCAPED_SCRIPT})</h1>`)
+    expect(page).toContain('minor units of E&#39;&amp;R?')
     expect(page).not.toContain(SCRIPT)
   })
 })

@@ -3,13 +3,13 @@ import { BackofficeUserRequestSchema, EmailVerificationRequestSchema } from '@ca
 import { z } from 'zod'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { validBody } from '../http/body.js'
+import { validBody } from '../http/parse-body.js'
 import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
-import { json } from '../http/respond.js'
+import { json } from '../http/json.js'
 import { nowSeconds } from '../lib/clock.js'
 import { newId } from '../lib/ids.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 /** How long a verification code can be spent. */
 export const VERIFICATION_CODE_TTL_SECONDS = 10 * 60
@@ -23,9 +23,9 @@ export const VERIFICATION_MAX_SENDS = 5
  * Sends a six-digit one-time code. No mail leaves the machine: the code goes to the sandbox's log
  * and to its inbox (GET /sandbox/inbox).
  */
-export async function sendVerificationEmail(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const email = validBody(request, EmailVerificationRequestSchema, 'email verification').email.toLowerCase()
+export async function sendVerificationEmail(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const email = validBody(c, EmailVerificationRequestSchema, 'email verification').email.toLowerCase()
   const now = nowSeconds(context)
   const recent = context.accounts.recentSends(shop.shop_id, email, now)
   if (recent.n >= VERIFICATION_MAX_SENDS) {
@@ -53,17 +53,17 @@ const sameCode = (a: string, b: string) => a.length === b.length && timingSafeEq
  * latest code sent to that address by this shop, once, and connects the shop to the merchant account
  * of that address (made on first use). Each refusal has its own code.
  */
-export async function connectBackofficeUser(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const body = validBody(request, BackofficeUserRequestSchema, 'backoffice user')
+export async function connectBackofficeUser(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const body = validBody(c, BackofficeUserRequestSchema, 'backoffice user')
   const email = body.email.toLowerCase()
   const { accounts } = context
   // A retry after a lost answer repeats a spent code: it gets the first answer, not VERIFICATION_CODE_USED.
-  const claim = claimOf(request, shop, { email, code: body.code })
+  const claim = claimOf(c, shop, { email, code: body.code })
   const kept = keptAnswer(context, claim)
   if (kept) return kept
 
-  const outcome = context.db.transaction((): SandboxError | SandboxResponse => {
+  const outcome = context.db.transaction((): SandboxError | Response => {
     const rows = accounts.codesSent(shop.shop_id, email)
     const latest = rows[0]
     if (!latest)
@@ -94,7 +94,7 @@ export async function connectBackofficeUser(request: SandboxRequest, _params: Pa
     accounts.spendCode(match.id, context.now().toISOString())
     const accountId = accounts.findOrCreate(newId('acct'), email, context.now().toISOString())
     context.shops.connectAccount(shop.shop_id, accountId)
-    return keepAnswer(context, claim, json({ email, status: 'connected' }))
+    return keepAnswer(context, claim, { email, status: 'connected' })
   })()
   // Wrong attempts are counted even though the request is refused: the refusal is returned, not thrown, inside.
   if (outcome instanceof SandboxError) throw outcome
@@ -108,8 +108,8 @@ const InboxQuerySchema = z.object({ email: z.email().max(254) })
  * GET /sandbox/inbox?email=… (sandbox only, unsigned, loopback): the mails the sandbox "sent" to an
  * address, newest first. Tests and the demo read verification codes here.
  */
-export function inbox(request: SandboxRequest, _params: Params, context: SandboxContext): SandboxResponse {
-  const parsed = InboxQuerySchema.safeParse({ email: request.url.searchParams.get('email') ?? undefined })
+export function inbox(c: RequestContext, context: SandboxContext): Response {
+  const parsed = InboxQuerySchema.safeParse({ email: c.req.query('email') })
   if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'query: email must be an email address')
   const email = parsed.data.email.toLowerCase()
   const rows = context.accounts.inbox(email)

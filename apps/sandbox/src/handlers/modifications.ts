@@ -1,15 +1,15 @@
 import { CaptureRequestSchema } from '@card-jwe/payment-validator'
 import { authenticate } from '../authenticate.js'
 import { notFound, SandboxError } from '../errors.js'
-import { validBody } from '../http/body.js'
-import { json } from '../http/respond.js'
+import { validBody } from '../http/parse-body.js'
+import { json } from '../http/json.js'
 import { newPspReference } from '../lib/ids.js'
 import { claimOf, replay, type IdempotencyClaim } from '../idempotency.js'
 import { findPayment, updatePayment, type PaymentRow, type PaymentStatus } from '../payment-store.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
-const refuse = (errorCode: string, message: string) => new SandboxError(422, errorCode, message)
+const refuse = (code: string, message: string) => new SandboxError(422, code, message)
 
 /**
  * Runs a capture, refund or cancel on the shop's own payment from the path (spec: Endpoints rule 1,
@@ -17,20 +17,19 @@ const refuse = (errorCode: string, message: string) => new SandboxError(422, err
  * `apply` checks and writes, and nothing after the signature check awaits, so it sees one state.
  */
 async function modification(
-  request: SandboxRequest,
-  params: Params,
+  c: RequestContext,
   context: SandboxContext,
-  apply: (row: PaymentRow, claim: IdempotencyClaim | undefined) => SandboxResponse,
-): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const row = findPayment(context, 'psp_reference', params.psp_reference!)
+  apply: (row: PaymentRow, claim: IdempotencyClaim | undefined) => Response,
+): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const row = findPayment(context, 'psp_reference', c.req.param('psp_reference')!)
   if (!row || row.shop_id !== shop.shop_id) throw notFound('payment')
-  const claim = claimOf(request, shop, request.body.toString('utf8'))
+  const claim = claimOf(c, shop, c.var.body.toString('utf8'))
   return replay(context, 'modifications', claim, 201) ?? apply(row, claim)
 }
 
-function amountOf(request: SandboxRequest, row: PaymentRow): number {
-  const { amount } = validBody(request, CaptureRequestSchema, 'modification')
+function amountOf(c: RequestContext, row: PaymentRow): number {
+  const { amount } = validBody(c, CaptureRequestSchema, 'modification')
   if (amount.currency !== row.currency) throw refuse('CURRENCY_MISMATCH', `amount.currency must be the payment's currency`)
   if (amount.value < 1) throw refuse('AMOUNT_TOO_SMALL', 'amount.value must be at least 1')
   return amount.value
@@ -43,7 +42,7 @@ function recorded(
   kind: string,
   value: number | null,
   claim: IdempotencyClaim | undefined,
-): SandboxResponse {
+): Response {
   const reference = newPspReference()
   const answer = {
     pspReference: reference,
@@ -68,10 +67,10 @@ const CAPTURABLE: readonly PaymentStatus[] = ['authorised', 'partially_captured'
 const REFUNDABLE: readonly PaymentStatus[] = ['partially_captured', 'captured', 'partially_refunded']
 
 /** Capture: at most what is authorised and not yet captured; partial captures add up. */
-export async function capture(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  return modification(request, params, context, (row, claim) => {
+export async function capture(c: RequestContext, context: SandboxContext): Promise<Response> {
+  return modification(c, context, (row, claim) => {
     if (!CAPTURABLE.includes(row.status)) throw refuse('CAPTURE_NOT_ALLOWED', `a payment in state ${row.status} cannot be captured`)
-    const value = amountOf(request, row)
+    const value = amountOf(c, row)
     if (row.captured + value > row.value)
       throw refuse('CAPTURE_EXCEEDS_AUTHORISED', `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`)
     const captured = row.captured + value
@@ -83,11 +82,11 @@ export async function capture(request: SandboxRequest, params: Params, context: 
 }
 
 /** Refund: at most what is captured and not yet refunded. */
-export async function refund(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  return modification(request, params, context, (row, claim) => {
+export async function refund(c: RequestContext, context: SandboxContext): Promise<Response> {
+  return modification(c, context, (row, claim) => {
     if (!REFUNDABLE.includes(row.status))
       throw refuse('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
-    const value = amountOf(request, row)
+    const value = amountOf(c, row)
     if (row.refunded + value > row.captured)
       throw refuse('REFUND_EXCEEDS_CAPTURED', `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`)
     const refunded = row.refunded + value
@@ -102,9 +101,9 @@ export async function refund(request: SandboxRequest, params: Params, context: S
 }
 
 /** Cancel (spec: Endpoints rule 5): only authorised and not yet captured. No body. */
-export async function cancel(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  return modification(request, params, context, (row, claim) => {
-    if (request.body.length > 0) throw new SandboxError(422, 'INVALID_REQUEST', 'cancel takes no body')
+export async function cancel(c: RequestContext, context: SandboxContext): Promise<Response> {
+  return modification(c, context, (row, claim) => {
+    if (c.var.body.length > 0) throw new SandboxError(422, 'INVALID_REQUEST', 'cancel takes no body')
     if (row.status !== 'authorised')
       throw refuse('CANCEL_NOT_ALLOWED', `only an authorised payment without captures can be cancelled; this one is ${row.status}`)
     return context.db.transaction(() => {

@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto'
 import { OnboardingLinkRequestSchema } from '@card-jwe/payment-validator'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { jsonOf } from '../http/body.js'
-import { json } from '../http/respond.js'
+import { jsonOf } from '../http/parse-body.js'
+import { json } from '../http/json.js'
 import { nowSeconds } from '../lib/clock.js'
 import { currentContractor, ONBOARDING_CLEAR, type ContractorRow } from '../merchant-store.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 /** How long an onboarding link can be opened; hosted onboarding links are short-lived. */
 export const ONBOARDING_LINK_TTL_SECONDS = 30 * 60
@@ -32,8 +32,8 @@ export function onboardingProblems(contractor: Pick<ContractorRow, 'type'>): Arr
 }
 
 /** GET /shopplatform/processor/onboarding-status: of the current contractor. */
-export async function onboardingStatus(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
+export async function onboardingStatus(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
   const contractor = currentContractor(context, shop)
   if (contractor.onboarding_status === ONBOARDING_CLEAR) return json({ status: ONBOARDING_CLEAR, contractorId: contractor.contractor_id })
   return json({ status: contractor.onboarding_status, contractorId: contractor.contractor_id, errors: onboardingProblems(contractor) })
@@ -43,9 +43,9 @@ export async function onboardingStatus(request: SandboxRequest, _params: Params,
  * POST /shopplatform/processor/onboarding-links (body not shown: none or `{}`): a one-time link to
  * the sandbox's identity page for the current contractor, valid ONBOARDING_LINK_TTL_SECONDS.
  */
-export async function createOnboardingLink(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const body = jsonOf(request.body, request.headers['content-type'])
+export async function createOnboardingLink(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const body = jsonOf(c)
   if (body !== undefined && !OnboardingLinkRequestSchema.safeParse(body).success)
     throw new SandboxError(422, 'INVALID_REQUEST', 'onboarding link: the body must be empty or {}')
   const contractor = currentContractor(context, shop)

@@ -11,13 +11,13 @@ import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
-import { validBody } from '../http/body.js'
-import { json } from '../http/respond.js'
+import { validBody } from '../http/parse-body.js'
+import { json } from '../http/json.js'
 import { fromBase64Json } from '../lib/base64-json.js'
 import { newId, newPspReference, newTransactionId } from '../lib/ids.js'
 import { challengeToken, fingerprintToken } from '../lib/threeds-tokens.js'
 import { findPayment, insertPayment, paymentAnswer, updatePayment, type PaymentRow, type PaymentStatus } from '../payment-store.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 import type { SandboxContext, ShopRow } from '../context.js'
 import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
@@ -76,7 +76,7 @@ function finalAnswerOf(row: PaymentRow): Record<string, unknown> {
   return paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } })
 }
 
-const finalAnswer = (row: PaymentRow): SandboxResponse => json(finalAnswerOf(row))
+const finalAnswer = (row: PaymentRow): Response => json(finalAnswerOf(row))
 
 /** Stores the card as the shopper's method when the payment asked for it and is authorised. */
 function remember(context: SandboxContext, row: PaymentRow): void {
@@ -98,10 +98,10 @@ function remember(context: SandboxContext, row: PaymentRow): void {
 }
 
 /** POST /shopplatform/processor/stores/{store_id}/payments */
-export async function createPayment(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const store = payableStore(context, shop, params.store_id!)
-  const body = validBody(request, ServicePaymentRequestSchema, 'payment request')
+export async function createPayment(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const store = payableStore(context, shop, c.req.param('store_id')!)
+  const body = validBody(c, ServicePaymentRequestSchema, 'payment request')
   checkAmount(body, store)
   const method = body.paymentMethod as { type: string; jwe?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
@@ -112,7 +112,7 @@ export async function createPayment(request: SandboxRequest, params: Params, con
     )
   }
   // A retry names the same payment by path, amount, reference and metadata; the card blob may be new.
-  const claim = claimOf(request, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type])
+  const claim = claimOf(c, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type])
   const earlier = replay(context, 'payments', claim, 200)
   if (earlier) return earlier
 
@@ -138,7 +138,7 @@ export async function createPayment(request: SandboxRequest, params: Params, con
    * Stores the payment with its answer (and the card, if it is to be remembered) in the next group
    * commit, and answers once that is on disk; a concurrent request under the same key gets the winner's answer.
    */
-  const created = async (row: PaymentRow, answer: Record<string, unknown>): Promise<SandboxResponse> => {
+  const created = async (row: PaymentRow, answer: Record<string, unknown>): Promise<Response> => {
     try {
       await context.commit(() => {
         insertPayment(context, row, claim && { ...claim, answer })
@@ -242,10 +242,10 @@ function paymentForDetails(details: Record<string, string>, context: SandboxCont
 }
 
 /** POST /shopplatform/processor/stores/{store_id}/payment-details */
-export async function paymentDetails(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  payableStore(context, shop, params.store_id!)
-  const body = validBody(request, ServicePaymentDetailsRequestSchema, 'payment details')
+export async function paymentDetails(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  payableStore(context, shop, c.req.param('store_id')!)
+  const body = validBody(c, ServicePaymentDetailsRequestSchema, 'payment details')
   const row = paymentForDetails(body.details, context, shop)
 
   if (row.status === 'identify_shopper') {

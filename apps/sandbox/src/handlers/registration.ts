@@ -4,12 +4,12 @@ import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from '@card-jwe/service-client/idempotency'
 import { z } from 'zod'
 import { SandboxError } from '../errors.js'
-import { validBody } from '../http/body.js'
-import { json } from '../http/respond.js'
+import { validBody } from '../http/parse-body.js'
+import { json } from '../http/json.js'
 import { newId, newSecret } from '../lib/ids.js'
 import { findOrCreateContractor, insertStore, ONBOARDING_CLEAR } from '../merchant-store.js'
 import type { SandboxContext } from '../context.js'
-import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 /** Registration path and body are not in the spec: ours (`REGISTRATION_PATH` of the service client). */
 export { REGISTRATION_PATH } from '@card-jwe/service-client'
@@ -133,12 +133,12 @@ interface RegistrationClaim {
  */
 function claimRegistration(
   context: SandboxContext,
-  request: SandboxRequest,
+  c: RequestContext,
   body: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean | undefined },
-): { claim?: RegistrationClaim; replay?: SandboxResponse } {
-  const header = request.headers[IDEMPOTENCY_KEY_HEADER]
+): { claim?: RegistrationClaim; replay?: Response } {
+  const header = c.req.header(IDEMPOTENCY_KEY_HEADER)
   if (header === undefined) return {}
-  if (typeof header !== 'string' || !IDEMPOTENCY_KEY_PATTERN.test(header))
+  if (!IDEMPOTENCY_KEY_PATTERN.test(header))
     throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
   const secretHash = createHash('sha256').update(body.secret).digest('hex')
   const parts = [body.shopUrl.replace(/\/+$/, ''), body.key, secretHash, body.readyMadeStore === true]
@@ -174,13 +174,13 @@ function claimRegistration(
  * accepts, it generates `service_secret`, pushes it with the batch endpoint and registers the shop
  * (with a ready-made store only when asked). A 401 from the shop leaves it unregistered.
  */
-export async function register(request: SandboxRequest, _params: unknown, context: SandboxContext): Promise<SandboxResponse> {
+export async function register(c: RequestContext, context: SandboxContext): Promise<Response> {
   const { shopUrl, key, secret, readyMadeStore } = validBody(
-    request,
+    c,
     RegistrationSchema,
     'registration (shopUrl http or https; key and secret 16-256 characters, key without ":"; readyMadeStore optional)',
   )
-  const { claim, replay } = claimRegistration(context, request, { shopUrl, key, secret, readyMadeStore })
+  const { claim, replay } = claimRegistration(context, c, { shopUrl, key, secret, readyMadeStore })
   if (replay) return replay
   try {
     return await registerShop(context, { shopUrl, key, secret, readyMadeStore }, claim)
@@ -195,7 +195,7 @@ async function registerShop(
   context: SandboxContext,
   { shopUrl, key, secret, readyMadeStore }: { shopUrl: string; key: string; secret: string; readyMadeStore?: boolean | undefined },
   claim: RegistrationClaim | undefined,
-): Promise<SandboxResponse> {
+): Promise<Response> {
   const base = shopUrl.replace(/\/+$/, '')
 
   const read = await callShop(base + SHOP_SIDE_PATHS.settings, key, secret)

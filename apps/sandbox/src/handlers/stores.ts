@@ -6,9 +6,9 @@ import {
 } from '@card-jwe/payment-validator'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { validBody } from '../http/body.js'
+import { validBody } from '../http/parse-body.js'
 import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
-import { json } from '../http/respond.js'
+import { json } from '../http/json.js'
 import {
   accountOf,
   compactPhone,
@@ -22,12 +22,12 @@ import {
 } from '../merchant-store.js'
 import { isListedCountry, isListedIndustryCode } from '../reference-data/lists.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
 /** GET /shopplatform/processor/stores: the stores of the *current* contractor (spec: Endpoints rule 3). */
-export async function listStores(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
+export async function listStores(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
   // With several contractors this silently answers for whichever was connected last, as the spec warns.
   const contractor = currentContractor(context, shop)
   const rows = context.merchants.storesOfContractor(contractor.contractor_id)
@@ -59,12 +59,12 @@ function checkListed(body: CreateStoreRequest): void {
  * that type, name and country or creates it (onboarding required), creates the store, and makes the
  * contractor current (spec: "Create-store request body").
  */
-export async function createStore(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
+export async function createStore(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
   const account = accountOf(shop)
-  const body = validBody(request, CreateStoreRequestSchema, 'create store')
+  const body = validBody(c, CreateStoreRequestSchema, 'create store')
   checkListed(body)
-  const claim = claimOf(request, shop, body)
+  const claim = claimOf(c, shop, body)
   const kept = keptAnswer(context, claim)
   if (kept) return kept
   return context.db.transaction(() => {
@@ -72,7 +72,7 @@ export async function createStore(request: SandboxRequest, _params: Params, cont
     const row = insertStore(context, contractor.contractor_id, body.store)
     context.shops.setContractor(shop.shop_id, contractor.contractor_id)
     context.log(`store ${row.store_id} created for contractor ${row.contractor_id}`)
-    return keepAnswer(context, claim, json(storeAnswer(row), 201))
+    return keepAnswer(context, claim, storeAnswer(row), 201)
   })()
 }
 
@@ -80,10 +80,10 @@ export async function createStore(request: SandboxRequest, _params: Params, cont
  * PATCH /shopplatform/processor/stores/{store_id} (our addition): label, phone and address may change;
  * `shopperStatement` may not (spec: Limits 3), so a different one is refused.
  */
-export async function updateStore(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const store = ownedStore(context, shop, params.store_id!)
-  const body = validBody(request, UpdateStoreRequestSchema, 'update store')
+export async function updateStore(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const store = ownedStore(context, shop, c.req.param('store_id')!)
+  const body = validBody(c, UpdateStoreRequestSchema, 'update store')
   if (body.shopperStatement !== undefined && body.shopperStatement !== store.shopper_statement) {
     throw new SandboxError(
       422,
@@ -105,10 +105,10 @@ export async function updateStore(request: SandboxRequest, params: Params, conte
  * PUT .../stores/{store_id}/payment-methods (body not shown): `{paymentMethods: [{type, enabled}]}`.
  * Listed methods change; others keep their state. checkout-payment-methods follows at once.
  */
-export async function setStorePaymentMethods(request: SandboxRequest, params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const store = ownedStore(context, shop, params.store_id!)
-  const wanted = validBody(request, StorePaymentMethodsRequestSchema, 'payment methods')
+export async function setStorePaymentMethods(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const store = ownedStore(context, shop, c.req.param('store_id')!)
+  const wanted = validBody(c, StorePaymentMethodsRequestSchema, 'payment methods')
   const next = paymentMethodsOf(store).map((method) => wanted.paymentMethods.find((m) => m.type === method.type) ?? method)
   context.merchants.setStorePaymentMethods(store.store_id, JSON.stringify(next))
   return json({ storeId: store.store_id, paymentMethods: next })

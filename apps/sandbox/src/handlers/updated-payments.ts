@@ -1,8 +1,8 @@
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { json } from '../http/respond.js'
+import { json } from '../http/json.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 export const DEFAULT_PAGE_SIZE = 100
 export const MAX_PAGE_SIZE = 500
@@ -14,10 +14,10 @@ export const MAX_PAGE_SIZE = 500
  * across restarts too, because sequences live in the database. A cursor never issued to the shop
  * is refused (CURSOR_UNKNOWN).
  */
-export async function updatedPayments(request: SandboxRequest, _params: Params, context: SandboxContext): Promise<SandboxResponse> {
-  const shop = await authenticate(request, context)
-  const after = request.url.searchParams.get('after') ?? '0'
-  const limit = request.url.searchParams.get('limit') ?? String(DEFAULT_PAGE_SIZE)
+export async function updatedPayments(c: RequestContext, context: SandboxContext): Promise<Response> {
+  const shop = await authenticate(c, context)
+  const after = c.req.query('after') ?? '0'
+  const limit = c.req.query('limit') ?? String(DEFAULT_PAGE_SIZE)
   if (!/^\d{1,15}$/.test(after) || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_PAGE_SIZE) {
     throw new SandboxError(422, 'INVALID_REQUEST', `query: after must be a cursor (whole number), limit 1-${MAX_PAGE_SIZE}`)
   }

@@ -1,11 +1,11 @@
-import { formOf } from '../http/body.js'
+import { html } from 'hono/html'
+import { formOf } from '../http/parse-body.js'
 import { nowSeconds } from '../lib/clock.js'
 import { SHOP_SIDE_PATHS } from '@card-jwe/service-client'
 import { ONBOARDING_CLEAR, type ContractorRow, type OnboardingLinkRow } from '../merchant-store.js'
-import { html } from './lib/html.js'
 import { page } from './page.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 /** Said on the identity form, so nobody types real data into the sandbox. */
 const TEST_VALUES_NOTE = html`This is the sandbox: the fields hold test values; do not enter real data.`
@@ -52,18 +52,15 @@ function linkOf(context: SandboxContext, token: string | undefined): { link: Onb
   return { link, contractor }
 }
 
-function deadLink(reason: string): SandboxResponse {
-  return {
-    ...page({ title: 'Sandbox onboarding', body: html`<h1>Sandbox onboarding</h1><p id="onboarding-error">${reason}</p>` }),
-    status: 410,
-  }
+function deadLink(c: RequestContext, reason: string): Response | Promise<Response> {
+  return page(c, { title: 'Sandbox onboarding', body: html`<h1>Sandbox onboarding</h1><p id="onboarding-error">${reason}</p>` }, 410)
 }
 
-function identityForm(token: string, contractor: ContractorRow, problems: string[] = []): SandboxResponse {
+function identityForm(c: RequestContext, token: string, contractor: ContractorRow, problems: string[] = []): Response | Promise<Response> {
   const field = (name: keyof typeof TEST_VALUES, label: string) =>
     html`<label for="${name}">${label}</label><input id="${name}" name="${name}" value="${TEST_VALUES[name]}" required>`
   const errors = problems.length ? html`<ul id="onboarding-problems" role="alert">${problems.map((p) => html`<li>${p}</li>`)}</ul>` : ''
-  const response = page({
+  const parts = {
     title: 'Sandbox onboarding',
     body: html`<h1>Sandbox onboarding</h1>
 <p>Verify <strong>${contractor.name}</strong> (${contractor.country}, ${contractor.type}). ${TEST_VALUES_NOTE}</p>
@@ -73,30 +70,30 @@ ${field('documentNumber', 'Identity document number')}
 ${contractor.type === 'organization' ? field('registrationNumber', 'Company registration number') : ''}
 ${field('iban', 'IBAN of the payout account')}
 <p><button type="submit">Submit for verification</button></p></form>`,
-  })
-  return problems.length ? { ...response, status: 422 } : response
+  }
+  return page(c, parts, problems.length ? 422 : 200)
 }
 
 /** GET /onboarding/{token}: the processor's identity page, as the sandbox plays it. */
-export function onboardingPage(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
-  const found = linkOf(context, params.token)
-  return typeof found === 'string' ? deadLink(found) : identityForm(found.link.token, found.contractor)
+export function onboardingPage(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const found = linkOf(context, c.req.param('token'))
+  return typeof found === 'string' ? deadLink(c, found) : identityForm(c, found.link.token, found.contractor)
 }
 
 /**
  * POST /onboarding/{token}: checks the form, marks the contractor verified and the link used, and
  * sends the merchant back to the shop's onboarding-return endpoint (spec: "Onboarding").
  */
-export function onboardingSubmit(request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
-  const found = linkOf(context, params.token)
-  if (typeof found === 'string') return deadLink(found)
-  const problems = problemsOf(formOf(request.body), found.contractor, context.now())
-  if (problems.length > 0) return identityForm(found.link.token, found.contractor, problems)
+export function onboardingSubmit(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const found = linkOf(context, c.req.param('token'))
+  if (typeof found === 'string') return deadLink(c, found)
+  const problems = problemsOf(formOf(c), found.contractor, context.now())
+  if (problems.length > 0) return identityForm(c, found.link.token, found.contractor, problems)
   const shop = context.shops.find(found.link.shop_id)!
   context.db.transaction(() => {
     context.merchants.spendOnboardingLink(found.link.token, context.now().toISOString())
     context.merchants.setOnboardingStatus(found.contractor.contractor_id, ONBOARDING_CLEAR)
   })()
   context.log(`contractor ${found.contractor.contractor_id} verified`)
-  return { status: 303, location: shop.base_url + SHOP_SIDE_PATHS.onboardingReturn }
+  return c.redirect(shop.base_url + SHOP_SIDE_PATHS.onboardingReturn, 303)
 }

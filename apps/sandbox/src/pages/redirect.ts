@@ -1,10 +1,10 @@
+import { html } from 'hono/html'
 import { SandboxError } from '../errors.js'
 import { toBase64Json } from '../lib/base64-json.js'
 import { findPayment, updatePayment, type PaymentRow } from '../payment-store.js'
-import { html } from './lib/html.js'
 import { page } from './page.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 function pendingRedirect(context: SandboxContext, transactionId: string | undefined): PaymentRow {
   const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
@@ -13,25 +13,26 @@ function pendingRedirect(context: SandboxContext, transactionId: string | undefi
 }
 
 /** GET /redirect/{transaction}: the bank's page for a redirect method such as iDEAL. */
-export function bankPage(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
-  const row = pendingRedirect(context, params.transaction)
+export function bankPage(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const row = pendingRedirect(context, c.req.param('transaction'))
   const action = (decision: string, label: string) => {
     const button = html`<button type="submit">${label}</button>`
     return html`<form method="post" action="/redirect/${row.transaction_id!}/${decision}" style="display:inline">${button}</form>`
   }
   const question = html`<h1>Sandbox bank (${row.method_type})</h1><p>Pay ${row.value} minor units of ${row.currency}?</p>`
-  return page({
+  return page(c, {
     title: 'Sandbox bank',
     body: html`${question}${action('approve', 'Approve')} ${action('cancel', 'Cancel')}`,
   })
 }
 
 /** POST /redirect/{transaction}/{decision}: records the shopper's decision once, back to the shop's returnUrl. */
-export function bankDecision(_request: SandboxRequest, params: Params, context: SandboxContext): SandboxResponse {
-  if (params.decision !== 'approve' && params.decision !== 'cancel') throw new SandboxError(404, 'NOT_FOUND', 'no such decision')
-  let row = pendingRedirect(context, params.transaction)
-  if (row.acs_result === null) row = updatePayment(context, row, { acs_result: params.decision === 'approve' ? 'approved' : 'cancelled' })
+export function bankDecision(c: RequestContext, context: SandboxContext): Response {
+  const decision = c.req.param('decision')
+  if (decision !== 'approve' && decision !== 'cancel') throw new SandboxError(404, 'NOT_FOUND', 'no such decision')
+  let row = pendingRedirect(context, c.req.param('transaction'))
+  if (row.acs_result === null) row = updatePayment(context, row, { acs_result: decision === 'approve' ? 'approved' : 'cancelled' })
   const back = new URL(row.return_url)
   back.searchParams.set('redirectResult', toBase64Json({ transactionId: row.transaction_id }, true))
-  return { status: 303, location: back.toString() }
+  return c.redirect(back.toString(), 303)
 }

@@ -1,12 +1,12 @@
 import { SandboxError } from '../errors.js'
-import { formOf } from '../http/body.js'
+import { html } from 'hono/html'
+import { formOf } from '../http/parse-body.js'
 import { fromBase64Json, toBase64Json } from '../lib/base64-json.js'
 import { acsTransactionId, MESSAGE_VERSION } from '../lib/threeds-tokens.js'
 import { findPayment, updatePayment, type PaymentRow } from '../payment-store.js'
-import { html } from './lib/html.js'
 import { autoPostForm, page } from './page.js'
 import type { SandboxContext } from '../context.js'
-import type { Params, SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { RequestContext } from '../http/handler.js'
 
 /** The one answer the sandbox ACS accepts; anything else fails the challenge. */
 export const CHALLENGE_ANSWER = 'password'
@@ -23,11 +23,11 @@ function paymentOfTransaction(
 }
 
 /** POST /threeds/method: the issuer's 3DS Method page, loaded in a hidden iframe with threeDSMethodData. */
-export function methodPage(request: SandboxRequest, _params: Params, context: SandboxContext): SandboxResponse {
-  const data = fromBase64Json(formOf(request.body).get('threeDSMethodData'))
+export function methodPage(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const data = fromBase64Json(formOf(c).get('threeDSMethodData'))
   const row = paymentOfTransaction(context, data, 'identify_shopper')
   // EMV hands the result to the 3DS Server's notification URL; only our own is accepted.
-  return page({
+  return page(c, {
     title: '3DS Method',
     body: autoPostForm(`${context.baseUrl}/threeds/method-notification`, {
       threeDSMethodData: toBase64Json({ threeDSServerTransID: row.transaction_id }, true),
@@ -36,9 +36,9 @@ export function methodPage(request: SandboxRequest, _params: Params, context: Sa
 }
 
 /** POST /threeds/method-notification: tells the shop's page (and only its origin) that the method ran. */
-export function methodNotification(request: SandboxRequest, _params: Params, context: SandboxContext): SandboxResponse {
-  const row = paymentOfTransaction(context, fromBase64Json(formOf(request.body).get('threeDSMethodData')), 'identify_shopper')
-  return page({
+export function methodNotification(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const row = paymentOfTransaction(context, fromBase64Json(formOf(c).get('threeDSMethodData')), 'identify_shopper')
+  return page(c, {
     title: '3DS Method complete',
     body: html``,
     message: {
@@ -49,13 +49,13 @@ export function methodNotification(request: SandboxRequest, _params: Params, con
 }
 
 /** POST /threeds/acs: the challenge, posted a CReq in the challenge iframe. */
-export function acsPage(request: SandboxRequest, _params: Params, context: SandboxContext): SandboxResponse {
-  const creq = formOf(request.body).get('creq') ?? ''
+export function acsPage(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const creq = formOf(c).get('creq') ?? ''
   const data = fromBase64Json(creq)
   const row = paymentOfTransaction(context, data, 'challenge_shopper')
   if (data?.acsTransID !== acsTransactionId(row.transaction_id!) || data?.messageType !== 'CReq')
     throw new SandboxError(400, 'INVALID_CREQ', '3-D Secure: CReq does not match the transaction')
-  return page({
+  return page(c, {
     title: 'Sandbox bank: confirm your payment',
     body: html`<h1>Sandbox bank</h1>
 <p>Confirm a payment of ${(row.value / 100).toFixed(2)}&nbsp;${row.currency} with your card ending ${row.card_last_four ?? ''}.</p>
@@ -69,8 +69,8 @@ export function acsPage(request: SandboxRequest, _params: Params, context: Sandb
 }
 
 /** POST /threeds/acs/answer: records the shopper's answer once and hands the CRes to the notification URL. */
-export function acsAnswer(request: SandboxRequest, _params: Params, context: SandboxContext): SandboxResponse {
-  const form = formOf(request.body)
+export function acsAnswer(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const form = formOf(c)
   const data = fromBase64Json(form.get('creq'))
   let row = paymentOfTransaction(context, data, 'challenge_shopper')
   if (row.acs_result === null) row = updatePayment(context, row, { acs_result: form.get('answer') === CHALLENGE_ANSWER ? 'Y' : 'N' })
@@ -81,17 +81,17 @@ export function acsAnswer(request: SandboxRequest, _params: Params, context: San
     messageType: 'CRes',
     transStatus: row.acs_result,
   }
-  return page({
+  return page(c, {
     title: 'Sandbox bank',
     body: autoPostForm(`${context.baseUrl}/threeds/challenge-notification`, { cres: toBase64Json(cres, true) }),
   })
 }
 
 /** POST /threeds/challenge-notification: tells the shop's page the challenge result. */
-export function challengeNotification(request: SandboxRequest, _params: Params, context: SandboxContext): SandboxResponse {
-  const data = fromBase64Json(formOf(request.body).get('cres'))
+export function challengeNotification(c: RequestContext, context: SandboxContext): Response | Promise<Response> {
+  const data = fromBase64Json(formOf(c).get('cres'))
   const row = paymentOfTransaction(context, data, 'challenge_shopper')
-  return page({
+  return page(c, {
     title: 'Challenge complete',
     body: html``,
     message: {

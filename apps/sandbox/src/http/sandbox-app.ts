@@ -1,0 +1,68 @@
+import { redactPathForLog } from '@card-jwe/payment-validator'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { notFound, SandboxError } from '../errors.js'
+import { SANDBOX_ROUTES } from '../routes.js'
+import type { SandboxContext } from '../context.js'
+import type { SandboxEnv } from './handler.js'
+import { json } from './json.js'
+
+/** Every body the service takes is small; anything above this is refused unread. */
+export const MAX_BODY_BYTES = 64 * 1024
+
+/** A route's path template in Hono's syntax: a `{name}` segment is [A-Za-z0-9_-]{1,64}. */
+const honoPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1{[A-Za-z0-9_-]{1,64}}')
+
+/** What an error is answered with: a SandboxError as it is, anything else 500 INTERNAL. */
+const refusalOf = (error: Error) =>
+  error instanceof SandboxError ? error : new SandboxError(500, 'INTERNAL', 'internal error', 'internal')
+
+const methodNotAllowed = (method: string) => new SandboxError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on this path`)
+
+/**
+ * The sandbox as a Hono app: each route of routes.ts on its method, any other method on its path
+ * 405, any other path 404. A route's body is limited, then read once: the signature covers those bytes.
+ */
+export function createSandboxApp(context: SandboxContext): Hono<SandboxEnv> {
+  // Routes match the path as sent, not percent-decoded: as the signature covers it.
+  const app = new Hono<SandboxEnv>({ getPath: (request) => new URL(request.url).pathname })
+  app.onError((error) => {
+    const refusal = refusalOf(error)
+    const retryAfter = refusal.retryAfterSeconds === undefined ? {} : { 'retry-after': String(refusal.retryAfterSeconds) }
+    return json(refusal.toBody(), refusal.status, retryAfter)
+  })
+  app.use(async (c, next) => {
+    await next()
+    c.header('cache-control', 'no-store')
+    c.header('x-content-type-options', 'nosniff')
+    // A refusal's code; of a foreign error its kind only, as its message or stack could quote request data.
+    const error = c.error
+    const refusal = error ? ` ${refusalOf(error).code}${error instanceof SandboxError ? '' : ` (${error.name})`}` : ''
+    context.log(`${c.req.method} ${redactPathForLog(c.req.path)} ${c.res.status}${refusal}`)
+  })
+
+  // On each route rather than on all: a wrong path or method is answered before any body is looked at.
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new SandboxError(413, 'BODY_TOO_LARGE', `body larger than ${MAX_BODY_BYTES} bytes`)
+    },
+  })
+  for (const { method, path, handler } of SANDBOX_ROUTES) {
+    app.on(method, honoPath(path), limit, async (c) => {
+      // Hono runs a GET route for HEAD too; the sandbox answers only the method a route names.
+      if (c.req.method !== method) throw methodNotAllowed(c.req.method)
+      c.set('body', Buffer.from(await c.req.arrayBuffer()))
+      return handler(c, context)
+    })
+  }
+  for (const path of new Set(SANDBOX_ROUTES.map((route) => route.path))) {
+    app.all(honoPath(path), (c) => {
+      throw methodNotAllowed(c.req.method)
+    })
+  }
+  app.all('*', () => {
+    throw notFound('path')
+  })
+  return app
+}
