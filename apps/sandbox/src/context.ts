@@ -2,7 +2,6 @@ import type { CardDecryptor } from '@card-jwe/testkit/decryptor'
 import type { AccountStore } from './account-store.js'
 import type { AnswerStore } from './answer-store.js'
 import type { Db } from './db.js'
-import type { GroupCommit } from './group-commit.js'
 import type { MerchantStore } from './merchant-store.js'
 import type { NonceStore } from './nonce-store.js'
 import type { PaymentStore } from './payment-store.js'
@@ -20,8 +19,8 @@ export interface SandboxContext {
   readonly payments: PaymentStore
   /** On a second connection to the same database (see openNonceConnection). */
   readonly nonces: NonceStore
-  /** Durable writes on `db` grouped into one commit with others (group-commit.ts); for the hot payment path. */
-  readonly commit: GroupCommit
+  /** Durable writes on `db` grouped into one commit with others (@card-jwe/sqlite-group-commit); for the hot payment path. */
+  readonly commit: <T>(write: () => T) => Promise<T>
   readonly decryptor: CardDecryptor
   /** The sandbox's own origin, for the URLs it hands out (3-D Secure pages, bank page). */
   readonly baseUrl: string

@@ -3,12 +3,12 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createAdaptorServer } from '@hono/node-server'
+import { createGroupCommit } from '@card-jwe/sqlite-group-commit'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
 import { createAccountStore } from './account-store.js'
 import { createAnswerStore } from './answer-store.js'
 import { openDatabase, openNonceConnection } from './db.js'
-import { createGroupCommit } from './group-commit.js'
 import { createMerchantStore } from './merchant-store.js'
 import { createNonceStore } from './nonce-store.js'
 import { createPaymentStore } from './payment-store.js'
@@ -63,6 +63,9 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const db = openDatabase(databasePath)
   const nonceConnection = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
+  // No WAL path: the connection runs synchronous=FULL (every write of the sandbox, grouped or not,
+  // is on disk when it returns), so a group's COMMIT is its one disk wait.
+  const group = createGroupCommit(db, { log })
   const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = {
     db,
     shops: createShopStore(db),
@@ -71,7 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     merchants: createMerchantStore(db),
     payments: createPaymentStore(db),
     nonces: createNonceStore(nonceConnection),
-    commit: createGroupCommit(db),
+    commit: group.write,
     decryptor,
     baseUrl: '',
     now,
@@ -100,6 +103,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
       await closed
+      await group.close()
       nonceConnection.close()
       db.close()
     },

@@ -103,7 +103,7 @@ describe('state.data forwarded as is (spec: Front-end contract 3)', () => {
     ]
     for (const [what, body, field] of cases) {
       const error = await serviceError(client.createPayment(fixture.storeId, body))
-      expect(error, what).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
+      expect(error, what).toMatchObject({ status: 422, code: 'INVALID_REQUEST' })
       expect(error.message, what).toContain(field)
       expect(error.message, what).not.toContain(card.number.slice(0, 6))
     }
@@ -117,7 +117,7 @@ describe('updated-payments cursor', () => {
     expect(first.payments).toHaveLength(1)
     await expect(client.updatedPayments({ after: first.cursor })).resolves.toMatchObject({ payments: expect.any(Array) })
     for (const after of [1_000_000, first.cursor + 1_000]) {
-      expect(await serviceError(client.updatedPayments({ after }))).toMatchObject({ status: 422, errorCode: 'CURSOR_UNKNOWN' })
+      expect(await serviceError(client.updatedPayments({ after }))).toMatchObject({ status: 422, code: 'CURSOR_UNKNOWN' })
     }
   })
 
@@ -137,7 +137,7 @@ describe('updated-payments cursor', () => {
       await other.createPayment(storeId!, await fixture.cardPayment(card))
       const { cursor } = await other.updatedPayments()
       expect((await client.updatedPayments()).payments.map((p) => p.sequence)).not.toContain(cursor)
-      expect(await serviceError(client.updatedPayments({ after: cursor }))).toMatchObject({ errorCode: 'CURSOR_UNKNOWN' })
+      expect(await serviceError(client.updatedPayments({ after: cursor }))).toMatchObject({ code: 'CURSOR_UNKNOWN' })
     } finally {
       await shop.close()
     }
@@ -152,7 +152,7 @@ describe('registration', () => {
       const error = await serviceError(
         createServiceClient({ baseUrl: fixture.sandbox.baseUrl }).register({ shopUrl: shop.url, key, secret: shop.secret }),
       )
-      expect(error).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
+      expect(error).toMatchObject({ status: 422, code: 'INVALID_REQUEST' })
       expect(error.message).toContain('key (no ":"')
       expect(error.message).not.toContain(key)
       expect(shop.calls).toEqual([])
@@ -167,7 +167,7 @@ describe('amounts and currencies (docs/decisions.md)', () => {
     const usd = await fixture.cardPayment(card, { amount: { currency: 'USD', value: 2800 } })
     expect(await serviceError(client.createPayment(fixture.storeId, usd))).toMatchObject({
       status: 422,
-      errorCode: 'CURRENCY_NOT_SUPPORTED',
+      code: 'CURRENCY_NOT_SUPPORTED',
       message: 'amount.currency: this store takes EUR only',
     })
   })
@@ -175,14 +175,14 @@ describe('amounts and currencies (docs/decisions.md)', () => {
   it('authorises 0 only to verify and store a card', async () => {
     const zero = { currency: 'EUR', value: 0 }
     const plain = await fixture.cardPayment(card, { amount: zero })
-    expect(await serviceError(client.createPayment(fixture.storeId, plain))).toMatchObject({ errorCode: 'AMOUNT_ZERO_NOT_ALLOWED' })
+    expect(await serviceError(client.createPayment(fixture.storeId, plain))).toMatchObject({ code: 'AMOUNT_ZERO_NOT_ALLOWED' })
     const ideal = await fixture.cardPayment(card, {
       amount: zero,
       paymentMethod: { type: 'ideal' },
       storePaymentMethod: true,
       shopperReference: 'shopper-zero',
     })
-    expect(await serviceError(client.createPayment(fixture.storeId, ideal))).toMatchObject({ errorCode: 'AMOUNT_ZERO_NOT_ALLOWED' })
+    expect(await serviceError(client.createPayment(fixture.storeId, ideal))).toMatchObject({ code: 'AMOUNT_ZERO_NOT_ALLOWED' })
 
     const verification = await fixture.cardPayment(card, { amount: zero, storePaymentMethod: true, shopperReference: 'shopper-zero' })
     const verified = await client.createPayment(fixture.storeId, verification)
@@ -191,7 +191,7 @@ describe('amounts and currencies (docs/decisions.md)', () => {
     expect(methods.storedPaymentMethods).toEqual([expect.objectContaining({ brand: 'mastercard', lastFour: card.number.slice(-4) })])
     // Nothing to capture on a verification.
     expect(await serviceError(client.capture(verified.pspReference!, { currency: 'EUR', value: 1 }))).toMatchObject({
-      errorCode: 'CAPTURE_EXCEEDS_AUTHORISED',
+      code: 'CAPTURE_EXCEEDS_AUTHORISED',
     })
   })
 })
@@ -222,7 +222,7 @@ describe('generationtime', () => {
   it('keeps refusing any other offset', async () => {
     for (const written of [`${seconds()}+01:00`, `${seconds()}-00:00`, `${seconds()}-05:00`, seconds()]) {
       expect(await serviceError(withGenerationTime(written)), written).toMatchObject({
-        errorCode: 'CARD_DETAILS_INVALID',
+        code: 'CARD_DETAILS_INVALID',
         message: SERVICE_MESSAGES.INVALID_CARD_DETAILS,
       })
     }

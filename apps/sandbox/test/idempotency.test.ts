@@ -53,7 +53,7 @@ describe('idempotency keys', () => {
     const other = await fixture.cardPayment(card, { reference: 'idem-2', amount: { currency: 'EUR', value: 1 } })
     expect(
       await serviceError(fixture.client.createPayment(fixture.storeId, other, { idempotencyKey: 'order-idem-2-attempt-0' })),
-    ).toMatchObject({ status: 422, errorCode: 'IDEMPOTENCY_KEY_REUSED' })
+    ).toMatchObject({ status: 422, code: 'IDEMPOTENCY_KEY_REUSED' })
     const raw = await fetch(`${fixture.sandbox.baseUrl}/shopplatform/processor/payments/XXXXXXXXXXXXXXXX/cancels`, {
       method: 'POST',
       headers: { 'idempotency-key': 'short' },

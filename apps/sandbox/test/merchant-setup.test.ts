@@ -128,7 +128,7 @@ describe('email verification and the backoffice user', () => {
     expect(await client.connectBackofficeUser({ email, code })).toEqual({ email, status: 'connected' })
     expect(await serviceError(client.connectBackofficeUser({ email, code }))).toMatchObject({
       status: 422,
-      errorCode: 'VERIFICATION_CODE_USED',
+      code: 'VERIFICATION_CODE_USED',
     })
   })
 
@@ -138,7 +138,7 @@ describe('email verification and the backoffice user', () => {
     await client.sendVerificationEmail(email)
     const code = await latestCode(email)
     const first = await serviceError(client.connectBackofficeUser({ email, code: wrongCode(code) }))
-    expect(first).toMatchObject({ status: 422, errorCode: 'VERIFICATION_CODE_WRONG' })
+    expect(first).toMatchObject({ status: 422, code: 'VERIFICATION_CODE_WRONG' })
     expect(first.message).toBe('code: does not match the code sent; 4 attempt(s) left')
     for (let i = 0; i < 4; i++) await serviceError(client.connectBackofficeUser({ email, code: wrongCode(code) }))
     expect((await serviceError(client.connectBackofficeUser({ email, code }))).code).toBe('VERIFICATION_ATTEMPTS_EXCEEDED')
@@ -160,9 +160,9 @@ describe('email verification and the backoffice user', () => {
     clock = new Date(clock.getTime() + 11 * MINUTE)
     try {
       const expired = await serviceError(client.connectBackofficeUser({ email, code: latest }))
-      expect(expired).toMatchObject({ status: 422, errorCode: 'VERIFICATION_CODE_EXPIRED' })
+      expect(expired).toMatchObject({ status: 422, code: 'VERIFICATION_CODE_EXPIRED' })
       for (let i = 0; i < 5; i++) await client.sendVerificationEmail(email)
-      expect(await serviceError(client.sendVerificationEmail(email))).toMatchObject({ status: 429, errorCode: 'VERIFICATION_RATE_LIMITED' })
+      expect(await serviceError(client.sendVerificationEmail(email))).toMatchObject({ status: 429, code: 'VERIFICATION_RATE_LIMITED' })
     } finally {
       clock = new Date(clock.getTime() - 11 * MINUTE)
     }
@@ -172,7 +172,7 @@ describe('email verification and the backoffice user', () => {
     const { client } = await newShop()
     expect(await serviceError(client.sendVerificationEmail('not-an-address'))).toMatchObject({
       status: 422,
-      errorCode: 'INVALID_REQUEST',
+      code: 'INVALID_REQUEST',
       message: 'email verification: email (format:email)',
     })
     const badCode = await serviceError(client.connectBackofficeUser({ email: 'a@example.test', code: '12345' }))
@@ -187,7 +187,7 @@ describe('email verification and the backoffice user', () => {
       () => client.onboardingStatus(),
       () => client.createStore(storeBody()),
     ]) {
-      expect(await serviceError(call())).toMatchObject({ status: 422, errorCode: 'BACKOFFICE_USER_REQUIRED' })
+      expect(await serviceError(call())).toMatchObject({ status: 422, code: 'BACKOFFICE_USER_REQUIRED' })
     }
   })
 })
@@ -201,7 +201,7 @@ describe('set-up calls repeated under their idempotency key', () => {
     const connected = await client.connectBackofficeUser({ email, code }, { idempotencyKey: 'backoffice-repeat-1' })
     // Spent, but the same request under its key: the first answer, not VERIFICATION_CODE_USED.
     expect(await client.connectBackofficeUser({ email, code }, { idempotencyKey: 'backoffice-repeat-1' })).toEqual(connected)
-    expect(await serviceError(client.connectBackofficeUser({ email, code }))).toMatchObject({ errorCode: 'VERIFICATION_CODE_USED' })
+    expect(await serviceError(client.connectBackofficeUser({ email, code }))).toMatchObject({ code: 'VERIFICATION_CODE_USED' })
 
     const first = await client.createStore(storeBody({ contractorName: 'Repeat Tea B.V.' }), { idempotencyKey: 'store-repeat-1' })
     const again = await client.createStore(storeBody({ contractorName: 'Repeat Tea B.V.' }), { idempotencyKey: 'store-repeat-1' })
@@ -210,7 +210,7 @@ describe('set-up calls repeated under their idempotency key', () => {
     const other = storeBody({ contractorName: 'Repeat Tea B.V.', shopperStatement: 'OTHER TEA' })
     expect(await serviceError(client.createStore(other, { idempotencyKey: 'store-repeat-1' }))).toMatchObject({
       status: 422,
-      errorCode: 'IDEMPOTENCY_KEY_REUSED',
+      code: 'IDEMPOTENCY_KEY_REUSED',
     })
     expect((await client.listStores()).map((s) => s.id)).toEqual([first.id])
   })
@@ -244,9 +244,9 @@ describe('contractors, stores and onboarding', () => {
 
   it('starts with no contractors, and listing stores fails until one is connected', async () => {
     expect(await client.listContractors()).toEqual([])
-    expect(await serviceError(client.listStores())).toMatchObject({ status: 422, errorCode: 'CONTRACTOR_NOT_CONNECTED' })
-    expect(await serviceError(client.onboardingStatus())).toMatchObject({ errorCode: 'CONTRACTOR_NOT_CONNECTED' })
-    expect(await serviceError(client.createOnboardingLink())).toMatchObject({ errorCode: 'CONTRACTOR_NOT_CONNECTED' })
+    expect(await serviceError(client.listStores())).toMatchObject({ status: 422, code: 'CONTRACTOR_NOT_CONNECTED' })
+    expect(await serviceError(client.onboardingStatus())).toMatchObject({ code: 'CONTRACTOR_NOT_CONNECTED' })
+    expect(await serviceError(client.createOnboardingLink())).toMatchObject({ code: 'CONTRACTOR_NOT_CONNECTED' })
   })
 
   it('refuses store bodies that break a rule, naming each field', async () => {
@@ -255,16 +255,16 @@ describe('contractors, stores and onboarding', () => {
       store: { ...storeBody().store, shopperStatement: 'A STATEMENT FAR TOO LONG FOR ANY CARD', phone: '020 123', extra: 1 },
     }
     const error = await serviceError(client.createStore(broken as CreateStoreRequest))
-    expect(error).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
+    expect(error).toMatchObject({ status: 422, code: 'INVALID_REQUEST' })
     expect(error.message).toContain('store.shopperStatement (too_big)')
     expect(error.message).toContain('store.phone (international format: + and 8 to 15 digits, e.g. +31 20 123 4567)')
     expect(error.message).toContain('store.extra (unknown_key)')
     expect(await serviceError(client.createStore(storeBody({ country: 'ZZ' })))).toMatchObject({
-      errorCode: 'COUNTRY_NOT_LISTED',
+      code: 'COUNTRY_NOT_LISTED',
       message: 'contractor.country: not a code from GET /shopplatform/processor/countries',
     })
     expect(await serviceError(client.createStore(storeBody({ industryCode: '0001' })))).toMatchObject({
-      errorCode: 'INDUSTRY_CODE_NOT_LISTED',
+      code: 'INDUSTRY_CODE_NOT_LISTED',
     })
     expect(await client.listContractors()).toEqual([])
   })
@@ -287,7 +287,7 @@ describe('contractors, stores and onboarding', () => {
   it('never changes the shopper statement after creation, while other fields may change', async () => {
     expect(await serviceError(client.updateStore(storeId, { shopperStatement: 'OTHER TEA' }))).toMatchObject({
       status: 422,
-      errorCode: 'SHOPPER_STATEMENT_IMMUTABLE',
+      code: 'SHOPPER_STATEMENT_IMMUTABLE',
     })
     expect((await client.updateStore(storeId, { label: 'Tea shop', shopperStatement: 'EXAMPLE TEA' })).label).toBe('Tea shop')
     expect((await client.listStores())[0]!.shopperStatement).toBe('EXAMPLE TEA')
@@ -302,7 +302,7 @@ describe('contractors, stores and onboarding', () => {
       'No bank account for payouts is linked.',
     ])
     expect(status.errors!.every((e) => e.actions.length > 0)).toBe(true)
-    expect(await serviceError(cardPayment(storeId, client))).toMatchObject({ status: 422, errorCode: 'STORE_NOT_ONBOARDED' })
+    expect(await serviceError(cardPayment(storeId, client))).toMatchObject({ status: 422, code: 'STORE_NOT_ONBOARDED' })
 
     const { uri } = await client.createOnboardingLink()
     expect(uri).toMatch(new RegExp(`^${sandbox.baseUrl}/onboarding/[A-Za-z0-9_-]{32}$`))
@@ -320,7 +320,7 @@ describe('contractors, stores and onboarding', () => {
     expect(accepted).toMatchObject({ status: 303, location: `${shop.url}/shop-json/service-payments/onboarding-redirect` })
     expect(await client.onboardingStatus()).toEqual({ status: 'verified', contractorId: expect.any(String) })
     expect((await submitIdentity(uri, IDENTITY)).status).toBe(410)
-    expect(await serviceError(client.createOnboardingLink())).toMatchObject({ errorCode: 'ONBOARDING_ALREADY_COMPLETE' })
+    expect(await serviceError(client.createOnboardingLink())).toMatchObject({ code: 'ONBOARDING_ALREADY_COMPLETE' })
     expect((await cardPayment(storeId, client)).resultCode).toBe('Authorised')
   })
 
@@ -335,7 +335,7 @@ describe('contractors, stores and onboarding', () => {
     await client.connectContractor(first.id)
     expect((await client.listStores()).map((s) => s.id)).toEqual([storeId])
     expect((await client.onboardingStatus()).status).toBe('verified')
-    expect(await serviceError(client.connectContractor(crypto.randomUUID()))).toMatchObject({ status: 404, errorCode: 'NOT_FOUND' })
+    expect(await serviceError(client.connectContractor(crypto.randomUUID()))).toMatchObject({ status: 404, code: 'NOT_FOUND' })
     expect(await serviceError(client.connectContractor('not-a-uuid'))).toMatchObject({
       status: 422,
       message: 'contractor: contractorId (format:uuid)',
@@ -346,7 +346,7 @@ describe('contractors, stores and onboarding', () => {
     const sibling = await newShop()
     await connectAccount(sibling.client, email)
     expect((await sibling.client.listContractors()).length).toBe(2)
-    expect(await serviceError(sibling.client.listStores())).toMatchObject({ errorCode: 'CONTRACTOR_NOT_CONNECTED' })
+    expect(await serviceError(sibling.client.listStores())).toMatchObject({ code: 'CONTRACTOR_NOT_CONNECTED' })
     const stranger = await newShop()
     await connectAccount(stranger.client, 'someone-else@example.test')
     expect(await stranger.client.listContractors()).toEqual([])
@@ -363,7 +363,7 @@ describe('contractors, stores and onboarding', () => {
       { type: 'ideal', enabled: false },
     ])
     expect(await types()).toEqual(['scheme'])
-    expect(await serviceError(cardPayment(storeId, client, { type: 'ideal' }))).toMatchObject({ errorCode: 'PAYMENT_METHOD_NOT_ENABLED' })
+    expect(await serviceError(cardPayment(storeId, client, { type: 'ideal' }))).toMatchObject({ code: 'PAYMENT_METHOD_NOT_ENABLED' })
     await client.setStorePaymentMethods(storeId, {
       paymentMethods: [
         { type: 'ideal', enabled: true },
@@ -371,7 +371,7 @@ describe('contractors, stores and onboarding', () => {
       ],
     })
     expect(await types()).toEqual(['ideal'])
-    expect(await serviceError(cardPayment(storeId, client))).toMatchObject({ errorCode: 'PAYMENT_METHOD_NOT_ENABLED' })
+    expect(await serviceError(cardPayment(storeId, client))).toMatchObject({ code: 'PAYMENT_METHOD_NOT_ENABLED' })
     const duplicate = await serviceError(
       client.setStorePaymentMethods(storeId, {
         paymentMethods: [

@@ -40,7 +40,7 @@ describe('card payments', () => {
     const wrongCertificate = await fixture.cardPayment(plainVisa, { paymentMethod: toPaymentMethod(await encryptCard(plainVisa, other)) })
     expect(await serviceError(fixture.client.createPayment(fixture.storeId, wrongCertificate))).toMatchObject({
       status: 422,
-      errorCode: 'CARD_DATA_UNDECRYPTABLE',
+      code: 'CARD_DATA_UNDECRYPTABLE',
       message: SERVICE_MESSAGES.UNDECRYPTABLE,
     })
 
@@ -57,14 +57,14 @@ describe('card payments', () => {
       paymentMethod: await jweOf({ ...card, generationtime: new Date(Date.now() - 25 * 3_600_000).toISOString() }),
     })
     expect(await serviceError(fixture.client.createPayment(fixture.storeId, stale))).toMatchObject({
-      errorCode: 'CARD_DATA_NO_LONGER_VALID',
+      code: 'CARD_DATA_NO_LONGER_VALID',
       message: SERVICE_MESSAGES.NO_LONGER_VALID,
     })
     const unpadded = await fixture.cardPayment(plainVisa, {
       paymentMethod: await jweOf({ ...card, expiryMonth: '3', generationtime: new Date().toISOString() }),
     })
     expect(await serviceError(fixture.client.createPayment(fixture.storeId, unpadded))).toMatchObject({
-      errorCode: 'CARD_DETAILS_INVALID',
+      code: 'CARD_DETAILS_INVALID',
       message: SERVICE_MESSAGES.INVALID_CARD_DETAILS,
     })
     // Not a line of the sandbox's log carries the card number.
@@ -76,7 +76,7 @@ describe('card payments', () => {
     const error = await serviceError(
       fixture.client.createPayment(fixture.storeId, { ...request, amount: { currency: 'EUR', value: 28.5 } }),
     )
-    expect(error).toMatchObject({ status: 422, errorCode: 'INVALID_REQUEST' })
+    expect(error).toMatchObject({ status: 422, code: 'INVALID_REQUEST' })
     expect(error.message).toContain('amount.value (type:int)')
     const raw = { ...request, paymentMethod: { type: 'scheme', number: plainVisa.number } } as never
     const rawError = await serviceError(fixture.client.createPayment(fixture.storeId, raw))

@@ -34,7 +34,7 @@ describe('registration (spec: "Shop registration")', () => {
     const error = await serviceError(
       createServiceClient({ baseUrl: sandbox.baseUrl }).register({ shopUrl: shop.url, key: shop.key, secret: 'wrong-secret-0000000000' }),
     )
-    expect(error).toMatchObject({ status: 422, errorCode: 'SHOP_REJECTED_CREDENTIALS' })
+    expect(error).toMatchObject({ status: 422, code: 'SHOP_REJECTED_CREDENTIALS' })
     expect(error.message).toMatch(/answered 401 to GET \/shop-json\/shop\/v3\/settings\/general/)
     expect(shop.settings.get('service_secret')).toBe('')
     await shop.close()
@@ -62,7 +62,7 @@ describe('registration (spec: "Shop registration")', () => {
     const key = { idempotencyKey: 'registration-0001' }
     const running = client.register(body, key)
     await new Promise((resolve) => setTimeout(resolve, 100)) // the first is waiting for its push
-    expect(await serviceError(client.register(body, key))).toMatchObject({ status: 409, errorCode: 'IDEMPOTENCY_KEY_IN_USE' })
+    expect(await serviceError(client.register(body, key))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' })
     const first = await running
     const pushed = shop.settings.get('service_secret')
     expect(await client.register(body, key)).toEqual(first)
@@ -70,14 +70,14 @@ describe('registration (spec: "Shop registration")', () => {
     expect(shop.settings.get('service_secret')).toBe(pushed)
     expect(await serviceError(client.register({ ...body, secret: 'another-secret-00000000' }, key))).toMatchObject({
       status: 422,
-      errorCode: 'IDEMPOTENCY_KEY_REUSED',
+      code: 'IDEMPOTENCY_KEY_REUSED',
     })
     // Refused by the shop: nothing registered, so the same key runs again (and is refused again).
     const wrong = { ...body, secret: 'wrong-secret-0000000000' }
     const again = { idempotencyKey: 'registration-0002' }
-    expect(await serviceError(client.register(wrong, again))).toMatchObject({ errorCode: 'SHOP_REJECTED_CREDENTIALS' })
+    expect(await serviceError(client.register(wrong, again))).toMatchObject({ code: 'SHOP_REJECTED_CREDENTIALS' })
     const calls = shop.calls.length
-    expect(await serviceError(client.register(wrong, again))).toMatchObject({ errorCode: 'SHOP_REJECTED_CREDENTIALS' })
+    expect(await serviceError(client.register(wrong, again))).toMatchObject({ code: 'SHOP_REJECTED_CREDENTIALS' })
     expect(shop.calls.length).toBeGreaterThan(calls)
     await shop.close()
   })
@@ -87,7 +87,7 @@ describe('registration (spec: "Shop registration")', () => {
     const client = createServiceClient({ baseUrl: sandbox.baseUrl })
     const body = { shopUrl: shop.url, key: shop.key, secret: shop.secret }
     const key = { idempotencyKey: 'registration-0003' }
-    expect(await serviceError(client.register(body, key))).toMatchObject({ status: 502, errorCode: 'SHOP_SETTINGS_INVALID' })
+    expect(await serviceError(client.register(body, key))).toMatchObject({ status: 502, code: 'SHOP_SETTINGS_INVALID' })
     const firstPush = shop.settings.get('service_secret')
     expect(firstPush).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(await client.register(body, key)).toMatchObject({ status: 'registered' })

@@ -11,8 +11,9 @@ function codeOf(error: unknown): string {
 /** Options of {@link createGroupCommit}. */
 export interface GroupCommitOptions {
   /**
-   * The database's `-wal` file, synced after each commit. Leave it out only for a database that
-   * needs no disk (`:memory:`): commits then settle as soon as they are made.
+   * The database's `-wal` file, synced after each commit. Leave it out only when no sync of ours is
+   * needed (`:memory:`, or `synchronous=FULL`, whose COMMIT waits for the disk): commits then settle
+   * as soon as they are made.
    */
   readonly walPath?: string
   /** Told of a failed group or sync, by the error's code only. Default: nothing. */
