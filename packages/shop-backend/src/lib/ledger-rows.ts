@@ -3,7 +3,9 @@
  * the same in SQLite and PostgreSQL; PostgreSQL returns BIGINT money and sequences as text, so those
  * are read with Number (amounts are minor units, far inside 2^53).
  */
-import type { AttemptPatch, AttemptRecord, Lease, ModificationRecord, OutboxEntry, OrderChange, PollProblem } from '../store.js'
+import type { Lease } from '../store/lease.js'
+import type { PollProblem } from '../store/poll-batch.js'
+import type { AttemptPatch, AttemptRecord, ModificationRecord, OutboxEntry, OrderChange } from '../store/records.js'
 import type { AttemptState } from '../transitions.js'
 
 /** A BIGINT as the driver gives it: a number (better-sqlite3) or its decimal text (pg). */
