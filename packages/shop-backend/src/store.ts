@@ -1,6 +1,6 @@
 /**
  * The seam between the ledger and its storage: the {@link LedgerStore} interface. Its records, the
- * poll batch and the lease are in `./store/`.
+ * poll batch and the lease are in `./store/`; the rules both SQL stores share are there too.
  */
 import type { LeaseAnswer } from './store/lease.js'
 import type { PollBatch, PollBatchResult, PollProblem } from './store/poll-batch.js'

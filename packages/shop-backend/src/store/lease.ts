@@ -1,3 +1,10 @@
+/**
+ * The lease (the poller's: one instance polls at a time), and its rules once for every store: when
+ * it expires, whether a claim still holds it, how it is taken.
+ */
+import { type LeaseRow, leaseOf } from '../lib/ledger-rows.js'
+import { changes, first, type LedgerRule } from './steps.js'
+
 /** A named lease (the poller's: one instance polls at a time): who holds it, until when. */
 export interface Lease {
   /** `poller`. */
@@ -34,4 +41,27 @@ export class LeaseLostError extends Error {
     super(`lease ${name}: no longer held by this instance; nothing written`)
     this.name = 'LeaseLostError'
   }
+}
+
+/** When a lease taken at `now` for `ttlMs` expires. */
+export const leaseExpiresAt = (now: string, ttlMs: number): string => new Date(Date.parse(now) + ttlMs).toISOString()
+
+/** Expired at `now`: at its `expiresAt` itself, as the take (`takeLease` in ledger-sql.ts) sees it too. */
+export const leaseExpired = (lease: Lease, now: string): boolean => lease.expiresAt <= now
+
+/** Whether `claim` still holds `lease` (as stored, or none). */
+export const holdsLease = (lease: Lease | undefined, claim: LeaseClaim): boolean =>
+  lease !== undefined && lease.holder === claim.holder && !leaseExpired(lease, claim.now)
+
+/** Throws {@link LeaseLostError} unless `claim` holds its lease; the read holds the row until the commit. */
+export function* checkLease(claim: LeaseClaim): LedgerRule<void> {
+  const row = yield* first<LeaseRow>('leaseForCommit', [claim.name])
+  if (!holdsLease(row && leaseOf(row), claim)) throw new LeaseLostError(claim.name)
+}
+
+/** Takes or renews the lease in one statement, then reads it: who holds it now, and until when. */
+export function* acquireLease(name: string, holder: string, ttlMs: number, now: string): LedgerRule<LeaseAnswer> {
+  const taken = yield* changes('takeLease', [name, holder, leaseExpiresAt(now, ttlMs), now])
+  const lease = leaseOf((yield* first<LeaseRow>('readLease', [name]))!)
+  return { acquired: taken === 1 && lease.holder === holder, lease }
 }
