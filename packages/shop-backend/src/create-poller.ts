@@ -1,11 +1,8 @@
-import { storeFailureOf } from './lib/store-failure.js'
-import { type FeedRecord, orderIdOfRecord } from './payment-service.js'
-import { type AppliedChange, type AttemptPatch, type AttemptRecord, LeaseLostError, type PollBatch, type PollProblem } from './store.js'
-import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from './transitions.js'
-import { changeOf } from './ledger/attempts.js'
-import { PATCH_FIELDS, patchWrites } from './lib/ledger-rows.js'
-import { retryAt } from './lib/backoff.js'
 import type { BackendContext } from './lib/context.js'
+import type { FeedRecord } from './payment-service.js'
+import { planPollBatch } from './plan-poll-batch.js'
+import { LeaseLostError, type PollBatch, type PollProblem } from './store.js'
+import { errorCodeOf } from './store/error-code.js'
 
 /** What one poll did. */
 export interface PollReport {
@@ -67,107 +64,6 @@ export const DEFAULT_MAX_PAGES_PER_POLL = 1_000
 export const POLLER_LEASE = 'updated-payments-poller'
 /** Records per feed page. */
 const PAGE_SIZE = 100
-
-type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
-
-/** Which attempt a feed record is about: by pspReference, else (its answer was lost) the order's open attempt. */
-async function attemptOf(context: BackendContext, record: FeedRecord): Promise<AttemptRecord | string> {
-  const byPsp = await context.store.findAttemptByPspReference(record.pspReference)
-  if (byPsp) return byPsp
-  const orderId = orderIdOfRecord(record)
-  if (orderId === undefined) return 'NO_ORDER_ID'
-  const attempts = await context.store.listAttempts(orderId)
-  // A payment made while its answer was lost: the attempt that holds no pspReference yet and was not refused.
-  const open = [...attempts]
-    .reverse()
-    .find((a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required'))
-  if (open) return open
-  if (attempts.length === 0) return (await context.findOrder(orderId)) ? 'NO_ATTEMPT' : 'UNKNOWN_ORDER'
-  return 'NO_ATTEMPT'
-}
-
-/** The attempt as it will be once `patch` is written (null clears a field; the version moves on). */
-function afterPatch(attempt: AttemptRecord, patch: AttemptPatch): AttemptRecord {
-  const next: Record<string, unknown> = { ...attempt, version: attempt.version + 1 }
-  for (const [key] of PATCH_FIELDS) if (patchWrites(patch, key)) next[key] = patch[key] ?? undefined
-  return next as unknown as AttemptRecord
-}
-
-/** `planned`: the attempts earlier records of the same page will have written (one page, one transaction). */
-async function plan(context: BackendContext, record: FeedRecord, planned: ReadonlyMap<string, AttemptRecord>): Promise<Plan> {
-  const to = stateOfPaymentStatus(record.status)
-  if (!to) return { kind: 'problem', reason: 'UNKNOWN_STATUS' }
-  const found = await attemptOf(context, record)
-  if (typeof found === 'string') return { kind: 'problem', reason: found }
-  // Two records of one attempt in one page (a capture, then the rest): the second builds on the first.
-  const earlier = planned.get(found.id)
-  // Two payments matched to one open attempt by the order id alone: the second waits for the first's commit.
-  if (earlier?.pspReference !== undefined && earlier.pspReference !== record.pspReference) return { kind: 'problem', reason: 'CONFLICT' }
-  const attempt = earlier ?? found
-  if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value)
-    return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
-  const verdict = transition(attempt.state, to)
-  const captured = record.capturedAmount.value
-  const refunded = record.refundedAmount.value
-  const amountsMoved = captured > attempt.capturedValue || refunded > attempt.refundedValue
-  // An older record for an attempt already further along: nothing to write, nothing goes back.
-  if (verdict === 'ignore' || (verdict === 'same' && !amountsMoved && attempt.pspReference !== undefined)) return { kind: 'skip' }
-  const patch: AttemptPatch = {
-    ...(verdict === 'move' ? { state: to, resultCode: resultCodeOfState(to) } : {}),
-    pspReference: record.pspReference,
-    capturedValue: Math.max(captured, attempt.capturedValue),
-    refundedValue: Math.max(refunded, attempt.refundedValue),
-    // A paid attempt no longer waits for a step: a details call still out is answered from the ledger.
-    ...(verdict === 'move' && PAID_STATES.has(to) ? { detailsKey: null } : {}),
-    updatedAt: context.now().toISOString(),
-  }
-  return {
-    kind: 'apply',
-    applied: {
-      sequence: record.sequence,
-      record: record as Record<string, unknown>,
-      attemptId: attempt.id,
-      expectedVersion: attempt.version,
-      patch,
-      change: changeOf(attempt, patch),
-    },
-    next: afterPatch(attempt, patch),
-  }
-}
-
-function problemTries(problems: readonly PollProblem[], sequence: number): number {
-  return problems.find((p) => p.sequence === sequence)?.tries ?? 0
-}
-
-/** Plans each record on its own: one record's failure (a store error included) becomes a problem, not a stop. */
-async function planBatch(context: BackendContext, records: readonly FeedRecord[], known: readonly PollProblem[], cursor?: number) {
-  const at = context.now()
-  const applied: AppliedChange[] = []
-  const skipped: number[] = []
-  const problems: Array<Omit<PollProblem, 'tries'>> = []
-  const written = new Map<string, AttemptRecord>()
-  for (const record of records) {
-    let planned: Plan
-    try {
-      planned = await plan(context, record, written)
-    } catch {
-      planned = { kind: 'problem', reason: 'STORE_ERROR' }
-    }
-    if (planned.kind === 'apply') {
-      applied.push(planned.applied)
-      written.set(planned.applied.attemptId, planned.next)
-    } else if (planned.kind === 'skip') skipped.push(record.sequence)
-    else
-      problems.push({
-        sequence: record.sequence,
-        change: record as Record<string, unknown>,
-        reason: planned.reason,
-        nextTryAt: retryAt(at, problemTries(known, record.sequence)),
-      })
-  }
-  const batch: PollBatch = { ...(cursor === undefined ? {} : { cursor }), applied, skipped, problems, resolved: [], at: at.toISOString() }
-  return batch
-}
 
 /**
  * Reads the feed from the stored cursor. Each page is one store transaction: the changes applied
@@ -242,7 +138,7 @@ export function createPoller(
       // feed is read every poll; the rest are due again at the next.
       const due = (await context.store.listProblems(context.now().toISOString())).slice(0, PAGE_SIZE)
       if (due.length > 0) {
-        const batch = await planBatch(
+        const batch = await planPollBatch(
           context,
           due.map((p) => p.change as FeedRecord),
           due,
@@ -254,7 +150,7 @@ export function createPoller(
         if (pages > 0 && (await lease()) !== undefined) throw new LeaseLostError(POLLER_LEASE)
         const page = await service.updatedPayments({ after: await context.store.readCursor(), limit: PAGE_SIZE })
         const known = await context.store.listProblems()
-        await count(await planBatch(context, page.payments, known, page.cursor))
+        await count(await planPollBatch(context, page.payments, known, page.cursor))
         if (!page.hasMore) break
         if (pages + 1 >= maxPages) {
           moreToRead = true
@@ -262,7 +158,7 @@ export function createPoller(
         }
       }
     } catch (error) {
-      const failed = (error as { serviceCode?: string })?.serviceCode ?? storeFailureOf(error).code
+      const failed = (error as { serviceCode?: string })?.serviceCode ?? errorCodeOf(error)
       // Not registered yet is a state, not news: said when it begins, not at every interval.
       if (failed !== 'NOT_REGISTERED' || lastFailure !== failed) context.log(`poll failed (${failed}); the cursor stays where it was`)
       lastFailure = String(failed)

@@ -328,6 +328,28 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'a record whose compare-and-set lost is not marked seen: a later batch on the right version applies it',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const applied = {
+          sequence: 8,
+          record: feedRecord(8),
+          attemptId: a.id,
+          expectedVersion: 9,
+          patch: { capturedValue: 100, updatedAt: at },
+        }
+        const batch = { applied: [applied], skipped: [], problems: [], resolved: [], at }
+        expect(await store.applyChangesAndCursor(batch)).toEqual({ conflicts: [8], repeats: [] })
+        expect((await store.listProblems()).map((p) => [p.sequence, p.reason])).toEqual([[8, 'CONFLICT']])
+        const again = await store.applyChangesAndCursor({ ...batch, applied: [{ ...applied, expectedVersion: 1 }] })
+        expect(again).toEqual({ conflicts: [], repeats: [] })
+        expect(await store.findAttempt(a.id)).toMatchObject({ capturedValue: 100, version: 2 })
+        expect(await store.listProblems()).toEqual([])
+      }),
+    )
+
+    it(
       "counts a problem's tries, lists only due ones when asked, and forgets it once resolved",
       withStore(async ({ store }) => {
         const problem = { sequence: 9, change: feedRecord(9), reason: 'UNKNOWN_ORDER', nextTryAt: '2026-01-01T00:00:10.000Z' }

@@ -1,9 +1,12 @@
 /**
- * The ledger's rows as both SQL stores read them, and their records. Column names and meanings are
- * the same in SQLite and PostgreSQL; PostgreSQL returns BIGINT money and sequences as text, so those
- * are read with Number (amounts are minor units, far inside 2^53).
+ * The ledger's rows as both SQL stores read and write them, one mapping per table, and their
+ * records. Column names and meanings are the same in SQLite and PostgreSQL; PostgreSQL returns
+ * BIGINT money and sequences as text, so those are read with Number (amounts are minor units, far
+ * inside 2^53).
  */
-import type { AttemptPatch, AttemptRecord, Lease, ModificationRecord, OutboxEntry, OrderChange, PollProblem } from '../store.js'
+import type { Lease } from '../store/lease.js'
+import type { PollProblem } from '../store/poll-batch.js'
+import type { AttemptPatch, AttemptRecord, ModificationRecord, OutboxEntry, OrderChange } from '../store/records.js'
 import type { AttemptState } from '../transitions.js'
 
 /** A BIGINT as the driver gives it: a number (better-sqlite3) or its decimal text (pg). */
@@ -69,6 +72,55 @@ export interface LeaseRow {
   holder: string
   expires_at: string
 }
+
+/** A row's columns in the order an insert lists them; a record, so a column missing or misspelt does not compile. */
+const columnsOf = <Row>(columns: Readonly<Record<keyof Row & string, true>>): ReadonlyArray<keyof Row & string> =>
+  Object.freeze(Object.keys(columns) as Array<keyof Row & string>)
+
+/** The attempts table's columns, `id` first (pg's group statement answers an insert by it). */
+export const ATTEMPT_COLUMNS = columnsOf<AttemptRow>({
+  id: true,
+  order_id: true,
+  number: true,
+  idempotency_key: true,
+  state: true,
+  version: true,
+  currency: true,
+  value: true,
+  method_type: true,
+  fingerprint: true,
+  result_code: true,
+  psp_reference: true,
+  answer: true,
+  details_step: true,
+  details_key: true,
+  details_fingerprint: true,
+  error_code: true,
+  captured_value: true,
+  refunded_value: true,
+  created_at: true,
+  updated_at: true,
+})
+
+/** The modifications table's columns. */
+export const MODIFICATION_COLUMNS = columnsOf<ModificationRow>({
+  id: true,
+  order_id: true,
+  attempt_id: true,
+  kind: true,
+  currency: true,
+  value: true,
+  idempotency_key: true,
+  state: true,
+  version: true,
+  psp_reference: true,
+  error_code: true,
+  created_at: true,
+  updated_at: true,
+})
+
+/** A row's values in `columns`' order: an insert's values. */
+export const valuesOf = <Row>(row: Row, columns: ReadonlyArray<keyof Row>): unknown[] => columns.map((column) => row[column])
 
 const orUndefined = <T>(value: T | null): T | undefined => (value === null ? undefined : value)
 
@@ -138,6 +190,25 @@ export function modificationOf(row: ModificationRow): ModificationRecord {
     errorCode: orUndefined(row.error_code),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  }
+}
+
+/** The row a modification is stored as (modificationOf's inverse). */
+export function rowOfModification(m: ModificationRecord): ModificationRow {
+  return {
+    id: m.id,
+    order_id: m.orderId,
+    attempt_id: m.attemptId,
+    kind: m.kind,
+    currency: m.amount?.currency ?? null,
+    value: m.amount?.value ?? null,
+    idempotency_key: m.idempotencyKey,
+    state: m.state,
+    version: m.version,
+    psp_reference: m.pspReference ?? null,
+    error_code: m.errorCode ?? null,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
   }
 }
 

@@ -1,6 +1,6 @@
 /**
- * What both SQL stores do at open, before running SQL: which numbered migrations a database at
- * `current` still lacks, in order. A database from a newer package is refused, not guessed at.
+ * Which numbered migrations a database at `current` still lacks, in order (the runner is
+ * `src/store/migrate.ts`). A database from a newer package is refused, not guessed at.
  */
 
 /** One numbered step of the ledger's schema, applied in its own transaction with its `schema_migrations` row. */
@@ -12,10 +12,6 @@ export interface Migration {
   /** The statements, run in one transaction. */
   readonly sql: string
 }
-
-/** The table that records each applied step (the same text on SQLite and PostgreSQL). */
-export const SCHEMA_MIGRATIONS_TABLE =
-  'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)'
 
 /** The steps after `current`, oldest first, and the version the database is at once they ran. */
 export function migrationPlan(

@@ -1,28 +1,14 @@
 import type pg from 'pg'
 import { attemptOf, type AttemptRow, PATCH_FIELDS, patchWrites, storedPatchValue } from '../lib/ledger-rows.js'
-import type { AttemptPatch, OrderChange, WrittenAttempt } from '../store.js'
+import { type AttemptUpdate, casUpdate } from '../store/ledger-sql.js'
+import type { WrittenAttempt } from '../store/records.js'
 import { ATTEMPT_COLUMN_TYPES } from './attempt-columns.js'
 import { prepared } from './prepared.js'
 
-/** A compare-and-set: `patch` is written only while the attempt is at `expectedVersion`; `change` is queued with it. */
-export interface AttemptUpdate {
-  readonly id: string
-  readonly expectedVersion: number
-  readonly patch: AttemptPatch
-  readonly change?: OrderChange | undefined
-}
-
 /** One compare-and-set as its own statement, on whichever connection (a transaction's, or the pool). */
 export async function casAttempt(db: pg.Pool | pg.PoolClient, update: AttemptUpdate): Promise<WrittenAttempt | undefined> {
-  const { id, expectedVersion, patch, change } = update
-  const sets: string[] = []
-  const values: unknown[] = [id, expectedVersion]
-  for (const [key, column] of PATCH_FIELDS) {
-    if (!patchWrites(patch, key)) continue
-    values.push(storedPatchValue(patch, key))
-    sets.push(`${column} = $${values.length}`)
-  }
-  const set = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
+  const { text: set, values } = casUpdate(update)
+  const { change, patch } = update
   if (!change) {
     const row = (await db.query<AttemptRow>(prepared(set, values))).rows[0]
     return row && attemptOf(row)

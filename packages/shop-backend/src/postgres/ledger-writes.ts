@@ -1,8 +1,10 @@
 import type pg from 'pg'
-import type { AttemptRecord, WrittenAttempt } from '../store.js'
+import type { AttemptUpdate } from '../store/ledger-sql.js'
+import type { AttemptRecord, WrittenAttempt } from '../store/records.js'
 import { ATTEMPT_COLUMNS } from './attempt-columns.js'
 import { ATTEMPT_NAMES, insertAttempt, insertColumnsOf } from './attempt-inserts.js'
-import { type AttemptUpdate, casAttempt, type QueuedRow, UPDATE_INPUT, UPDATE_SETS, updateColumnsOf, writtenOf } from './attempt-updates.js'
+import { casAttempt, type QueuedRow, UPDATE_INPUT, UPDATE_SETS, updateColumnsOf, writtenOf } from './attempt-updates.js'
+import { lengthHidden, replannedText } from './planner-workarounds.js'
 import { prepared } from './prepared.js'
 import { createStatementGroups } from './statement-groups.js'
 
@@ -13,18 +15,6 @@ type LedgerWrite =
   | { readonly kind: 'delivered'; readonly id: number }
 
 type LedgerWriteResult = boolean | WrittenAttempt | undefined
-
-/**
- * An array parameter whose length the planner cannot see. A sub-select (an InitPlan) is not folded
- * into a constant, so a plan made for a group's values guesses 10 elements, as the generic plan does.
- * With the lengths in sight, a small group's plan looked cheaper than the generic one, and PostgreSQL
- * planned every group again (plancache.c, choose_custom_plan): about 0.3 ms a group. A multi-array
- * unnest guesses its largest array's rows, so with one hidden array an unnest a plan for values
- * guesses at least 10, never less than the generic plan; the generic plan is then below their average
- * (only a custom plan's cost counts its planning) and is kept after the first five. The cast keeps
- * `= ANY(...)` an array comparison, not one with the sub-select's rows.
- */
-const lengthHidden = (parameter: string, type: string): string => `(SELECT ${parameter}::${type}[])::${type}[]`
 
 // Parameters: the inserts' columns, then the updates' fields, then the delivered ids; one array each.
 const arraysOf = (columns: ReadonlyArray<readonly [string, string]>, first: number): string =>
@@ -60,15 +50,6 @@ const GROUP = `WITH inserted AS (
     .map(([, type]) => `NULL::${type}`)
     .join(', ')}, NULL::bigint, NULL::boolean FROM inserted`
 
-/**
- * Attempts this process stores before the group statement is planned afresh. A prepared statement's
- * plan is made once per connection; made on a young ledger (a few hundred attempts), it joins the
- * updates by reading the whole attempts table (a hash join: cheapest then), and keeps doing so as the
- * table grows, until autovacuum's next ANALYZE, a minute or more away. Prepared again under a new
- * name each time the attempts stored here double, it is planned for the table as it is by then.
- */
-const REPLAN_AFTER = 1000
-
 /** A row of the group statement: an updated attempt with its queued entry, or the id of an attempt inserted. */
 type GroupRow = QueuedRow & { written: 'updated' | 'inserted' }
 
@@ -94,17 +75,8 @@ export function createLedgerWrites(
   /** Resolves once every write asked for so far is answered (for `close`). */
   settled(): Promise<void>
 } {
-  let stored = 0
-  // The text is kept, not rebuilt a group: the same string is one Map lookup in `prepared`.
-  let groupStatement = GROUP
-  let replanAt = REPLAN_AFTER
-  const count = (inserted: boolean): boolean => {
-    if (inserted && ++stored >= replanAt) {
-      groupStatement = `${GROUP}\n-- planned again after ${replanAt} attempts`
-      replanAt *= 2
-    }
-    return inserted
-  }
+  const group = replannedText(GROUP)
+  const count = group.count
   const groups = createStatementGroups<LedgerWrite, LedgerWriteResult>(
     {
       what: 'ledger writes',
@@ -134,7 +106,7 @@ export function createLedgerWrites(
         const updates = writes.flatMap((w) => (w.kind === 'update' ? [w.update] : []))
         const delivered = writes.flatMap((w) => (w.kind === 'delivered' ? [w.id] : []))
         const values = [...insertColumnsOf(inserts), ...updateColumnsOf(updates), delivered]
-        const rows = (await pool.query<GroupRow>(prepared(groupStatement, values))).rows
+        const rows = (await pool.query<GroupRow>(prepared(group.current(), values))).rows
         const insertedIds = new Set(rows.flatMap((row) => (row.written === 'inserted' ? [row.id] : [])))
         const updatedRows = new Map(rows.flatMap((row) => (row.written === 'updated' ? [[row.id, row] as const] : [])))
         return writes.map((w) => {

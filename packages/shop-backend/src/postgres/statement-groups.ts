@@ -1,4 +1,5 @@
-import { storeFailureOf } from '../lib/store-failure.js'
+import { errorCodeOf } from '../store/error-code.js'
+
 /** How one kind of write is sent: alone, or many as one statement. */
 export interface GroupedWrite<Job, Result> {
   /** What the jobs are, plural, for the log ("attempt inserts"). */
@@ -12,9 +13,6 @@ export interface GroupedWrite<Job, Result> {
   /** A group (two or more jobs) as one statement and one commit: one result per job, in the group's order. */
   many(jobs: readonly Job[]): Promise<Result[]>
 }
-
-/** PostgreSQL's SQLSTATE (`40P01`) or the connection's failure: never its message, which may quote a row's values. */
-export const errorCodeOf = (error: unknown): string => storeFailureOf(error).code
 
 interface Queued<Job, Result> {
   readonly job: Job

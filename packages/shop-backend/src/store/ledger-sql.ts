@@ -1,0 +1,88 @@
+/**
+ * The ledger's statements, written once for both SQL stores: `$1`, `$2`... are the values in order
+ * (pg binds them by position, better-sqlite3 by name). Where the dialects differ, the small table
+ * below says how; a statement only one dialect can run (pg's `unnest` groups) stays in its folder.
+ */
+import { ATTEMPT_COLUMNS, MODIFICATION_COLUMNS, PATCH_FIELDS, patchWrites, storedPatchValue } from '../lib/ledger-rows.js'
+import type { AttemptPatch, OrderChange } from './records.js'
+
+/** What a dialect says where the SQL differs. */
+export interface SqlDialect {
+  /** Added to a read whose row must stay as read until the commit (PostgreSQL: ` FOR UPDATE`; SQLite holds the write lock). */
+  readonly lockForCommit: string
+}
+
+/** An insert of a whole row; a row that is there already (by any unique key) is left as it is. */
+const insertOf = (table: string, columns: readonly string[]): string =>
+  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`
+
+const LEASE = 'SELECT name, holder, expires_at FROM leases WHERE name = $1'
+
+/** The statements in one dialect, built once per store module. */
+export function ledgerSql(dialect: SqlDialect) {
+  return Object.freeze({
+    getSetting: 'SELECT value FROM settings WHERE id = $1',
+    putSetting: 'INSERT INTO settings (id, value) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET value = excluded.value',
+    replaceSetting: 'UPDATE settings SET value = $3 WHERE id = $1 AND value = $2',
+    insertAttempt: insertOf('attempts', ATTEMPT_COLUMNS),
+    findAttempt: 'SELECT * FROM attempts WHERE id = $1',
+    findAttemptByPspReference: 'SELECT * FROM attempts WHERE psp_reference = $1',
+    listAttempts: 'SELECT * FROM attempts WHERE order_id = $1 ORDER BY number',
+    insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
+    findModification: 'SELECT * FROM modifications WHERE id = $1',
+    listModifications: 'SELECT * FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id',
+    updateModification: `UPDATE modifications SET state = $3, psp_reference = COALESCE($4, psp_reference), error_code = $5,
+      updated_at = $6, version = version + 1 WHERE id = $1 AND version = $2 RETURNING *`,
+    readCursor: 'SELECT cursor FROM poll_state WHERE id = 1',
+    // Never back: a smaller cursor leaves the row as it is.
+    moveCursor: `INSERT INTO poll_state (id, cursor) VALUES (1, $1)
+      ON CONFLICT (id) DO UPDATE SET cursor = excluded.cursor WHERE poll_state.cursor < excluded.cursor`,
+    markSeen: 'INSERT INTO seen_changes (sequence, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    unmarkSeen: 'DELETE FROM seen_changes WHERE sequence = $1',
+    recordProblem: `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
+      ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
+      next_try_at = excluded.next_try_at`,
+    resolveProblem: 'DELETE FROM poll_problems WHERE sequence = $1',
+    allProblems: 'SELECT * FROM poll_problems ORDER BY sequence',
+    dueProblems: 'SELECT * FROM poll_problems WHERE next_try_at <= $1 ORDER BY sequence',
+    // An order's change waits while an earlier one of it waits for its next try: the shop hears them in order.
+    dueOutbox: `SELECT * FROM outbox o WHERE o.delivered_at IS NULL AND o.next_try_at <= $1 AND NOT EXISTS (
+      SELECT 1 FROM outbox e WHERE e.order_id = o.order_id AND e.id < o.id AND e.delivered_at IS NULL AND e.next_try_at > $1)
+      ORDER BY o.id LIMIT $2`,
+    // Delivered changes go: the attempts keep the history, and the outbox stays a few pages.
+    delivered: 'DELETE FROM outbox WHERE id = $1',
+    deliveryFailed: 'UPDATE outbox SET tries = tries + 1, next_try_at = $2 WHERE id = $1',
+    // One statement, so two takers cannot both win: free, expired at `now` ($4, as `leaseExpired` says), or a renewal.
+    takeLease: `INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
+      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+      WHERE leases.holder = excluded.holder OR leases.expires_at <= $4`,
+    readLease: LEASE,
+    // A taker waits for the commit of the write that read it, and that write sees any take before it.
+    leaseForCommit: `${LEASE}${dialect.lockForCommit}`,
+    releaseLease: 'DELETE FROM leases WHERE name = $1 AND holder = $2',
+  })
+}
+
+/** The ledger's statements in one dialect. */
+export type LedgerSql = ReturnType<typeof ledgerSql>
+
+/** A compare-and-set: `patch` is written only while the attempt is at `expectedVersion`; `change` is queued with it. */
+export interface AttemptUpdate {
+  readonly id: string
+  readonly expectedVersion: number
+  readonly patch: AttemptPatch
+  readonly change?: OrderChange | undefined
+}
+
+/** A compare-and-set's UPDATE of the fields its patch writes (`$1` the id, `$2` the version expected), returning the row. */
+export function casUpdate(update: AttemptUpdate): { readonly text: string; readonly values: unknown[] } {
+  const sets: string[] = []
+  const values: unknown[] = [update.id, update.expectedVersion]
+  for (const [key, column] of PATCH_FIELDS) {
+    if (!patchWrites(update.patch, key)) continue
+    values.push(storedPatchValue(update.patch, key))
+    sets.push(`${column} = $${values.length}`)
+  }
+  const text = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
+  return { text, values }
+}

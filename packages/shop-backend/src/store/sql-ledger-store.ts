@@ -1,0 +1,102 @@
+/**
+ * The {@link LedgerStore} both SQL stores are: each method a rule (steps.ts) on the shared statements
+ * (ledger-sql.ts) and row mappings (lib/ledger-rows.ts). A dialect gives the driver that runs rules,
+ * and the methods it writes its own way (PostgreSQL sends its payment path's writes in groups).
+ */
+import {
+  attemptOf,
+  ATTEMPT_COLUMNS,
+  type AttemptRow,
+  MODIFICATION_COLUMNS,
+  modificationOf,
+  type ModificationRow,
+  outboxEntryOf,
+  type OutboxRow,
+  problemOf,
+  type ProblemRow,
+  rowOfAttempt,
+  rowOfModification,
+  valuesOf,
+} from '../lib/ledger-rows.js'
+import type { LedgerStore } from '../store.js'
+import { applyFeedPage } from './feed-page.js'
+import { acquireLease } from './lease.js'
+import type { LedgerSql } from './ledger-sql.js'
+import { changes, every, first, type LedgerRule, step } from './steps.js'
+
+/** How a dialect runs the ledger's rules. */
+export interface LedgerDriver {
+  /** A rule that only reads. */
+  read<T>(rule: LedgerRule<T>): Promise<T>
+  /** A rule of one statement that writes. */
+  writeOne<T>(rule: LedgerRule<T>): Promise<T>
+  /** A rule of one insert: false when the row is refused as there already, however the dialect says so. */
+  insert(rule: LedgerRule<boolean>): Promise<boolean>
+  /** A rule of several statements, in one transaction: all of it or, when it throws, none. */
+  write<T>(rule: LedgerRule<T>): Promise<T>
+}
+
+/** The methods a dialect writes its own way, and its `close`. */
+export type DialectMethods = Partial<LedgerStore> & Pick<LedgerStore, 'close'>
+
+/** Whether the insert `name` stored its row. */
+function* inserted(name: keyof LedgerSql, values: readonly unknown[]): LedgerRule<boolean> {
+  return (yield* changes(name, values)) === 1
+}
+
+function* putAll(entries: ReadonlyArray<readonly [string, string]>): LedgerRule<void> {
+  for (const entry of entries) yield* changes('putSetting', entry)
+}
+
+const attemptOfRow = (row: AttemptRow | undefined) => row && attemptOf(row)
+const modificationOfRow = (row: ModificationRow | undefined) => row && modificationOf(row)
+
+export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): LedgerStore {
+  const { read, writeOne, insert, write } = driver
+  return {
+    getSetting: async (id) => (await read(first<{ value: string }>('getSetting', [id])))?.value,
+    async putSetting(id, value) {
+      await writeOne(changes('putSetting', [id, value]))
+    },
+    async putSettings(settings) {
+      const entries = Object.entries(settings)
+      // One transaction: a refused value undoes the others.
+      if (entries.length > 0) await write(putAll(entries))
+    },
+    replaceSetting: async (id, expected, value) => (await writeOne(changes('replaceSetting', [id, expected, value]))) === 1,
+    insertAttempt: (a) => insert(inserted('insertAttempt', valuesOf(rowOfAttempt(a), ATTEMPT_COLUMNS))),
+    findAttempt: async (id) => attemptOfRow(await read(first<AttemptRow>('findAttempt', [id]))),
+    findAttemptByPspReference: async (psp) => attemptOfRow(await read(first<AttemptRow>('findAttemptByPspReference', [psp]))),
+    listAttempts: async (orderId) => (await read(every<AttemptRow>('listAttempts', [orderId]))).map(attemptOf),
+    compareAndSet: (id, expectedVersion, patch, change) => write(step((s) => s.compareAndSet({ id, expectedVersion, patch, change }))),
+    insertModification: (m) => insert(inserted('insertModification', valuesOf(rowOfModification(m), MODIFICATION_COLUMNS))),
+    findModification: async (id) => modificationOfRow(await read(first<ModificationRow>('findModification', [id]))),
+    listModifications: async (attemptId) => (await read(every<ModificationRow>('listModifications', [attemptId]))).map(modificationOf),
+    async updateModification(id, expectedVersion, patch) {
+      const values = [id, expectedVersion, patch.state, patch.pspReference ?? null, patch.errorCode ?? null, patch.updatedAt]
+      return modificationOfRow(await writeOne(first<ModificationRow>('updateModification', values)))
+    },
+    async readCursor() {
+      // PostgreSQL gives a BIGINT as text.
+      const row = await read(first<{ cursor: number | string }>('readCursor'))
+      return row ? Number(row.cursor) : 0
+    },
+    applyChangesAndCursor: (batch) => write(applyFeedPage(batch)),
+    async listProblems(now) {
+      const rows = await read(now === undefined ? every<ProblemRow>('allProblems') : every<ProblemRow>('dueProblems', [now]))
+      return rows.map(problemOf)
+    },
+    dueOutbox: async (now, limit) => (await read(every<OutboxRow>('dueOutbox', [now, limit]))).map(outboxEntryOf),
+    async markDelivered(id) {
+      await writeOne(changes('delivered', [id]))
+    },
+    async markDeliveryFailed(id, nextTryAt) {
+      await writeOne(changes('deliveryFailed', [id, nextTryAt]))
+    },
+    acquireLease: (name, holder, ttlMs, now) => write(acquireLease(name, holder, ttlMs, now)),
+    async releaseLease(name, holder) {
+      await writeOne(changes('releaseLease', [name, holder]))
+    },
+    ...own,
+  }
+}
