@@ -158,7 +158,7 @@ export function createPoller(
         }
       }
     } catch (error) {
-      const failed = (error as { serviceCode?: string })?.serviceCode ?? errorCodeOf(error)
+      const failed = errorCodeOf(error)
       // Not registered yet is a state, not news: said when it begins, not at every interval.
       if (failed !== 'NOT_REGISTERED' || lastFailure !== failed) context.log(`poll failed (${failed}); the cursor stays where it was`)
       lastFailure = String(failed)

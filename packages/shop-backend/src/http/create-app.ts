@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { ShopBackendError } from '../errors.js'
-import { storeFailureOf, storeUnavailableOf } from '../lib/store-failure.js'
+import { storeUnavailableOf } from '../lib/store-failure.js'
+import { errorCodeOf } from '../store/error-code.js'
 import { errorResponse } from './answers.js'
 import type { BackendEnv } from './backend-env.js'
 
@@ -18,7 +19,7 @@ export function createApp(addRoutes: (app: Hono<BackendEnv>) => void, log: (line
     const unavailable = storeUnavailableOf(error, log, what)
     if (unavailable) return errorResponse(unavailable)
     // The error's code or kind only: a foreign message could quote request data.
-    log(`${what} failed (${storeFailureOf(error).code})`)
+    log(`${what} failed (${errorCodeOf(error)})`)
     return errorResponse(new ShopBackendError('INTERNAL', 'internal error'))
   })
   return app

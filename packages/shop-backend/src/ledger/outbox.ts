@@ -1,4 +1,4 @@
-import { storeFailureOf } from '../lib/store-failure.js'
+import { errorCodeOf } from '../store/error-code.js'
 import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store.js'
 import { retryAt } from '../lib/backoff.js'
 
@@ -28,8 +28,6 @@ export interface Outbox {
   /** Delivers everything due in the store, and resolves only when every delivered change is marked so. */
   drain(): Promise<void>
 }
-
-const nameOf = (error: unknown): string => storeFailureOf(error).code
 
 /** What one turn of the outbox does: the changes requests reported, and whether to read the store. */
 interface Step {
@@ -89,9 +87,9 @@ export function createOutbox(
         await deliver(entry.change)
       } catch (error) {
         blocked.add(orderId)
-        log(`onOrderChange failed for order ${orderId} (${nameOf(error)}); tried again later`)
+        log(`onOrderChange failed for order ${orderId} (${errorCodeOf(error)}); tried again later`)
         await store.markDeliveryFailed(entry.id, retryAt(now(), entry.tries)).catch((failure: unknown) => {
-          log(`outbox: marking a delivery failed did not commit (${nameOf(failure)})`)
+          log(`outbox: marking a delivery failed did not commit (${errorCodeOf(failure)})`)
         })
         continue
       }
@@ -101,7 +99,7 @@ export function createOutbox(
         .then(
           () => true,
           (error: unknown) => {
-            log(`outbox: marking a change delivered failed (${nameOf(error)})`)
+            log(`outbox: marking a change delivered failed (${errorCodeOf(error)})`)
             return false
           },
         )
@@ -152,7 +150,7 @@ export function createOutbox(
             for (const entry of step.entries) reported.delete(entry.id)
             return drainOnce()
           })
-          .catch((error: unknown) => log(`outbox delivery failed (${nameOf(error)})`)),
+          .catch((error: unknown) => log(`outbox delivery failed (${errorCodeOf(error)})`)),
       }
       next = step
       chain = step.done

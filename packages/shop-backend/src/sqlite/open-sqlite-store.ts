@@ -6,7 +6,7 @@ import type { LedgerStore } from '../store.js'
 import { migrate } from '../store/migrate.js'
 import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { runSync } from '../store/steps.js'
-import { createGroupCommit } from './group-commit.js'
+import { createGroupCommit } from '@card-jwe/sqlite-group-commit'
 import { MIGRATIONS } from './migrations.js'
 import { sqliteDriver, sqliteMigrationSteps, sqliteSteps } from './sqlite-steps.js'
 
@@ -44,7 +44,7 @@ function fsyncFolder(path: string): void {
 /**
  * The embedded default store: one SQLite file (better-sqlite3) in WAL mode, busy_timeout for a
  * second process on the same file. Writes share commits, and a write is acknowledged only once its
- * commit is on disk (the WAL fdatasync'd: see ./group-commit.ts), so it survives a killed process
+ * commit is on disk (the WAL fdatasync'd: see @card-jwe/sqlite-group-commit), so it survives a killed process
  * and a power cut alike.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
@@ -58,7 +58,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const schemaVersion = runSync(migrate(options.migrations ?? MIGRATIONS), sqliteMigrationSteps(db))
   fsyncFolder(dirname(options.path)) // the -wal file's name is on disk too
   db.pragma('synchronous = NORMAL')
-  const groupCommit = createGroupCommit(db, `${options.path}-wal`, options.log ?? (() => {}))
+  const groupCommit = createGroupCommit(db, { walPath: `${options.path}-wal`, ...(options.log ? { log: options.log } : {}) })
   const store = sqlLedgerStore(sqliteDriver(sqliteSteps(db), groupCommit), {
     async close() {
       if (!db.open) return

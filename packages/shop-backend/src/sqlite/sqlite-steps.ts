@@ -6,7 +6,7 @@ import type { MigrationSteps } from '../store/migrate.js'
 import type { WrittenAttempt } from '../store/records.js'
 import type { LedgerDriver } from '../store/sql-ledger-store.js'
 import { type LedgerSteps, runSync } from '../store/steps.js'
-import type { createGroupCommit } from './group-commit.js'
+import type { GroupCommit } from '@card-jwe/sqlite-group-commit'
 
 /** SQLite in the dialect table: a write transaction (BEGIN IMMEDIATE) holds the database's write lock, so no row lock. */
 const SQL = ledgerSql({ lockForCommit: '' })
@@ -64,8 +64,8 @@ export function sqliteSteps(db: Database.Database): SqliteSteps {
 
 const isConstraintError = (error: unknown) => (error as { code?: string })?.code?.startsWith('SQLITE_CONSTRAINT') === true
 
-/** Reads wait for the commits before them to be on disk; writes share group commits (group-commit.ts). */
-export function sqliteDriver(steps: SqliteSteps, commits: ReturnType<typeof createGroupCommit>): LedgerDriver {
+/** Reads wait for the commits before them to be on disk; writes share group commits (@card-jwe/sqlite-group-commit). */
+export function sqliteDriver(steps: SqliteSteps, commits: GroupCommit): LedgerDriver {
   return {
     read: (rule) => commits.read(() => runSync(rule, steps)),
     writeOne: (rule) => commits.writeOne(() => runSync(rule, steps)),

@@ -7,7 +7,7 @@
  * refund or cancel: the result, or the refusal's status and code.
  */
 import { createServer } from 'node:http'
-import { connectServiceClient, createShopBackend } from '../../dist/index.js'
+import { connectServiceClient, createShopBackend, httpStatusOf, ShopBackendError } from '../../dist/index.js'
 import { toNodeListener } from '../../dist/node/index.js'
 import { openPostgresStore } from '../../dist/postgres/index.js'
 
@@ -46,7 +46,9 @@ async function modify(request, response) {
   try {
     answer(200, await backend[kind](orderId, { amount, requestId }))
   } catch (error) {
-    answer(error.status ?? 500, { error: error.code ?? error.name, message: error.message, details: error.details })
+    // The back end's refusals carry a code; their status comes from the back end's one table, as in a shop's own route.
+    const status = error instanceof ShopBackendError ? httpStatusOf(error.code) : 500
+    answer(status, { error: error.code ?? error.name, message: error.message, details: error.details })
   }
 }
 server.listen(0, '127.0.0.1', () => {
