@@ -12,8 +12,6 @@ import { nowSeconds } from './lib/clock.js'
 import type { SandboxContext, ShopRow } from './context.js'
 import type { RequestContext } from './http/handler.js'
 
-const refuse = (code: string, message: string) => new SandboxError(401, code, message, 'security')
-
 /**
  * The signature the request should carry (the scheme of `@card-jwe/service-client/signing`). node:crypto, synchronously: a
  * few hundred bytes hash in microseconds, where WebCrypto's two thread-pool jobs per request cost
@@ -35,15 +33,15 @@ export async function authenticate(c: RequestContext, context: SandboxContext): 
   const nonce = c.req.header(SIGNATURE_HEADERS.nonce)
   const signature = c.req.header(SIGNATURE_HEADERS.signature)
   if (!shopId || !timestamp || !nonce || !signature)
-    throw refuse(
+    throw new SandboxError(
       'SIGNATURE_MISSING',
       'request is not signed: x-shop-id, x-signature-timestamp, x-signature-nonce and x-signature are required',
     )
   if (!/^\d{1,12}$/.test(timestamp) || !NONCE_PATTERN.test(nonce))
-    throw refuse('SIGNATURE_MALFORMED', 'signature headers: timestamp must be Unix seconds, nonce 16-64 of [A-Za-z0-9_-]')
+    throw new SandboxError('SIGNATURE_MALFORMED', 'signature headers: timestamp must be Unix seconds, nonce 16-64 of [A-Za-z0-9_-]')
   const now = nowSeconds(context)
   if (Math.abs(now - Number(timestamp)) > MAX_SIGNATURE_SKEW_SECONDS)
-    throw refuse('SIGNATURE_STALE', `signature timestamp more than ${MAX_SIGNATURE_SKEW_SECONDS} seconds from the service clock`)
+    throw new SandboxError('SIGNATURE_STALE', `signature timestamp more than ${MAX_SIGNATURE_SKEW_SECONDS} seconds from the service clock`)
 
   const shop = context.shops.find(shopId)
   // An unknown shop gets the same answer as a wrong signature: no hint which part was wrong.
@@ -59,9 +57,9 @@ export async function authenticate(c: RequestContext, context: SandboxContext): 
   const given = Buffer.from(signature)
   const wanted = Buffer.from(expected)
   if (!shop || given.length !== wanted.length || !timingSafeEqual(given, wanted))
-    throw refuse('SIGNATURE_INVALID', 'signature does not match')
+    throw new SandboxError('SIGNATURE_INVALID', 'signature does not match')
 
   const fresh = context.nonces.spend(shop.shop_id, nonce, Number(timestamp) + 2 * MAX_SIGNATURE_SKEW_SECONDS, now)
-  if (!fresh) throw refuse('SIGNATURE_REPLAYED', 'this nonce was already used')
+  if (!fresh) throw new SandboxError('SIGNATURE_REPLAYED', 'this nonce was already used')
   return shop
 }

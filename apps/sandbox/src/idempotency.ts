@@ -25,7 +25,7 @@ export function claimOf(c: RequestContext, shop: ShopRow, parts: unknown): Idemp
   const header = c.req.header(IDEMPOTENCY_KEY_HEADER)
   if (header === undefined) return undefined
   if (!IDEMPOTENCY_KEY_PATTERN.test(header)) {
-    throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
+    throw new SandboxError('IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
   }
   const fingerprint = createHash('sha256')
     .update(JSON.stringify([c.req.method, c.req.path, parts]))
@@ -49,7 +49,7 @@ export function replay(
 /** A stored answer given again, when its key named the same request: else 422 IDEMPOTENCY_KEY_REUSED. */
 function answerAgain(context: SandboxContext, claim: IdempotencyClaim, stored: KeptAnswer, where: string): Response {
   if (stored.fingerprint !== claim.fingerprint) {
-    throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
+    throw new SandboxError('IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
   }
   context.log(`idempotent replay on ${where}`)
   return json(JSON.parse(stored.answer), stored.status)

@@ -207,11 +207,9 @@ export const compactPhone = (phone: string) => phone.replace(/ /g, '')
 export function accountOf(shop: ShopRow): string {
   if (!shop.account_id) {
     throw new SandboxError(
-      422,
       'BACKOFFICE_USER_REQUIRED',
       `no backoffice user is connected: ${describeEndpoint(ENDPOINTS.sendVerificationEmail)}, ` +
         `then ${describeEndpoint(ENDPOINTS.connectBackofficeUser)} with the code`,
-      'configuration',
     )
   }
   return shop.account_id
@@ -223,11 +221,9 @@ export function currentContractor(context: SandboxContext, shop: ShopRow): Contr
   const row = shop.contractor_id ? context.merchants.contractor(shop.contractor_id) : undefined
   if (!row) {
     throw new SandboxError(
-      422,
       'CONTRACTOR_NOT_CONNECTED',
       `no contractor is connected: ${describeEndpoint(ENDPOINTS.connectContractor)} ` +
         'with a contractorId from backoffice-user-contractors, or create a store',
-      'configuration',
     )
   }
   return row

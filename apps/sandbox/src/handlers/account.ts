@@ -32,11 +32,9 @@ export async function sendVerificationEmail(c: RequestContext, context: SandboxC
     // Retry-After: when the oldest of those codes expires and a send is allowed again.
     const retryAfter = Math.max(1, (recent.first ?? now) - now)
     throw new SandboxError(
-      429,
       'VERIFICATION_RATE_LIMITED',
       `email: at most ${VERIFICATION_MAX_SENDS} codes per address in ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes; use the latest code`,
-      'validation',
-      retryAfter,
+      { retryAfterSeconds: retryAfter },
     )
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0')
@@ -68,26 +66,23 @@ export async function connectBackofficeUser(c: RequestContext, context: SandboxC
     const latest = rows[0]
     if (!latest)
       return new SandboxError(
-        422,
         'VERIFICATION_NOT_REQUESTED',
         'email: no code was sent to this address for this shop; POST /email-verification-messages first',
       )
     const match = rows.find((row) => sameCode(row.code, body.code))
-    if (match?.used_at) return new SandboxError(422, 'VERIFICATION_CODE_USED', 'code: already used; request a new one')
+    if (match?.used_at) return new SandboxError('VERIFICATION_CODE_USED', 'code: already used; request a new one')
     if (latest.attempts >= VERIFICATION_MAX_ATTEMPTS)
-      return new SandboxError(422, 'VERIFICATION_ATTEMPTS_EXCEEDED', `code: ${VERIFICATION_MAX_ATTEMPTS} wrong attempts; request a new one`)
-    if (match && match !== latest) return new SandboxError(422, 'VERIFICATION_CODE_EXPIRED', 'code: a newer code was sent; use the latest')
+      return new SandboxError('VERIFICATION_ATTEMPTS_EXCEEDED', `code: ${VERIFICATION_MAX_ATTEMPTS} wrong attempts; request a new one`)
+    if (match && match !== latest) return new SandboxError('VERIFICATION_CODE_EXPIRED', 'code: a newer code was sent; use the latest')
     if (!match) {
       accounts.countWrongAttempt(latest.id)
       return new SandboxError(
-        422,
         'VERIFICATION_CODE_WRONG',
         `code: does not match the code sent; ${VERIFICATION_MAX_ATTEMPTS - latest.attempts - 1} attempt(s) left`,
       )
     }
     if (match.expires_at < nowSeconds(context))
       return new SandboxError(
-        422,
         'VERIFICATION_CODE_EXPIRED',
         `code: expired (valid for ${VERIFICATION_CODE_TTL_SECONDS / 60} minutes); request a new one`,
       )
@@ -110,7 +105,7 @@ const InboxQuerySchema = z.object({ email: z.email().max(254) })
  */
 export function inbox(c: RequestContext, context: SandboxContext): Response {
   const parsed = InboxQuerySchema.safeParse({ email: c.req.query('email') })
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'query: email must be an email address')
+  if (!parsed.success) throw new SandboxError('INVALID_REQUEST', 'query: email must be an email address')
   const email = parsed.data.email.toLowerCase()
   const rows = context.accounts.inbox(email)
   return json({

@@ -22,7 +22,7 @@ export async function checkoutPaymentMethods(c: RequestContext, context: Sandbox
   const currency = c.req.query('currency')
   const shopper = c.req.query('shopper')
   if ((country && !/^[A-Z]{2}$/.test(country)) || (currency && !/^[A-Z]{3}$/.test(currency)) || (shopper && !/^.{3,256}$/.test(shopper))) {
-    throw new SandboxError(422, 'INVALID_REQUEST', 'query: country is two capital letters, currency three, shopper 3-256 characters')
+    throw new SandboxError('INVALID_REQUEST', 'query: country is two capital letters, currency three, shopper 3-256 characters')
   }
   const stored = shopper ? context.payments.storedMethodsOf(shop.shop_id, shopper) : []
   return json({
@@ -62,7 +62,7 @@ export async function unsubscribe(c: RequestContext, context: SandboxContext): P
   const shop = await authenticate(c, context)
   ownedStore(context, shop, c.req.param('store_id')!)
   const parsed = UnsubscribeSchema.safeParse(jsonOf(c))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', 'unsubscribe needs shopperReference and storedPaymentMethodId')
+  if (!parsed.success) throw new SandboxError('INVALID_REQUEST', 'unsubscribe needs shopperReference and storedPaymentMethodId')
   const claim = claimOf(c, shop, [c.req.param('store_id'), parsed.data])
   const kept = keptAnswer(context, claim)
   if (kept) return kept

@@ -9,8 +9,6 @@ import { findPayment, updatePayment, type PaymentRow, type PaymentStatus } from 
 import type { SandboxContext } from '../context.js'
 import type { RequestContext } from '../http/handler.js'
 
-const refuse = (code: string, message: string) => new SandboxError(422, code, message)
-
 /**
  * Runs a capture, refund or cancel on the shop's own payment from the path (spec: Endpoints rule 1,
  * pspReference in the path). A repeated idempotency key gets the first answer instead; otherwise
@@ -30,8 +28,8 @@ async function modification(
 
 function amountOf(c: RequestContext, row: PaymentRow): number {
   const { amount } = validBody(c, CaptureRequestSchema, 'modification')
-  if (amount.currency !== row.currency) throw refuse('CURRENCY_MISMATCH', `amount.currency must be the payment's currency`)
-  if (amount.value < 1) throw refuse('AMOUNT_TOO_SMALL', 'amount.value must be at least 1')
+  if (amount.currency !== row.currency) throw new SandboxError('CURRENCY_MISMATCH', `amount.currency must be the payment's currency`)
+  if (amount.value < 1) throw new SandboxError('AMOUNT_TOO_SMALL', 'amount.value must be at least 1')
   return amount.value
 }
 
@@ -69,10 +67,14 @@ const REFUNDABLE: readonly PaymentStatus[] = ['partially_captured', 'captured', 
 /** Capture: at most what is authorised and not yet captured; partial captures add up. */
 export async function capture(c: RequestContext, context: SandboxContext): Promise<Response> {
   return modification(c, context, (row, claim) => {
-    if (!CAPTURABLE.includes(row.status)) throw refuse('CAPTURE_NOT_ALLOWED', `a payment in state ${row.status} cannot be captured`)
+    if (!CAPTURABLE.includes(row.status))
+      throw new SandboxError('CAPTURE_NOT_ALLOWED', `a payment in state ${row.status} cannot be captured`)
     const value = amountOf(c, row)
     if (row.captured + value > row.value)
-      throw refuse('CAPTURE_EXCEEDS_AUTHORISED', `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`)
+      throw new SandboxError(
+        'CAPTURE_EXCEEDS_AUTHORISED',
+        `capture exceeds the authorised amount not yet captured (${row.value - row.captured})`,
+      )
     const captured = row.captured + value
     return context.db.transaction(() => {
       const next = updatePayment(context, row, { captured, status: captured === row.value ? 'captured' : 'partially_captured' })
@@ -85,10 +87,13 @@ export async function capture(c: RequestContext, context: SandboxContext): Promi
 export async function refund(c: RequestContext, context: SandboxContext): Promise<Response> {
   return modification(c, context, (row, claim) => {
     if (!REFUNDABLE.includes(row.status))
-      throw refuse('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
+      throw new SandboxError('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
     const value = amountOf(c, row)
     if (row.refunded + value > row.captured)
-      throw refuse('REFUND_EXCEEDS_CAPTURED', `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`)
+      throw new SandboxError(
+        'REFUND_EXCEEDS_CAPTURED',
+        `refund exceeds the captured amount not yet refunded (${row.captured - row.refunded})`,
+      )
     const refunded = row.refunded + value
     return context.db.transaction(() => {
       const next = updatePayment(context, row, {
@@ -103,9 +108,12 @@ export async function refund(c: RequestContext, context: SandboxContext): Promis
 /** Cancel (spec: Endpoints rule 5): only authorised and not yet captured. No body. */
 export async function cancel(c: RequestContext, context: SandboxContext): Promise<Response> {
   return modification(c, context, (row, claim) => {
-    if (c.var.body.length > 0) throw new SandboxError(422, 'INVALID_REQUEST', 'cancel takes no body')
+    if (c.var.body.length > 0) throw new SandboxError('INVALID_REQUEST', 'cancel takes no body')
     if (row.status !== 'authorised')
-      throw refuse('CANCEL_NOT_ALLOWED', `only an authorised payment without captures can be cancelled; this one is ${row.status}`)
+      throw new SandboxError(
+        'CANCEL_NOT_ALLOWED',
+        `only an authorised payment without captures can be cancelled; this one is ${row.status}`,
+      )
     return context.db.transaction(() => {
       const next = updatePayment(context, row, { status: 'cancelled', result_code: 'Cancelled' })
       return recorded(context, next, 'cancel', null, claim)

@@ -47,10 +47,10 @@ export async function createOnboardingLink(c: RequestContext, context: SandboxCo
   const shop = await authenticate(c, context)
   const body = jsonOf(c)
   if (body !== undefined && !OnboardingLinkRequestSchema.safeParse(body).success)
-    throw new SandboxError(422, 'INVALID_REQUEST', 'onboarding link: the body must be empty or {}')
+    throw new SandboxError('INVALID_REQUEST', 'onboarding link: the body must be empty or {}')
   const contractor = currentContractor(context, shop)
   if (contractor.onboarding_status === ONBOARDING_CLEAR)
-    throw new SandboxError(422, 'ONBOARDING_ALREADY_COMPLETE', 'onboarding: the current contractor is already verified; nothing to do')
+    throw new SandboxError('ONBOARDING_ALREADY_COMPLETE', 'onboarding: the current contractor is already verified; nothing to do')
   const token = randomBytes(24).toString('base64url')
   const expiresAt = nowSeconds(context) + ONBOARDING_LINK_TTL_SECONDS
   context.merchants.insertOnboardingLink({ token, shop_id: shop.shop_id, contractor_id: contractor.contractor_id, expires_at: expiresAt })

@@ -8,7 +8,7 @@ import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
-import { SandboxError } from '../errors.js'
+import { SandboxError, type SandboxErrorCode } from '../errors.js'
 import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
 import { validBody } from '../http/parse-body.js'
@@ -24,8 +24,8 @@ import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 /** Redirect methods the sandbox offers (one is enough to exercise the flow). */
 export const REDIRECT_METHODS = Object.freeze(['ideal'])
 
-/** The service's three card messages, as error codes of the envelope; status 422 for each. */
-const CARD_ERROR_CODES: Record<DecryptionError['code'], string> = {
+/** The service's three card messages, as error codes of the envelope. */
+const CARD_ERROR_CODES: Record<DecryptionError['code'], SandboxErrorCode> = {
   UNDECRYPTABLE: 'CARD_DATA_UNDECRYPTABLE',
   NO_LONGER_VALID: 'CARD_DATA_NO_LONGER_VALID',
   INVALID_CARD_DETAILS: 'CARD_DETAILS_INVALID',
@@ -36,10 +36,8 @@ function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): 
   const store = ownedStore(context, shop, storeId)
   if (store.onboarding_status !== ONBOARDING_CLEAR) {
     throw new SandboxError(
-      422,
       'STORE_NOT_ONBOARDED',
       `store: its contractor has not completed onboarding; see ${describeEndpoint(ENDPOINTS.onboardingStatus)}`,
-      'configuration',
     )
   }
   return store
@@ -51,12 +49,11 @@ function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): 
  */
 function checkAmount(body: ServicePaymentRequest, store: OwnedStore): void {
   if (body.amount.currency !== store.currency) {
-    throw new SandboxError(422, 'CURRENCY_NOT_SUPPORTED', `amount.currency: this store takes ${store.currency} only`)
+    throw new SandboxError('CURRENCY_NOT_SUPPORTED', `amount.currency: this store takes ${store.currency} only`)
   }
   const storesCard = body.paymentMethod.type === 'scheme' && body.storePaymentMethod === true && body.shopperReference !== undefined
   if (body.amount.value === 0 && !storesCard) {
     throw new SandboxError(
-      422,
       'AMOUNT_ZERO_NOT_ALLOWED',
       'amount.value: 0 only verifies a card to store it (paymentMethod.type scheme, storePaymentMethod true, shopperReference)',
     )
@@ -106,7 +103,6 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
   const method = body.paymentMethod as { type: string; jwe?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
     throw new SandboxError(
-      422,
       'PAYMENT_METHOD_NOT_ENABLED',
       `paymentMethod.type: ${method.type} is turned off for this store (PUT .../payment-methods)`,
     )
@@ -172,11 +168,7 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
     return created(row, paymentAnswer(row, { action }))
   }
   if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
-    throw new SandboxError(
-      422,
-      'UNSUPPORTED_PAYMENT_METHOD',
-      'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"',
-    )
+    throw new SandboxError('UNSUPPORTED_PAYMENT_METHOD', 'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"')
   }
 
   let card: DecryptedCard
@@ -184,7 +176,7 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
     card = (await context.decryptor.decrypt(method.jwe)).card
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error
-    throw new SandboxError(422, CARD_ERROR_CODES[error.code], error.message)
+    throw new SandboxError(CARD_ERROR_CODES[error.code], error.message)
   }
   const verdict = numberVerdict(card.number)
   const outcome = cardOutcome(card, verdict, context.now())
@@ -237,7 +229,7 @@ function paymentForDetails(details: Record<string, string>, context: SandboxCont
         : undefined
   const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
   if (!row || row.shop_id !== shop.shop_id)
-    throw new SandboxError(422, 'DETAILS_UNKNOWN', 'details: threeDSResult or redirectResult does not belong to a payment of this shop')
+    throw new SandboxError('DETAILS_UNKNOWN', 'details: threeDSResult or redirectResult does not belong to a payment of this shop')
   return row
 }
 
@@ -264,12 +256,12 @@ export async function paymentDetails(c: RequestContext, context: SandboxContext)
   if (row.status === 'challenge_shopper') {
     // The ACS page recorded the shopper's answer; what the front end claims is not trusted.
     if (row.acs_result === null)
-      throw new SandboxError(422, 'CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
+      throw new SandboxError('CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
     return finalAnswer(settle(context, row, row.acs_result === 'Y', '3D Not Authenticated'))
   }
   if (row.status === 'redirect_shopper') {
     if (row.acs_result === null)
-      throw new SandboxError(422, 'REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
+      throw new SandboxError('REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
     if (row.acs_result === 'cancelled') {
       // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer.
       const next = updatePayment(context, row, { status: 'refused', result_code: 'Cancelled', refusal_reason: 'Cancelled by shopper' })
@@ -278,7 +270,7 @@ export async function paymentDetails(c: RequestContext, context: SandboxContext)
     }
     return finalAnswer(settle(context, row, true, ''))
   }
-  throw new SandboxError(422, 'PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
+  throw new SandboxError('PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
 }
 
 function settle(context: SandboxContext, row: PaymentRow, authenticated: boolean, failure: string): PaymentRow {

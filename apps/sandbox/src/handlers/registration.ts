@@ -54,7 +54,7 @@ async function callShop(url: string, key: string, secret: string, init: RequestI
       redirect: 'error',
     })
   } catch {
-    throw new SandboxError(502, 'SHOP_UNREACHABLE', `could not reach the shop at ${new URL(url).pathname}`, 'configuration')
+    throw new SandboxError('SHOP_UNREACHABLE', `could not reach the shop at ${new URL(url).pathname}`)
   }
 }
 
@@ -139,7 +139,7 @@ function claimRegistration(
   const header = c.req.header(IDEMPOTENCY_KEY_HEADER)
   if (header === undefined) return {}
   if (!IDEMPOTENCY_KEY_PATTERN.test(header))
-    throw new SandboxError(422, 'IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
+    throw new SandboxError('IDEMPOTENCY_KEY_INVALID', `${IDEMPOTENCY_KEY_HEADER}: 8 to 64 characters of [A-Za-z0-9_-]`)
   const secretHash = createHash('sha256').update(body.secret).digest('hex')
   const parts = [body.shopUrl.replace(/\/+$/, ''), body.key, secretHash, body.readyMadeStore === true]
   const scope = `${body.key}:${header}`
@@ -151,14 +151,14 @@ function claimRegistration(
         .prepare('SELECT fingerprint, started_at, service_secret, answer FROM registrations WHERE scope = ?')
         .get(scope) as { fingerprint: string; started_at: string; service_secret: string | null; answer: string | null } | undefined
       if (row && row.fingerprint !== fingerprint)
-        throw new SandboxError(422, 'IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different registration`)
+        throw new SandboxError('IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different registration`)
       if (row?.answer) {
         context.log('idempotent replay on registrations')
         return { replay: json(JSON.parse(row.answer), 201) }
       }
       // '' once a run failed: free to run again at once.
       if (row?.started_at && now.getTime() - Date.parse(row.started_at) < REGISTRATION_RUNS_MS)
-        throw new SandboxError(409, 'IDEMPOTENCY_KEY_IN_USE', 'a registration under this Idempotency-Key is running; try again shortly')
+        throw new SandboxError('IDEMPOTENCY_KEY_IN_USE', 'a registration under this Idempotency-Key is running; try again shortly')
       const claim = { scope, fingerprint, serviceSecret: row?.service_secret ?? newSecret() }
       context.db
         .prepare(`INSERT INTO registrations (scope, fingerprint, started_at, service_secret) VALUES (?, ?, ?, ?)
@@ -201,18 +201,14 @@ async function registerShop(
   const read = await callShop(base + SHOP_SIDE_PATHS.settings, key, secret)
   if (read.status === 401)
     throw new SandboxError(
-      422,
       'SHOP_REJECTED_CREDENTIALS',
       `the shop answered 401 to GET ${SHOP_SIDE_PATHS.settings}: key and secret not accepted; shop not registered`,
-      'configuration',
     )
   const settings = ShopSettingsSchema.safeParse(read.ok ? await read.json().catch(() => null) : null)
   if (!settings.success || !settings.data.some((s) => s.id === 'service_secret')) {
     throw new SandboxError(
-      502,
       'SHOP_SETTINGS_INVALID',
       `GET ${SHOP_SIDE_PATHS.settings} must answer 200 with a JSON array of {id, value} including service_secret`,
-      'configuration',
     )
   }
 
@@ -224,18 +220,11 @@ async function registerShop(
   })
   if (pushed.status === 401)
     throw new SandboxError(
-      422,
       'SHOP_REJECTED_CREDENTIALS',
       `the shop answered 401 to POST ${SHOP_SIDE_PATHS.settingsBatch}; shop not registered`,
-      'configuration',
     )
   if (!pushed.ok)
-    throw new SandboxError(
-      502,
-      'SHOP_SETTINGS_INVALID',
-      `POST ${SHOP_SIDE_PATHS.settingsBatch} answered ${pushed.status}; shop not registered`,
-      'configuration',
-    )
+    throw new SandboxError('SHOP_SETTINGS_INVALID', `POST ${SHOP_SIDE_PATHS.settingsBatch} answered ${pushed.status}; shop not registered`)
 
   const shop = { shopId: newId('shop'), clientKey: `test_${newSecret().slice(0, 32)}` }
   const storeId = context.db.transaction(() => {

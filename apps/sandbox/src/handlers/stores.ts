@@ -42,16 +42,11 @@ function checkListed(body: CreateStoreRequest): void {
   ].filter(([, code]) => !isListedCountry(code!))
   if (unlisted.length > 0)
     throw new SandboxError(
-      422,
       'COUNTRY_NOT_LISTED',
       `${unlisted.map(([path]) => path).join(', ')}: not a code from ${describeEndpoint(ENDPOINTS.countries)}`,
     )
   if (!isListedIndustryCode(body.store.industryCode))
-    throw new SandboxError(
-      422,
-      'INDUSTRY_CODE_NOT_LISTED',
-      `store.industryCode: not a code from ${describeEndpoint(ENDPOINTS.industryCodes)}`,
-    )
+    throw new SandboxError('INDUSTRY_CODE_NOT_LISTED', `store.industryCode: not a code from ${describeEndpoint(ENDPOINTS.industryCodes)}`)
 }
 
 /**
@@ -86,13 +81,12 @@ export async function updateStore(c: RequestContext, context: SandboxContext): P
   const body = validBody(c, UpdateStoreRequestSchema, 'update store')
   if (body.shopperStatement !== undefined && body.shopperStatement !== store.shopper_statement) {
     throw new SandboxError(
-      422,
       'SHOPPER_STATEMENT_IMMUTABLE',
       'shopperStatement: cannot be changed after the store is created; create a new store for a new statement',
     )
   }
   if (body.address && !isListedCountry(body.address.country))
-    throw new SandboxError(422, 'COUNTRY_NOT_LISTED', `address.country: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
+    throw new SandboxError('COUNTRY_NOT_LISTED', `address.country: not a code from ${describeEndpoint(ENDPOINTS.countries)}`)
   context.merchants.updateStoreDetails(store.store_id, {
     label: body.label ?? store.label,
     phone: body.phone ? compactPhone(body.phone) : store.phone,

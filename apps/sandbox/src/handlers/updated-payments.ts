@@ -19,14 +19,13 @@ export async function updatedPayments(c: RequestContext, context: SandboxContext
   const after = c.req.query('after') ?? '0'
   const limit = c.req.query('limit') ?? String(DEFAULT_PAGE_SIZE)
   if (!/^\d{1,15}$/.test(after) || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_PAGE_SIZE) {
-    throw new SandboxError(422, 'INVALID_REQUEST', `query: after must be a cursor (whole number), limit 1-${MAX_PAGE_SIZE}`)
+    throw new SandboxError('INVALID_REQUEST', `query: after must be a cursor (whole number), limit 1-${MAX_PAGE_SIZE}`)
   }
   // Only 0 or a sequence of this shop's own changes was ever handed out as a cursor. Anything else
   // (corrupted, another shop's, from the future) would silently list nothing, so it is refused.
   const issued = after === '0' || context.payments.issuedCursor(shop.shop_id, Number(after))
   if (!issued)
     throw new SandboxError(
-      422,
       'CURSOR_UNKNOWN',
       'query: after is not a cursor this service issued to this shop; start from 0 or the cursor of your last answer',
     )

@@ -8,11 +8,11 @@ export function jsonOf(c: RequestContext): unknown {
   const body = c.var.body
   if (body.length === 0) return undefined
   if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
-    throw new SandboxError(415, 'UNSUPPORTED_MEDIA_TYPE', 'content-type must be application/json')
+    throw new SandboxError('UNSUPPORTED_MEDIA_TYPE', 'content-type must be application/json')
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
   } catch {
-    throw new SandboxError(400, 'INVALID_JSON', 'body: not valid JSON')
+    throw new SandboxError('INVALID_JSON', 'body: not valid JSON')
   }
 }
 
@@ -22,7 +22,7 @@ export function jsonOf(c: RequestContext): unknown {
  */
 export function validBody<T>(c: RequestContext, schema: z.ZodType<T>, what: string): T {
   const parsed = schema.safeParse(jsonOf(c))
-  if (!parsed.success) throw new SandboxError(422, 'INVALID_REQUEST', `${what}: ${describeIssues(issuesOf(parsed.error))}`)
+  if (!parsed.success) throw new SandboxError('INVALID_REQUEST', `${what}: ${describeIssues(issuesOf(parsed.error))}`)
   return parsed.data
 }
 

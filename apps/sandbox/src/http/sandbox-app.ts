@@ -6,6 +6,7 @@ import { SANDBOX_ROUTES } from '../routes.js'
 import type { SandboxContext } from '../context.js'
 import type { SandboxEnv } from './handler.js'
 import { json } from './json.js'
+import { envelopeOf } from './refusal-of-code.js'
 
 /** Every body the service takes is small; anything above this is refused unread. */
 export const MAX_BODY_BYTES = 64 * 1024
@@ -14,10 +15,9 @@ export const MAX_BODY_BYTES = 64 * 1024
 const honoPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1{[A-Za-z0-9_-]{1,64}}')
 
 /** What an error is answered with: a SandboxError as it is, anything else 500 INTERNAL. */
-const refusalOf = (error: Error) =>
-  error instanceof SandboxError ? error : new SandboxError(500, 'INTERNAL', 'internal error', 'internal')
+const refusalOf = (error: Error) => (error instanceof SandboxError ? error : new SandboxError('INTERNAL', 'internal error'))
 
-const methodNotAllowed = (method: string) => new SandboxError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed on this path`)
+const methodNotAllowed = (method: string) => new SandboxError('METHOD_NOT_ALLOWED', `${method} is not allowed on this path`)
 
 /**
  * The sandbox as a Hono app: each route of routes.ts on its method, any other method on its path
@@ -28,8 +28,9 @@ export function createSandboxApp(context: SandboxContext): Hono<SandboxEnv> {
   const app = new Hono<SandboxEnv>({ getPath: (request) => new URL(request.url).pathname })
   app.onError((error) => {
     const refusal = refusalOf(error)
+    const envelope = envelopeOf(refusal)
     const retryAfter = refusal.retryAfterSeconds === undefined ? {} : { 'retry-after': String(refusal.retryAfterSeconds) }
-    return json(refusal.toBody(), refusal.status, retryAfter)
+    return json(envelope, envelope.status, retryAfter)
   })
   app.use(async (c, next) => {
     await next()
@@ -45,7 +46,7 @@ export function createSandboxApp(context: SandboxContext): Hono<SandboxEnv> {
   const limit = bodyLimit({
     maxSize: MAX_BODY_BYTES,
     onError: () => {
-      throw new SandboxError(413, 'BODY_TOO_LARGE', `body larger than ${MAX_BODY_BYTES} bytes`)
+      throw new SandboxError('BODY_TOO_LARGE', `body larger than ${MAX_BODY_BYTES} bytes`)
     },
   })
   for (const { method, path, handler } of SANDBOX_ROUTES) {

@@ -8,7 +8,7 @@ import type { RequestContext } from '../http/handler.js'
 
 function pendingRedirect(context: SandboxContext, transactionId: string | undefined): PaymentRow {
   const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
-  if (row?.status !== 'redirect_shopper') throw new SandboxError(404, 'NOT_FOUND', 'no redirect payment here')
+  if (row?.status !== 'redirect_shopper') throw new SandboxError('NOT_FOUND', 'no redirect payment here')
   return row
 }
 
@@ -29,7 +29,7 @@ export function bankPage(c: RequestContext, context: SandboxContext): Response |
 /** POST /redirect/{transaction}/{decision}: records the shopper's decision once, back to the shop's returnUrl. */
 export function bankDecision(c: RequestContext, context: SandboxContext): Response {
   const decision = c.req.param('decision')
-  if (decision !== 'approve' && decision !== 'cancel') throw new SandboxError(404, 'NOT_FOUND', 'no such decision')
+  if (decision !== 'approve' && decision !== 'cancel') throw new SandboxError('NOT_FOUND', 'no such decision')
   let row = pendingRedirect(context, c.req.param('transaction'))
   if (row.acs_result === null) row = updatePayment(context, row, { acs_result: decision === 'approve' ? 'approved' : 'cancelled' })
   const back = new URL(row.return_url)

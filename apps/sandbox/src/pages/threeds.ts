@@ -18,7 +18,7 @@ function paymentOfTransaction(
 ): PaymentRow {
   const id = data?.threeDSServerTransID
   const row = typeof id === 'string' ? findPayment(context, 'transaction_id', id) : undefined
-  if (!row || row.status !== status) throw new SandboxError(400, 'UNKNOWN_TRANSACTION', '3-D Secure: no transaction in this step')
+  if (!row || row.status !== status) throw new SandboxError('UNKNOWN_TRANSACTION', '3-D Secure: no transaction in this step')
   return row
 }
 
@@ -54,7 +54,7 @@ export function acsPage(c: RequestContext, context: SandboxContext): Response | 
   const data = fromBase64Json(creq)
   const row = paymentOfTransaction(context, data, 'challenge_shopper')
   if (data?.acsTransID !== acsTransactionId(row.transaction_id!) || data?.messageType !== 'CReq')
-    throw new SandboxError(400, 'INVALID_CREQ', '3-D Secure: CReq does not match the transaction')
+    throw new SandboxError('INVALID_CREQ', '3-D Secure: CReq does not match the transaction')
   return page(c, {
     title: 'Sandbox bank: confirm your payment',
     body: html`<h1>Sandbox bank</h1>
