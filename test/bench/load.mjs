@@ -12,6 +12,8 @@ export function runLoad({ url, requests, connections = 16, meter }) {
   let measured
   const started = performance.now()
   let lastResponse = started
+  // What each failed request met (ECONNRESET, a timeout), so a bench that stops on errors says which.
+  const errorKinds = {}
   const stopMeter = meter?.()
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -35,9 +37,13 @@ export function runLoad({ url, requests, connections = 16, meter }) {
         if (error) return reject(error)
         // Some requests failed: the meter stops here, late by up to a tick, rather than not at all.
         measured ??= stopMeter?.(answered)
-        resolve({ ...result, wallSeconds: (lastResponse - started) / 1000, measured })
+        resolve({ ...result, wallSeconds: (lastResponse - started) / 1000, measured, errorKinds })
       },
     )
+    instance.on('reqError', (error) => {
+      const kind = error?.code ?? error?.message ?? 'unknown'
+      errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
+    })
     instance.on('response', () => {
       lastResponse = performance.now()
       // The meter stops here, not when autocannon calls back: that waits for its next one-second tick.
@@ -54,6 +60,7 @@ export function summary(result) {
     p99Ms: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    ...(Object.keys(result.errorKinds ?? {}).length > 0 ? { errorKinds: result.errorKinds } : {}),
     seconds: Number(result.wallSeconds.toFixed(2)),
     ...(result.measured ? { cpu: result.measured } : {}),
   }

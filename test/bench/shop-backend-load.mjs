@@ -74,7 +74,8 @@ function pinProcess(pid, cores) {
 
 /** A warm-up's failures would leave the measured runs on a cold or broken path: the bench stops. */
 function mustAllSucceed(what, result) {
-  if (result.errors + result.non2xx > 0) throw new Error(`${what}: ${result.errors} errors, ${result.non2xx} non-2xx answers`)
+  if (result.errors + result.non2xx > 0)
+    throw new Error(`${what}: ${result.errors} errors ${JSON.stringify(result.errorKinds ?? {})}, ${result.non2xx} non-2xx answers`)
 }
 
 export async function shopBackendLoad({

@@ -145,11 +145,21 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       return
     }
     const commit = ++committed
+    const stored: Array<{ item: QueuedWrite; value: unknown }> = []
     for (const [i, result] of results.entries()) {
-      const item = items[i]!
-      if (result.ok) afterSync(commit, () => item.resolve(result.value), item.reject)
-      else item.reject(result.error)
+      if (result.ok) stored.push({ item: items[i]!, value: result.value })
+      else items[i]!.reject(result.error)
     }
+    // One waiter for the group: a sync that ends at once (no WAL path) must find all of it waiting.
+    afterSync(
+      commit,
+      () => {
+        for (const { item, value } of stored) item.resolve(value)
+      },
+      (error) => {
+        for (const { item } of stored) item.reject(error)
+      },
+    )
   }
   /** `single`: `run` executes one statement (its reads aside), so it runs without a savepoint. */
   function write<T>(run: () => T, single = false): Promise<T> {

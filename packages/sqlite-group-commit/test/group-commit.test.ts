@@ -108,4 +108,15 @@ describe('group commit', () => {
     expect(committed()).toBe(1) // committed, but not known to be on disk: its writer was told it failed
     expect(lines).toEqual(['sqlite store: syncing the WAL failed (ENOENT); the writes it covered were refused'])
   })
+
+  it('settles every write of a group without a WAL path of its own, not only the first', async () => {
+    const { db } = databases()
+    db.pragma('synchronous = FULL') // the COMMIT waits for the disk itself: no sync of ours
+    const group = createGroupCommit(db)
+    const keys = ['one', 'two', 'three']
+    // No later write comes to release them: each must settle with its own group's commit.
+    const written = Promise.all(keys.map((key) => group.write(() => db.prepare('INSERT INTO items (key) VALUES (?)').run(key).changes)))
+    const late = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000))
+    expect(await Promise.race([written, late])).toEqual([1, 1, 1])
+  })
 })
