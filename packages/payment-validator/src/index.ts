@@ -57,6 +57,7 @@ export type { ComparedField, OrderRecord, SubmissionCheck, SubmissionProblem } f
 export { buildPaymentDetailsRequest, buildPaymentRequest, SHOP_ORDER_ID_KEY } from './build-payment-request.js'
 export type { PaymentRequestParts, ShopPaymentConfig } from './build-payment-request.js'
 export { DEFAULT_MAX_BODY_BYTES, parseJsonBody } from './parse-body.js'
+export { declaredBodyLength } from './declared-body-length.js'
 export { describeIssues, issuesOf } from './lib/issues.js'
 export type { BodyResult } from './parse-body.js'
 export {

@@ -1,5 +1,5 @@
-import { redactPathForLog } from '@card-jwe/payment-validator'
-import { Hono } from 'hono'
+import { declaredBodyLength, redactPathForLog } from '@card-jwe/payment-validator'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { notFound, SandboxError } from '../errors.js'
 import { SANDBOX_ROUTES } from '../routes.js'
@@ -14,6 +14,37 @@ export const MAX_BODY_BYTES = 64 * 1024
 /** A route's path template in Hono's syntax: a `{name}` segment is [A-Za-z0-9_-]{1,64}. */
 const honoPath = (template: string) => template.replace(/\{(\w+)\}/g, ':$1{[A-Za-z0-9_-]{1,64}}')
 
+/**
+ * At most `maxBytes`. A declared length is checked here and bounds the body (the HTTP parser reads no
+ * further), so the route then reads it whole, which @hono/node-server serves from the socket without
+ * a web stream; hono's `bodyLimit` reads `.body` first (building that stream: a third of the
+ * sandbox's rate), so it takes only the chunked rest, cut off as it streams.
+ */
+function limitBody(maxBytes: number): MiddlewareHandler<SandboxEnv> {
+  const tooLarge = () => new SandboxError('BODY_TOO_LARGE', `body larger than ${maxBytes} bytes`)
+  const streamed = bodyLimit({
+    maxSize: maxBytes,
+    onError: () => {
+      throw tooLarge()
+    },
+  })
+  return async (c, next) => {
+    const declared = declaredBodyLength(c.req.raw.headers)
+    if (declared === undefined) return streamed(c, next)
+    if (declared > maxBytes) throw tooLarge()
+    await next()
+  }
+}
+
+/** The URL's path as sent: what follows the origin, up to a query (a URL parse per request costs more). */
+function pathAsSent(request: Request): string {
+  const url = request.url
+  const start = url.indexOf('/', url.indexOf('://') + 3)
+  if (start === -1) return '/'
+  const query = url.indexOf('?', start)
+  return url.slice(start, query === -1 ? undefined : query)
+}
+
 /** What an error is answered with: a SandboxError as it is, anything else 500 INTERNAL. */
 const refusalOf = (error: Error) => (error instanceof SandboxError ? error : new SandboxError('INTERNAL', 'internal error'))
 
@@ -25,7 +56,7 @@ const methodNotAllowed = (method: string) => new SandboxError('METHOD_NOT_ALLOWE
  */
 export function createSandboxApp(context: SandboxContext): Hono<SandboxEnv> {
   // Routes match the path as sent, not percent-decoded: as the signature covers it.
-  const app = new Hono<SandboxEnv>({ getPath: (request) => new URL(request.url).pathname })
+  const app = new Hono<SandboxEnv>({ getPath: pathAsSent })
   app.onError((error) => {
     const refusal = refusalOf(error)
     const envelope = envelopeOf(refusal)
@@ -43,12 +74,7 @@ export function createSandboxApp(context: SandboxContext): Hono<SandboxEnv> {
   })
 
   // On each route rather than on all: a wrong path or method is answered before any body is looked at.
-  const limit = bodyLimit({
-    maxSize: MAX_BODY_BYTES,
-    onError: () => {
-      throw new SandboxError('BODY_TOO_LARGE', `body larger than ${MAX_BODY_BYTES} bytes`)
-    },
-  })
+  const limit = limitBody(MAX_BODY_BYTES)
   for (const { method, path, handler } of SANDBOX_ROUTES) {
     app.on(method, honoPath(path), limit, async (c) => {
       // Hono runs a GET route for HEAD too; the sandbox answers only the method a route names.

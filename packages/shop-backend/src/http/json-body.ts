@@ -1,4 +1,4 @@
-import { parseJsonBody } from '@card-jwe/payment-validator'
+import { declaredBodyLength, parseJsonBody } from '@card-jwe/payment-validator'
 import type { Context, MiddlewareHandler } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import type { z } from 'zod'
@@ -20,8 +20,8 @@ function limitBody(maxBytes: number): MiddlewareHandler<BackendEnv> {
     },
   })
   return async (c, next) => {
-    const declared = Number(c.req.header('content-length') ?? Number.NaN)
-    if (!Number.isFinite(declared) || c.req.header('transfer-encoding') !== undefined) return streamed(c, next)
+    const declared = declaredBodyLength(c.req.raw.headers)
+    if (declared === undefined) return streamed(c, next)
     if (declared > maxBytes) throw tooLarge()
     await next()
   }
