@@ -1,8 +1,8 @@
 export { createShopBackend } from './create-shop-backend.js'
 export { DEFAULT_CHECKOUT_PATHS } from './shop-backend-types.js'
 export type { CheckoutPaths, Registration, RequestInfo, ShopBackend, ShopBackendOptions, ShopOrder } from './shop-backend-types.js'
-export { createPoller, DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_POLL_INTERVAL_MS } from './create-poller.js'
-export type { Poller, PollerStartOptions, PollReport } from './create-poller.js'
+export { createPoller, DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_POLL_INTERVAL_MS } from './poller/create-poller.js'
+export type { Poller, PollerStartOptions, PollReport } from './poller/create-poller.js'
 export { ShopBackendError } from './errors.js'
 export type { ShopBackendErrorCode } from './errors.js'
 export { PaymentServiceError } from './payment-service.js'
@@ -32,10 +32,10 @@ export type {
   StorePaymentMethodsAnswer,
 } from './payment-service.js'
 export { connectServiceClient, merchantServiceFromClient, paymentServiceFromClient } from './payment-service-from-client.js'
-export { ONBOARDING_RETURN_WAIT_MS } from './merchant-setup.js'
-export type { MerchantSetup, SetupLists } from './merchant-setup.js'
-export { ONBOARDED_STATUS } from './lib/setup-state.js'
-export type { MerchantSetupState } from './lib/setup-state.js'
+export { ONBOARDING_RETURN_WAIT_MS } from './setup/merchant-setup.js'
+export type { MerchantSetup, SetupLists } from './setup/merchant-setup.js'
+export { ONBOARDED_STATUS } from './setup/setup-state.js'
+export type { MerchantSetupState } from './setup/setup-state.js'
 export { createSecretBox, generateSecretKey } from './secret-box.js'
 export type { SecretBox, SecretBoxOptions } from './secret-box.js'
 export type {
@@ -54,7 +54,7 @@ export type {
   PollBatch,
   PollBatchResult,
   PollProblem,
-} from './store.js'
+} from './store/ledger-store.js'
 export {
   ABANDONABLE_RESULT_CODES,
   ATTEMPT_STATES,
@@ -65,14 +65,14 @@ export {
   stateOfResultCode,
   transition,
   UNSETTLED_STATES,
-} from './transitions.js'
-export type { AttemptState, TransitionVerdict } from './transitions.js'
+} from './ledger/transitions.js'
+export type { AttemptState, TransitionVerdict } from './ledger/transitions.js'
 export type { ModificationResult, ModifyOptions } from './ledger/modify.js'
-export type { ErasureRequests } from './lib/shopper-data.js'
-export type { ResealReport } from './lib/reseal-secrets.js'
+export type { ErasureRequests } from './ledger/shopper-data.js'
+export type { ResealReport } from './reseal-secrets.js'
 export { SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
 export { httpStatusOf } from './http/status-of-code.js'
 export type { FailureThrottleOptions } from './lib/failure-throttle.js'
-export type { BackendContext } from './lib/context.js'
-export { LeaseLostError } from './store.js'
-export type { Lease, LeaseAnswer, LeaseClaim } from './store.js'
+export type { BackendContext } from './backend-context.js'
+export { LeaseLostError } from './store/ledger-store.js'
+export type { Lease, LeaseAnswer, LeaseClaim } from './store/ledger-store.js'

@@ -1,6 +1,6 @@
 import type { OrderRecord } from '@card-jwe/payment-validator'
-import type { Poller } from './create-poller.js'
-import type { MerchantSetup } from './merchant-setup.js'
+import type { Poller } from './poller/create-poller.js'
+import type { MerchantSetup } from './setup/merchant-setup.js'
 import type {
   PaymentService,
   RegisterShop,
@@ -10,11 +10,11 @@ import type {
   ShopService,
   StoredCard,
 } from './payment-service.js'
-import type { LedgerStore, OrderChange } from './store.js'
+import type { LedgerStore, OrderChange } from './store/ledger-store.js'
 import type { FailureThrottleOptions } from './lib/failure-throttle.js'
 import type { ModificationResult, ModifyOptions } from './ledger/modify.js'
-import type { ResealReport } from './lib/reseal-secrets.js'
-import type { ErasureRequests } from './lib/shopper-data.js'
+import type { ResealReport } from './reseal-secrets.js'
+import type { ErasureRequests } from './ledger/shopper-data.js'
 
 /** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
 export type ShopOrder = OrderRecord

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import type { LedgerStore, OrderChange } from '../src/store.js'
+import type { LedgerStore, OrderChange } from '../src/store/ledger-store.js'
 import { useWorld } from './support/shop.js'
 
 const { shop } = useWorld()

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { useWorld } from './support/shop.js'
-import type { LedgerStore } from '../src/store.js'
+import type { LedgerStore } from '../src/store/ledger-store.js'
 
 const { world, shop } = useWorld()
 

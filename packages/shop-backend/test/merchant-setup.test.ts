@@ -13,7 +13,7 @@ import {
   ShopBackendError,
   type MerchantSetup,
 } from '../src/index.js'
-import type { LedgerStore } from '../src/store.js'
+import type { LedgerStore } from '../src/store/ledger-store.js'
 import { toNodeListener } from '../src/node/index.js'
 import { listen } from './support/listen.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { changeOf } from '../src/ledger/attempts.js'
 import { createOutbox } from '../src/ledger/outbox.js'
 import { openSqliteStore, type SqliteStore } from '../src/sqlite/index.js'
-import type { AttemptPatch, AttemptRecord, LedgerStore, OrderChange } from '../src/store.js'
+import type { AttemptPatch, AttemptRecord, LedgerStore, OrderChange } from '../src/store/ledger-store.js'
 import { attempt } from './store-conformance.js'
 
 const at = '2026-01-01T00:00:00.000Z'

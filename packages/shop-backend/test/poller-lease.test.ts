@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { POLLER_LEASE } from '../src/create-poller.js'
+import { POLLER_LEASE } from '../src/poller/create-poller.js'
 import { useWorld } from './support/shop.js'
 
 const { shop } = useWorld()

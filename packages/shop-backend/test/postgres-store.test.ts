@@ -1,7 +1,7 @@
 import type pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openPostgresStore, POSTGRES_MIGRATIONS, type PostgresStore } from '../src/postgres/index.js'
-import type { AttemptRecord } from '../src/store.js'
+import type { AttemptRecord } from '../src/store/ledger-store.js'
 import { attempt, change, describeStoreConformance } from './store-conformance.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSecretBox, generateSecretKey } from '../src/index.js'
-import type { LedgerStore } from '../src/store.js'
+import type { LedgerStore } from '../src/store/ledger-store.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World

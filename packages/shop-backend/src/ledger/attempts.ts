@@ -1,9 +1,9 @@
 // An attempt's rules the flows share: what the page and the shop are told of it, and its writes.
 import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
-import type { AttemptPatch, AttemptRecord, OrderChange } from '../store.js'
-import { PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from '../transitions.js'
-import type { BackendContext } from '../lib/context.js'
+import type { AttemptPatch, AttemptRecord, OrderChange } from '../store/ledger-store.js'
+import { PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
+import type { BackendContext } from '../backend-context.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
 
 /** The payments the service knows of the order's attempts, each once. */

@@ -1,6 +1,6 @@
 // One details call per order at a time, across instances: the claim on an attempt, its key and its age.
-import type { AttemptRecord } from '../store.js'
-import type { BackendContext } from '../lib/context.js'
+import type { AttemptRecord } from '../store/ledger-store.js'
+import type { BackendContext } from '../backend-context.js'
 import { outcomePending } from './refusals.js'
 
 /**

@@ -1,5 +1,5 @@
 import { errorCodeOf } from '../store/error-code.js'
-import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store.js'
+import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store/ledger-store.js'
 import { retryAt } from '../lib/backoff.js'
 
 /** One request's share of the outbox: the changes its compare-and-sets queued. */

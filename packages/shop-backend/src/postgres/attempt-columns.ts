@@ -1,4 +1,4 @@
-import { ATTEMPT_COLUMNS as NAMES, type AttemptRow } from '../lib/ledger-rows.js'
+import { ATTEMPT_COLUMNS as NAMES, type AttemptRow } from '../store/ledger-rows.js'
 
 /** Each attempt column's PostgreSQL type, for the arrays a group is sent as (migrations.ts has the table). */
 const TYPES: Readonly<Record<keyof AttemptRow, string>> = {

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { ATTEMPT_COLUMNS as NAMES, rowOfAttempt, valuesOf } from '../lib/ledger-rows.js'
+import { ATTEMPT_COLUMNS as NAMES, rowOfAttempt, valuesOf } from '../store/ledger-rows.js'
 import type { AttemptRecord } from '../store/records.js'
 import { prepared } from './prepared.js'
 import { SQL } from './sql.js'

@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import { attemptOf, type AttemptRow, PATCH_FIELDS, patchWrites, storedPatchValue } from '../lib/ledger-rows.js'
+import { attemptOf, type AttemptRow, PATCH_FIELDS, patchWrites, storedPatchValue } from '../store/ledger-rows.js'
 import { type AttemptUpdate, casUpdate } from '../store/ledger-sql.js'
 import type { WrittenAttempt } from '../store/records.js'
 import { ATTEMPT_COLUMN_TYPES } from './attempt-columns.js'

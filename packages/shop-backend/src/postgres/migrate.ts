@@ -1,5 +1,5 @@
 import type pg from 'pg'
-import type { Migration } from '../lib/migration-plan.js'
+import type { Migration } from '../store/migration-plan.js'
 import { migrate, type MigrationSteps } from '../store/migrate.js'
 import { runAsync } from '../store/steps.js'
 import { transaction } from './pg-steps.js'

@@ -1,9 +1,9 @@
-import type { Migration } from '../lib/migration-plan.js'
+import type { Migration } from '../store/migration-plan.js'
 import {
   LEASES_MIGRATION,
   MODIFICATIONS_BY_ATTEMPT_MIGRATION,
   OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
-} from '../lib/portable-migrations.js'
+} from '../store/portable-migrations.js'
 
 /**
  * The ledger's schema on PostgreSQL, numbered like the SQLite one (same tables, same meaning).

@@ -1,6 +1,6 @@
 import pg from 'pg'
-import type { Migration } from '../lib/migration-plan.js'
-import type { LedgerStore } from '../store.js'
+import type { Migration } from '../store/migration-plan.js'
+import type { LedgerStore } from '../store/ledger-store.js'
 import { errorCodeOf } from '../store/error-code.js'
 import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { createLedgerWrites } from './ledger-writes.js'

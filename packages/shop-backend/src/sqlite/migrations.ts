@@ -1,11 +1,11 @@
-import type { Migration } from '../lib/migration-plan.js'
+import type { Migration } from '../store/migration-plan.js'
 import {
   LEASES_MIGRATION,
   MODIFICATIONS_BY_ATTEMPT_MIGRATION,
   OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
-} from '../lib/portable-migrations.js'
+} from '../store/portable-migrations.js'
 
-export type { Migration } from '../lib/migration-plan.js'
+export type { Migration } from '../store/migration-plan.js'
 
 /** The ledger's schema on SQLite, one numbered step at a time (see `migrationPlan`). */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([

@@ -1,6 +1,6 @@
 /** How the SQLite store runs the shared rules: on one better-sqlite3 connection, every answer at once. */
 import type Database from 'better-sqlite3'
-import { attemptOf, type AttemptRow } from '../lib/ledger-rows.js'
+import { attemptOf, type AttemptRow } from '../store/ledger-rows.js'
 import { type AttemptUpdate, casUpdate, ledgerSql } from '../store/ledger-sql.js'
 import type { MigrationSteps } from '../store/migrate.js'
 import type { WrittenAttempt } from '../store/records.js'

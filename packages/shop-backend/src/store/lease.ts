@@ -2,7 +2,7 @@
  * The lease (the poller's: one instance polls at a time), and its rules once for every store: when
  * it expires, whether a claim still holds it, how it is taken.
  */
-import { type LeaseRow, leaseOf } from '../lib/ledger-rows.js'
+import { type LeaseRow, leaseOf } from './ledger-rows.js'
 import { changes, first, type LedgerRule } from './steps.js'
 
 /** A named lease (the poller's: one instance polls at a time): who holds it, until when. */

@@ -3,7 +3,7 @@
  * (pg binds them by position, better-sqlite3 by name). Where the dialects differ, the small table
  * below says how; a statement only one dialect can run (pg's `unnest` groups) stays in its folder.
  */
-import { ATTEMPT_COLUMNS, MODIFICATION_COLUMNS, PATCH_FIELDS, patchWrites, storedPatchValue } from '../lib/ledger-rows.js'
+import { ATTEMPT_COLUMNS, MODIFICATION_COLUMNS, PATCH_FIELDS, patchWrites, storedPatchValue } from './ledger-rows.js'
 import type { AttemptPatch, OrderChange } from './records.js'
 
 /** What a dialect says where the SQL differs. */

@@ -2,7 +2,7 @@
  * The migration runner, once for both SQL stores: which steps a database lacks (`migrationPlan`),
  * each applied in its own transaction with its `schema_migrations` row. A dialect only executes.
  */
-import { type Migration, migrationPlan } from '../lib/migration-plan.js'
+import { type Migration, migrationPlan } from './migration-plan.js'
 import { ask, type Maybe, type Rule } from './steps.js'
 
 /** The table that records each applied step (the same text on SQLite and PostgreSQL). */

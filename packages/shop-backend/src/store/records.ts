@@ -1,4 +1,4 @@
-import type { AttemptState } from '../transitions.js'
+import type { AttemptState } from '../ledger/transitions.js'
 
 /** An amount in minor units (spec: "Payment request", `amount`). */
 export interface Money {

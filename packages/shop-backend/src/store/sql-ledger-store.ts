@@ -1,6 +1,6 @@
 /**
  * The {@link LedgerStore} both SQL stores are: each method a rule (steps.ts) on the shared statements
- * (ledger-sql.ts) and row mappings (lib/ledger-rows.ts). A dialect gives the driver that runs rules,
+ * (ledger-sql.ts) and row mappings (ledger-rows.ts). A dialect gives the driver that runs rules,
  * and the methods it writes its own way (PostgreSQL sends its payment path's writes in groups).
  */
 import {
@@ -17,8 +17,8 @@ import {
   rowOfAttempt,
   rowOfModification,
   valuesOf,
-} from '../lib/ledger-rows.js'
-import type { LedgerStore } from '../store.js'
+} from './ledger-rows.js'
+import type { LedgerStore } from './ledger-store.js'
 import { applyFeedPage } from './feed-page.js'
 import { acquireLease } from './lease.js'
 import type { LedgerSql } from './ledger-sql.js'

@@ -16,7 +16,7 @@ import {
   type ShopOrder,
 } from '../../src/index.js'
 import { openSqliteStore, type SqliteStore } from '../../src/sqlite/index.js'
-import type { LedgerStore } from '../../src/store.js'
+import type { LedgerStore } from '../../src/store/ledger-store.js'
 import { startServiceProxy, type ProxyAction, type ServiceProxy } from './service-proxy.js'
 
 /** One sandbox and proxy per test file; a fresh shop (store, orders) per test. */

@@ -2,8 +2,8 @@ import { describeIssues, issuesOf, type ValidationIssue } from '@card-jwe/paymen
 import type { z } from 'zod'
 import { ShopBackendError } from '../errors.js'
 import { type OnboardingProblem, PaymentServiceError } from '../payment-service.js'
-import type { LedgerStore } from '../store.js'
-import { SETTING } from './context.js'
+import type { LedgerStore } from '../store/ledger-store.js'
+import { SETTING } from '../backend-context.js'
 
 /**
  * The onboarding status that opens the checkout. The spec shows only `verification-required`, not

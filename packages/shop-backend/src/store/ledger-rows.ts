@@ -4,10 +4,10 @@
  * BIGINT money and sequences as text, so those are read with Number (amounts are minor units, far
  * inside 2^53).
  */
-import type { Lease } from '../store/lease.js'
-import type { PollProblem } from '../store/poll-batch.js'
-import type { AttemptPatch, AttemptRecord, ModificationRecord, OutboxEntry, OrderChange } from '../store/records.js'
-import type { AttemptState } from '../transitions.js'
+import type { Lease } from './lease.js'
+import type { PollProblem } from './poll-batch.js'
+import type { AttemptPatch, AttemptRecord, ModificationRecord, OutboxEntry, OrderChange } from './records.js'
+import type { AttemptState } from '../ledger/transitions.js'
 
 /** A BIGINT as the driver gives it: a number (better-sqlite3) or its decimal text (pg). */
 type Integer = number | string

@@ -1,7 +1,7 @@
-import { ShopBackendError } from '../errors.js'
-import type { PaymentService, ServiceCredentials, ShopService } from '../payment-service.js'
-import type { LedgerStore } from '../store.js'
-import { SETTING } from './context.js'
+import { ShopBackendError } from './errors.js'
+import type { PaymentService, ServiceCredentials, ShopService } from './payment-service.js'
+import type { LedgerStore } from './store/ledger-store.js'
+import { SETTING } from './backend-context.js'
 
 /** How long the shop's id, secret and store id stay in memory between reads of the store. */
 export const CONNECTION_CACHE_MS = 1_000

@@ -1,8 +1,8 @@
 import type { OrderRecord } from '@card-jwe/payment-validator'
-import type { PaymentService, ShopService } from '../payment-service.js'
-import type { SecretBox } from '../secret-box.js'
-import type { LedgerStore, QueuedChange } from '../store.js'
-import type { PollReport } from '../create-poller.js'
+import type { PaymentService, ShopService } from './payment-service.js'
+import type { SecretBox } from './secret-box.js'
+import type { LedgerStore, QueuedChange } from './store/ledger-store.js'
+import type { PollReport } from './poller/create-poller.js'
 
 /** What the operations share; built once by `createShopBackend`. */
 export interface BackendContext {

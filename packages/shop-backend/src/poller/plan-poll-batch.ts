@@ -2,13 +2,13 @@
  * What one feed page writes, planned record by record against the ledger before the page's one
  * transaction (the store applies it: store/feed-page.ts).
  */
-import { changeOf } from './ledger/attempts.js'
-import { retryAt } from './lib/backoff.js'
-import type { BackendContext } from './lib/context.js'
-import { PATCH_FIELDS, patchWrites } from './lib/ledger-rows.js'
-import { type FeedRecord, orderIdOfRecord } from './payment-service.js'
-import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from './store.js'
-import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from './transitions.js'
+import { changeOf } from '../ledger/attempts.js'
+import { retryAt } from '../lib/backoff.js'
+import type { BackendContext } from '../backend-context.js'
+import { PATCH_FIELDS, patchWrites } from '../store/ledger-rows.js'
+import { type FeedRecord, orderIdOfRecord } from '../payment-service.js'
+import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from '../store/ledger-store.js'
+import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
 
 type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
 

@@ -1,9 +1,9 @@
-import { PaymentServiceError, type RegisterShop } from './payment-service.js'
-import type { Registration } from './shop-backend-types.js'
-import type { LedgerStore } from './store.js'
-import { type BackendContext, readSealed, SETTING, writeSettings } from './lib/context.js'
-import { newIdempotencyKey } from './lib/idempotency-key.js'
-import { recordReadyMadeStore } from './lib/setup-state.js'
+import { PaymentServiceError, type RegisterShop } from '../payment-service.js'
+import type { Registration } from '../shop-backend-types.js'
+import type { LedgerStore } from '../store/ledger-store.js'
+import { type BackendContext, readSealed, SETTING, writeSettings } from '../backend-context.js'
+import { newIdempotencyKey } from '../lib/idempotency-key.js'
+import { recordReadyMadeStore } from './setup-state.js'
 
 /** The lease an instance holds while it registers the shop (the `leases` table, beside the poller's). */
 export const REGISTRATION_LEASE = 'shop-registration'

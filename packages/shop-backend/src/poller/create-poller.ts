@@ -1,8 +1,8 @@
-import type { BackendContext } from './lib/context.js'
-import type { FeedRecord } from './payment-service.js'
+import type { BackendContext } from '../backend-context.js'
+import type { FeedRecord } from '../payment-service.js'
 import { planPollBatch } from './plan-poll-batch.js'
-import { LeaseLostError, type PollBatch, type PollProblem } from './store.js'
-import { errorCodeOf } from './store/error-code.js'
+import { LeaseLostError, type PollBatch, type PollProblem } from '../store/ledger-store.js'
+import { errorCodeOf } from '../store/error-code.js'
 
 /** What one poll did. */
 export interface PollReport {

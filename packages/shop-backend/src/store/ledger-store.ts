@@ -2,8 +2,8 @@
  * The seam between the ledger and its storage: the {@link LedgerStore} interface. Its records, the
  * poll batch and the lease are in `./store/`; the rules both SQL stores share are there too.
  */
-import type { LeaseAnswer } from './store/lease.js'
-import type { PollBatch, PollBatchResult, PollProblem } from './store/poll-batch.js'
+import type { LeaseAnswer } from './lease.js'
+import type { PollBatch, PollBatchResult, PollProblem } from './poll-batch.js'
 import type {
   AttemptPatch,
   AttemptRecord,
@@ -12,7 +12,7 @@ import type {
   OrderChange,
   OutboxEntry,
   WrittenAttempt,
-} from './store/records.js'
+} from './records.js'
 
 export type {
   AttemptPatch,
@@ -25,10 +25,10 @@ export type {
   OutboxEntry,
   QueuedChange,
   WrittenAttempt,
-} from './store/records.js'
-export type { AppliedChange, PollBatch, PollBatchResult, PollProblem } from './store/poll-batch.js'
-export type { Lease, LeaseAnswer, LeaseClaim } from './store/lease.js'
-export { LeaseLostError } from './store/lease.js'
+} from './records.js'
+export type { AppliedChange, PollBatch, PollBatchResult, PollProblem } from './poll-batch.js'
+export type { Lease, LeaseAnswer, LeaseClaim } from './lease.js'
+export { LeaseLostError } from './lease.js'
 
 /**
  * The ledger's storage. Async throughout, and every multi-row write is one store operation (one

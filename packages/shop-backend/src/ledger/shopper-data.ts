@@ -7,12 +7,12 @@ import {
   type SavedCardRemoval,
   type StoredCard,
 } from '../payment-service.js'
-import type { BackendContext } from './context.js'
-import { derivedIdempotencyKey, newIdempotencyKey } from './idempotency-key.js'
-import { pspReferencesOf } from '../ledger/attempts.js'
-import { refusal, unreachable } from '../ledger/refusals.js'
-import type { AttemptRecord } from '../store.js'
-import { UNSETTLED_STATES } from '../transitions.js'
+import type { BackendContext } from '../backend-context.js'
+import { derivedIdempotencyKey, newIdempotencyKey } from '../lib/idempotency-key.js'
+import { pspReferencesOf } from './attempts.js'
+import { refusal, unreachable } from './refusals.js'
+import type { AttemptRecord } from '../store/ledger-store.js'
+import { UNSETTLED_STATES } from './transitions.js'
 
 /** What `eraseShopperData` asked the service for: one erasure per payment of the order. */
 export interface ErasureRequests {

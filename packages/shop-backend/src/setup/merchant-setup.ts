@@ -6,7 +6,7 @@ import {
   ISO_4217_MINOR_UNITS,
   type CreateStoreRequest,
 } from '@card-jwe/payment-validator'
-import { ShopBackendError } from './errors.js'
+import { ShopBackendError } from '../errors.js'
 import type {
   MerchantService,
   OnboardingLink,
@@ -16,11 +16,11 @@ import type {
   ServiceStore,
   ShopService,
   StorePaymentMethodsAnswer,
-} from './payment-service.js'
-import type { LedgerStore } from './store.js'
-import { SETTING } from './lib/context.js'
-import { createKeyedLock } from './lib/keyed-lock.js'
-import { derivedIdempotencyKey } from './lib/idempotency-key.js'
+} from '../payment-service.js'
+import type { LedgerStore } from '../store/ledger-store.js'
+import { SETTING } from '../backend-context.js'
+import { createKeyedLock } from '../lib/keyed-lock.js'
+import { derivedIdempotencyKey } from '../lib/idempotency-key.js'
 import {
   forgottenAccount,
   checked,
@@ -30,7 +30,7 @@ import {
   setupFailure,
   stepMissing,
   type MerchantSetupState,
-} from './lib/setup-state.js'
+} from './setup-state.js'
 
 /** The service's reference lists for the store form, and the currencies a store may take. */
 export interface SetupLists {

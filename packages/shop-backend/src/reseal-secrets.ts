@@ -1,5 +1,5 @@
-import type { BackendContext } from './context.js'
-import { SETTING } from './context.js'
+import type { BackendContext } from './backend-context.js'
+import { SETTING } from './backend-context.js'
 
 /** The settings the secret box seals: the pushed `service_secret` and the Basic pair. */
 export const SEALED_SETTINGS = [SETTING.serviceSecret, SETTING.basicKey, SETTING.basicSecret] as const
