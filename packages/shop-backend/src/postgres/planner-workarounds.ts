@@ -1,7 +1,5 @@
-/**
- * PostgreSQL planner workarounds, both for the group statement (ledger-writes.ts), both measured
- * (docs/decisions.md, "One plan a connection" and "planned again as the ledger grows").
- */
+// PostgreSQL planner workarounds for the group statement (ledger-writes.ts), both measured: the
+// repository's BENCHMARKS.md, "PostgreSQL: one plan a connection for the group statement".
 
 /**
  * An array parameter whose length the planner cannot see (a sub-select is not folded into a
