@@ -21,6 +21,8 @@ export interface SandboxContext {
   readonly nonces: NonceStore
   /** Durable writes on `db` grouped into one commit with others (@card-jwe/sqlite-group-commit); for the hot payment path. */
   readonly commit: <T>(write: () => T) => Promise<T>
+  /** Settles once every write on `db` so far is on disk (the WAL synced off the event loop); every answer waits for it. */
+  readonly syncWritten: () => Promise<void>
   readonly decryptor: CardDecryptor
   /** The sandbox's own origin, for the URLs it hands out (3-D Secure pages, bank page). */
   readonly baseUrl: string

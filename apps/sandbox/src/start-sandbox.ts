@@ -63,9 +63,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const db = openDatabase(databasePath)
   const nonceConnection = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
-  // No WAL path: the connection runs synchronous=FULL (every write of the sandbox, grouped or not,
-  // is on disk when it returns), so a group's COMMIT is its one disk wait.
-  const group = createGroupCommit(db, { log })
+  // synchronous=NORMAL: a COMMIT hands the WAL to the OS; the group commit syncs it off the event loop.
+  const group = createGroupCommit(db, { walPath: `${databasePath}-wal`, log })
   const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = {
     db,
     shops: createShopStore(db),
@@ -75,6 +74,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     payments: createPaymentStore(db),
     nonces: createNonceStore(nonceConnection),
     commit: group.write,
+    syncWritten: group.syncWritten,
     decryptor,
     baseUrl: '',
     now,

@@ -28,6 +28,11 @@ export interface GroupCommit {
   writeOne<T>(run: () => T): Promise<T>
   /** Runs `run` once every commit made so far is on disk. */
   read<T>(run: () => T): Promise<T>
+  /**
+   * Settles once everything committed on this connection so far is on disk, written through the
+   * group or not (one WAL holds it all): for a connection that also writes on its own, before it answers.
+   */
+  syncWritten(): Promise<void>
   /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
   close(): Promise<void>
 }
@@ -81,6 +86,11 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   // Opened once and kept (an open and a close per sync cost more than the sync); SQLite keeps the
   // -wal file while a connection (this one) is open.
   let wal: number | undefined
+  // Rows this connection has changed, through the group or not (SQLite's total_changes()).
+  const changesOf = db.prepare('SELECT total_changes()').pluck()
+  const totalChanges = () => changesOf.get() as number
+  /** total_changes() when the last commit was counted: more since then were written outside the group. */
+  let changesCounted = -1 // what was written before this group existed is not known to be on disk
   const savepoint = db.transaction((write: () => unknown) => write())
   const commitAll = db.transaction((items: readonly QueuedWrite[]) =>
     items.map((item): { ok: true; value: unknown } | { ok: false; error: unknown } => {
@@ -145,6 +155,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       return
     }
     const commit = ++committed
+    changesCounted = totalChanges()
     const stored: Array<{ item: QueuedWrite; value: unknown }> = []
     for (const [i, result] of results.entries()) {
       if (result.ok) stored.push({ item: items[i]!, value: result.value })
@@ -177,6 +188,18 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     if (synced >= committed) return Promise.resolve().then(run)
     return new Promise<void>((resolve, reject) => afterSync(committed, resolve, reject)).then(run)
   }
+  function syncWritten(): Promise<void> {
+    // Rows written since the last counted commit are a commit of their own: a sync that starts after
+    // this covers whatever the WAL holds now. None: wait only for the commits counted so far.
+    const changes = totalChanges()
+    if (changes !== changesCounted) {
+      changesCounted = changes
+      committed++
+    }
+    if (synced >= committed) return Promise.resolve()
+    const commit = committed
+    return new Promise<void>((resolve, reject) => afterSync(commit, resolve, reject))
+  }
   /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
   async function close(): Promise<void> {
     flush()
@@ -184,5 +207,5 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     if (wal !== undefined) closeSync(wal)
     wal = undefined
   }
-  return { write, writeOne, read, close }
+  return { write, writeOne, read, syncWritten, close }
 }

@@ -119,4 +119,14 @@ describe('group commit', () => {
     const late = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2_000))
     expect(await Promise.race([written, late])).toEqual([1, 1, 1])
   })
+
+  it('syncs writes made on the connection outside the group before syncWritten settles', async () => {
+    const { db, walPath } = databases()
+    db.prepare('INSERT INTO items (key) VALUES (?)').run('direct')
+    await expect(createGroupCommit(db, { walPath }).syncWritten()).resolves.toBeUndefined()
+    // The same with a WAL that cannot be synced: the caller hears it, so nothing is acknowledged.
+    db.prepare('INSERT INTO items (key) VALUES (?)').run('direct-2')
+    const unsynced = createGroupCommit(db, { walPath: join(tmpdir(), 'no-such-folder', 'x-wal') })
+    await expect(unsynced.syncWritten()).rejects.toMatchObject({ code: 'ENOENT' })
+  })
 })

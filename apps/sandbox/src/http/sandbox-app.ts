@@ -72,6 +72,11 @@ export function createSandboxApp(context: SandboxContext): Hono<SandboxEnv> {
     const refusal = error ? ` ${refusalOf(error).code}${error instanceof SandboxError ? '' : ` (${error.name})`}` : ''
     context.log(`${c.req.method} ${redactPathForLog(c.req.path)} ${c.res.status}${refusal}`)
   })
+  // No answer leaves before what it tells of is on disk: the writes before it, its own or another's.
+  app.use(async (_c, next) => {
+    await next()
+    await context.syncWritten()
+  })
 
   // On each route rather than on all: a wrong path or method is answered before any body is looked at.
   const limit = limitBody(MAX_BODY_BYTES)
