@@ -81,6 +81,13 @@ describe('the packed tarballs, installed in a shop project outside the workspace
     }
   })
 
+  it.each(PUBLISHED)('$name holds every file and folder its package.json `files` names', ({ folder, name }) => {
+    const files = execFileSync('tar', ['tzf', project.tarballs.get(name)!], { encoding: 'utf8' }).split('\n')
+    const named: string[] = JSON.parse(readFileSync(join(root, folder, 'package.json'), 'utf8')).files
+    const missing = named.filter((entry) => !files.some((f) => f === `package/${entry}` || f.startsWith(`package/${entry}/`)))
+    expect(missing).toEqual([])
+  })
+
   it.each(PUBLISHED.map((p) => p.name))(
     "%s: README and typings point at nothing a tarball user lacks (the repository's docs/, apps/, scripts)",
     (name) => {

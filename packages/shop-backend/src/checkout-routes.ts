@@ -10,7 +10,7 @@ import {
 import type { Context, Hono } from 'hono'
 import { ShopBackendError } from './errors.js'
 import { PaymentServiceError } from './payment-service.js'
-import type { CheckoutPaths, ShopBackendOptions } from './shop-backend-types.js'
+import type { CheckoutConfig, CheckoutPaths, ShopBackendOptions } from './shop-backend-types.js'
 import { json } from './http/answers.js'
 import type { BackendEnv } from './http/backend-env.js'
 import { jsonBody, readJsonBody } from './http/json-body.js'
@@ -120,13 +120,14 @@ export function addCheckoutRoutes(
       else if (error instanceof PaymentServiceError) serviceReachable = false
       else throw error
     }
-    return json(200, {
+    const config: CheckoutConfig = {
       ...(deps.certificatePem ? { certificatePem: deps.certificatePem } : {}),
       ...(deps.serviceOrigin ? { serviceOrigin: deps.serviceOrigin } : {}),
       checkoutReady,
       serviceReachable,
       paymentMethods,
-    })
+    }
+    return json(200, config)
   }
 
   const body = jsonBody(deps.maxBodyBytes)

@@ -1,6 +1,14 @@
 export { createShopBackend } from './create-shop-backend.js'
 export { DEFAULT_CHECKOUT_PATHS } from './shop-backend-types.js'
-export type { CheckoutPaths, Registration, RequestInfo, ShopBackend, ShopBackendOptions, ShopOrder } from './shop-backend-types.js'
+export type {
+  CheckoutConfig,
+  CheckoutPaths,
+  Registration,
+  RequestInfo,
+  ShopBackend,
+  ShopBackendOptions,
+  ShopOrder,
+} from './shop-backend-types.js'
 export { createPoller, DEFAULT_MAX_PAGES_PER_POLL, DEFAULT_POLL_INTERVAL_MS } from './poller/create-poller.js'
 export type { Poller, PollerStartOptions, PollReport } from './poller/create-poller.js'
 export { ShopBackendError } from './errors.js'

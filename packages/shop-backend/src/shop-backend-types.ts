@@ -29,6 +29,24 @@ export interface CheckoutPaths {
   readonly paymentDetails: string
 }
 
+/** The answer of `GET /api/config` (`paths.config`): what the page needs before it shows the card form. */
+export interface CheckoutConfig {
+  /** The processor's X.509 certificate (PEM) the page encrypts the card with, when the shop gave one. */
+  readonly certificatePem?: string
+  /** The service's origin, for the page's Content-Security-Policy and its 3-D Secure frames, when given. */
+  readonly serviceOrigin?: string
+  /** False until the shop is registered and sells from an onboarded store: the page then offers no form. */
+  readonly checkoutReady: boolean
+  /** False when the service did not answer within 3 s: the page can say so before Pay. */
+  readonly serviceReachable: boolean
+  /**
+   * The `type` of each method the service offers this store (`scheme` for cards, `ideal`, ...), read
+   * from checkout-payment-methods with `paymentMethodsQuery`: names only, not the service's answer.
+   * Empty when the checkout is closed or the service is out of reach.
+   */
+  readonly paymentMethods: readonly string[]
+}
+
 /** Where the page's calls go unless `paths` says otherwise. */
 export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({
   config: '/api/config',
