@@ -182,6 +182,7 @@ const SANDBOX_PATHS = [
   '/redirect/{id}/approve',
   '/onboarding/{id}',
   '/sandbox/inbox?email={id}',
+  '/sandbox/payments?reference={id}&limit={id}',
   '/static/sandbox-page.js',
   '/{id}/../../etc/passwd',
 ]

@@ -1,11 +1,13 @@
 /**
- * The shop-backend README's Express and Fastify shops, taken from the README as written, built in a
- * project outside the workspace from the tarballs only, run against the sandbox's command
- * (`card-jwe-sandbox --port 0 --ready-made-store`, also from its tarball), serving the demo's built
- * checkout page; Chromium pays a challenged card to Authorised through each.
+ * The shop-backend README's Express, Fastify and Koa shops, taken from the README as written, built
+ * in a project outside the workspace from the tarballs only (each framework installed there as a shop
+ * installs it), run against the sandbox's command (`card-jwe-sandbox --port 0 --ready-made-store`,
+ * also from its tarball), serving the demo's built checkout page; Chromium pays a challenged card to
+ * Authorised through each, and the sandbox's own list (GET /sandbox/payments) holds that one payment.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { get } from 'node:http'
 import { createServer } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -18,9 +20,12 @@ import { makeShopProject, root, runIn, type ShopProject } from './shop-project.t
 const SETUP_TIMEOUT = 240_000
 const STEP_TIMEOUT = 150_000
 const README = 'packages/shop-backend/README.md'
+/** The frameworks whose README shop is built and run here. */
+const FRAMEWORKS = ['express', 'fastify', 'koa'] as const
+type Framework = (typeof FRAMEWORKS)[number]
 
 /** The README's shop for a framework: the one block that imports its adapter. */
-function readmeShop(adapter: 'express' | 'fastify'): string {
+function readmeShop(adapter: Framework): string {
   const found = readmeBlocks(root).filter((b) => b.file === README && b.imports.includes(`@card-jwe/shop-backend/${adapter}`))
   expect(found).toHaveLength(1)
   return found[0]!.code
@@ -42,6 +47,21 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo
   await new Promise<void>((resolve) => server.close(() => resolve()))
   return port
+}
+
+/**
+ * A GET on a connection of its own. After the synchronous Playwright run, a kept-alive socket that
+ * the server closed meanwhile can still look usable to fetch's pool (its close not yet processed).
+ */
+function freshGet(url: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (response) => {
+      let body = ''
+      response.setEncoding('utf8')
+      response.on('data', (chunk: string) => (body += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
+    }).on('error', reject)
+  })
 }
 
 /** Waits for a line of a child's output; rejects if the child exits first or after 30 s. */
@@ -92,12 +112,11 @@ export default defineConfig({
 
 beforeAll(async () => {
   project = makeShopProject()
-  // The two shops, as the README has them, compiled by the shop's own TypeScript.
+  // The shops, as the README has them, compiled by the shop's own TypeScript.
   const dir = join(project.dir, 'shops')
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
-  writeFileSync(join(dir, 'express-shop.ts'), readmeShop('express'))
-  writeFileSync(join(dir, 'fastify-shop.ts'), readmeShop('fastify'))
+  for (const framework of FRAMEWORKS) writeFileSync(join(dir, `${framework}-shop.ts`), readmeShop(framework))
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
@@ -110,7 +129,7 @@ beforeAll(async () => {
         types: ['node'],
         outDir: 'out',
       },
-      files: ['express-shop.ts', 'fastify-shop.ts'],
+      files: FRAMEWORKS.map((framework) => `${framework}-shop.ts`),
     }),
   )
   runIn(project, 'tsc', ['-p', dir])
@@ -140,7 +159,7 @@ afterAll(() => {
   for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true })
 })
 
-describe.each(['express', 'fastify'] as const)("the shop-backend README's %s shop, from the tarballs", (framework) => {
+describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs", (framework) => {
   it(
     'registers with the sandbox and takes a challenged card to Authorised in Chromium; the ledger holds the one payment',
     async () => {
@@ -177,12 +196,19 @@ describe.each(['express', 'fastify'] as const)("the shop-backend README's %s sho
       expect(run.status).toBe(0)
 
       const ledger = new Database(join(dataDir, 'payments.sqlite'), { readonly: true })
+      let orderId: string
       try {
-        const attempts = ledger.prepare('SELECT state, psp_reference AS pspReference FROM attempts').all()
-        expect(attempts).toEqual([{ state: 'authorised', pspReference: expect.any(String) }])
+        const attempts = ledger.prepare('SELECT state, psp_reference AS pspReference, order_id AS orderId FROM attempts').all()
+        expect(attempts).toEqual([{ state: 'authorised', pspReference: expect.any(String), orderId: expect.any(String) }])
+        orderId = (attempts[0] as { orderId: string }).orderId
       } finally {
         ledger.close()
       }
+      // The service's side: one payment for the order, authorised.
+      const held = await freshGet(`${sandboxUrl}/sandbox/payments?reference=order-${orderId}`)
+      expect(JSON.parse(held.body)).toMatchObject({ count: 1, payments: [{ resultCode: 'Authorised', status: 'authorised' }] })
+      // Any other path is the shop's own: its 404 here.
+      expect((await freshGet(`${shopUrl}/api/no-such-thing`)).status).toBe(404)
       shop.kill('SIGTERM')
     },
     STEP_TIMEOUT,

@@ -47,6 +47,8 @@ const SHOP_TOOLS = {
   express: '5.3.0',
   '@types/express': '5.0.6',
   fastify: '5.12.8',
+  koa: '3.3.0',
+  '@types/koa': '3.0.3',
   'better-sqlite3': '12.11.1',
   '@types/better-sqlite3': '9.6.0',
   pg: '8.23.1',

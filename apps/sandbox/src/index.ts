@@ -6,3 +6,11 @@ export type { RunningSandbox, SandboxOptions } from './start-sandbox.js'
 export { CHALLENGE_ANSWER } from './pages/threeds.js'
 export type { ReadyMadeShop } from './handlers/registration.js'
 export { REGISTRATION_PATH, SETTINGS_BATCH_PATH, SETTINGS_PATH } from './handlers/registration.js'
+export { SANDBOX_PAYMENTS_MAX_LIMIT } from './handlers/sandbox-payments.js'
+export type {
+  SandboxAmount,
+  SandboxModification,
+  SandboxPayment,
+  SandboxPaymentMethod,
+  SandboxPaymentsAnswer,
+} from './handlers/sandbox-payments.js'

@@ -9,6 +9,7 @@ import { createOnboardingLink, onboardingStatus } from './handlers/onboarding.js
 import { countries, industryCodes } from './handlers/reference-lists.js'
 import { createStore, listStores, setStorePaymentMethods, updateStore } from './handlers/stores.js'
 import { onboardingPage, onboardingSubmit } from './pages/onboarding.js'
+import { sandboxPayments } from './handlers/sandbox-payments.js'
 import { updatedPayments } from './handlers/updated-payments.js'
 import type { Handler } from './http/handler.js'
 import { pageScript } from './pages/page.js'
@@ -66,5 +67,6 @@ export const SANDBOX_ROUTES: readonly Route[] = [
   { method: 'GET', path: '/onboarding/{token}', handler: onboardingPage },
   { method: 'POST', path: '/onboarding/{token}', handler: onboardingSubmit },
   { method: 'GET', path: '/sandbox/inbox', handler: inbox },
+  { method: 'GET', path: '/sandbox/payments', handler: sandboxPayments },
   { method: 'GET', path: '/static/sandbox-page.js', handler: pageScript },
 ]

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 
 const src = fileURLToPath(new URL('../src', import.meta.url))
 /** Adapters and stores may use Node and their frameworks; every other folder is the core. */
-const EDGE_FOLDERS = new Set(['node', 'hono', 'express', 'fastify', 'sqlite', 'postgres'])
+const EDGE_FOLDERS = new Set(['node', 'hono', 'express', 'fastify', 'koa', 'sqlite', 'postgres'])
 const coreFiles = readdirSync(src, { recursive: true, encoding: 'utf8' })
   .filter((file) => file.endsWith('.ts') && !EDGE_FOLDERS.has(file.split(/[\\/]/)[0]!))
   .sort()

@@ -3,20 +3,35 @@ import { chmod, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promise
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { dirname } from 'node:path'
 import type { ShopBackend } from '../shop-backend-types.js'
+import { forwardedClient, trustedProxies } from './forwarded-for.js'
 
 /** Options of {@link toNodeListener}. */
 export interface NodeListenerOptions {
   /** Requests the back end does not serve; default a 404. */
   readonly fallback?: (incoming: IncomingMessage, outgoing: ServerResponse) => void
+  /**
+   * The proxies in front of this server whose `X-Forwarded-For` is believed: their addresses
+   * (`10.0.0.7`, `::1`) and subnets (`10.0.0.0/8`). A request from one of them has the shopper's
+   * address taken from the header: its right-most entry that is not a trusted proxy. Any other
+   * request, and every request without this option, has the socket's address; the header is then
+   * never read, as a client can write anything in it. An entry that is not an address or subnet
+   * throws a `TypeError` here.
+   */
+  readonly trustProxy?: readonly string[]
 }
 
 /**
  * The back end as a node:http request listener, through `@hono/node-server`'s maintained plumbing
  * (body streaming, headers, aborts): `createServer(toNodeListener(backend))`. The shopper's address
- * is the socket's; behind a proxy, mount `backend.fetch` yourself with the address your proxy vouches for.
+ * is the socket's; behind a proxy, name it in `trustProxy`.
  */
 export function toNodeListener(backend: ShopBackend, options: NodeListenerOptions = {}) {
-  const listener = getRequestListener((request, env) => backend.fetch(request, { ip: env.incoming.socket.remoteAddress }))
+  const isTrusted = options.trustProxy ? trustedProxies(options.trustProxy) : undefined
+  const ipOf = (incoming: IncomingMessage) =>
+    isTrusted
+      ? forwardedClient(incoming.socket.remoteAddress, incoming.headers['x-forwarded-for'], isTrusted)
+      : incoming.socket.remoteAddress
+  const listener = getRequestListener((request, env) => backend.fetch(request, { ip: ipOf(env.incoming as IncomingMessage) }))
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     const path = new URL(incoming.url ?? '/', 'http://shop').pathname
     if (!backend.handles(path) && options.fallback) options.fallback(incoming, outgoing)
