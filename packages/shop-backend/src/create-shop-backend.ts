@@ -27,6 +27,8 @@ import { unlessStoreUnavailable } from './lib/store-failure.js'
 import { logOf } from './telemetry/log.js'
 import { addHealthRoutes } from './http/health-routes.js'
 import { readinessOf } from './health/readiness.js'
+import { createBackendTelemetry } from './telemetry/backend-telemetry.js'
+import { addRequestTelemetry } from './http/request-telemetry.js'
 
 /**
  * The spec's shop back end as a Web-standard handler plus the ledger, the poller and capture,
@@ -90,7 +92,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
+  const telemetry = createBackendTelemetry(options, context)
   const app = createApp((app) => {
+    addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
     addShopSideRoutes(app, context, shopSide)
     addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
     addHealthRoutes(app, healthPaths, context, options.readiness ?? {})

@@ -17,6 +17,7 @@ import type { ResealReport } from './reseal-secrets.js'
 import type { ErasureRequests } from './ledger/shopper-data.js'
 import type { ShopBackendLog } from './telemetry/log.js'
 import type { Readiness, ReadinessOptions } from './health/readiness.js'
+import type { TelemetryOptions } from './telemetry/backend-telemetry.js'
 
 /** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
 export type ShopOrder = OrderRecord
@@ -68,7 +69,7 @@ export interface HealthPaths {
 export const DEFAULT_HEALTH_PATHS: HealthPaths = Object.freeze({ live: '/healthz', ready: '/readyz' })
 
 /** Options of {@link createShopBackend}. */
-export interface ShopBackendOptions {
+export interface ShopBackendOptions extends TelemetryOptions {
   /** The payment ledger's storage (`@card-jwe/shop-backend/sqlite`, or another {@link LedgerStore}). */
   readonly store: LedgerStore
   /**
