@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
+import Database from 'better-sqlite3'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
+import { openSqliteStore } from '../src/sqlite/index.js'
 import { useWorld } from './support/shop.js'
 import { downWhile } from './support/store-down.js'
 
@@ -110,5 +115,25 @@ describe('the log option as a structured logger (pino) or a function', () => {
     expect(entries.map((e) => e.msg)).toContainEqual(
       expect.stringMatching(/^onOrderChange failed for order \S+ \(SHOP_DB_DOWN\); tried again later$/),
     )
+  })
+
+  it("gives the SQLite store's group-commit failure to pino at error level, by code", async () => {
+    const { logger, entries } = capturedPino()
+    const dir = await mkdtemp(join(tmpdir(), 'structured-log-'))
+    const store = openSqliteStore({ path: join(dir, 'payments.sqlite'), log: logger })
+    const other = new Database(join(dir, 'payments.sqlite'))
+    try {
+      store.database.pragma('busy_timeout = 50')
+      other.prepare('BEGIN IMMEDIATE').run()
+      await expect(store.putSetting('a', 'secret-1')).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+      expect(entries).toEqual([
+        expect.objectContaining({ level: LEVEL.error, component: 'store', msg: expect.stringContaining('(SQLITE_BUSY)') }),
+      ])
+      expect(JSON.stringify(entries)).not.toContain('secret-1')
+    } finally {
+      other.close()
+      await store.close()
+      await rm(dir, { recursive: true, force: true })
+    }
   })
 })

@@ -26,6 +26,15 @@ export type ShopBackendLog = ((line: string) => void) | StructuredLogger
 export type Log = (line: string, level?: LogLevel, fields?: LogFields) => void
 
 /**
+ * A one-line log over a `log` option, for code that says lines only (the SQLite group commit): a
+ * structured logger gets each line at `level` with `fields`.
+ */
+export function lineLogOf(option: ShopBackendLog | undefined, level: LogLevel, fields: LogFields): (line: string) => void {
+  const log = logOf(option)
+  return (line) => log(line, level, fields)
+}
+
+/**
  * The back end's log over the shop's `log` option. A logger that throws never breaks the operation
  * that logged (a delivery, an answer): what it threw is dropped.
  */

@@ -1,5 +1,5 @@
 /**
- * The back end's metric names, in one place (docs/decisions.md lists them with their units). The
+ * The back end's metric names, in one place, with their units. The
  * service client's call duration is its own: `card_jwe.service.call.duration`.
  */
 export const METRICS = Object.freeze({
