@@ -60,7 +60,12 @@ export function createBackendTelemetry(options: TelemetryOptions, context: Pick<
 
 function instrumentsOf(meter: ReturnType<MeterProvider['getMeter']>) {
   return {
-    requests: meter.createHistogram(METRICS.requestDuration, { description: "Duration of the checkout routes' answers", unit: 's' }),
+    requests: meter.createHistogram(METRICS.requestDuration, {
+      description: "Duration of the checkout routes' answers",
+      unit: 's',
+      // The HTTP semantic conventions' buckets, in seconds (the SDK's default ones are for milliseconds).
+      advice: { explicitBucketBoundaries: [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10] },
+    }),
     payments: meter.createCounter(METRICS.payments, {
       description: 'Answers of payments and payment-details, by result code',
       unit: '{payment}',
