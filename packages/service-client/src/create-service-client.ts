@@ -21,6 +21,7 @@ import { ServiceError, ServiceUnreachableError, type CallRecord } from './errors
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js'
 import type { Backoff } from './lib/backoff.js'
 import { send, type SendPolicy } from './lib/send.js'
+import { callTelemetry, type CallOutcome, type TelemetryOptions } from './lib/call-telemetry.js'
 import type {
   BackofficeUserResult,
   ContractorConnection,
@@ -76,7 +77,7 @@ export interface CallTimes {
 }
 
 /** Options of {@link createServiceClient}. */
-export interface ServiceClientOptions extends CallTimes {
+export interface ServiceClientOptions extends CallTimes, TelemetryOptions {
   /** The sandbox by default; the service's `{base_url_dev}` or `{base_url}` otherwise. */
   readonly baseUrl?: string
   /** Needed for every call but registration. */
@@ -300,6 +301,7 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
   const fetchFn = options.fetch ?? defaultFetch()
   if (typeof fetchFn !== 'function') throw new TypeError('fetch: a function (globalThis.fetch is missing here)')
   const transport: FetchLike = fetchFn
+  const startCall = callTelemetry(options, baseUrl)
 
   async function call<T>(
     endpoint: ServiceEndpoint<z.ZodType<T>>,
@@ -338,30 +340,37 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
       return h
     }
 
+    const endCall = startCall(endpoint)
     const { outcome, attempts } = await send({ method, url: baseUrl + pathWithQuery, headers, body: text }, policy)
     const record: CallRecord = { attempts, idempotencyKey }
     const name = describeEndpoint(endpoint)
-    if (outcome.kind === 'no-answer')
-      throw new ServiceUnreachableError(outcome.timedOut ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE', name, record, {
-        cause: outcome.cause,
-      })
+    const ended = (result: CallOutcome) => endCall(result, attempts)
+    if (outcome.kind === 'no-answer') {
+      const code = outcome.timedOut ? 'SERVICE_TIMEOUT' : 'SERVICE_UNREACHABLE'
+      ended({ kind: 'unreachable', errorCode: code })
+      throw new ServiceUnreachableError(code, name, record, { cause: outcome.cause })
+    }
     if (outcome.status < 200 || outcome.status > 299) {
       const envelope = envelopeOf(outcome.text)
+      const errorCode = typeof envelope?.errorCode === 'string' ? envelope.errorCode : 'HTTP_ERROR'
+      ended({ kind: 'refused', status: outcome.status, errorCode })
       throw new ServiceError(
         {
           status: outcome.status,
-          errorCode: typeof envelope?.errorCode === 'string' ? envelope.errorCode : 'HTTP_ERROR',
+          errorCode,
           message: typeof envelope?.message === 'string' ? envelope.message : `${name}: HTTP ${outcome.status}`,
           errorType: typeof envelope?.errorType === 'string' ? envelope.errorType : 'unknown',
         },
         record,
       )
     }
-    const invalid = (rule: string) =>
-      new ServiceError(
+    const invalid = (rule: string) => {
+      ended({ kind: 'invalid', status: outcome.status, errorCode: 'INVALID_RESPONSE' })
+      return new ServiceError(
         { status: outcome.status, errorCode: 'INVALID_RESPONSE', message: `${name}: the answer ${rule}`, errorType: 'client' },
         record,
       )
+    }
     let payload: unknown
     try {
       payload = JSON.parse(outcome.text)
@@ -370,6 +379,8 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     }
     const parsed = endpoint.answer.safeParse(payload)
     if (!parsed.success) throw invalid('does not match its schema')
+    const resultCode = (parsed.data as { resultCode?: unknown } | null)?.resultCode
+    ended({ kind: 'ok', status: outcome.status, resultCode: typeof resultCode === 'string' ? resultCode : undefined })
     return parsed.data
   }
 

@@ -27,6 +27,8 @@ export type { CallRecord, ServiceErrorBody, ServiceUnreachableCode } from './err
 export type { Backoff } from './lib/backoff.js'
 export type { FetchLike, FetchLikeAnswer, FetchLikeInit } from './fetch-like.js'
 export { RETRIED_STATUSES } from './lib/send.js'
+export { CALL_DURATION_METRIC } from './lib/call-telemetry.js'
+export type { TelemetryOptions } from './lib/call-telemetry.js'
 export {
   describeEndpoint,
   ENDPOINTS,

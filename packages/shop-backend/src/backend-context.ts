@@ -3,6 +3,7 @@ import type { PaymentService, ShopService } from './payment-service.js'
 import type { SecretBox } from './secret-box.js'
 import type { LedgerStore, QueuedChange } from './store/ledger-store.js'
 import type { PollReport } from './poller/create-poller.js'
+import type { Log } from './telemetry/log.js'
 
 /** What the operations share; built once by `createShopBackend`. */
 export interface BackendContext {
@@ -10,8 +11,8 @@ export interface BackendContext {
   readonly store: LedgerStore
   /** The clock. */
   readonly now: () => Date
-  /** Where log lines go (codes and ids, never card data or secrets). */
-  readonly log: (line: string) => void
+  /** Where log lines go, with a level and fields (codes and ids, never card data or secrets). */
+  readonly log: Log
   /** The shop's order by id, as the trust-boundary checks read it. */
   readonly findOrder: (orderId: string) => Promise<OrderRecord | undefined>
   /** The signed port and the store id; 503 NOT_REGISTERED before registration. */
@@ -60,6 +61,8 @@ export const SETTING = {
   onboardingStatus: 'onboarding_status',
   onboardingErrors: 'onboarding_errors',
   readyMadeStore: 'ready_made_store',
+  /** When a poller last read the feed to its end (or its page limit), on any instance: readiness and the lag gauge read it. */
+  pollReadAt: 'poll_read_at',
 } as const
 
 export async function readSealed(context: BackendContext, id: string): Promise<string | undefined> {

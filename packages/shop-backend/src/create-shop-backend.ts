@@ -4,7 +4,14 @@ import { createPoller } from './poller/create-poller.js'
 import { createMerchantSetup } from './setup/merchant-setup.js'
 import { createRegistration } from './setup/registration.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
-import { type CheckoutPaths, DEFAULT_CHECKOUT_PATHS, type ShopBackend, type ShopBackendOptions } from './shop-backend-types.js'
+import {
+  type CheckoutPaths,
+  DEFAULT_CHECKOUT_PATHS,
+  DEFAULT_HEALTH_PATHS,
+  type HealthPaths,
+  type ShopBackend,
+  type ShopBackendOptions,
+} from './shop-backend-types.js'
 import type { ModificationKind } from './store/ledger-store.js'
 import { type BackendContext, readSealed, SETTING, writeSettings } from './backend-context.js'
 import { createFailureThrottle } from './lib/failure-throttle.js'
@@ -17,6 +24,11 @@ import { createApp } from './http/create-app.js'
 import { addShopSideRoutes, SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
 import { eraseShopperData, removeSavedCard, savedCards } from './ledger/shopper-data.js'
 import { unlessStoreUnavailable } from './lib/store-failure.js'
+import { logOf } from './telemetry/log.js'
+import { addHealthRoutes } from './http/health-routes.js'
+import { readinessOf } from './health/readiness.js'
+import { createBackendTelemetry } from './telemetry/backend-telemetry.js'
+import { addRequestTelemetry } from './http/request-telemetry.js'
 
 /**
  * The spec's shop back end as a Web-standard handler plus the ledger, the poller and capture,
@@ -26,9 +38,10 @@ import { unlessStoreUnavailable } from './lib/store-failure.js'
  */
 export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const now = options.now ?? (() => new Date())
-  const log = options.log ?? (() => {})
+  const log = logOf(options.log)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const paths: CheckoutPaths = { ...DEFAULT_CHECKOUT_PATHS, ...options.paths }
+  const healthPaths: HealthPaths = { ...DEFAULT_HEALTH_PATHS, ...options.healthPaths }
   const shopUrl = options.shopUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const repeatWindowMs = options.repeatWindowMs ?? 15_000
@@ -79,11 +92,21 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
+  const telemetry = createBackendTelemetry(options, context)
   const app = createApp((app) => {
+    addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
     addShopSideRoutes(app, context, shopSide)
     addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
+    addHealthRoutes(app, healthPaths, context, options.readiness ?? {})
   }, log)
-  const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), paths.config, paths.payments, paths.paymentDetails])
+  const allPaths = Object.freeze([
+    ...Object.values(SHOP_SIDE_PATHS),
+    paths.config,
+    paths.payments,
+    paths.paymentDetails,
+    healthPaths.live,
+    healthPaths.ready,
+  ])
 
   const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
     unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
@@ -93,6 +116,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     handles: (pathname) => allPaths.includes(pathname),
     paths: allPaths,
     poller,
+    readiness: () => readinessOf(context, options.readiness ?? {}),
     capture: (orderId, o) => modify('capture', orderId, o),
     refund: (orderId, o) => modify('refund', orderId, o),
     cancel: (orderId, o) => modify('cancel', orderId, o),

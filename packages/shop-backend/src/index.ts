@@ -1,8 +1,9 @@
 export { createShopBackend } from './create-shop-backend.js'
-export { DEFAULT_CHECKOUT_PATHS } from './shop-backend-types.js'
+export { DEFAULT_CHECKOUT_PATHS, DEFAULT_HEALTH_PATHS } from './shop-backend-types.js'
 export type {
   CheckoutConfig,
   CheckoutPaths,
+  HealthPaths,
   Registration,
   RequestInfo,
   ShopBackend,
@@ -84,3 +85,8 @@ export type { FailureThrottleOptions } from './lib/failure-throttle.js'
 export type { BackendContext } from './backend-context.js'
 export { LeaseLostError } from './store/ledger-store.js'
 export type { Lease, LeaseAnswer, LeaseClaim } from './store/ledger-store.js'
+export { DEFAULT_MAX_POLL_LAG_MS, DEFAULT_READINESS_TIMEOUT_MS } from './health/readiness.js'
+export type { HealthStatus, PollerCheck, Readiness, ReadinessCheck, ReadinessOptions } from './health/readiness.js'
+export type { Log, LogFields, LogLevel, ShopBackendLog, StructuredLogger } from './telemetry/log.js'
+export { METRICS } from './telemetry/metric-names.js'
+export type { TelemetryOptions } from './telemetry/backend-telemetry.js'

@@ -15,6 +15,9 @@ import type { FailureThrottleOptions } from './lib/failure-throttle.js'
 import type { ModificationResult, ModifyOptions } from './ledger/modify.js'
 import type { ResealReport } from './reseal-secrets.js'
 import type { ErasureRequests } from './ledger/shopper-data.js'
+import type { ShopBackendLog } from './telemetry/log.js'
+import type { Readiness, ReadinessOptions } from './health/readiness.js'
+import type { TelemetryOptions } from './telemetry/backend-telemetry.js'
 
 /** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
 export type ShopOrder = OrderRecord
@@ -54,8 +57,19 @@ export const DEFAULT_CHECKOUT_PATHS: CheckoutPaths = Object.freeze({
   paymentDetails: '/api/payment-details',
 })
 
+/** Paths of the health checks load balancers and Kubernetes probes call. */
+export interface HealthPaths {
+  /** GET: 200 while the process serves (liveness). Default `/healthz`. */
+  readonly live: string
+  /** GET: 200 when ready for checkouts, else 503, with each check in a JSON body (readiness). Default `/readyz`. */
+  readonly ready: string
+}
+
+/** Where the health checks are served unless `healthPaths` says otherwise. */
+export const DEFAULT_HEALTH_PATHS: HealthPaths = Object.freeze({ live: '/healthz', ready: '/readyz' })
+
 /** Options of {@link createShopBackend}. */
-export interface ShopBackendOptions {
+export interface ShopBackendOptions extends TelemetryOptions {
   /** The payment ledger's storage (`@card-jwe/shop-backend/sqlite`, or another {@link LedgerStore}). */
   readonly store: LedgerStore
   /**
@@ -99,6 +113,10 @@ export interface ShopBackendOptions {
   }
   /** Where the checkout API is served; default {@link DEFAULT_CHECKOUT_PATHS}. */
   readonly paths?: Partial<CheckoutPaths>
+  /** Where the liveness and readiness checks are served; default {@link DEFAULT_HEALTH_PATHS}. */
+  readonly healthPaths?: Partial<HealthPaths>
+  /** How readiness judges the poller and how long its store reads may take. */
+  readonly readiness?: ReadinessOptions
   /** Default 64 KiB. */
   readonly maxBodyBytes?: number
   /**
@@ -110,8 +128,13 @@ export interface ShopBackendOptions {
   readonly failureThrottle?: FailureThrottleOptions
   /** The clock; default the real one. */
   readonly now?: () => Date
-  /** Log lines name codes and ids, never card data or secrets. Default: none. */
-  readonly log?: (line: string) => void
+  /**
+   * Where the back end says what is worth knowing: a function that takes one line, or a structured
+   * logger of pino's shape (`info`, `warn`, `error`, `debug` taking fields and a message), which gets
+   * each entry's level and fields (`code`, `orderId`, `sequence`...). Lines and fields name codes and
+   * ids, never card data or secrets. Default: none.
+   */
+  readonly log?: ShopBackendLog
   /** Test hook for waits (the throttle's, and a payment-details call waiting on another window's). */
   readonly sleep?: (ms: number) => Promise<void>
 }
@@ -134,12 +157,14 @@ export interface Registration {
 
 /** See {@link createShopBackend}. */
 export interface ShopBackend {
-  /** Web-standard handler: the shop-side endpoints and the checkout API; 404 JSON for other paths. */
+  /** Web-standard handler: the shop-side endpoints, the checkout API and the health checks; 404 JSON for other paths. */
   fetch(request: Request, info?: RequestInfo): Promise<Response>
   /** Whether `fetch` serves this path (for frameworks that mount it beside their own routes). */
   handles(pathname: string): boolean
   /** Every path `fetch` serves. */
   readonly paths: readonly string[]
+  /** Whether this instance can serve checkouts now, check by check: what the readiness path answers. */
+  readiness(): Promise<Readiness>
   /** The updated-payments poller: start it once the shop is registered. */
   readonly poller: Poller
   /** Captures the order's authorised payment: what is left to capture, unless `options.amount`. */

@@ -475,6 +475,27 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'reads a lease without taking it, and counts the changes not delivered, due or waiting',
+      withStore(async ({ store }) => {
+        expect(await store.readLease('poller')).toBeUndefined()
+        await store.acquireLease('poller', 'a', 1_000, at)
+        expect(await store.readLease('poller')).toEqual({ name: 'poller', holder: 'a', expiresAt: '2026-01-01T00:00:01.000Z' })
+        // Read after it expired: still stored, and still not taken by the read.
+        expect(await store.readLease('poller')).toMatchObject({ holder: 'a' })
+        expect(await store.outboxBacklog()).toBe(0)
+        const attempts = [attempt('o1', 1), attempt('o2', 1), attempt('o3', 1)]
+        for (const a of attempts) {
+          await store.insertAttempt(a)
+          await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        }
+        const [first, second] = await store.dueOutbox('2100-01-01T00:00:00.000Z', 10)
+        await store.markDelivered(first!.id)
+        await store.markDeliveryFailed(second!.id, '2100-01-01T00:00:00.000Z')
+        expect(await store.outboxBacklog()).toBe(2)
+      }),
+    )
+
+    it(
       'of several racing takers of a free lease exactly one gets it',
       withStore(async ({ store }) => {
         const results = await Promise.all(['a', 'b', 'c', 'd'].map((holder) => store.acquireLease('poller', holder, 1_000, at)))

@@ -4,12 +4,13 @@ import { storeUnavailableOf } from '../lib/store-failure.js'
 import { errorCodeOf } from '../store/error-code.js'
 import { errorResponse } from './answers.js'
 import type { BackendEnv } from './backend-env.js'
+import type { Log } from '../telemetry/log.js'
 
 /**
  * The back end's Hono app: `addRoutes` puts the routes on it; any other path is 404, and every
  * failure becomes one JSON answer here, at the edge, its status from its code.
  */
-export function createApp(addRoutes: (app: Hono<BackendEnv>) => void, log: (line: string) => void): Hono<BackendEnv> {
+export function createApp(addRoutes: (app: Hono<BackendEnv>) => void, log: Log): Hono<BackendEnv> {
   const app = new Hono<BackendEnv>()
   addRoutes(app)
   app.notFound(() => errorResponse(new ShopBackendError('NOT_FOUND', 'path: not served by the shop back end')))
@@ -19,7 +20,8 @@ export function createApp(addRoutes: (app: Hono<BackendEnv>) => void, log: (line
     const unavailable = storeUnavailableOf(error, log, what)
     if (unavailable) return errorResponse(unavailable)
     // The error's code or kind only: a foreign message could quote request data.
-    log(`${what} failed (${errorCodeOf(error)})`)
+    const code = String(errorCodeOf(error))
+    log(`${what} failed (${code})`, 'error', { component: 'http', code, method: c.req.method, path: c.req.path })
     return errorResponse(new ShopBackendError('INTERNAL', 'internal error'))
   })
   return app

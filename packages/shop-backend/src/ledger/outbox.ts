@@ -1,6 +1,7 @@
 import { errorCodeOf } from '../store/error-code.js'
 import type { LedgerStore, OrderChange, OutboxEntry, QueuedChange } from '../store/ledger-store.js'
 import { retryAt } from '../lib/backoff.js'
+import type { Log } from '../telemetry/log.js'
 
 /** One request's share of the outbox: the changes its compare-and-sets queued. */
 export interface OutboxTicket {
@@ -47,12 +48,12 @@ export function createOutbox(
   store: LedgerStore,
   deliver: (change: OrderChange) => Promise<void> | void,
   now: () => Date,
-  shopLog: (line: string) => void,
+  shopLog: Log,
 ): Outbox {
   // The outbox's promises must settle whatever the shop's log does.
-  const log = (line: string): void => {
+  const log: Log = (line, level, fields) => {
     try {
-      shopLog(line)
+      shopLog(line, level, fields)
     } catch {}
   }
   let chain: Promise<void> = Promise.resolve()
@@ -87,9 +88,11 @@ export function createOutbox(
         await deliver(entry.change)
       } catch (error) {
         blocked.add(orderId)
-        log(`onOrderChange failed for order ${orderId} (${errorCodeOf(error)}); tried again later`)
+        const code = String(errorCodeOf(error))
+        log(`onOrderChange failed for order ${orderId} (${code}); tried again later`, 'warn', { component: 'outbox', code, orderId })
         await store.markDeliveryFailed(entry.id, retryAt(now(), entry.tries)).catch((failure: unknown) => {
-          log(`outbox: marking a delivery failed did not commit (${errorCodeOf(failure)})`)
+          const failed = String(errorCodeOf(failure))
+          log(`outbox: marking a delivery failed did not commit (${failed})`, 'error', { component: 'outbox', code: failed, orderId })
         })
         continue
       }
@@ -99,7 +102,8 @@ export function createOutbox(
         .then(
           () => true,
           (error: unknown) => {
-            log(`outbox: marking a change delivered failed (${errorCodeOf(error)})`)
+            const code = String(errorCodeOf(error))
+            log(`outbox: marking a change delivered failed (${code})`, 'error', { component: 'outbox', code, orderId })
             return false
           },
         )
@@ -150,7 +154,10 @@ export function createOutbox(
             for (const entry of step.entries) reported.delete(entry.id)
             return drainOnce()
           })
-          .catch((error: unknown) => log(`outbox delivery failed (${errorCodeOf(error)})`)),
+          .catch((error: unknown) => {
+            const code = String(errorCodeOf(error))
+            log(`outbox delivery failed (${code})`, 'error', { component: 'outbox', code })
+          }),
       }
       next = step
       chain = step.done

@@ -1,4 +1,5 @@
 import { ShopBackendError } from '../errors.js'
+import type { Log } from '../telemetry/log.js'
 
 /** A store's error by its code only (a message can quote a row's values), and whether it means "not now". */
 export interface StoreFailure {
@@ -50,11 +51,15 @@ export function storeFailureOf(error: unknown): StoreFailure {
  * 503 `STORE_UNAVAILABLE` when `error` is the store out of reach (said in the log, by its code, for
  * `what`): try again, nothing was half-written. Undefined for any other error.
  */
-export function storeUnavailableOf(error: unknown, log: (line: string) => void, what: string): ShopBackendError | undefined {
+export function storeUnavailableOf(error: unknown, log: Log, what: string): ShopBackendError | undefined {
   if (error instanceof ShopBackendError) return undefined
   const failure = storeFailureOf(error)
   if (!failure.unavailable) return undefined
-  log(`${what}: the ledger's store could not be reached (${failure.code})`)
+  log(`${what}: the ledger's store could not be reached (${failure.code})`, 'error', {
+    component: 'store',
+    code: failure.code,
+    operation: what,
+  })
   return new ShopBackendError(
     'STORE_UNAVAILABLE',
     "The shop's payment records could not be reached. Try again in a moment; the order is never charged twice.",
@@ -62,7 +67,7 @@ export function storeUnavailableOf(error: unknown, log: (line: string) => void, 
 }
 
 /** Runs `call`; the store out of reach becomes 503 `STORE_UNAVAILABLE`, any other error goes on as it was. */
-export async function unlessStoreUnavailable<T>(call: () => Promise<T>, log: (line: string) => void, what: string): Promise<T> {
+export async function unlessStoreUnavailable<T>(call: () => Promise<T>, log: Log, what: string): Promise<T> {
   try {
     return await call()
   } catch (error) {

@@ -3,6 +3,7 @@ import type { FeedRecord } from '../payment-service.js'
 import { planPollBatch } from './plan-poll-batch.js'
 import { LeaseLostError, type PollBatch, type PollProblem } from '../store/ledger-store.js'
 import { errorCodeOf } from '../store/error-code.js'
+import { notePollRead } from './poll-read-at.js'
 
 /** What one poll did. */
 export interface PollReport {
@@ -95,6 +96,8 @@ export function createPoller(
         acquired
           ? `poller ${holder}: holds the lease ${POLLER_LEASE}; this instance polls`
           : `poller ${holder}: the lease ${POLLER_LEASE} is held by ${held.holder}; this instance waits`,
+        'info',
+        { component: 'poller', lease: POLLER_LEASE, holder, leaseHolder: held.holder, polls: acquired },
       )
       lastSeenHolder = held.holder
     }
@@ -160,17 +163,30 @@ export function createPoller(
     } catch (error) {
       const failed = errorCodeOf(error)
       // Not registered yet is a state, not news: said when it begins, not at every interval.
-      if (failed !== 'NOT_REGISTERED' || lastFailure !== failed) context.log(`poll failed (${failed}); the cursor stays where it was`)
+      if (failed !== 'NOT_REGISTERED' || lastFailure !== failed)
+        context.log(`poll failed (${failed}); the cursor stays where it was`, failed === 'NOT_REGISTERED' ? 'info' : 'warn', {
+          component: 'poller',
+          code: String(failed),
+        })
       lastFailure = String(failed)
       await context.drainOutbox()
       return { applied, skipped, problems, failed: String(failed) }
     }
+    await notePollRead(context)
     for (const problem of problems) {
-      context.log(`updated-payments record ${problem.sequence} not applied (${problem.reason}); retried later`)
+      context.log(`updated-payments record ${problem.sequence} not applied (${problem.reason}); retried later`, 'warn', {
+        component: 'poller',
+        code: problem.reason,
+        sequence: problem.sequence,
+      })
       options.onProblem?.(problem)
     }
     // Said, so a backlog (the first poll after a long stop) is not mistaken for a caught-up feed.
-    if (moreToRead) context.log(`poll stopped at its limit (${maxPages} feed pages); the next poll reads on from the cursor`)
+    if (moreToRead)
+      context.log(`poll stopped at its limit (${maxPages} feed pages); the next poll reads on from the cursor`, 'info', {
+        component: 'poller',
+        maxPagesPerPoll: maxPages,
+      })
     await context.drainOutbox()
     return { applied, skipped, problems, ...(moreToRead ? { moreToRead } : {}) }
   }

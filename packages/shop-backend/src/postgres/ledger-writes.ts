@@ -1,4 +1,5 @@
 import type pg from 'pg'
+import type { Log } from '../telemetry/log.js'
 import type { AttemptUpdate } from '../store/ledger-sql.js'
 import type { AttemptRecord, WrittenAttempt } from '../store/records.js'
 import { ATTEMPT_COLUMNS } from './attempt-columns.js'
@@ -67,7 +68,7 @@ type GroupRow = QueuedRow & { written: 'updated' | 'inserted' }
  */
 export function createLedgerWrites(
   pool: pg.Pool,
-  log: (line: string) => void,
+  log: Log,
 ): {
   insert(attempt: AttemptRecord): Promise<boolean>
   update(update: AttemptUpdate): Promise<WrittenAttempt | undefined>

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { logOf, type ShopBackendLog } from '../telemetry/log.js'
 import type { Migration } from '../store/migration-plan.js'
 import type { LedgerStore } from '../store/ledger-store.js'
 import { errorCodeOf } from '../store/error-code.js'
@@ -28,9 +29,9 @@ export type PostgresStoreOptions = (
   /**
    * Where the store tells what it got over: a group statement that failed and was sent again one
    * write at a time; an idle connection the pool dropped. SQLSTATE codes and counts, never values.
-   * Default: nothing, as the back end's own `log`; pass the same function to both.
+   * Default: nothing, as the back end's own `log`; pass the same function or structured logger to both.
    */
-  readonly log?: (line: string) => void
+  readonly log?: ShopBackendLog
   /** Test hook: the migrations to apply (default: this version's). */
   readonly migrations?: readonly Migration[]
 }
@@ -66,9 +67,13 @@ async function putSettings(pool: pg.Pool, settings: Readonly<Record<string, stri
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const owned = options.pool === undefined
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 })
-  const log = options.log ?? (() => {})
+  const log = logOf(options.log)
   // An idle connection that breaks (a server restart) is dropped by the pool; it must not end the process.
-  if (owned) pool.on('error', (error) => log(`postgres store: the pool dropped an idle connection (${errorCodeOf(error)})`))
+  if (owned)
+    pool.on('error', (error) => {
+      const code = String(errorCodeOf(error))
+      log(`postgres store: the pool dropped an idle connection (${code})`, 'warn', { component: 'store', code })
+    })
   let schemaVersion: number
   try {
     schemaVersion = await migratePostgres(pool, options.migrations ?? POSTGRES_MIGRATIONS)

@@ -1,4 +1,5 @@
 import { errorCodeOf } from '../store/error-code.js'
+import type { Log } from '../telemetry/log.js'
 
 /** How one kind of write is sent: alone, or many as one statement. */
 export interface GroupedWrite<Job, Result> {
@@ -31,7 +32,7 @@ interface Queued<Job, Result> {
  */
 export function createStatementGroups<Job, Result>(
   write: GroupedWrite<Job, Result>,
-  log: (line: string) => void,
+  log: Log,
 ): {
   run(job: Job): Promise<Result>
   /** Resolves once every job asked for so far is answered (for `close`). */
@@ -79,7 +80,12 @@ export function createStatementGroups<Job, Result>(
     } catch (error) {
       // Said, not thrown: each caller still gets its own answer below. A group that fails every time
       // would otherwise cost a statement a job without anyone knowing.
-      log(`postgres store: a group of ${group.length} ${write.what} failed (${errorCodeOf(error)}); each is sent again alone`)
+      const code = String(errorCodeOf(error))
+      log(`postgres store: a group of ${group.length} ${write.what} failed (${code}); each is sent again alone`, 'warn', {
+        component: 'store',
+        code,
+        writes: group.length,
+      })
       await Promise.all(group.map(sendOne))
       return
     }

@@ -20,6 +20,7 @@ import type {
 import type { LedgerStore } from '../store/ledger-store.js'
 import { SETTING } from '../backend-context.js'
 import { createKeyedLock } from '../lib/keyed-lock.js'
+import type { Log } from '../telemetry/log.js'
 import { derivedIdempotencyKey } from '../lib/idempotency-key.js'
 import {
   forgottenAccount,
@@ -84,7 +85,7 @@ export interface MerchantSetupDeps {
   /** Sets the store the checkout sells from; '' closes it. */
   readonly useStore: (storeId: string) => Promise<void>
   /** Codes and ids only. */
-  readonly log: (line: string) => void
+  readonly log: Log
   /** The context's wait: the redirect goes on after this much even without an answer. */
   readonly sleep: (ms: number) => Promise<void>
 }
@@ -258,7 +259,10 @@ export function createMerchantSetup(deps: MerchantSetupDeps): {
       returning ??= serial(async () => {
         if (await store.getSetting(SETTING.contractorId)) await refresh()
       })
-        .catch((error) => deps.log(`onboarding return: status not re-checked (${(error as { code?: string })?.code ?? 'Error'})`))
+        .catch((error) => {
+          const code = String((error as { code?: string })?.code ?? 'Error')
+          deps.log(`onboarding return: status not re-checked (${code})`, 'warn', { component: 'merchant-setup', code })
+        })
         .finally(() => (returning = undefined))
       await Promise.race([returning, deps.sleep(ONBOARDING_RETURN_WAIT_MS)])
     },

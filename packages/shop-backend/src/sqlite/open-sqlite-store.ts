@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import { lineLogOf, type ShopBackendLog } from '../telemetry/log.js'
 import { closeSync, fsyncSync, mkdirSync, openSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { Migration } from '../store/migration-plan.js'
@@ -19,9 +20,9 @@ export interface SqliteStoreOptions {
   /**
    * Hears what the store cannot tell a single caller: a group commit or a WAL sync that failed (with
    * SQLite's or the OS's error code, never a row's values). Default: nothing, as the back end's own
-   * `log`; pass the same function to both.
+   * `log`; pass the same function or structured logger to both (at `error`, `component: 'store'`).
    */
-  readonly log?: (line: string) => void
+  readonly log?: ShopBackendLog
 }
 
 /** A {@link LedgerStore} and what it adds. */
@@ -58,7 +59,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const schemaVersion = runSync(migrate(options.migrations ?? MIGRATIONS), sqliteMigrationSteps(db))
   fsyncFolder(dirname(options.path)) // the -wal file's name is on disk too
   db.pragma('synchronous = NORMAL')
-  const groupCommit = createGroupCommit(db, { walPath: `${options.path}-wal`, ...(options.log ? { log: options.log } : {}) })
+  const groupCommit = createGroupCommit(db, {
+    walPath: `${options.path}-wal`,
+    ...(options.log ? { log: lineLogOf(options.log, 'error', { component: 'store' }) } : {}),
+  })
   const store = sqlLedgerStore(sqliteDriver(sqliteSteps(db), groupCommit), {
     async close() {
       if (!db.open) return

@@ -49,6 +49,8 @@ export function ledgerSql(dialect: SqlDialect) {
     dueOutbox: `SELECT * FROM outbox o WHERE o.delivered_at IS NULL AND o.next_try_at <= $1 AND NOT EXISTS (
       SELECT 1 FROM outbox e WHERE e.order_id = o.order_id AND e.id < o.id AND e.delivered_at IS NULL AND e.next_try_at > $1)
       ORDER BY o.id LIMIT $2`,
+    // Every undelivered change, due or waiting for its next try: a backlog that only grows is a shop not hearing.
+    outboxBacklog: 'SELECT COUNT(*) AS n FROM outbox WHERE delivered_at IS NULL',
     // Delivered changes go: the attempts keep the history, and the outbox stays a few pages.
     delivered: 'DELETE FROM outbox WHERE id = $1',
     deliveryFailed: 'UPDATE outbox SET tries = tries + 1, next_try_at = $2 WHERE id = $1',

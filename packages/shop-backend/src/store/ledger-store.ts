@@ -2,7 +2,7 @@
  * The seam between the ledger and its storage: the {@link LedgerStore} interface. Its records, the
  * poll batch and the lease are in `./store/`; the rules both SQL stores share are there too.
  */
-import type { LeaseAnswer } from './lease.js'
+import type { Lease, LeaseAnswer } from './lease.js'
 import type { PollBatch, PollBatchResult, PollProblem } from './poll-batch.js'
 import type {
   AttemptPatch,
@@ -77,6 +77,8 @@ export interface LedgerStore {
    * of the same order is undelivered and not due (its delivery failed and waits): the shop hears an order's changes in order.
    */
   dueOutbox(now: string, limit: number): Promise<OutboxEntry[]>
+  /** How many changes are not delivered yet, due now or waiting for their next try (for the outbox backlog gauge). */
+  outboxBacklog(): Promise<number>
   /** The change reached the shop: not due again. */
   markDelivered(id: number): Promise<void>
   /** The shop's callback threw: tries + 1, due again at `nextTryAt`. */
@@ -87,6 +89,8 @@ export interface LedgerStore {
    * so a caller that did not get it learns who holds it and until when.
    */
   acquireLease(name: string, holder: string, ttlMs: number, now: string): Promise<LeaseAnswer>
+  /** The lease as stored (perhaps expired), or undefined when none is: a read only, for readiness. */
+  readLease(name: string): Promise<Lease | undefined>
   /** Gives the lease up if `holder` holds it (a stopped poller); another instance may take it at once. */
   releaseLease(name: string, holder: string): Promise<void>
   /** Commits what is queued and closes the connection (or the pool the store made). */

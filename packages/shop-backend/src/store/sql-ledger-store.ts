@@ -14,6 +14,8 @@ import {
   type OutboxRow,
   problemOf,
   type ProblemRow,
+  type LeaseRow,
+  leaseOf,
   rowOfAttempt,
   rowOfModification,
   valuesOf,
@@ -87,6 +89,15 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
       return rows.map(problemOf)
     },
     dueOutbox: async (now, limit) => (await read(every<OutboxRow>('dueOutbox', [now, limit]))).map(outboxEntryOf),
+    async outboxBacklog() {
+      // PostgreSQL gives a COUNT as text.
+      const row = await read(first<{ n: number | string }>('outboxBacklog'))
+      return Number(row?.n ?? 0)
+    },
+    async readLease(name) {
+      const row = await read(first<LeaseRow>('readLease', [name]))
+      return row && leaseOf(row)
+    },
     async markDelivered(id) {
       await writeOne(changes('delivered', [id]))
     },

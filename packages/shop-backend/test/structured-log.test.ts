@@ -1,0 +1,139 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import Database from 'better-sqlite3'
+import pino from 'pino'
+import { describe, expect, it } from 'vitest'
+import { openSqliteStore } from '../src/sqlite/index.js'
+import { useWorld } from './support/shop.js'
+import { downWhile } from './support/store-down.js'
+
+const { shop, world } = useWorld()
+
+/** A real pino logger writing JSON lines to a stream the test reads. */
+function capturedPino() {
+  const entries: Array<Record<string, unknown>> = []
+  const raw: string[] = []
+  const logger = pino(
+    { level: 'debug', base: null },
+    {
+      write(line: string) {
+        raw.push(line)
+        entries.push(JSON.parse(line) as Record<string, unknown>)
+      },
+    },
+  )
+  return { logger, entries, raw }
+}
+
+const LEVEL = { debug: 20, info: 30, warn: 40, error: 50 } as const
+
+describe('the log option as a structured logger (pino) or a function', () => {
+  it("gives pino each entry's level and fields: an onOrderChange that threw, the poller's lease, a 500", async () => {
+    const { logger, entries } = capturedPino()
+    let refuse = true
+    const s = await shop({
+      log: logger,
+      onOrderChange: () => {
+        if (refuse) throw Object.assign(new Error('shop database down'), { code: 'SHOP_DB_DOWN' })
+      },
+    })
+    const order = s.createOrder()
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: LEVEL.warn, component: 'outbox', code: 'SHOP_DB_DOWN', orderId: order.id, msg: expect.any(String) }),
+    )
+    refuse = false
+
+    s.backend.poller.start({ intervalMs: 20, leaseMs: 60_000 })
+    for (let i = 0; i < 500 && !entries.some((e) => e.component === 'poller'); i++) await new Promise((r) => setTimeout(r, 10))
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: LEVEL.info, component: 'poller', holder: s.backend.poller.holder, polls: true }),
+    )
+    await s.backend.poller.stop()
+
+    const failing = await shop({
+      log: logger,
+      findOrder: () => {
+        throw new RangeError('order lookup broke')
+      },
+    })
+    expect((await failing.post('/api/payments', { orderId: 'x1' })).status).toBeGreaterThanOrEqual(400)
+    const answer = await failing.backend.fetch(
+      new Request('http://shop.test/api/payments', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(await s.cardSubmission(s.createOrder())),
+      }),
+    )
+    expect(answer.status).toBe(500)
+    expect(entries).toContainEqual(
+      expect.objectContaining({ level: LEVEL.error, component: 'http', code: 'RangeError', method: 'POST', path: '/api/payments' }),
+    )
+  })
+
+  it('says a store out of reach at error level with its code, and never card data across a payment', async () => {
+    const { logger, entries, raw } = capturedPino()
+    let down = false
+    const s = await shop({
+      log: logger,
+      wrapStore: downWhile(() => down, 'insertAttempt'),
+      onOrderChange: () => {
+        throw new Error('again later')
+      },
+    })
+    const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+    const submission = await s.cardSubmission(s.createOrder(), card)
+    expect((await s.post('/api/payments', submission)).body).toMatchObject({ resultCode: 'Authorised' })
+    down = true
+    expect((await s.post('/api/payments', await s.cardSubmission(s.createOrder(), card))).status).toBe(503)
+    expect(entries).toContainEqual(expect.objectContaining({ level: LEVEL.error, component: 'store', code: 'ECONNREFUSED' }))
+    const all = raw.join('\n')
+    const encrypted = String((submission.paymentMethod as Record<string, unknown>).encryptedCard ?? '')
+    for (const secret of [
+      card.number,
+      card.securityCode ?? '',
+      `${card.expiryMonth}/${card.expiryYear}`,
+      encrypted,
+      world().sandbox.readyMadeShop.serviceSecret,
+    ])
+      if (secret) expect(all).not.toContain(secret)
+  })
+
+  it('still takes a function: one line per entry, the same words pino gets as its message', async () => {
+    const lines: string[] = []
+    const { logger, entries } = capturedPino()
+    const throwing = () => {
+      throw Object.assign(new Error('no'), { code: 'SHOP_DB_DOWN' })
+    }
+    const a = await shop({ log: (line) => void lines.push(line), onOrderChange: throwing })
+    const b = await shop({ log: logger, onOrderChange: throwing })
+    for (const s of [a, b]) await s.post('/api/payments', await s.cardSubmission(s.createOrder()))
+    const outboxLine = lines.find((line) => line.startsWith('onOrderChange failed'))
+    expect(outboxLine).toMatch(/^onOrderChange failed for order \S+ \(SHOP_DB_DOWN\); tried again later$/)
+    expect(entries.map((e) => e.msg)).toContainEqual(
+      expect.stringMatching(/^onOrderChange failed for order \S+ \(SHOP_DB_DOWN\); tried again later$/),
+    )
+  })
+
+  it("gives the SQLite store's group-commit failure to pino at error level, by code", async () => {
+    const { logger, entries } = capturedPino()
+    const dir = await mkdtemp(join(tmpdir(), 'structured-log-'))
+    const store = openSqliteStore({ path: join(dir, 'payments.sqlite'), log: logger })
+    const other = new Database(join(dir, 'payments.sqlite'))
+    try {
+      store.database.pragma('busy_timeout = 50')
+      other.prepare('BEGIN IMMEDIATE').run()
+      await expect(store.putSetting('a', 'secret-1')).rejects.toMatchObject({ code: 'SQLITE_BUSY' })
+      expect(entries).toEqual([
+        expect.objectContaining({ level: LEVEL.error, component: 'store', msg: expect.stringContaining('(SQLITE_BUSY)') }),
+      ])
+      expect(JSON.stringify(entries)).not.toContain('secret-1')
+    } finally {
+      other.close()
+      await store.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+})
