@@ -15,6 +15,7 @@ import { resealSecrets } from './reseal-secrets.js'
 import { createServiceConnection } from './service-connection.js'
 import { createApp } from './http/create-app.js'
 import { addShopSideRoutes, SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
+import { addAdminRoutes, adminPaths, DEFAULT_ADMIN_BASE_PATH, pathMatcher } from './http/admin-routes.js'
 import { eraseShopperData, removeSavedCard, savedCards } from './ledger/shopper-data.js'
 import { unlessStoreUnavailable } from './lib/store-failure.js'
 
@@ -79,18 +80,21 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
+  const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
+    unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
   const app = createApp((app) => {
     addShopSideRoutes(app, context, shopSide)
     addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
+    if (options.admin) addAdminRoutes(app, options.admin, { context, outbox, modify, maxBodyBytes })
   }, log)
-  const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), paths.config, paths.payments, paths.paymentDetails])
-
-  const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
-    unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
+  // Without the option no admin path exists: 404 as any path the back end does not serve.
+  const admin = options.admin ? Object.values(adminPaths(options.admin.basePath ?? DEFAULT_ADMIN_BASE_PATH)) : []
+  const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), paths.config, paths.payments, paths.paymentDetails, ...admin])
+  const isAdminPath = pathMatcher(admin)
 
   return {
     fetch: async (request, info = {}) => app.fetch(request, { info }),
-    handles: (pathname) => allPaths.includes(pathname),
+    handles: (pathname) => allPaths.includes(pathname) || isAdminPath(pathname),
     paths: allPaths,
     poller,
     capture: (orderId, o) => modify('capture', orderId, o),

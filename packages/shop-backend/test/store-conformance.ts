@@ -457,6 +457,7 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           ['o2', 'refused', 0, at],
         ])
         expect(await store.listOutbox(1)).toEqual(waiting.slice(0, 1))
+        expect(await store.listOutbox(10, waiting[1]!.id)).toEqual(waiting.slice(1))
         // Retrying o1's later change makes its earlier one due too: the shop still hears them in order.
         const later = '2026-01-01T00:00:30.000Z'
         expect(await store.retryDelivery(waiting[1]!.id, later)).toBe(true)

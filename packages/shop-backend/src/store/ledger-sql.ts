@@ -61,7 +61,7 @@ export function ledgerSql(dialect: SqlDialect) {
     leaseForCommit: `${LEASE}${dialect.lockForCommit}`,
     releaseLease: 'DELETE FROM leases WHERE name = $1 AND holder = $2',
     // The admin's view and hands: what waits, tried again now, or dismissed (kept in dismissed_*).
-    undeliveredOutbox: 'SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id LIMIT $1',
+    undeliveredOutbox: 'SELECT * FROM outbox WHERE delivered_at IS NULL AND id >= $2 ORDER BY id LIMIT $1',
     outboxEntry: 'SELECT id FROM outbox WHERE id = $1 AND delivered_at IS NULL',
     // The entry and its order's earlier undelivered ones: due now, so the shop still hears them in order.
     deliverNow: `UPDATE outbox SET next_try_at = $2 WHERE delivered_at IS NULL AND next_try_at > $2 AND id <= $1

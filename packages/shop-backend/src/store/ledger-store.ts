@@ -83,8 +83,8 @@ export interface LedgerStore {
   markDelivered(id: number): Promise<void>
   /** The shop's callback threw: tries + 1, due again at `nextTryAt`. */
   markDeliveryFailed(id: number, nextTryAt: string): Promise<void>
-  /** Undelivered changes, due or waiting (a failed delivery's next try), oldest first: the admin's list. */
-  listOutbox(limit: number): Promise<OutboxEntry[]>
+  /** Undelivered changes from the entry `fromId` on (default all), due or waiting (a failed delivery's next try), oldest first. */
+  listOutbox(limit: number, fromId?: number): Promise<OutboxEntry[]>
   /**
    * Makes the undelivered entry `id` due at `now`, with its order's earlier undelivered ones (the shop
    * still hears an order's changes in order): false when it is not in the outbox.

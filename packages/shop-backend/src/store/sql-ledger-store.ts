@@ -95,7 +95,7 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
     async markDeliveryFailed(id, nextTryAt) {
       await writeOne(changes('deliveryFailed', [id, nextTryAt]))
     },
-    listOutbox: async (limit) => (await read(every<OutboxRow>('undeliveredOutbox', [limit]))).map(outboxEntryOf),
+    listOutbox: async (limit, fromId = 0) => (await read(every<OutboxRow>('undeliveredOutbox', [limit, fromId]))).map(outboxEntryOf),
     retryDelivery: (id, now) => write(deliverNow(id, now)),
     dismissDelivery: (id, at) => write(dismissDelivery(id, at)),
     dismissProblem: (sequence, at) => write(dismissProblem(sequence, at)),
