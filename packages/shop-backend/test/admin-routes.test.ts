@@ -364,7 +364,7 @@ for (const variant of variants) {
       }),
     )
 
-    it("a delivery the shop's callback refused waits with its tries; retried once the shop is back it is delivered; another is dismissed", async () => {
+    it('a refused delivery waits with its tries; a retry delivers it once the shop is back; a dismissed one is kept', async () => {
       let shopDown = true
       const down = new Set<string>()
       const heard: OrderChange[] = []
