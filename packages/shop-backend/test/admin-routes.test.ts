@@ -5,10 +5,12 @@
  * sandbox; a poll problem and a waiting delivery shown, retried and dismissed.
  */
 import express from 'express'
+import Fastify from 'fastify'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shopBackendHandler } from '../src/express/index.js'
+import { shopBackendPlugin } from '../src/fastify/index.js'
 import type { LedgerStore, OrderChange, ShopBackendOptions, ShopOrder } from '../src/index.js'
 import { toNodeListener } from '../src/node/index.js'
 import { openPostgresStore } from '../src/postgres/index.js'
@@ -112,6 +114,25 @@ const variants = [
   { name: 'SQLite', ledger: onSqlite, skip: false },
   { name: 'PostgreSQL', ledger: onPostgres, skip: postgres.missing !== undefined },
 ]
+
+describe('admin routes: where they are', () => {
+  it("under a basePath of the shop's choosing: handles() matches its routes and nothing beside them", async () => {
+    const shop = await startShop(world, { admin: { authorize: () => true, basePath: '/shop-admin.v2' } })
+    try {
+      expect(shop.backend.handles('/shop-admin.v2/orders/1001/capture')).toBe(true)
+      expect(shop.backend.handles('/shop-admin.v2/problems')).toBe(true)
+      expect(shop.backend.handles('/shop-admin.v2/problems/12/dismiss')).toBe(true)
+      // A dot is a dot, a parameter one segment.
+      expect(shop.backend.handles('/shop-adminXv2/problems')).toBe(false)
+      expect(shop.backend.handles('/shop-admin.v2/orders/1001/items/capture')).toBe(false)
+      expect(shop.backend.handles('/shop-admin.v2/orders')).toBe(false)
+      expect(shop.backend.handles('/api/admin/problems')).toBe(false)
+      expect(shop.backend.paths).toContain('/shop-admin.v2/orders/:orderId')
+    } finally {
+      await shop.close()
+    }
+  })
+})
 
 describe('admin routes: without the option', () => {
   it('serves no admin path: 404 as any path the back end does not serve', async () => {
@@ -426,6 +447,49 @@ for (const variant of variants) {
   })
 }
 
+/** GET (no body) or POST JSON to the framework's server, signed in unless told otherwise. */
+function caller(url: string) {
+  return async (path: string, body?: unknown, signedIn = true) => {
+    const response = await fetch(`${url}${path}`, {
+      ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
+      headers: { 'content-type': 'application/json', ...(signedIn ? { authorization: SIGNED_IN } : {}) },
+    })
+    return { status: response.status, body: (await response.json()) as Json }
+  }
+}
+
+/** A new order of 28.00 paid by card through the shop's checkout; its pspReference. */
+async function paidThroughShop(shop: TestShop) {
+  const order = shop.createOrder(2800)
+  expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+  return { order, psp: (await shop.store.listAttempts(String(order.id)))[0]!.pspReference! }
+}
+
+describe('admin routes through Fastify 5', () => {
+  it('routes them by backend.paths: refused without the sign-in, a capture repeated with its requestId sent once', async () => {
+    const shop = await startShop(world, {
+      admin: { authorize: (request) => request.headers.get('authorization') === SIGNED_IN },
+    })
+    const app = Fastify()
+    await app.register(shopBackendPlugin, { backend: shop.backend })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    const call = caller(url)
+    try {
+      const { order, psp } = await paidThroughShop(shop)
+      expect(await call(`/api/admin/orders/${order.id}/cancel`, { requestId: 'click-fastify-1' }, false)).toMatchObject({ status: 403 })
+      const first = await call(`/api/admin/orders/${order.id}/cancel`, { requestId: 'click-fastify-1' })
+      expect(first).toMatchObject({ status: 200, body: { requestId: 'click-fastify-1', kind: 'cancel', state: 'received' } })
+      expect(await call(`/api/admin/orders/${order.id}/cancel`, { requestId: 'click-fastify-1' })).toEqual(first)
+      expect(world.sandboxModifications(psp, 'cancel')).toBe(1)
+      expect((await call(`/api/admin/orders/${order.id}`)).body).toMatchObject({ modifications: [{ requestId: 'click-fastify-1' }] })
+    } finally {
+      await app.close()
+      await shop.close()
+    }
+  })
+})
+
 describe('admin routes through Express 5', () => {
   it("answers beside the app's own admin routes: signed in or not, an order, a capture repeated with its requestId", async () => {
     const shop = await startShop(world, {
@@ -441,17 +505,9 @@ describe('admin routes through Express 5', () => {
       const s = app.listen(0, '127.0.0.1', () => resolve(s))
     })
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-    const call = async (path: string, body?: unknown, signedIn = true) => {
-      const response = await fetch(`${url}${path}`, {
-        ...(body === undefined ? {} : { method: 'POST', body: JSON.stringify(body) }),
-        headers: { 'content-type': 'application/json', ...(signedIn ? { authorization: SIGNED_IN } : {}) },
-      })
-      return { status: response.status, body: (await response.json()) as Json }
-    }
+    const call = caller(url)
     try {
-      const order = shop.createOrder(2800)
-      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
-      const psp = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      const { order, psp } = await paidThroughShop(shop)
       expect(await call('/api/admin/orders')).toEqual({ status: 200, body: { own: "the shop's order list" } })
       expect(await call(`/api/admin/orders/${order.id}`, undefined, false)).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } })
       expect(await call(`/api/admin/orders/${order.id}/capture`, { requestId: 'click-express-1' }, false)).toMatchObject({ status: 403 })
