@@ -3,12 +3,9 @@
  * order table could not take (another process held it locked) shows as a problem, and Retry, once the
  * table is free again, delivers it and clears the problem; the order shows as paid.
  */
-import Database from 'better-sqlite3'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
+import { paidWhileOrderTableLocked } from './order-table-locked.js'
 
 let stack: DemoStack
 beforeAll(async () => {
@@ -16,41 +13,11 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => stack?.close())
 
-async function post(path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-  const response = await fetch(`${stack.shop.url}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  })
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> }
-}
-
 describe('the admin page on the admin routes (Chromium)', () => {
   it('shows an order change the order table refused as a problem; Retry delivers it and clears it', async () => {
-    const order = (await post('/api/orders', { items: [{ sku: 'tea-sencha', quantity: 1 }] })).json as {
-      id: number
-      reference: string
-      amount: { currency: string; value: number }
-    }
-    // Another process holds the shop's order table (a long report, a migration): its writes wait, then fail.
-    const orderTable = new Database(join(stack.shopDataDir, 'shop.sqlite'))
-    orderTable.exec('BEGIN EXCLUSIVE')
-    let paid: Awaited<ReturnType<typeof post>>
-    try {
-      const certificate = await importCertificate(stack.sandbox.certificatePem)
-      const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-      paid = await post('/api/payments', {
-        orderId: order.id,
-        reference: order.reference,
-        amount: order.amount,
-        paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
-      })
-    } finally {
-      orderTable.exec('ROLLBACK')
-      orderTable.close()
-    }
+    const { order, answer } = await paidWhileOrderTableLocked(stack)
     // The payment is the ledger's: the shopper heard Authorised all the same.
-    expect(paid.json).toEqual({ resultCode: 'Authorised' })
+    expect(answer).toEqual({ resultCode: 'Authorised' })
     expect(stack.shopLog.some((line) => line.startsWith(`onOrderChange failed for order ${order.id} `))).toBe(true)
 
     const { page, problems } = await stack.page()
