@@ -80,17 +80,20 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
-  const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
-    unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
   const app = createApp((app) => {
     addShopSideRoutes(app, context, shopSide)
     addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
-    if (options.admin) addAdminRoutes(app, options.admin, { context, outbox, modify, maxBodyBytes })
+    // `modify` (below, shared with backend.capture and the others) is reached only once a request comes.
+    if (options.admin)
+      addAdminRoutes(app, options.admin, { context, outbox, modify: (kind, orderId, o) => modify(kind, orderId, o), maxBodyBytes })
   }, log)
   // Without the option no admin path exists: 404 as any path the back end does not serve.
   const admin = options.admin ? Object.values(adminPaths(options.admin.basePath ?? DEFAULT_ADMIN_BASE_PATH)) : []
   const allPaths = Object.freeze([...Object.values(SHOP_SIDE_PATHS), paths.config, paths.payments, paths.paymentDetails, ...admin])
   const isAdminPath = pathMatcher(admin)
+
+  const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
+    unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
 
   return {
     fetch: async (request, info = {}) => app.fetch(request, { info }),
