@@ -20,6 +20,8 @@ export interface DemoStack {
   /** The sandbox as the Playwright fixture makes it for a worker (fresh folder, free port). */
   readonly sandbox: TestSandbox
   readonly shop: RunningShop
+  /** The shop's data folder (its order table `shop.sqlite`, its ledger `payments.sqlite`). */
+  readonly shopDataDir: string
   /** Chromium, unless the stack was started without it. */
   readonly browser: Browser | undefined
   readonly shopLog: string[]
@@ -69,6 +71,7 @@ export async function startDemoStack(
   return {
     sandbox,
     shop,
+    shopDataDir: join(dataDir, 'shop'),
     browser,
     shopLog,
     async page() {

@@ -11,6 +11,7 @@ import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { join } from 'node:path'
 import { SCREENSHOT_DIR, startDemoStack, type DemoStack } from './demo-stack.js'
 import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
+import { paidWhileOrderTableLocked } from './order-table-locked.js'
 import { wantedEngines } from '../support/browsers.js'
 
 /** A proxy to `target` that appends a skimmer's line to the card-jwe script. */
@@ -187,6 +188,21 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.click(`button[aria-label="Capture ${reference}"]`)
     await shopper.waitFor(`tr td[data-state="captured"]`)
     expect(await read()).toEqual(['Captured', ['Refund']])
+  })
+
+  it('the admin shows an order change the order table refused as a problem; Retry delivers it and clears it', async () => {
+    const { order, answer } = await paidWhileOrderTableLocked(stack)
+    expect(answer).toEqual({ resultCode: 'Authorised' })
+    await shopper.open(`${stack.shop.url}/admin.html`)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    const problems = () =>
+      shopper.evaluate(() => [...document.querySelectorAll('#problems tr')].map((tr) => [...tr.children].map((td) => td.textContent)))
+    const [problem] = await problems()
+    expect(problem?.slice(1, 4)).toEqual([String(order.id), 'The order could not be updated (to authorised)', '1'])
+    await shopper.click(`button[aria-label="Retry ${problem![0]}"]`)
+    await shopper.waitFor('#no-problems')
+    expect(await problems()).toEqual([])
+    await shopper.waitFor(`tr[data-order-id="${order.id}"] td[data-state="authorised"]`)
   })
 
   it('focus on the status after Pay, then in the challenge frame, shown in view', async () => {

@@ -67,18 +67,13 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
   const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
 
   /** POST to the shop until it answers one of `done`; connection failures and 5xx are retried. */
-  async function post(
-    path: string,
-    body: () => Promise<unknown>,
-    done: number[],
-    headers: Record<string, string> = {},
-  ): Promise<{ status: number; json: unknown }> {
+  async function post(path: string, body: () => Promise<unknown>, done: number[]): Promise<{ status: number; json: unknown }> {
     for (let tries = 0; ; tries++) {
       if (tries > 400) throw new Error(`${path}: no answer after 400 tries`)
       try {
         const response = await fetch(shopUrl + path, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...headers },
+          headers: { 'content-type': 'application/json' },
           body: JSON.stringify(await body()),
           signal: AbortSignal.timeout(15_000),
         })
@@ -119,10 +114,8 @@ it(`keeps every acknowledged payment and applies nothing twice through ${KILLS} 
       }
       acknowledged.set(order.id, (paid.json as { resultCode: string }).resultCode)
       if (index % 2 === 0) {
-        const key = randomUUID() // one key per "click", the same on every retry
-        const captured = await post(`/api/admin/orders/${order.id}/capture`, async () => ({ value: order.amount.value }), [200, 409], {
-          'idempotency-key': key,
-        })
+        const requestId = randomUUID() // one per "click", the same on every retry
+        const captured = await post(`/api/admin/orders/${order.id}/capture`, async () => ({ amount: order.amount, requestId }), [200, 409])
         if (captured.status === 200) captures.set(order.id, order.amount.value)
       }
     }

@@ -98,7 +98,14 @@ describe('other web pages against the shop on loopback (Chromium)', () => {
     const { page: own } = await stack.page()
     await own.goto(`${stack.shop.url}/admin.html`)
     const status = await own.evaluate(
-      async (url) => (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"value":100}' })).status,
+      async (url) =>
+        (
+          await fetch(url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: '{"amount":{"currency":"EUR","value":100}}',
+          })
+        ).status,
       `${admin}/capture`,
     )
     expect(status).toBe(200)

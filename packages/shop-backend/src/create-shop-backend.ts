@@ -22,6 +22,7 @@ import { resealSecrets } from './reseal-secrets.js'
 import { createServiceConnection } from './service-connection.js'
 import { createApp } from './http/create-app.js'
 import { addShopSideRoutes, SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
+import { addAdminRoutes, adminPaths, DEFAULT_ADMIN_BASE_PATH, pathMatcher } from './http/admin-routes.js'
 import { eraseShopperData, removeSavedCard, savedCards } from './ledger/shopper-data.js'
 import { unlessStoreUnavailable } from './lib/store-failure.js'
 import { logOf } from './telemetry/log.js'
@@ -98,7 +99,12 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     addShopSideRoutes(app, context, shopSide)
     addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
     addHealthRoutes(app, healthPaths, context, options.readiness ?? {})
+    // `modify` (below, shared with backend.capture and the others) is reached only once a request comes.
+    if (options.admin)
+      addAdminRoutes(app, options.admin, { context, outbox, modify: (kind, orderId, o) => modify(kind, orderId, o), maxBodyBytes })
   }, log)
+  // Without the option no admin path exists: 404 as any path the back end does not serve.
+  const admin = options.admin ? Object.values(adminPaths(options.admin.basePath ?? DEFAULT_ADMIN_BASE_PATH)) : []
   const allPaths = Object.freeze([
     ...Object.values(SHOP_SIDE_PATHS),
     paths.config,
@@ -106,14 +112,16 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     paths.paymentDetails,
     healthPaths.live,
     healthPaths.ready,
+    ...admin,
   ])
+  const isAdminPath = pathMatcher(admin)
 
   const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
     unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
 
   return {
     fetch: async (request, info = {}) => app.fetch(request, { info }),
-    handles: (pathname) => allPaths.includes(pathname),
+    handles: (pathname) => allPaths.includes(pathname) || isAdminPath(pathname),
     paths: allPaths,
     poller,
     readiness: () => readinessOf(context, options.readiness ?? {}),

@@ -9,6 +9,7 @@ export type ShopBackendErrorCode =
   | 'BODY_TOO_LARGE'
   | 'INVALID_BODY'
   | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
   | 'UNKNOWN_SETTING'
   | 'ORDER_NOT_FOUND'
   | 'ORDER_MISMATCH'

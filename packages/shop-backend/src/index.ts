@@ -51,6 +51,9 @@ export type {
   AppliedChange,
   AttemptPatch,
   AttemptRecord,
+  DismissedDelivery,
+  DismissedProblem,
+  DismissedRecords,
   LedgerStore,
   ModificationKind,
   ModificationPatch,
@@ -81,6 +84,10 @@ export type { ErasureRequests } from './ledger/shopper-data.js'
 export type { ResealReport } from './reseal-secrets.js'
 export { SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
 export { httpStatusOf } from './http/status-of-code.js'
+export { DEFAULT_ADMIN_BASE_PATH } from './http/admin-routes.js'
+export type { AdminOptions } from './http/admin-routes.js'
+export type { AdminAttempt, AdminModification, AdminOrderView, CardSummary } from './ledger/order-view.js'
+export type { ProblemRetry } from './poller/retry-problem.js'
 export type { FailureThrottleOptions } from './lib/failure-throttle.js'
 export type { BackendContext } from './backend-context.js'
 export { LeaseLostError } from './store/ledger-store.js'

@@ -18,6 +18,7 @@ import type { ErasureRequests } from './ledger/shopper-data.js'
 import type { ShopBackendLog } from './telemetry/log.js'
 import type { Readiness, ReadinessOptions } from './health/readiness.js'
 import type { TelemetryOptions } from './telemetry/backend-telemetry.js'
+import type { AdminOptions } from './http/admin-routes.js'
 
 /** The shop's own order, as the back end needs it: the only source of amount, currency and reference. */
 export type ShopOrder = OrderRecord
@@ -124,6 +125,11 @@ export interface ShopBackendOptions extends TelemetryOptions {
    * refund or cancel without requestId asking for what the one before it asked for; default 15 s.
    */
   readonly repeatWindowMs?: number
+  /**
+   * The admin routes (an order's payments; capture, refund and cancel; the poll problems and waiting
+   * deliveries, to retry or dismiss), served only when given, to requests `authorize` lets through.
+   */
+  readonly admin?: AdminOptions
   /** How repeated wrong Basic credentials are slowed. */
   readonly failureThrottle?: FailureThrottleOptions
   /** The clock; default the real one. */
@@ -157,11 +163,11 @@ export interface Registration {
 
 /** See {@link createShopBackend}. */
 export interface ShopBackend {
-  /** Web-standard handler: the shop-side endpoints, the checkout API and the health checks; 404 JSON for other paths. */
+  /** Web-standard handler: the shop-side endpoints, the checkout API, the health checks and the admin routes if given; 404 JSON for other paths. */
   fetch(request: Request, info?: RequestInfo): Promise<Response>
   /** Whether `fetch` serves this path (for frameworks that mount it beside their own routes). */
   handles(pathname: string): boolean
-  /** Every path `fetch` serves. */
+  /** Every path `fetch` serves; the admin routes' in the `:param` form Hono and Fastify route by (`/api/admin/orders/:orderId`). */
   readonly paths: readonly string[]
   /** Whether this instance can serve checkouts now, check by check: what the readiness path answers. */
   readiness(): Promise<Readiness>

@@ -442,6 +442,87 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'the admin: lists what the outbox holds with its tries, delivers a waiting change now (its earlier ones with it), dismisses one',
+      withStore(async ({ store }) => {
+        const [a, b] = await twoOrdersAttempted(store)
+        await store.compareAndSet(a.id, 1, { state: 'pending', updatedAt: at }, change(a, 'pending'))
+        const [failed] = await store.dueOutbox(at, 10)
+        await store.markDeliveryFailed(failed!.id, '2026-01-01T01:00:00.000Z')
+        await store.compareAndSet(a.id, 2, { state: 'authorised', updatedAt: at }, change({ ...a, state: 'pending' }, 'authorised'))
+        await store.compareAndSet(b.id, 1, { state: 'refused', updatedAt: at }, change(b, 'refused'))
+        const waiting = await store.listOutbox(10)
+        expect(waiting.map((e) => [e.change.orderId, e.change.state, e.tries, e.nextTryAt])).toEqual([
+          ['o1', 'pending', 1, '2026-01-01T01:00:00.000Z'],
+          ['o1', 'authorised', 0, at],
+          ['o2', 'refused', 0, at],
+        ])
+        expect(await store.listOutbox(1)).toEqual(waiting.slice(0, 1))
+        expect(await store.listOutbox(10, waiting[1]!.id)).toEqual(waiting.slice(1))
+        // Retrying o1's later change makes its earlier one due too: the shop still hears them in order.
+        const later = '2026-01-01T00:00:30.000Z'
+        expect(await store.retryDelivery(waiting[1]!.id, later)).toBe(true)
+        expect((await store.dueOutbox(later, 10)).map((e) => [e.change.orderId, e.change.state, e.tries])).toEqual([
+          ['o1', 'pending', 1],
+          ['o1', 'authorised', 0],
+          ['o2', 'refused', 0],
+        ])
+        // Dismissed: kept for the record, gone from the outbox, and the order's next change no longer waits for it.
+        await store.markDeliveryFailed(waiting[0]!.id, '2026-01-01T02:00:00.000Z')
+        expect((await store.dueOutbox(later, 10)).map((e) => e.change.orderId)).toEqual(['o2'])
+        expect(await store.dismissDelivery(waiting[0]!.id, later)).toBe(true)
+        expect((await store.dueOutbox(later, 10)).map((e) => [e.change.orderId, e.change.state])).toEqual([
+          ['o1', 'authorised'],
+          ['o2', 'refused'],
+        ])
+        expect((await store.listDismissed(10)).deliveries).toEqual([
+          { id: waiting[0]!.id, change: waiting[0]!.change, tries: 2, dismissedAt: later },
+        ])
+        // Gone or delivered: nothing to retry or dismiss.
+        expect(await store.dismissDelivery(waiting[0]!.id, later)).toBe(false)
+        expect(await store.retryDelivery(waiting[0]!.id, later)).toBe(false)
+        await store.markDelivered(waiting[2]!.id)
+        expect(await store.dismissDelivery(waiting[2]!.id, later)).toBe(false)
+        expect((await store.listDismissed(10)).deliveries).toHaveLength(1)
+      }),
+    )
+
+    it(
+      'the admin: a dismissed problem is kept for the record, no longer listed as open, and never applied by a later batch',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const problems = [5, 6].map((sequence) => ({ sequence, change: feedRecord(sequence), reason: 'UNKNOWN_ORDER', nextTryAt: at }))
+        await store.applyChangesAndCursor({ applied: [], skipped: [], problems, resolved: [], at })
+        await store.applyChangesAndCursor({ applied: [], skipped: [], problems: problems.slice(0, 1), resolved: [], at })
+        const later = '2026-01-01T00:05:00.000Z'
+        expect(await store.dismissProblem(5, later)).toBe(true)
+        expect((await store.listProblems()).map((p) => p.sequence)).toEqual([6])
+        expect(await store.listProblems(later)).toHaveLength(1)
+        expect((await store.listDismissed(10)).problems).toEqual([
+          { sequence: 5, change: feedRecord(5), reason: 'UNKNOWN_ORDER', tries: 2, dismissedAt: later },
+        ])
+        expect(await store.dismissProblem(5, later)).toBe(false)
+        expect(await store.dismissProblem(99, later)).toBe(false)
+        // Its sequence counts as seen: the same record applied later (a feed read again) is a repeat, nothing moves.
+        const applied = {
+          sequence: 5,
+          record: feedRecord(5),
+          attemptId: a.id,
+          expectedVersion: 1,
+          patch: { state: 'authorised' as const, updatedAt: at },
+        }
+        expect(await store.applyChangesAndCursor({ applied: [applied], skipped: [], problems: [], resolved: [], at })).toEqual({
+          conflicts: [],
+          repeats: [5],
+        })
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'created', version: 1 })
+        expect(await store.dismissProblem(6, '2026-01-01T00:06:00.000Z')).toBe(true)
+        expect((await store.listDismissed(1)).problems.map((p) => p.sequence)).toEqual([6])
+        expect(await store.listProblems()).toEqual([])
+      }),
+    )
+
+    it(
       'a lease: taken when free, refused while another holds it, renewed by its holder, taken over once expired, released',
       withStore(async ({ store }) => {
         const t0 = '2026-01-01T00:00:00.000Z'

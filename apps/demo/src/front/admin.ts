@@ -1,6 +1,11 @@
-/** The shop's admin page: the account set-up wizard; orders and their states, capture (full or partial), refund, cancel. */
+/**
+ * The shop's admin page: the account set-up wizard; orders and their states, capture (full or
+ * partial), refund, cancel; the payment problems to retry or dismiss. The actions and the problems
+ * are the shop back end's admin routes (/api/admin/...).
+ */
 import { api, formatAmount } from './api.js'
 import { ACTION_LABELS, stateOf, type OrderAction } from './order-states.js'
+import { renderProblems } from './problems.js'
 import { startSetupWizard } from './setup-wizard.js'
 import './styles.css'
 
@@ -40,8 +45,12 @@ async function refresh(): Promise<number> {
 
 async function modify(order: AdminOrder, action: OrderAction, input?: HTMLInputElement): Promise<void> {
   const value = input?.value ? Math.round(Number(input.value) * 100) : undefined
-  // One key per click, so a retried request cannot capture or refund twice.
-  await api(`/api/admin/orders/${order.id}/${action}`, value ? { value } : {}, { 'idempotency-key': crypto.randomUUID() })
+  // One requestId per click: the back end answers a repeat of it from its ledger, never a second capture.
+  const requestId = crypto.randomUUID()
+  await api(`/api/admin/orders/${order.id}/${action}`, {
+    ...(value ? { amount: { currency: order.amount.currency, value } } : {}),
+    requestId,
+  })
   status.textContent = `${ACTION_LABELS[action]} requested for ${order.reference}.`
   // The table shows the state the service now reports, without waiting for Refresh.
   await refresh()
@@ -50,6 +59,10 @@ async function modify(order: AdminOrder, action: OrderAction, input?: HTMLInputE
 }
 
 async function render(): Promise<void> {
+  await Promise.all([renderOrders(), renderProblems(status, render)])
+}
+
+async function renderOrders(): Promise<void> {
   const orders = await api<AdminOrder[]>('/api/admin/orders')
   const body = document.querySelector('#orders')!
   body.replaceChildren(

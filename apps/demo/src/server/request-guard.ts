@@ -51,6 +51,23 @@ export function checkRequest(request: Request, path: string, localPort: number |
   }
 }
 
+/**
+ * The demo's admin has no accounts: it is the shop owner's, on loopback, and what keeps everyone
+ * else out is this guard (its own name, its own pages, JSON). The back end's admin routes take it as
+ * their `authorize`: a shop with a sign-in checks its session here instead.
+ */
+export function fromOwnPages(localPort: number): (request: Request) => boolean {
+  return (request) => {
+    try {
+      checkRequest(request, new URL(request.url).pathname, localPort)
+      return true
+    } catch (error) {
+      if (error instanceof HttpError) return false
+      throw error
+    }
+  }
+}
+
 /** The guard as Hono middleware, before every route (the back end's included). */
 export const requestGuard: MiddlewareHandler<{ Bindings: HttpBindings }> = async (c, next) => {
   checkRequest(c.req.raw, c.req.path, c.env.incoming.socket.localPort)

@@ -13,7 +13,7 @@ import { connectServiceClient, createShopBackend, SHOP_SIDE_PATHS } from '@card-
 import { mountShopBackend } from '@card-jwe/shop-backend/hono'
 import { loadOrCreateSecretKey } from '@card-jwe/shop-backend/node'
 import { openSqliteStore } from '@card-jwe/shop-backend/sqlite'
-import { listOrders, modifyOrder } from './admin-api.js'
+import { listOrders } from './admin-api.js'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import { openShopDatabase } from './db.js'
 import { createOrderStore } from './order-store.js'
@@ -24,7 +24,7 @@ import { handleMerchantSetup, type MerchantSetupContext } from './merchant-setup
 import type { FailureThrottle } from './failure-throttle.js'
 import { pagePolicy, servePages } from './pages.js'
 import { readCspReport } from './csp-report.js'
-import { requestGuard } from './request-guard.js'
+import { fromOwnPages, requestGuard } from './request-guard.js'
 
 export interface ShopOptions {
   readonly dataDir: string
@@ -151,6 +151,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     certificatePem: options.certificatePem,
     serviceOrigin,
     paymentMethodsQuery: { country: 'NL', currency: SHOP_CURRENCY },
+    // The package's admin routes (an order's payments, capture, refund, cancel, the problems to retry
+    // or dismiss) at /api/admin, behind the same guard as the rest of the demo's admin.
+    admin: { authorize: fromOwnPages((server.address() as AddressInfo).port) },
     now,
     log,
     sleep: (ms) => {
@@ -207,20 +210,6 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   app.all('/api/admin/setup/*', wizard)
   app.get('/api/admin/orders', () => json(200, listOrders(orders)))
   app.post('/api/admin/poll', async () => json(200, { applied: await poll() }))
-  app.post('/api/admin/orders/:id{[0-9]+}/:action{capture|refund|cancel}', async (c) => {
-    if (c.req.param('id').length > 12) throw new HttpError(404, 'NOT_FOUND', 'no such page or endpoint')
-    return json(
-      200,
-      await modifyOrder(
-        orders,
-        backend,
-        Number(c.req.param('id')),
-        c.req.param('action') as 'capture' | 'refund' | 'cancel',
-        await bodyOf(c.req.raw),
-        c.req.header('idempotency-key'),
-      ),
-    )
-  })
   app.get('*', servePages(frontDir, policy))
 
   // First start: the back end makes and seals a Basic pair and registers; the service pushes service_secret.

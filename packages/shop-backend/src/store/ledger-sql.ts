@@ -62,6 +62,20 @@ export function ledgerSql(dialect: SqlDialect) {
     // A taker waits for the commit of the write that read it, and that write sees any take before it.
     leaseForCommit: `${LEASE}${dialect.lockForCommit}`,
     releaseLease: 'DELETE FROM leases WHERE name = $1 AND holder = $2',
+    // The admin's view and hands: what waits, tried again now, or dismissed (kept in dismissed_*).
+    undeliveredOutbox: 'SELECT * FROM outbox WHERE delivered_at IS NULL AND id >= $2 ORDER BY id LIMIT $1',
+    outboxEntry: 'SELECT id FROM outbox WHERE id = $1 AND delivered_at IS NULL',
+    // The entry and its order's earlier undelivered ones: due now, so the shop still hears them in order.
+    deliverNow: `UPDATE outbox SET next_try_at = $2 WHERE delivered_at IS NULL AND next_try_at > $2 AND id <= $1
+      AND order_id = (SELECT order_id FROM outbox WHERE id = $1)`,
+    keepDismissedDelivery: `INSERT INTO dismissed_deliveries (id, order_id, change, tries, dismissed_at)
+      SELECT id, order_id, change, tries, CAST($2 AS TEXT) FROM outbox WHERE id = $1 AND delivered_at IS NULL ON CONFLICT DO NOTHING`,
+    keepDismissedProblem: `INSERT INTO dismissed_problems (sequence, change, reason, tries, dismissed_at)
+      SELECT sequence, change, reason, tries, CAST($2 AS TEXT) FROM poll_problems WHERE sequence = $1
+      ON CONFLICT (sequence) DO UPDATE SET change = excluded.change, reason = excluded.reason, tries = excluded.tries,
+      dismissed_at = excluded.dismissed_at`,
+    dismissedProblems: 'SELECT * FROM dismissed_problems ORDER BY dismissed_at DESC, sequence DESC LIMIT $1',
+    dismissedDeliveries: 'SELECT * FROM dismissed_deliveries ORDER BY dismissed_at DESC, id DESC LIMIT $1',
   })
 }
 

@@ -2,6 +2,7 @@
  * The seam between the ledger and its storage: the {@link LedgerStore} interface. Its records, the
  * poll batch and the lease are in `./store/`; the rules both SQL stores share are there too.
  */
+import type { DismissedRecords } from './dismissed.js'
 import type { Lease, LeaseAnswer } from './lease.js'
 import type { PollBatch, PollBatchResult, PollProblem } from './poll-batch.js'
 import type {
@@ -28,6 +29,7 @@ export type {
 } from './records.js'
 export type { AppliedChange, PollBatch, PollBatchResult, PollProblem } from './poll-batch.js'
 export type { Lease, LeaseAnswer, LeaseClaim } from './lease.js'
+export type { DismissedDelivery, DismissedProblem, DismissedRecords } from './dismissed.js'
 export { LeaseLostError } from './lease.js'
 
 /**
@@ -83,6 +85,26 @@ export interface LedgerStore {
   markDelivered(id: number): Promise<void>
   /** The shop's callback threw: tries + 1, due again at `nextTryAt`. */
   markDeliveryFailed(id: number, nextTryAt: string): Promise<void>
+  /** Undelivered changes from the entry `fromId` on (default all), due or waiting (a failed delivery's next try), oldest first. */
+  listOutbox(limit: number, fromId?: number): Promise<OutboxEntry[]>
+  /**
+   * Makes the undelivered entry `id` due at `now`, with its order's earlier undelivered ones (the shop
+   * still hears an order's changes in order): false when it is not in the outbox.
+   */
+  retryDelivery(id: number, now: string): Promise<boolean>
+  /**
+   * Takes the undelivered entry `id` out of the outbox and keeps it as dismissed at `at`, in one
+   * transaction: never delivered again, and its order's later changes no longer wait for it. False when
+   * it is not in the outbox (delivered meanwhile).
+   */
+  dismissDelivery(id: number, at: string): Promise<boolean>
+  /**
+   * Takes the open problem `sequence` out of the problems, keeps it as dismissed at `at` and marks its
+   * sequence seen, in one transaction: never applied or listed as open again. False when it is not open.
+   */
+  dismissProblem(sequence: number, at: string): Promise<boolean>
+  /** The newest `limit` dismissed problems and deliveries, newest first. */
+  listDismissed(limit: number): Promise<DismissedRecords>
   /**
    * Takes the lease `name` for `holder` until `now + ttlMs` when it is free, expired at `now`, or
    * already this holder's (a renewal): one compare-and-set. Returns the lease as stored afterwards,

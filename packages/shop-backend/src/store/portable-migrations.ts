@@ -36,3 +36,27 @@ export const MODIFICATIONS_BY_ATTEMPT_MIGRATION: Migration = Object.freeze({
 CREATE INDEX modifications_attempt ON modifications (attempt_id, created_at);
 `,
 })
+
+/** Version 5: what an operator dismissed, kept for the record (the admin routes). */
+export const DISMISSED_MIGRATION: Migration = Object.freeze({
+  version: 5,
+  name: 'dismissed',
+  sql: `
+-- A poll problem the operator accepted: moved here from poll_problems, its sequence marked seen.
+CREATE TABLE dismissed_problems (
+  sequence BIGINT PRIMARY KEY,
+  change TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  tries INTEGER NOT NULL,
+  dismissed_at TEXT NOT NULL
+);
+-- An order change the operator took out of the outbox: moved here, the order's later changes no longer wait.
+CREATE TABLE dismissed_deliveries (
+  id BIGINT PRIMARY KEY,
+  order_id TEXT NOT NULL,
+  change TEXT NOT NULL,
+  tries INTEGER NOT NULL,
+  dismissed_at TEXT NOT NULL
+);
+`,
+})

@@ -21,6 +21,8 @@ import {
   valuesOf,
 } from './ledger-rows.js'
 import type { LedgerStore } from './ledger-store.js'
+import { deliverNow, dismissDelivery, dismissProblem } from './admin-rules.js'
+import { type DismissedDeliveryRow, dismissedDeliveryOf, dismissedProblemOf, type DismissedProblemRow } from './dismissed.js'
 import { applyFeedPage } from './feed-page.js'
 import { acquireLease } from './lease.js'
 import type { LedgerSql } from './ledger-sql.js'
@@ -103,6 +105,15 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
     },
     async markDeliveryFailed(id, nextTryAt) {
       await writeOne(changes('deliveryFailed', [id, nextTryAt]))
+    },
+    listOutbox: async (limit, fromId = 0) => (await read(every<OutboxRow>('undeliveredOutbox', [limit, fromId]))).map(outboxEntryOf),
+    retryDelivery: (id, now) => write(deliverNow(id, now)),
+    dismissDelivery: (id, at) => write(dismissDelivery(id, at)),
+    dismissProblem: (sequence, at) => write(dismissProblem(sequence, at)),
+    async listDismissed(limit) {
+      const problems = await read(every<DismissedProblemRow>('dismissedProblems', [limit]))
+      const deliveries = await read(every<DismissedDeliveryRow>('dismissedDeliveries', [limit]))
+      return { problems: problems.map(dismissedProblemOf), deliveries: deliveries.map(dismissedDeliveryOf) }
     },
     acquireLease: (name, holder, ttlMs, now) => write(acquireLease(name, holder, ttlMs, now)),
     async releaseLease(name, holder) {

@@ -1,0 +1,117 @@
+/**
+ * The admin's payment problems, from the back end's admin routes: feed records the shop could not
+ * apply and order changes its order table has not taken yet, each with Retry (now) and Dismiss
+ * (accepted as it is, kept for the record).
+ */
+import { api } from './api.js'
+
+interface PollProblem {
+  sequence: number
+  reason: string
+  tries: number
+  nextTryAt: string
+  record: { status?: string; orderId?: string }
+}
+
+interface Delivery {
+  id: number
+  tries: number
+  nextTryAt: string
+  change: { orderId: string; state: string }
+}
+
+interface Problems {
+  pollProblems: PollProblem[]
+  deliveries: Delivery[]
+}
+
+/** The poller's reasons in words. */
+const REASONS: Readonly<Record<string, string>> = {
+  UNKNOWN_ORDER: 'No order of this shop has this id',
+  NO_ORDER_ID: 'The update names no order',
+  NO_ATTEMPT: 'The shop never sent this payment',
+  UNKNOWN_STATUS: 'The payment service sent a status the shop does not know',
+  AMOUNT_MISMATCH: "The amount differs from the order's",
+  CONFLICT: 'Another update changed the payment at the same moment',
+  STORE_ERROR: "The shop's payment records could not be read",
+}
+
+const time = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium' })
+
+function row(
+  what: string,
+  cells: readonly string[],
+  act: (action: 'retry' | 'dismiss') => Promise<string>,
+  statusLine: HTMLElement,
+  redraw: () => Promise<void>,
+): HTMLTableRowElement {
+  const tr = document.createElement('tr')
+  tr.dataset.problem = what
+  for (const text of [what, ...cells]) tr.append(Object.assign(document.createElement('td'), { textContent: text }))
+  const actions = document.createElement('td')
+  for (const [action, label] of [
+    ['retry', 'Retry'],
+    ['dismiss', 'Dismiss'],
+  ] as const) {
+    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: label })
+    button.setAttribute('aria-label', `${label} ${what}`)
+    button.addEventListener('click', () => {
+      button.disabled = true
+      void act(action)
+        .then((said) => (statusLine.textContent = said))
+        .catch((error: unknown) => (statusLine.textContent = `${label} ${what}: ${(error as Error).message}`))
+        .then(redraw)
+        .finally(() => (button.disabled = false))
+    })
+    actions.append(button)
+  }
+  tr.append(actions)
+  return tr
+}
+
+/**
+ * Draws the problems table; `statusLine` hears what each Retry and Dismiss came to, and `redraw`
+ * draws the page again after one (a delivered change updates the order).
+ */
+export async function renderProblems(statusLine: HTMLElement, redraw: () => Promise<void>): Promise<void> {
+  const problems = await api<Problems>('/api/admin/problems')
+  const rows = [
+    ...problems.pollProblems.map((p) => {
+      const what = `Payment update ${p.sequence}`
+      return row(
+        what,
+        [p.record.orderId ?? '—', REASONS[p.reason] ?? p.reason, String(p.tries), time(p.nextTryAt)],
+        async (action) => {
+          const answer = await api<{ outcome?: string; reason?: string }>(`/api/admin/problems/${p.sequence}/${action}`, {})
+          if (action === 'dismiss') return `${what} dismissed: it is kept for the record and not applied.`
+          return answer.outcome === 'not-applied'
+            ? `${what} still not applied: ${REASONS[answer.reason ?? ''] ?? answer.reason}.`
+            : `${what} applied.`
+        },
+        statusLine,
+        redraw,
+      )
+    }),
+    ...problems.deliveries.map((d) => {
+      const what = `Order change ${d.id}`
+      return row(
+        what,
+        [
+          d.change.orderId,
+          d.tries > 0 ? `The order could not be updated (to ${d.change.state})` : `Waiting (to ${d.change.state})`,
+          String(d.tries),
+          time(d.nextTryAt),
+        ],
+        async (action) => {
+          const answer = await api<{ delivered?: boolean }>(`/api/admin/deliveries/${d.id}/${action}`, {})
+          if (action === 'dismiss') return `${what} dismissed: the order is not updated by it.`
+          return answer.delivered ? `${what} delivered: the order is up to date.` : `${what} still failing; tried again later.`
+        },
+        statusLine,
+        redraw,
+      )
+    }),
+  ]
+  document.querySelector('#problems')!.replaceChildren(...rows)
+  document.querySelector<HTMLElement>('#no-problems')!.hidden = rows.length > 0
+}
