@@ -51,6 +51,7 @@ export {
   ShopSettingSchema,
   ShopSettingsBatchSchema,
   ShopSettingsSchema,
+  StoredPaymentMethodSchema,
 } from './schemas/other-bodies.js'
 export type {
   CaptureRequest,
@@ -58,6 +59,7 @@ export type {
   PaymentDetailsRequest,
   PaymentMethodsResponse,
   ShopSetting,
+  StoredPaymentMethod,
 } from './schemas/other-bodies.js'
 export { DetailsSubmissionSchema, PaymentSubmissionSchema } from './schemas/submission.js'
 export type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
