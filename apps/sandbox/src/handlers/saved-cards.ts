@@ -31,7 +31,7 @@ export function isExpired(month: string, year: string, now: Date): boolean {
 }
 
 /**
- * A payment with a saved card (docs/decisions.md, "Saved cards"): the card must be an active one of
+ * A payment with a saved card, as the widely used checkout API takes it: the card must be an active one of
  * this shopper of this shop; another shopper's, an unknown and a removed id are refused alike,
  * before anything is charged. With the shopper present (`CardOnFile`) a brand with a code needs the
  * code-only JWE and 3-D Secure applies as for a new card; without (`Subscription`,

@@ -13,7 +13,7 @@ interface RecurringFields {
 const WITHOUT_SHOPPER = 'not without the shopper (recurringProcessingModel Subscription or UnscheduledCardOnFile)'
 
 /**
- * Saving a card and paying with a saved one (docs/decisions.md, "Saved cards"): saving is the
+ * Saving a card and paying with a saved one, as the widely used checkout API does: saving is the
  * shopper's own payment (`Ecommerce`, `CardOnFile`); a saved card is `ContAuth` with its owner's
  * `shopperReference`, and either the shopper is there (`CardOnFile`, the code's JWE by the brand)
  * or the shop charges it alone (`Subscription`, `UnscheduledCardOnFile`: no JWE, no browser data).
