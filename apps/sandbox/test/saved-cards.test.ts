@@ -115,7 +115,7 @@ describe('a shopper’s saved cards from the service client', () => {
 })
 
 describe('paying with a saved card, the shopper present', () => {
-  it('authorises with the code-only JWE, and the feed lists the payment as any other', async () => {
+  it('authorises with the code-only JWE; the feed, capture and erasure take the payment as any other', async () => {
     const id = await save(visa, 'shopper-present')
     const jwe = await encryptSecurityCode({ securityCode: '737', brand: 'visa' }, certificate)
     const result = await fixture.client.createPayment(fixture.storeId, present(id, 'shopper-present', jwe))
@@ -123,6 +123,9 @@ describe('paying with a saved card, the shopper present', () => {
     expect(result.action).toBeUndefined()
     expect(await feed()).toContain(`${result.pspReference} authorised`)
     expect((await fixture.client.capture(result.pspReference!, { currency: 'EUR', value: 1500 })).status).toBe('received')
+    // Erasure as for any payment: the card stays saved until the shop removes it.
+    expect((await fixture.client.subjectErasure(result.pspReference!)).status).toBe('received')
+    expect((await fixture.client.savedCards(fixture.storeId, 'shopper-present')).map((c) => c.id)).toEqual([id])
   })
 
   it('takes American Express’s four digits and refuses three', async () => {
