@@ -51,7 +51,8 @@ export default defineConfig({
         include: ['packages/card-fields/test/**/*.test.ts'],
         exclude: [...configDefaults.exclude, '**/*.browser.test.ts'],
       }),
-      inBrowsers({ name: 'card-fields:browser', include: ['packages/card-fields/test/**/*.test.ts'] }),
+      // The saved-card test encrypts what the fields give and opens it with the reference decryptor.
+      inBrowsers({ name: 'card-fields:browser', include: ['packages/card-fields/test/**/*.test.ts'], globalSetup: [testCertificates] }),
       inNode({ name: 'checkout-actions:node', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
       inBrowsers({ name: 'checkout-actions:browser', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
       inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),

@@ -17,9 +17,11 @@ const here = (path) => fileURLToPath(new URL(path, import.meta.url))
  * measured size with a small margin, so any growth fails the test.
  */
 export const BROWSER_ENTRIES = Object.freeze({
-  'card-jwe': { entry: here('../packages/card-jwe/src/index.ts'), gzipBudget: 11_000 },
+  // A saved card's code-only JWE (encryptSecurityCode, savedCardBrand) cost 288 B: 10,924 -> 11,212 B,
+  // and 11,840 -> 12,128 B with browser-info; the budgets keep the same small margin above them.
+  'card-jwe': { entry: here('../packages/card-jwe/src/index.ts'), gzipBudget: 11_300 },
   'browser-info': { entry: here('../packages/browser-info/src/index.ts'), gzipBudget: 1_150 },
-  'card-jwe + browser-info': { entry: here('./bundle-checkout-page.js'), gzipBudget: 11_900 },
+  'card-jwe + browser-info': { entry: here('./bundle-checkout-page.js'), gzipBudget: 12_200 },
   // Card fields with the card-jwe verdicts they use, the actions, the whole kit. The whole kit was
   // 16,995 B; card-fields' rules moved into pure, Node-tested files cost 128 B (17,123 B), so its
   // budget is 17,200 B: a price paid once, on purpose, and any further growth still fails.

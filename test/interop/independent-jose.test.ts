@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { beforeAll, describe, expect, inject, it } from 'vitest'
-import { encryptCard, importCertificate, type EncryptionCertificate } from 'card-jwe'
+import { encryptCard, encryptSecurityCode, importCertificate, type EncryptionCertificate } from 'card-jwe'
 import { createCardDecryptor, SERVICE_MESSAGES, type CardDecryptor } from '@card-jwe/testkit/decryptor'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCardBatch } from '@card-jwe/testkit'
@@ -108,6 +108,25 @@ describe('our JWE, opened by python3-authlib', () => {
     const seen = JSON.parse(await run(PYTHON, [peer('authlib_peer.py'), 'decrypt', keyPath], await encryptCard(card, certificate)))
     expect(seen.header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
     expect(seen.payload).toEqual({ ...strictPayload(card), generationtime: expect.any(String) })
+  })
+})
+
+describe.each([
+  ['python3-jwcrypto', PYTHON, 'jwcrypto_peer.py'],
+  ['Perl Crypt::JWT', PERL, 'crypt_jwt_peer.pl'],
+  ['python3-authlib', PYTHON, 'authlib_peer.py'],
+])('a saved card’s security-code JWE, opened by %s', (_, tool, script) => {
+  it.each([
+    ['visa', '737'],
+    ['amex', '7373'],
+  ])('%s: the service header and a payload of only cvc and generationtime', async (brand, securityCode) => {
+    const jwe = await encryptSecurityCode({ securityCode, brand }, certificate)
+    const seen = JSON.parse(await run(tool, [peer(script), 'decrypt', keyPath], jwe))
+    expect(seen.header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM', version: '1' })
+    expect(seen.payload).toEqual({
+      cvc: securityCode,
+      generationtime: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
+    })
   })
 })
 

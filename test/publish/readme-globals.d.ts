@@ -8,6 +8,8 @@ declare global {
   const expiryInput: HTMLInputElement
   const securityCodeInput: HTMLInputElement
   const nameInput: HTMLInputElement
+  /** One of the shopper's saved cards, from the service's `storedPaymentMethods`. */
+  const savedCard: { id: string; brand: string; lastFour: string }
   const orderId: number
   /** The order a checkout page shows, as the shop rendered it into the page. */
   const order: { id: number; reference: string; amount: { currency: string; value: number } }

@@ -125,6 +125,10 @@ export function createPaymentStore(db: Db) {
     `SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods
      WHERE shop_id = ? AND shopper_reference = ? AND disabled = 0 ORDER BY created_at`,
   )
+  const storedMethodOf = db.prepare(
+    `SELECT id, brand, last_four, expiry_month, expiry_year FROM stored_methods
+     WHERE id = ? AND shop_id = ? AND shopper_reference = ? AND disabled = 0`,
+  )
   const insertStoredMethod = db.prepare(
     `INSERT INTO stored_methods (id, shop_id, store_id, shopper_reference, brand, last_four, expiry_month, expiry_year, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -183,6 +187,10 @@ export function createPaymentStore(db: Db) {
     },
     storedMethodsOf(shopId: string, shopperReference: string): StoredMethodRow[] {
       return storedMethodsOf.all(shopId, shopperReference) as StoredMethodRow[]
+    },
+    /** One active saved card of this shopper of this shop: undefined alike for another's, an unknown and a removed one. */
+    storedMethodOf(id: string, shopId: string, shopperReference: string): StoredMethodRow | undefined {
+      return storedMethodOf.get(id, shopId, shopperReference) as StoredMethodRow | undefined
     },
     insertStoredMethod(
       row: Omit<StoredMethodRow, 'id'> & { shop_id: string; store_id: string; shopper_reference: string },

@@ -1,5 +1,6 @@
 export { attachCardFields } from './attach-card-fields.js'
-export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions } from './types.js'
+export { attachSavedCardCode } from './attach-saved-card-code.js'
+export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions, SavedCardCode, SavedCardCodeOptions } from './types.js'
 export { editCardNumber, reformatCardNumber } from './edit-card-number.js'
 export {
   EXPIRY_SEPARATOR,

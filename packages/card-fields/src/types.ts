@@ -1,4 +1,4 @@
-import type { CardBrand, CardBrandType, CardInput, FieldVerdict } from 'card-jwe'
+import type { CardBrand, CardBrandType, CardInput, FieldVerdict, SavedCardCodeInput } from 'card-jwe'
 import type { CardFieldMessages, CardFieldMessagesOverride, CardFieldName } from './messages.js'
 
 /** The shop's own inputs. The expiry is one MM/YY field, or a month and a year field. */
@@ -64,6 +64,42 @@ export interface CardFields {
   /** Empties every field and its error. */
   clear(): void
   /** Disables or enables every field (while a payment runs). */
+  setDisabled(disabled: boolean): void
+  /** Removes every listener and everything card-fields added to the shop's elements. */
+  destroy(): void
+}
+
+/** Options of {@link attachSavedCardCode}. */
+export interface SavedCardCodeOptions {
+  /** The saved card's `brand` from the service's `storedPaymentMethods` (`amex`, `visa`, `bcmc`...). */
+  readonly brand: string
+  /** The security-code input; required unless the brand's cards carry no code. */
+  readonly securityCode?: HTMLInputElement
+  /** The shop's element for the code's error; `aria-describedby` points at it. */
+  readonly error?: HTMLElement
+  /** The shop's polite live region: one announcement each time the code's error appears or changes. */
+  readonly announcer?: HTMLElement
+  /** The code's label, whose text follows the saved card's brand ("Security code (CID, 4 digits)"). */
+  readonly securityCodeLabel?: HTMLElement
+  /** Hidden when the saved card's brand has no security code (Bancontact). */
+  readonly securityCodeContainer?: HTMLElement
+  /** The words, as for {@link attachCardFields}. */
+  readonly messages?: CardFieldMessages | CardFieldMessagesOverride
+  /** Called after each change of the code: its verdict and the brand, never a value. */
+  readonly onChange?: (change: CardFieldChange) => void
+}
+
+/** The attached code field of a saved card. */
+export interface SavedCardCode {
+  /** False for a brand whose cards carry no code: pay with `storedPaymentMethodId` alone, no JWE. */
+  readonly needsCode: boolean
+  /** The code and the saved card's brand, for card-jwe's `encryptSecurityCode`. */
+  values(): SavedCardCodeInput
+  /** Shows the code's error and focuses the field in error. True when the code may be encrypted. */
+  validate(): boolean
+  /** Empties the field and its error. */
+  clear(): void
+  /** Disables or enables the field (while a payment runs). */
   setDisabled(disabled: boolean): void
   /** Removes every listener and everything card-fields added to the shop's elements. */
   destroy(): void

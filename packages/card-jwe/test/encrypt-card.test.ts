@@ -4,6 +4,7 @@ import { CARD_JWE_HEADER, CardJweError, encryptCard, importCertificate, toPaymen
 import { createCardDecryptor, decodeBase64url, encodeBase64url, SERVICE_MESSAGES, type CardDecryptor } from '@card-jwe/testkit/decryptor'
 import { findTestCard, testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { certificates } from './support/certificates.js'
+import { rejection } from './support/rejection.js'
 import { FC_PARAMS, leaksCardDigits, typedCard } from './support/cards.js'
 
 const visa = findTestCard({ brand: 'visa', threeDSecure: 'none' })
@@ -16,15 +17,6 @@ beforeAll(async () => {
   certificate = await importCertificate(certificates.valid.certificatePem)
   decryptor = await createCardDecryptor(certificates.valid.privateKeyPem)
 })
-
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise
-  } catch (error) {
-    return error as Error
-  }
-  throw new Error('expected a rejection')
-}
 
 describe('encryptCard', () => {
   it('writes exactly the service header, base64url without padding, in five segments', async () => {

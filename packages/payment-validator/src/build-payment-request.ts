@@ -1,5 +1,4 @@
-import { ValidationError } from './errors.js'
-import { describeIssues, issuesOf } from './lib/issues.js'
+import { strictBody as strict } from './lib/strict-body.js'
 import { PaymentDetailsRequestSchema, type PaymentDetailsRequest } from './schemas/other-bodies.js'
 import { PaymentRequestSchema, type PaymentRequest } from './schemas/payment-request.js'
 import type { OrderRecord } from './check-submission.js'
@@ -33,37 +32,43 @@ export interface PaymentRequestParts {
 /** The key under which the shop's order id travels in `metadata` (spec: rule 7 names it). */
 export const SHOP_ORDER_ID_KEY = 'shop_order_id'
 
-function strict<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: Parameters<typeof issuesOf>[0] } },
-  body: unknown,
-  what: string,
-): T {
-  const result = schema.safeParse(body)
-  if (result.success) return result.data
-  const issues = issuesOf(result.error)
-  throw new ValidationError('ERR_INVALID_BODY', `${what}: ${describeIssues(issues)}`, issues)
-}
-
-/**
- * The body to forward to `POST .../payments`. `amount`, `reference`, `metadata`, `shopperReference`,
- * `channel` and `returnUrl` come from the order record and the shop's configuration, never from the page;
- * `paymentMethod` and `browserInfo` come from the page after `checkSubmission` validated them.
- */
-export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest {
-  const { order, submission, config } = parts
-  const browserInfo = parts.browserInfo ?? submission.browserInfo
-  const body = {
+/** What every payment takes from the order record and the shop's configuration, never from a page. */
+export function fromRecords(order: OrderRecord, config: ShopPaymentConfig) {
+  return {
     channel: config.channel ?? 'web',
     returnUrl: typeof config.returnUrl === 'function' ? config.returnUrl(order) : config.returnUrl,
     amount: { currency: order.amount.currency, value: order.amount.value },
     reference: order.reference,
     metadata: { [SHOP_ORDER_ID_KEY]: order.id },
+    ...(config.merchantAccount ? { merchantAccount: config.merchantAccount } : {}),
+  }
+}
+
+/** How the card is used: saved now (`Ecommerce`), or a saved one with the shopper present (`ContAuth`). */
+function recurringOf(submission: PaymentSubmission): Pick<PaymentRequest, 'shopperInteraction' | 'recurringProcessingModel'> {
+  if ('storedPaymentMethodId' in submission.paymentMethod) return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile' }
+  if (submission.storePaymentMethod === true) return { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' }
+  return {}
+}
+
+/**
+ * The body to forward to `POST .../payments`. `amount`, `reference`, `metadata`, `shopperReference`,
+ * `channel` and `returnUrl` come from the order record and the shop's configuration, never from the page;
+ * `paymentMethod` and `browserInfo` come from the page after `checkSubmission` validated them. Saving a
+ * card adds `shopperInteraction: "Ecommerce"`, paying with a saved one `"ContAuth"`, both with
+ * `recurringProcessingModel: "CardOnFile"`.
+ */
+export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest {
+  const { order, submission, config } = parts
+  const browserInfo = parts.browserInfo ?? submission.browserInfo
+  const body = {
+    ...fromRecords(order, config),
     paymentMethod: submission.paymentMethod,
     ...(browserInfo ? { browserInfo } : {}),
     ...(parts.shopperIP ? { shopperIP: parts.shopperIP } : {}),
-    ...(config.merchantAccount ? { merchantAccount: config.merchantAccount } : {}),
     ...(submission.storePaymentMethod === undefined ? {} : { storePaymentMethod: submission.storePaymentMethod }),
     ...(order.shopperReference === undefined ? {} : { shopperReference: order.shopperReference }),
+    ...recurringOf(submission),
   }
   return strict<PaymentRequest>(PaymentRequestSchema, body, 'payment request')
 }

@@ -12,7 +12,8 @@ export interface OrderRecord {
   readonly amount: Amount
   /**
    * The shop's own id of the shopper, sent as `shopperReference` (3-256 characters): with the page's
-   * `storePaymentMethod`, the service saves the card for this shopper. From the shop's records, never the page.
+   * `storePaymentMethod`, the service saves the card for this shopper; a saved card the page names
+   * must be this shopper's. From the shop's records, never the page.
    */
   readonly shopperReference?: string
 }
@@ -82,6 +83,14 @@ export function checkSubmission(input: unknown, order: OrderRecord): SubmissionC
   ]
   for (const [field, expected, value] of compared) {
     if (value !== expected) problems.push({ kind: 'mismatch', field, rule: `must equal the order's ${field}`, expected })
+  }
+  // A saved card is the shopper's: the service checks its id against the record's shopperReference.
+  if (parsed.success && 'storedPaymentMethodId' in parsed.data.paymentMethod && order.shopperReference === undefined) {
+    problems.push({
+      kind: 'invalid',
+      path: 'paymentMethod.storedPaymentMethodId',
+      rule: 'needs a shopper: the order has no shopperReference',
+    })
   }
   return problems.length === 0 && parsed.success ? { ok: true, submission: parsed.data } : { ok: false, problems }
 }

@@ -16,6 +16,15 @@ export {
 } from './schemas/payment-method.js'
 export type { PaymentMethod } from './schemas/payment-method.js'
 export { AddressSchema, LineItemSchema, MetadataSchema, PaymentRequestSchema } from './schemas/payment-request.js'
+export {
+  RECURRING_PROCESSING_MODELS,
+  RecurringProcessingModelSchema,
+  SavedCardPaymentMethodSchema,
+  SHOPPER_INTERACTIONS,
+  ShopperInteractionSchema,
+  StoredPaymentMethodIdSchema,
+} from './schemas/saved-card.js'
+export type { SavedCardPaymentMethod } from './schemas/saved-card.js'
 export type { PaymentRequest } from './schemas/payment-request.js'
 export { RAW_CARD_FIELD_NAMES } from './schemas/raw-card-fields.js'
 export {
@@ -42,6 +51,7 @@ export {
   ShopSettingSchema,
   ShopSettingsBatchSchema,
   ShopSettingsSchema,
+  StoredPaymentMethodSchema,
 } from './schemas/other-bodies.js'
 export type {
   CaptureRequest,
@@ -49,6 +59,7 @@ export type {
   PaymentDetailsRequest,
   PaymentMethodsResponse,
   ShopSetting,
+  StoredPaymentMethod,
 } from './schemas/other-bodies.js'
 export { DetailsSubmissionSchema, PaymentSubmissionSchema } from './schemas/submission.js'
 export type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
@@ -56,6 +67,8 @@ export { checkSubmission } from './check-submission.js'
 export type { ComparedField, OrderRecord, SubmissionCheck, SubmissionProblem } from './check-submission.js'
 export { buildPaymentDetailsRequest, buildPaymentRequest, SHOP_ORDER_ID_KEY } from './build-payment-request.js'
 export type { PaymentRequestParts, ShopPaymentConfig } from './build-payment-request.js'
+export { buildSavedCardChargeRequest } from './build-saved-card-charge.js'
+export type { SavedCardChargeParts } from './build-saved-card-charge.js'
 export { DEFAULT_MAX_BODY_BYTES, parseJsonBody } from './parse-body.js'
 export { declaredBodyLength } from './declared-body-length.js'
 export { describeIssues, issuesOf } from './lib/issues.js'

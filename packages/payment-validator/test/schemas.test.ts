@@ -11,6 +11,7 @@ import {
   ShopSettingsSchema,
   toBrowserPaymentResult,
 } from '@card-jwe/payment-validator'
+import { BROWSER_INFO } from './support/browser-info.js'
 
 const JWE = 'eyJhbGciOiJSU0EtT0FFUC0yNTYiLCJlbmMiOiJBMjU2R0NNIiwidmVyc2lvbiI6IjEifQ.a2V5.aXY.Y2lwaGVy.dGFn'
 
@@ -41,17 +42,7 @@ describe('payment request schema (strict: we build it)', () => {
       shopperEmail: 'shopper@example.com',
       billingAddress: { street: 'Main St', houseNumberOrName: '1', postalCode: '1011 AA', city: 'Amsterdam', country: 'NL' },
       lineItems: [{ id: 'sku-1', description: 'Tea', quantity: 2, amountIncludingTax: 1400 }],
-      browserInfo: {
-        userAgent: 'UA',
-        acceptHeader: 'text/html',
-        language: 'nl-NL',
-        colorDepth: 24,
-        screenHeight: 1080,
-        screenWidth: 1920,
-        timeZoneOffset: -60,
-        javaEnabled: false,
-        javaScriptEnabled: true,
-      },
+      browserInfo: BROWSER_INFO,
       storePaymentMethod: true,
       shopperIP: '203.0.113.7',
     }

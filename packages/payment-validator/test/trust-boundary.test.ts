@@ -120,7 +120,11 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
   [
     'a card without its JWE',
     { ...honest, paymentMethod: { type: 'scheme' } },
-    [{ kind: 'invalid', path: 'paymentMethod.jwe', rule: 'type:string' }],
+    // Either names the card: a JWE of a new card, or a saved card's id.
+    [
+      { kind: 'invalid', path: 'paymentMethod.jwe', rule: 'type:string' },
+      { kind: 'invalid', path: 'paymentMethod.storedPaymentMethodId', rule: 'type:string' },
+    ],
   ],
 ]
 

@@ -10,9 +10,11 @@ import type {
   PaymentResponse,
   ServicePaymentDetailsRequest,
   ServicePaymentRequest,
+  StoredPaymentMethod,
   StorePaymentMethodsRequest,
   UpdateStoreRequest,
 } from '@card-jwe/payment-validator'
+import { StoredPaymentMethodSchema } from '@card-jwe/payment-validator'
 import type { z } from 'zod'
 import { defaultFetch } from '#default-fetch'
 import type { FetchLike } from './fetch-like.js'
@@ -227,6 +229,11 @@ export interface ServiceClient {
   updatedPayments(query?: UpdatedPaymentsQuery, options?: CallOptions): Promise<UpdatedPaymentsPage>
   /** The payment methods a store offers a shopper, for the checkout page. */
   checkoutPaymentMethods(storeId: string, query?: CheckoutPaymentMethodsQuery, options?: CallOptions): Promise<PaymentMethodsResponse>
+  /**
+   * A shopper's saved cards (`storedPaymentMethods` of checkout-payment-methods with `shopper`), each
+   * with only `id`, `brand`, `lastFour`, `expiryMonth`, `expiryYear` and `holderName` when given.
+   */
+  savedCards(storeId: string, shopperReference: string, options?: CallOptions): Promise<readonly StoredPaymentMethod[]>
   /** The store's client key, for a page that uses the processor's components. */
   clientKey(storeId: string, options?: CallOptions): Promise<string>
   /** The client key of the service's own web component. */
@@ -424,6 +431,19 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     updatedPayments: (q = {}, o) => call(E.updatedPayments, {}, undefined, o, query({ after: q.after, limit: q.limit })),
     checkoutPaymentMethods: async (storeId, q = {}, o) =>
       call(E.checkoutPaymentMethods, { store_id: id('storeId', storeId) }, undefined, o, query({ ...q })),
+    savedCards: async (storeId, shopperReference, o) => {
+      if (typeof shopperReference !== 'string' || !/^.{3,256}$/.test(shopperReference)) {
+        throw new TypeError('shopperReference: 3-256 characters')
+      }
+      const answer = await call(
+        E.checkoutPaymentMethods,
+        { store_id: id('storeId', storeId) },
+        undefined,
+        o,
+        query({ shopper: shopperReference }),
+      )
+      return (answer.storedPaymentMethods ?? []).map((card) => StoredPaymentMethodSchema.parse(card))
+    },
     clientKey: async (storeId, o) => (await call(E.clientKey, { store_id: id('storeId', storeId) }, undefined, o)).clientKey,
     webComponentClientKey: async (o) => (await call(E.webComponentClientKey, {}, undefined, o)).clientKey,
     unsubscribe: async (storeId, body, o) => call(E.unsubscribe, { store_id: id('storeId', storeId) }, body, o),

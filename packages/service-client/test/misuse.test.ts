@@ -44,6 +44,11 @@ describe('misuse', () => {
       () => createServiceClient({ baseUrl: server.url }).listStores(),
     ],
     [
+      'a shopper reference too short for saved cards',
+      'shopperReference: 3-256 characters',
+      () => fastClient(server.url).client.savedCards(STORE, 'ab'),
+    ],
+    [
       'a deadline of zero',
       'deadlineMs: a positive number of milliseconds',
       () => fastClient(server.url).client.createPayment(STORE, payment, { deadlineMs: 0 }),

@@ -27,8 +27,13 @@ export interface TestCard {
   readonly threeDSecure: ThreeDSecureFlow
   /** `refused` cards are declined after any 3-D Secure step, with `refusalReason`. */
   readonly outcome: 'authorised' | 'refused'
-  /** The refusal reason the platform gives for a `refused` card. */
+  /** The refusal reason the platform gives for a `refused` card, or for one refused without the shopper. */
   readonly refusalReason?: string
+  /**
+   * Saved and charged without the shopper (`Subscription`, `UnscheduledCardOnFile`): `refused` for a
+   * card the issuer declines on file though it pays with the shopper present. Default: as `outcome`.
+   */
+  readonly outcomeWithoutShopper?: 'authorised' | 'refused'
   /** A short description for test names: "Visa, challenge". */
   readonly label: string
   /** Where the card's behaviour is defined. */
@@ -113,6 +118,11 @@ export const TEST_CARDS: readonly TestCard[] = Object.freeze([
     refusalReason: 'Not enough balance',
     source: 'sandbox',
   }),
+  card('visa', '4035501000000008', 'Visa refused on file (charges without the shopper)', {
+    outcomeWithoutShopper: 'refused',
+    refusalReason: 'Transaction Not Permitted',
+    source: 'sandbox',
+  }),
 ])
 
 /** Options of {@link findTestCard}. */
@@ -123,7 +133,7 @@ export interface FindTestCardOptions {
 
 /** The first card matching the filter, for tests that need "a Visa with a challenge". */
 export function findTestCard(
-  filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome'>>,
+  filter: Partial<Pick<TestCard, 'brand' | 'threeDSecure' | 'outcome' | 'outcomeWithoutShopper'>>,
   options: FindTestCardOptions = {},
 ): TestCard {
   const found = TEST_CARDS.find((c) => Object.entries(filter).every(([k, v]) => c[k as keyof TestCard] === v))

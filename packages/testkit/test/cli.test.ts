@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable, Writable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
@@ -11,17 +10,11 @@ import { encryptCard, importCertificate } from 'card-jwe'
 import { SERVICE_MESSAGES } from '@card-jwe/testkit/decryptor'
 import { TEST_EXPIRY } from '@card-jwe/testkit/test-cards'
 import type {} from '@card-jwe/testkit/vitest-global-setup'
-import { main } from '../src/cli/main.js'
+import { cliInProcess, type Run } from './support/cli-in-process.js'
 import { buildJwe, cardPayload } from './support/build-jwe.js'
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url))
 const { valid, ecKey } = inject('cardJweTestCertificates')
-
-interface Run {
-  code: number
-  stdout: string
-  stderr: string
-}
 
 /** The CLI as a user runs it from the repo root: `pnpm exec card-jwe ...`. */
 function cli(args: string[], stdin = ''): Promise<Run> {
@@ -31,21 +24,6 @@ function cli(args: string[], stdin = ''): Promise<Run> {
     })
     child.stdin!.end(stdin)
   })
-}
-
-/** The same CLI in this process, for properties over many inputs. */
-async function cliInProcess(args: string[], stdin: string): Promise<Run> {
-  let stdout = ''
-  let stderr = ''
-  const sink = (append: (s: string) => void) =>
-    new Writable({
-      write: (chunk, _enc, done) => {
-        append(String(chunk))
-        done()
-      },
-    })
-  const code = await main(args, { stdin: Readable.from([stdin]), stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)) })
-  return { code, stdout, stderr }
 }
 
 function workDir(): string {

@@ -8,7 +8,8 @@ import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
-import { SandboxError, type SandboxErrorCode } from '../errors.js'
+import { SandboxError } from '../errors.js'
+import { CARD_ERROR_CODES, isExpired, savedCardPayment, type CardFields, type CardOutcome } from './saved-cards.js'
 import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
 import { validBody } from '../http/parse-body.js'
@@ -23,13 +24,6 @@ import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
 /** Redirect methods the sandbox offers (one is enough to exercise the flow). */
 export const REDIRECT_METHODS = Object.freeze(['ideal'])
-
-/** The service's three card messages, as error codes of the envelope. */
-const CARD_ERROR_CODES: Record<DecryptionError['code'], SandboxErrorCode> = {
-  UNDECRYPTABLE: 'CARD_DATA_UNDECRYPTABLE',
-  NO_LONGER_VALID: 'CARD_DATA_NO_LONGER_VALID',
-  INVALID_CARD_DETAILS: 'CARD_DETAILS_INVALID',
-}
 
 /** A store that may take payments: the shop's, onboarded (spec: "Onboarding"). */
 function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
@@ -61,9 +55,8 @@ function checkAmount(body: ServicePaymentRequest, store: OwnedStore): void {
 }
 
 /** What the test platform does with a card: its catalogue entry, or the rules for other numbers. */
-function cardOutcome(card: DecryptedCard, verdict: NumberVerdict, now: Date): { flow: string; refusal: string | null } {
-  const expired = Number(card.expiryYear) * 12 + Number(card.expiryMonth) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
-  if (expired) return { flow: 'none', refusal: 'Expired Card' }
+function cardOutcome(card: DecryptedCard, verdict: NumberVerdict, now: Date): CardOutcome {
+  if (isExpired(card.expiryMonth, card.expiryYear, now)) return { flow: 'none', refusal: 'Expired Card' }
   const known = TEST_CARDS.find((c) => c.number === card.number)
   if (known) return { flow: known.threeDSecure, refusal: known.outcome === 'refused' ? (known.refusalReason ?? 'Refused') : null }
   return verdict.isValid ? { flow: 'none', refusal: null } : { flow: 'none', refusal: 'Invalid Card Number' }
@@ -100,7 +93,7 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
   const store = payableStore(context, shop, c.req.param('store_id')!)
   const body = validBody(c, ServicePaymentRequestSchema, 'payment request')
   checkAmount(body, store)
-  const method = body.paymentMethod as { type: string; jwe?: string }
+  const method = body.paymentMethod as { type: string; jwe?: string; storedPaymentMethodId?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
     throw new SandboxError(
       'PAYMENT_METHOD_NOT_ENABLED',
@@ -167,24 +160,10 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
     }
     return created(row, paymentAnswer(row, { action }))
   }
-  if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
-    throw new SandboxError('UNSUPPORTED_PAYMENT_METHOD', 'the sandbox takes cards as {type: "scheme", jwe} and the redirect method "ideal"')
-  }
-
-  let card: DecryptedCard
-  try {
-    card = (await context.decryptor.decrypt(method.jwe)).card
-  } catch (error) {
-    if (!(error instanceof DecryptionError)) throw error
-    throw new SandboxError(CARD_ERROR_CODES[error.code], error.message)
-  }
-  const verdict = numberVerdict(card.number)
-  const outcome = cardOutcome(card, verdict, context.now())
-  const cardFields = {
-    card_brand: verdict.brand?.type ?? 'unknown',
-    card_last_four: card.number.slice(-4),
-    card_expiry: `${card.expiryMonth}/${card.expiryYear}`,
-  }
+  const { cardFields, outcome } =
+    method.type === 'scheme' && typeof method.storedPaymentMethodId === 'string'
+      ? await savedCardPayment(context, shop, body)
+      : await newCardPayment(context, method)
 
   if (outcome.flow === 'frictionless' || outcome.flow === 'challenge') {
     const row: PaymentRow = {
@@ -216,6 +195,33 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
     refusal_reason: outcome.refusal,
   }
   return created(row, finalAnswerOf(row))
+}
+
+/** A card of its own JWE: decrypted, and what the test platform does with it. */
+async function newCardPayment(
+  context: SandboxContext,
+  method: { type: string; jwe?: string },
+): Promise<{ cardFields: CardFields; outcome: CardOutcome }> {
+  if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
+    throw new SandboxError(
+      'UNSUPPORTED_PAYMENT_METHOD',
+      'the sandbox takes cards as {type: "scheme", jwe} or {type: "scheme", storedPaymentMethodId, jwe?} and the redirect method "ideal"',
+    )
+  }
+  let card: DecryptedCard
+  try {
+    card = (await context.decryptor.decrypt(method.jwe)).card
+  } catch (error) {
+    if (!(error instanceof DecryptionError)) throw error
+    throw new SandboxError(CARD_ERROR_CODES[error.code], error.message)
+  }
+  const verdict = numberVerdict(card.number)
+  const cardFields = {
+    card_brand: verdict.brand?.type ?? 'unknown',
+    card_last_four: card.number.slice(-4),
+    card_expiry: `${card.expiryMonth}/${card.expiryYear}`,
+  }
+  return { cardFields, outcome: cardOutcome(card, verdict, context.now()) }
 }
 
 /** Which payment a details request is about, from what the front end returned. */

@@ -37,6 +37,8 @@ const REFUSAL_OF_CODE: Readonly<Record<SandboxErrorCode, { readonly status: numb
   CARD_DATA_UNDECRYPTABLE: { status: 422, errorType: 'validation' },
   CARD_DATA_NO_LONGER_VALID: { status: 422, errorType: 'validation' },
   CARD_DETAILS_INVALID: { status: 422, errorType: 'validation' },
+  STORED_PAYMENT_METHOD_UNKNOWN: { status: 422, errorType: 'validation' },
+  SECURITY_CODE_REQUIRED: { status: 422, errorType: 'validation' },
   DETAILS_UNKNOWN: { status: 422, errorType: 'validation' },
   CHALLENGE_NOT_COMPLETED: { status: 422, errorType: 'validation' },
   REDIRECT_NOT_COMPLETED: { status: 422, errorType: 'validation' },

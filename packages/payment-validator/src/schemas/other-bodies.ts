@@ -73,6 +73,28 @@ export const OnboardingLinkSchema = z.looseObject({
   uri: z.url({ protocol: /^https?$/ }),
 })
 
+/**
+ * One saved card of a shopper, as the service lists it in `storedPaymentMethods`, with exactly the
+ * fields a shop shows: id, brand, last four, expiry and the holder's name; enough to show it, nothing
+ * to pay with. Anything else the service adds is dropped on parsing.
+ */
+export const StoredPaymentMethodSchema = z.object({
+  /** The id a payment names it by (`paymentMethod.storedPaymentMethodId`). */
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  /** The card's brand, in the service's names (`visa`, `mc`, `amex`, `bcmc`...): card-jwe's `savedCardBrand` reads them. */
+  brand: z.string().min(1).max(64),
+  /** The number's last four digits. */
+  lastFour: z.string().regex(/^[0-9]{4}$/),
+  /** "01"-"12". */
+  expiryMonth: z.string().regex(/^(0[1-9]|1[0-2])$/),
+  /** Four digits. */
+  expiryYear: z.string().regex(/^[0-9]{4}$/),
+  /** The name on the card, when the shopper gave one. */
+  holderName: z.string().max(255).optional(),
+})
+/** One saved card of a shopper. */
+export type StoredPaymentMethod = z.infer<typeof StoredPaymentMethodSchema>
+
 /** The payment-methods response, passed to the front end unchanged (spec: Front-end contract 2). */
 export const PaymentMethodsResponseSchema = z.looseObject({
   /** The methods the shopper may pay with. */
@@ -84,7 +106,7 @@ export const PaymentMethodsResponseSchema = z.looseObject({
       }),
     )
     .optional(),
-  /** The shopper's stored cards. */
+  /** The shopper's stored cards, passed on as the service gives them; `StoredPaymentMethodSchema` reads one. */
   storedPaymentMethods: z.array(z.looseObject({})).optional(),
 })
 /** The payment-methods response. */

@@ -1,12 +1,10 @@
 import * as z from 'zod'
 import { DEFER_TO_OTHER_FORMS } from '../lib/issues.js'
+import { CompactJweSchema } from './compact-jwe.js'
 import { refuseRawCardFields } from './raw-card-fields.js'
+import { SavedCardPaymentMethodSchema } from './saved-card.js'
 
-/** A compact JWE: five base64url segments, no padding; far shorter than 16 KiB for a card. */
-export const CompactJweSchema = z
-  .string()
-  .max(16 * 1024)
-  .regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+$/)
+export { CompactJweSchema } from './compact-jwe.js'
 
 /** Raw card fields with JWE (spec: Front-end contract 7). Strict: a raw card number never passes. */
 export const CardJwePaymentMethodSchema = z.strictObject({
@@ -58,19 +56,20 @@ export const OtherPaymentMethodSchema = z.looseObject({
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
     .refine((type) => type !== 'scheme', {
-      message: 'scheme takes only jwe or the encrypted fields, never raw card data',
+      message: 'scheme takes only jwe, storedPaymentMethodId or the encrypted fields, never raw card data',
       abort: true,
       params: { [DEFER_TO_OTHER_FORMS]: true },
     }),
 })
 
 /**
- * The `paymentMethod` of a payment: a card as one JWE, a card as encrypted fields, or another method.
+ * The `paymentMethod` of a payment: a card as one JWE, a saved card by its id (with its code's JWE),
+ * a card as encrypted fields, or another method.
  * Raw card fields are named first, as such: the forms' own refusals (a `jwe` missing, a key unknown) would hide why.
  */
 export const PaymentMethodSchema = z
   .looseObject({})
   .superRefine(refuseRawCardFields)
-  .pipe(z.union([CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
+  .pipe(z.union([CardJwePaymentMethodSchema, SavedCardPaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
 /** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>

@@ -2,6 +2,8 @@ import * as z from 'zod'
 import { AmountSchema } from './amount.js'
 import { BrowserInfoSchema } from './browser-info.js'
 import { PaymentMethodSchema } from './payment-method.js'
+import { checkRecurringRules } from './recurring-rules.js'
+import { RecurringProcessingModelSchema, ShopperInteractionSchema } from './saved-card.js'
 
 /**
  * The shop's own identifiers, echoed by the service (spec: rule 7). Limits as the widely used
@@ -45,12 +47,8 @@ export const LineItemSchema = z.strictObject({
   taxPercentage: z.int().min(0).max(10_000).optional(),
 })
 
-/**
- * The payment request the shop backend sends (spec: "Payment request (create)"). Strict: the
- * backend builds it, so an unknown field is a bug, not data. `shopperIP` is not in the spec's
- * table; it is where the widely used checkout APIs take the shopper's address for 3-D Secure.
- */
-export const PaymentRequestSchema = z.strictObject({
+/** The fields of a payment request, each by its rule, before the rules between them (saved cards). */
+export const PaymentRequestFieldsSchema = z.strictObject({
   /** Where the shopper pays: "web" for a checkout page. */
   channel: z.literal(['web', 'iOS', 'Android']),
   /** Where the bank sends the shopper back after a redirect. */
@@ -79,6 +77,18 @@ export const PaymentRequestSchema = z.strictObject({
   reference: z.string().min(1).max(80).optional(),
   /** The shopper's IP address, for 3-D Secure. */
   shopperIP: z.union([z.ipv4(), z.ipv6()]).optional(),
+  /** `Ecommerce` when the shopper pays (and saves a card), `ContAuth` with a saved card. */
+  shopperInteraction: ShopperInteractionSchema.optional(),
+  /** `CardOnFile` to save a card or pay with it, the shopper present; `Subscription` or `UnscheduledCardOnFile` without. */
+  recurringProcessingModel: RecurringProcessingModelSchema.optional(),
 })
+
+/**
+ * The payment request the shop backend sends (spec: "Payment request (create)"). Strict: the
+ * backend builds it, so an unknown field is a bug, not data. `shopperIP`, `shopperInteraction` and
+ * `recurringProcessingModel` are not in the spec's table; they are where the widely used checkout
+ * APIs take the shopper's address for 3-D Secure and how a saved card is used.
+ */
+export const PaymentRequestSchema = PaymentRequestFieldsSchema.superRefine(checkRecurringRules)
 /** The payment request a shop backend sends. */
 export type PaymentRequest = z.infer<typeof PaymentRequestSchema>

@@ -1,8 +1,10 @@
 import * as z from 'zod'
 import { PaymentDetailsRequestSchema } from './other-bodies.js'
 import { CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema } from './payment-method.js'
-import { PaymentRequestSchema } from './payment-request.js'
+import { PaymentRequestFieldsSchema } from './payment-request.js'
 import { refuseRawCardFields } from './raw-card-fields.js'
+import { checkRecurringRules } from './recurring-rules.js'
+import { SavedCardPaymentMethodSchema } from './saved-card.js'
 
 /**
  * What the service accepts, as opposed to what a shop backend should build (`PaymentRequestSchema`,
@@ -31,13 +33,14 @@ export const ServicePaymentMethodSchema = z
   .pipe(
     z.union([
       CardJwePaymentMethodSchema.extend(frontEndCardFields).loose(),
+      SavedCardPaymentMethodSchema.extend(frontEndCardFields).loose(),
       EncryptedFieldsPaymentMethodSchema.extend(frontEndCardFields).loose(),
       OtherPaymentMethodSchema,
     ]),
   )
 
 /** A payment request as the service takes it: the spec's fields by their rules, `state.data`'s others passed on. */
-export const ServicePaymentRequestSchema = PaymentRequestSchema.extend({
+export const ServicePaymentRequestSchema = PaymentRequestFieldsSchema.extend({
   /** The encrypted card, or another method, as the front end gave it. */
   paymentMethod: ServicePaymentMethodSchema,
   /** The front end's device data for risk checks. */
@@ -66,6 +69,7 @@ export const ServicePaymentRequestSchema = PaymentRequestSchema.extend({
 })
   .loose()
   .superRefine(refuseRawCardFields)
+  .superRefine(checkRecurringRules)
 /** A payment request as the service takes it. */
 export type ServicePaymentRequest = z.infer<typeof ServicePaymentRequestSchema>
 

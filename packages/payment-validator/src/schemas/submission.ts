@@ -5,22 +5,33 @@ import { PaymentMethodSchema } from './payment-method.js'
 
 /**
  * What the shop's own page sends its backend at submit: the order it pays, what the page believes
- * the amount and reference are (to be checked, never used), the encrypted card and browser data.
+ * the amount and reference are (to be checked, never used), the encrypted card (or a saved card's
+ * id with its code's JWE, `{type: "scheme", storedPaymentMethodId, jwe?}`) and browser data.
  */
-export const PaymentSubmissionSchema = z.strictObject({
-  /** The shop's order id, as the page knows it. */
-  orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
-  /** The reference the page shows; checked against the order. */
-  reference: z.string().min(1).max(80),
-  /** The amount the page shows; checked against the order, never forwarded. */
-  amount: AmountSchema,
-  /** The encrypted card, or another method. */
-  paymentMethod: PaymentMethodSchema,
-  /** From `collectBrowserInfo()`, for 3-D Secure 2. */
-  browserInfo: BrowserInfoSchema.optional(),
-  /** The shopper asked to keep the card for next time. */
-  storePaymentMethod: z.boolean().optional(),
-})
+export const PaymentSubmissionSchema = z
+  .strictObject({
+    /** The shop's order id, as the page knows it. */
+    orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
+    /** The reference the page shows; checked against the order. */
+    reference: z.string().min(1).max(80),
+    /** The amount the page shows; checked against the order, never forwarded. */
+    amount: AmountSchema,
+    /** The encrypted card, or another method. */
+    paymentMethod: PaymentMethodSchema,
+    /** From `collectBrowserInfo()`, for 3-D Secure 2. */
+    browserInfo: BrowserInfoSchema.optional(),
+    /** The shopper asked to keep the card for next time (never with a saved card). */
+    storePaymentMethod: z.boolean().optional(),
+  })
+  .superRefine((submission, context) => {
+    if (submission.storePaymentMethod === true && 'storedPaymentMethodId' in submission.paymentMethod) {
+      context.addIssue({
+        code: 'custom',
+        path: ['storePaymentMethod'],
+        message: 'not with paymentMethod.storedPaymentMethodId (saved already)',
+      })
+    }
+  })
 /** What the shop's page sends its backend at submit. */
 export type PaymentSubmission = z.infer<typeof PaymentSubmissionSchema>
 

@@ -26,6 +26,7 @@ const OPTIONS = {
   key: { type: 'string' },
   'max-age': { type: 'string' },
   explain: { type: 'boolean' },
+  'code-only': { type: 'boolean' },
   force: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },

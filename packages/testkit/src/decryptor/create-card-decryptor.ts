@@ -1,6 +1,7 @@
 import { DecryptionError, undecryptable } from './errors.js'
 import { decodeBase64url } from './lib/base64url.js'
 import { parseCardPayload, type DecryptedCard } from './lib/card-payload.js'
+import { parseSecurityCodePayload, type DecryptedSecurityCode } from './lib/security-code-payload.js'
 import { importOaepKeys, type PrivateKeyInput } from './lib/private-key.js'
 import { parseProtectedHeader, type CardJweHeader } from './lib/protected-header.js'
 import { aesCbcHmacSha256Decrypt } from './primitives/aes-cbc-hmac.js'
@@ -39,6 +40,20 @@ export interface DecryptedCardJwe {
   readonly card: DecryptedCard
 }
 
+/** What {@link CardDecryptor.decryptSecurityCode} returns. */
+export interface DecryptedSecurityCodeJwe {
+  /** The protected header, checked. */
+  readonly header: CardJweHeader
+  /** The payload: the code and its time, nothing else. */
+  readonly securityCode: DecryptedSecurityCode
+}
+
+/** Options of {@link CardDecryptor.decryptSecurityCode}. */
+export interface SecurityCodeOptions {
+  /** The saved card's brand's code length: 4 for American Express, else 3; either when absent. */
+  readonly codeSize?: 3 | 4
+}
+
 /** What {@link CardDecryptor.open} returns. */
 export interface OpenedJwe {
   /** The protected header, checked. */
@@ -51,6 +66,11 @@ export interface OpenedJwe {
 export interface CardDecryptor {
   /** Decrypts and checks one compact card JWE; throws DecryptionError with one of the service's messages. */
   decrypt(jwe: string): Promise<DecryptedCardJwe>
+  /**
+   * Decrypts and checks a saved card's code-only JWE (`{cvc, generationtime}`, nothing else), with
+   * the same header, time and message rules as {@link CardDecryptor.decrypt}.
+   */
+  decryptSecurityCode(jwe: string, options?: SecurityCodeOptions): Promise<DecryptedSecurityCodeJwe>
   /** The JOSE layer alone: every check up to the plaintext, none of the card or time checks. */
   open(jwe: string): Promise<OpenedJwe>
   /** The private key's modulus size. */
@@ -100,16 +120,28 @@ export async function createCardDecryptor(privateKey: PrivateKeyInput, options: 
     return { header, plaintext }
   }
 
-  async function decrypt(jwe: string): Promise<DecryptedCardJwe> {
-    const { header, plaintext } = await open(jwe)
-    const card = parseCardPayload(plaintext)
-    const generated = Date.parse(card.generationtime)
+  /** The time window, after the format: a `generationtime` neither too old nor too far ahead. */
+  function checkTime(generationtime: string): void {
+    const generated = Date.parse(generationtime)
     const age = now().getTime() - generated
     if (Number.isNaN(generated)) throw new DecryptionError('INVALID_CARD_DETAILS', 'generationtime: not a real date')
     if (age > maxAgeMs) throw new DecryptionError('NO_LONGER_VALID', 'generationtime: older than the accepted window')
     if (-age > maxSkewMs) throw new DecryptionError('NO_LONGER_VALID', 'generationtime: ahead of the accepted clock skew')
+  }
+
+  async function decrypt(jwe: string): Promise<DecryptedCardJwe> {
+    const { header, plaintext } = await open(jwe)
+    const card = parseCardPayload(plaintext)
+    checkTime(card.generationtime)
     return { header, card }
   }
 
-  return { decrypt, open, keyBits: keys.modulusBits }
+  async function decryptSecurityCode(jwe: string, options: SecurityCodeOptions = {}): Promise<DecryptedSecurityCodeJwe> {
+    const { header, plaintext } = await open(jwe)
+    const securityCode = parseSecurityCodePayload(plaintext, options.codeSize)
+    checkTime(securityCode.generationtime)
+    return { header, securityCode }
+  }
+
+  return { decrypt, decryptSecurityCode, open, keyBits: keys.modulusBits }
 }

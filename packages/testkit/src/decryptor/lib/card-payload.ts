@@ -35,8 +35,8 @@ function invalid(detail: string): DecryptionError {
   return new DecryptionError('INVALID_CARD_DETAILS', detail)
 }
 
-/** Parses the plaintext and checks each field's format; throws `Invalid card details` on any break. */
-export function parseCardPayload(plaintext: Uint8Array): DecryptedCard {
+/** The plaintext as a JSON object, or `Invalid card details`: every payload of the service is one. */
+export function parsePayloadObject(plaintext: Uint8Array): Record<string, unknown> {
   let payload: unknown
   try {
     payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(plaintext))
@@ -44,7 +44,12 @@ export function parseCardPayload(plaintext: Uint8Array): DecryptedCard {
     throw invalid('payload: not UTF-8 JSON')
   }
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw invalid('payload: not a JSON object')
-  const card = payload as Record<string, unknown>
+  return payload as Record<string, unknown>
+}
+
+/** Parses the plaintext and checks each field's format; throws `Invalid card details` on any break. */
+export function parseCardPayload(plaintext: Uint8Array): DecryptedCard {
+  const card = parsePayloadObject(plaintext)
   const text = (name: string, rule: RegExp, what: string) => {
     if (typeof card[name] !== 'string' || !rule.test(card[name])) throw invalid(`${name}: ${what}`)
   }
