@@ -5,7 +5,7 @@
  * without which a backend's JSON body parser (express.json(), Fastify's) reads nothing.
  */
 import { describe, expect, it } from 'vitest'
-import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
+import { encryptCard, encryptSecurityCode, importCertificate, toPaymentMethod, toSavedCardPaymentMethod } from 'card-jwe'
 import {
   checkSubmission,
   DetailsSubmissionSchema,
@@ -84,12 +84,16 @@ describe("the READMEs' page examples", () => {
     '%s: posts JSON bodies the backend example accepts',
     async (_, block) => {
       const { valid } = testCertificates()
-      const jwe = await encryptCard(findTestCard({ brand: 'visa' }), await importCertificate(valid.certificatePem))
+      const certificate = await importCertificate(valid.certificatePem)
+      const jwe = await encryptCard(findTestCard({ brand: 'visa' }), certificate)
+      // A saved card's example builds its own `paymentMethod`: the card's id and a code-only JWE.
+      const codeJwe = await encryptSecurityCode({ securityCode: '737', brand: 'visa' }, certificate)
       const scope = {
         order: ORDER,
         orderId: ORDER.id,
         jwe,
         toPaymentMethod,
+        paymentMethod: toSavedCardPaymentMethod('saved-card-1', codeJwe),
         collectBrowserInfo: () => BROWSER_INFO,
         outcome: { details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ' } },
       }
@@ -113,7 +117,9 @@ describe("the READMEs' page examples", () => {
         if (post.path === '/api/payments') {
           const parsed = parseJsonBody(JSON.stringify(body), PaymentSubmissionSchema)
           expect(parsed.ok ? [] : parsed.error.message, where).toEqual([])
-          const check = checkSubmission(parsed.ok ? parsed.value : null, ORDER)
+          // A saved card is paid only for an order whose shopper owns one: the shop's order names its shopper.
+          const savedCard = parsed.ok && 'storedPaymentMethodId' in parsed.value.paymentMethod
+          const check = checkSubmission(parsed.ok ? parsed.value : null, savedCard ? { ...ORDER, shopperReference: 'shopper-1' } : ORDER)
           expect(check.ok ? [] : check.problems, where).toEqual([])
         } else {
           const parsed = parseJsonBody(JSON.stringify(body), DetailsSubmissionSchema)

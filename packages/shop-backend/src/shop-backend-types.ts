@@ -163,7 +163,10 @@ export interface Registration {
 
 /** See {@link createShopBackend}. */
 export interface ShopBackend {
-  /** Web-standard handler: the shop-side endpoints, the checkout API, the health checks and the admin routes if given; 404 JSON for other paths. */
+  /**
+   * Web-standard handler: the shop-side endpoints, the checkout API, the health checks and the admin
+   * routes if given; 404 JSON for other paths.
+   */
   fetch(request: Request, info?: RequestInfo): Promise<Response>
   /** Whether `fetch` serves this path (for frameworks that mount it beside their own routes). */
   handles(pathname: string): boolean
