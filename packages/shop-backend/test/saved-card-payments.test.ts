@@ -56,6 +56,25 @@ async function savedCardSubmission(order: ShopOrder, storedPaymentMethodId: stri
 
 const paymentsAtSandbox = () => world.proxy.counted('POST', '/payments')
 
+/**
+ * Runs the charges while the service's payment answers are held back 400 ms, so the second back end
+ * looks at the order while the first one's call is out (not after it ended); the distinct
+ * idempotency keys of the payment POSTs that reached the sandbox meanwhile.
+ */
+async function chargedTogether<T>(charges: Array<() => Promise<T>>) {
+  const before = world.proxy.keysForwarded('POST', '/payments')
+  const original = world.proxy.rule
+  world.proxy.rule = (method, path) =>
+    method === 'POST' && path.endsWith('/payments') ? { action: 'forward', delayMs: 400 } : { action: 'forward' }
+  try {
+    const results = await Promise.allSettled(charges.map((charge) => charge()))
+    const keys = world.proxy.keysForwarded('POST', '/payments').filter((k) => !before.includes(k))
+    return { results, keys }
+  } finally {
+    world.proxy.rule = original
+  }
+}
+
 describe('saved cards at the checkout (the page)', () => {
   it("/api/config?orderId= offers the order's shopper's saved cards: id, brand, last four, expiry, nothing more", async () => {
     const shop = await startShop(world)
@@ -233,7 +252,11 @@ describe.skipIf(postgres.missing !== undefined)('chargeSavedCard on PostgreSQL',
 
       const contested = { ...saver.createOrder(1100), shopperReference: shopper }
       orders.set(String(contested.id), contested)
-      const results = await Promise.allSettled(instances.map((instance) => instance.backend.chargeSavedCard(contested.id, charge)))
+      const { results, keys } = await chargedTogether(
+        instances.map((instance) => () => instance.backend.chargeSavedCard(contested.id, charge)),
+      )
+      // One key reached the sandbox: the attempt's, stored before the call, reused by the other instance.
+      expect(keys).toHaveLength(1)
       expect(results).toEqual([
         { status: 'fulfilled', value: { resultCode: 'Authorised' } },
         { status: 'fulfilled', value: { resultCode: 'Authorised' } },
@@ -265,11 +288,16 @@ describe('chargeSavedCard, two back ends on one SQLite file', () => {
       orders.set(String(order.id), order)
       saver.orders.set(String(order.id), order)
       const charge = { storedPaymentMethodId: id, recurringProcessingModel: 'UnscheduledCardOnFile' } as const
-      const results = await Promise.allSettled([
-        saver.backend.chargeSavedCard(order.id, charge),
-        other.backend.chargeSavedCard(order.id, charge),
+      const { results, keys } = await chargedTogether([
+        () => saver.backend.chargeSavedCard(order.id, charge),
+        () => other.backend.chargeSavedCard(order.id, charge),
       ])
-      expect(results.some((r) => r.status === 'fulfilled' && r.value.resultCode === 'Authorised')).toBe(true)
+      expect(keys).toHaveLength(1)
+      // Both hear the one outcome: the loser of the insert gets the same attempt's answer, not a second charge.
+      expect(results).toEqual([
+        { status: 'fulfilled', value: { resultCode: 'Authorised' } },
+        { status: 'fulfilled', value: { resultCode: 'Authorised' } },
+      ])
       expect(world.sandboxRows<{ n: number }>('SELECT COUNT(*) AS n FROM payments WHERE reference = ?', order.reference)[0]!.n).toBe(1)
       expect((await saver.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['authorised'])
     } finally {
