@@ -131,13 +131,19 @@ export function addCheckoutRoutes(
       const { service, storeId } = await context.connection()
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })
       paymentMethods = (methods.paymentMethods ?? []).map((m) => String(m.type))
+      // The saved cards are extra: when they cannot be read, the page still offers a new card.
       if (order?.shopperReference !== undefined && paymentMethods.includes('scheme'))
-        savedCardsOffered = (await savedCards(context, order.shopperReference)).map(savedCardChoice)
+        savedCardsOffered = await savedCards(context, order.shopperReference).then(
+          (cards) => cards.map(savedCardChoice),
+          (error: unknown) => {
+            if (error instanceof ShopBackendError && (error.code === 'SERVICE_UNREACHABLE' || error.code === 'SERVICE_REFUSED'))
+              return undefined
+            throw error
+          },
+        )
     } catch (error) {
       if (error instanceof ShopBackendError && error.code === 'NOT_REGISTERED') checkoutReady = false
       else if (error instanceof PaymentServiceError) serviceReachable = false
-      else if (error instanceof ShopBackendError && (error.code === 'SERVICE_UNREACHABLE' || error.code === 'SERVICE_REFUSED'))
-        serviceReachable = false
       else throw error
     }
     const config: CheckoutConfig = {
