@@ -7,6 +7,8 @@ import { openSqliteStore } from '../src/sqlite/index.js'
 import type { LedgerStore } from '../src/store/ledger-store.js'
 import { freshDatabase, postgres } from './support/postgres.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { answerChallenge, runThreeDSMethod } from './support/threeds.js'
+import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 
 let world: World
 beforeAll(async () => {
@@ -138,6 +140,44 @@ describe('saved cards at the checkout (the page)', () => {
       expect(unknown).toEqual(refused)
       expect(paymentsAtSandbox() - before).toBe(0)
       expect(await shop.store.listAttempts(String(theirs.id))).toEqual([])
+    } finally {
+      await shop.close()
+    }
+  })
+})
+
+const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
+
+/** The page's 3-D Secure steps after `started`: fingerprint, challenge answered; the last answer. */
+async function throughThreeDS(shop: TestShop, orderId: string | number, started: Record<string, unknown>) {
+  const challenge = await shop.post('/api/payment-details', {
+    orderId,
+    details: { threeDSResult: await runThreeDSMethod(tokenOf(started)) },
+  })
+  expect(challenge.body).toMatchObject({ resultCode: 'ChallengeShopper', action: { subtype: 'challenge' } })
+  return shop.post('/api/payment-details', {
+    orderId,
+    details: { threeDSResult: await answerChallenge(tokenOf(challenge.body), CHALLENGE_ANSWER) },
+  })
+}
+
+describe('a saved card that challenges, at the checkout', () => {
+  it('gets the 3-D Secure actions a new card gets, and is authorised once they are answered', async () => {
+    const shop = await startShop(world)
+    try {
+      const shopper = newShopper()
+      const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge', outcome: 'authorised' })
+      const first = orderOf(shop, shopper)
+      const saving = await shop.post('/api/payments', { ...(await shop.cardSubmission(first, card)), storePaymentMethod: true })
+      expect((await throughThreeDS(shop, first.id, saving.body)).body).toEqual({ resultCode: 'Authorised' })
+      const saved = (await shop.backend.savedCards(shopper)).find((c) => c.lastFour === card.number.slice(-4))
+      expect(saved).toBeDefined()
+
+      const order = orderOf(shop, shopper)
+      const started = await shop.post('/api/payments', await savedCardSubmission(order, saved!.id, card))
+      expect(started.body).toMatchObject({ resultCode: 'IdentifyShopper', action: { type: 'threeDS2', subtype: 'fingerprint' } })
+      expect((await throughThreeDS(shop, order.id, started.body)).body).toEqual({ resultCode: 'Authorised' })
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
     } finally {
       await shop.close()
     }
