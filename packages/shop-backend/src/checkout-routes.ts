@@ -20,6 +20,13 @@ import { fingerprintOf } from './lib/fingerprint.js'
 import { submitDetails } from './ledger/submit-details.js'
 import { submitPayment } from './ledger/submit-payment.js'
 import type { createOutbox, OutboxTicket } from './ledger/outbox.js'
+import { requireOwnSavedCard, type SavedCardChoice, savedCardChoice } from './ledger/saved-card-check.js'
+import { savedCards } from './ledger/shopper-data.js'
+
+/** Where the shopper returns after a redirect: the shop's `returnUrl`, else the shop's page with the order's id. */
+export function returnUrlOf(deps: Pick<ShopBackendOptions, 'returnUrl'> & { readonly shopUrl: string }): (order: OrderRecord) => string {
+  return deps.returnUrl ?? ((o) => `${deps.shopUrl}/?orderId=${encodeURIComponent(String(o.id))}`)
+}
 
 /**
  * The context for one payments or details request: the changes it queues are its own, and the shop
@@ -63,8 +70,11 @@ export function addCheckoutRoutes(
         checked.problems.map((p) => (p.kind === 'mismatch' ? { kind: p.kind, field: p.field, rule: p.rule } : p)),
       )
     }
-    const { service, storeId } = await context.connection()
     const submission = checked.submission
+    // A saved card must be one of the order's shopper's, read now from the service: before anything is stored or sent.
+    const savedCardId = (submission.paymentMethod as { readonly storedPaymentMethodId?: unknown }).storedPaymentMethodId
+    if (savedCardId !== undefined) await requireOwnSavedCard(context, order, String(savedCardId))
+    const { service, storeId } = await context.connection()
     const fingerprint = fingerprintOf(submission.paymentMethod)
     const methodType = String(submission.paymentMethod.type)
     const ticket = deps.outbox.ticket()
@@ -78,7 +88,7 @@ export function addCheckoutRoutes(
           const body = buildPaymentRequest({
             order,
             submission,
-            config: { returnUrl: deps.returnUrl ?? ((o) => `${deps.shopUrl}/?orderId=${encodeURIComponent(String(o.id))}`) },
+            config: { returnUrl: returnUrlOf(deps) },
             ...(completed ? { browserInfo: completed.browserInfo } : {}),
             ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
           })
@@ -106,15 +116,31 @@ export function addCheckoutRoutes(
     return json(200, result)
   }
 
-  /** GET checkout config: the certificate, and whether and with which methods the page may sell. */
-  async function checkoutConfig(): Promise<Response> {
+  /**
+   * GET checkout config: the certificate, and whether and with which methods the page may sell. With
+   * `?orderId=`, also the saved cards of that order's shopper (the shop's `shopperReference`, never the page's).
+   */
+  async function checkoutConfig(c: Context<BackendEnv>): Promise<Response> {
+    const orderId = c.req.query('orderId')
+    const order = orderId === undefined ? undefined : await orderOf(orderId)
     let paymentMethods: string[] = []
+    let savedCardsOffered: SavedCardChoice[] | undefined
     let serviceReachable = true
     let checkoutReady = true
     try {
       const { service, storeId } = await context.connection()
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })
       paymentMethods = (methods.paymentMethods ?? []).map((m) => String(m.type))
+      // The saved cards are extra: when they cannot be read, the page still offers a new card.
+      if (order?.shopperReference !== undefined && paymentMethods.includes('scheme'))
+        savedCardsOffered = await savedCards(context, order.shopperReference).then(
+          (cards) => cards.map(savedCardChoice),
+          (error: unknown) => {
+            if (error instanceof ShopBackendError && (error.code === 'SERVICE_UNREACHABLE' || error.code === 'SERVICE_REFUSED'))
+              return undefined
+            throw error
+          },
+        )
     } catch (error) {
       if (error instanceof ShopBackendError && error.code === 'NOT_REGISTERED') checkoutReady = false
       else if (error instanceof PaymentServiceError) serviceReachable = false
@@ -126,6 +152,7 @@ export function addCheckoutRoutes(
       checkoutReady,
       serviceReachable,
       paymentMethods,
+      ...(savedCardsOffered ? { savedCards: savedCardsOffered } : {}),
     }
     return json(200, config)
   }

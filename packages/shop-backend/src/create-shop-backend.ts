@@ -1,5 +1,6 @@
 import { DEFAULT_MAX_BODY_BYTES } from '@card-jwe/payment-validator'
-import { addCheckoutRoutes } from './checkout-routes.js'
+import { addCheckoutRoutes, returnUrlOf } from './checkout-routes.js'
+import { chargeSavedCard } from './ledger/charge-saved-card.js'
 import { createPoller } from './poller/create-poller.js'
 import { createMerchantSetup } from './setup/merchant-setup.js'
 import { createRegistration } from './setup/registration.js'
@@ -93,6 +94,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
+  const savedCardCharges = { outbox, config: { returnUrl: returnUrlOf({ ...options, shopUrl }) }, repeatWindowMs }
   const telemetry = createBackendTelemetry(options, context)
   const app = createApp((app) => {
     addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
@@ -130,6 +132,8 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     cancel: (orderId, o) => modify('cancel', orderId, o),
     savedCards: (shopperReference) => savedCards(context, shopperReference),
     removeSavedCard: (card) => removeSavedCard(context, card),
+    chargeSavedCard: (orderId, charge) =>
+      unlessStoreUnavailable(() => chargeSavedCard(context, savedCardCharges, String(orderId), charge), log, 'chargeSavedCard'),
     eraseShopperData: (orderId) => eraseShopperData(context, String(orderId)),
     resealSecrets: () => resealSecrets(context),
     register: registration.register,

@@ -81,6 +81,8 @@ export {
 export type { AttemptState, TransitionVerdict } from './ledger/transitions.js'
 export type { ModificationResult, ModifyOptions } from './ledger/modify.js'
 export type { ErasureRequests } from './ledger/shopper-data.js'
+export type { SavedCardCharge, SavedCardChargeResult } from './ledger/charge-saved-card.js'
+export type { SavedCardChoice } from './ledger/saved-card-check.js'
 export type { ResealReport } from './reseal-secrets.js'
 export { SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
 export { httpStatusOf } from './http/status-of-code.js'

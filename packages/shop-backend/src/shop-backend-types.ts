@@ -1,4 +1,6 @@
 import type { OrderRecord } from '@card-jwe/payment-validator'
+import type { SavedCardCharge, SavedCardChargeResult } from './ledger/charge-saved-card.js'
+import type { SavedCardChoice } from './ledger/saved-card-check.js'
 import type { Poller } from './poller/create-poller.js'
 import type { MerchantSetup } from './setup/merchant-setup.js'
 import type {
@@ -49,6 +51,12 @@ export interface CheckoutConfig {
    * Empty when the checkout is closed or the service is out of reach.
    */
   readonly paymentMethods: readonly string[]
+  /**
+   * With `?orderId=` for an order with a `shopperReference` (from the shop's `findOrder`): that
+   * shopper's saved cards, `{id, brand, lastFour, expiryMonth, expiryYear}` each, to offer first.
+   * Absent without an order, a shopper, the card method, or the service.
+   */
+  readonly savedCards?: readonly SavedCardChoice[]
 }
 
 /** Where the page's calls go unless `paths` says otherwise. */
@@ -186,6 +194,14 @@ export interface ShopBackend {
   savedCards(shopperReference: string): Promise<StoredCard[]>
   /** Removes a shopper's saved card at the service. */
   removeSavedCard(card: SavedCard): Promise<SavedCardRemoval>
+  /**
+   * Charges the order's amount to one of its shopper's saved cards without the shopper (a renewal):
+   * the attempt and its key stored before the call, one charge per order across instances, the
+   * answer stored, `onOrderChange` heard before it resolves. A card not of the order's shopper is
+   * refused (`STORED_PAYMENT_METHOD_UNKNOWN`) with nothing sent; a refusal by the bank is
+   * `{resultCode: 'Refused'}` and a failed attempt.
+   */
+  chargeSavedCard(orderId: string | number, charge: SavedCardCharge): Promise<SavedCardChargeResult>
   /** Asks the service to erase the shopper's data of each payment of the order. */
   eraseShopperData(orderId: string | number): Promise<ErasureRequests>
   /** Seals again under `secretKey` the secrets a key in `previousSecretKeys` sealed (a rotation's last step). */
