@@ -80,20 +80,25 @@ export function addCheckoutRoutes(
     const ticket = deps.outbox.ticket()
     const result = await context
       .withLock(String(order.id), () =>
-        submitPayment(forRequest(context, ticket), order, { methodType, fingerprint, repeatWindowMs: deps.repeatWindowMs }, (attempt) => {
-          // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
-          const completed = submission.browserInfo
-            ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: c.env.info.ip })
-            : undefined
-          const body = buildPaymentRequest({
-            order,
-            submission,
-            config: { returnUrl: returnUrlOf(deps) },
-            ...(completed ? { browserInfo: completed.browserInfo } : {}),
-            ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
-          })
-          return service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey })
-        }),
+        submitPayment(
+          forRequest(context, ticket),
+          order,
+          { methodType, fingerprint, repeatWindowMs: deps.repeatWindowMs, freshEachTry: 'jwe' in submission.paymentMethod },
+          (attempt) => {
+            // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
+            const completed = submission.browserInfo
+              ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: c.env.info.ip })
+              : undefined
+            const body = buildPaymentRequest({
+              order,
+              submission,
+              config: { returnUrl: returnUrlOf(deps) },
+              ...(completed ? { browserInfo: completed.browserInfo } : {}),
+              ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
+            })
+            return service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey })
+          },
+        ),
       )
       .finally(ticket.deliver)
     return json(200, result)

@@ -228,6 +228,25 @@ describe('chargeSavedCard: the shop charges a saved card without the shopper', (
     }
   })
 
+  it('a refused charge is tried again once the repeat window is over: a new attempt, a new call', async () => {
+    // A window of 0: every later charge is past it (a renewal tried again the next day).
+    const shop = await startShop(world, { repeatWindowMs: 0 })
+    try {
+      const shopper = newShopper()
+      const id = await saveCard(shop, shopper, REFUSED_ON_FILE)
+      const order = orderOf(shop, shopper)
+      const charge = { storedPaymentMethodId: id, recurringProcessingModel: 'UnscheduledCardOnFile' } as const
+      const before = paymentsAtSandbox()
+      expect(await shop.backend.chargeSavedCard(order.id, charge)).toMatchObject({ resultCode: 'Refused' })
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      expect(await shop.backend.chargeSavedCard(order.id, charge)).toMatchObject({ resultCode: 'Refused' })
+      expect((await shop.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['refused', 'refused'])
+      expect(paymentsAtSandbox() - before).toBe(2)
+    } finally {
+      await shop.close()
+    }
+  })
+
   it("another shopper's card is refused with nothing stored or charged", async () => {
     const shop = await startShop(world)
     try {

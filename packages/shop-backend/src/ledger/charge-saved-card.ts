@@ -57,7 +57,7 @@ export async function chargeSavedCard(
       submitPayment(
         { ...context, changeQueued: ticket.queued },
         order,
-        { methodType: 'scheme', fingerprint, repeatWindowMs: deps.repeatWindowMs },
+        { methodType: 'scheme', fingerprint, repeatWindowMs: deps.repeatWindowMs, freshEachTry: false },
         (attempt) =>
           service.createPayment(
             storeId,

@@ -17,6 +17,7 @@ async function attemptFor(
   methodType: string,
   fingerprint: string,
   repeatWindowMs: number,
+  freshEachTry: boolean,
 ): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
   const orderId = String(order.id)
   // Most submissions are an order's first: attempt 1 is stored at once, and it can be only when the
@@ -44,9 +45,10 @@ async function attemptFor(
       return sameOrder(latest, order)
     }
     // The same submission again (a double click, a second tab): the stored answer, not a second payment.
-    // A card JWE is made afresh for each real try, so its repeat is always a repeat; other methods within a window.
+    // A JWE is made afresh for each real try, so its repeat is always a repeat; anything else (a saved
+    // card's id alone, another method) only within a window, or a refused one could never be tried again.
     const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
-    if (latest?.answer && latest.fingerprint === fingerprint && (methodType === 'scheme' || recent)) return { repeat: latest }
+    if (latest?.answer && latest.fingerprint === fingerprint && (freshEachTry || recent)) return { repeat: latest }
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
       throw new ShopBackendError('ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
@@ -83,10 +85,23 @@ async function attemptFor(
 export async function submitPayment(
   context: BackendContext,
   order: OrderRecord,
-  submission: { readonly methodType: string; readonly fingerprint: string; readonly repeatWindowMs: number },
+  submission: {
+    readonly methodType: string
+    readonly fingerprint: string
+    readonly repeatWindowMs: number
+    /** The submission carries a JWE made for this try (a card's, a saved card's code): a same one is a repeat. */
+    readonly freshEachTry: boolean
+  },
   send: (attempt: AttemptRecord) => Promise<PaymentResponse>,
 ): Promise<BrowserPaymentResult> {
-  const chosen = await attemptFor(context, order, submission.methodType, submission.fingerprint, submission.repeatWindowMs)
+  const chosen = await attemptFor(
+    context,
+    order,
+    submission.methodType,
+    submission.fingerprint,
+    submission.repeatWindowMs,
+    submission.freshEachTry,
+  )
   if ('paid' in chosen) return browserAnswer(chosen.paid)
   if ('repeat' in chosen) return browserAnswer(chosen.repeat)
   let answer: PaymentResponse
