@@ -3,6 +3,7 @@
  * for the record, no longer reported as open, never applied or delivered again.
  */
 import type { OrderChange } from './records.js'
+import { changeOfText } from './ledger-rows.js'
 
 /** A feed record the operator accepted as it is: not applied, and its sequence marked seen. */
 export interface DismissedProblem {
@@ -66,7 +67,7 @@ export const dismissedProblemOf = (row: DismissedProblemRow): DismissedProblem =
 
 export const dismissedDeliveryOf = (row: DismissedDeliveryRow): DismissedDelivery => ({
   id: Number(row.id),
-  change: { version: 0, ...(JSON.parse(row.change) as Omit<OrderChange, 'version'>) },
+  change: changeOfText(row.change),
   tries: row.tries,
   dismissedAt: row.dismissed_at,
 })

@@ -220,10 +220,12 @@ export const problemOf = (row: ProblemRow): PollProblem => ({
   nextTryAt: row.next_try_at,
 })
 
+/** An outbox row's change as stored; one queued before OrderChange had a version reads as 0: older than any. */
+export const changeOfText = (text: string): OrderChange => ({ version: 0, ...(JSON.parse(text) as Omit<OrderChange, 'version'>) })
+
 export const outboxEntryOf = (row: OutboxRow): OutboxEntry => ({
   id: Number(row.id),
-  // Changes queued before OrderChange had a version read as 0: older than any.
-  change: { version: 0, ...(JSON.parse(row.change) as Omit<OrderChange, 'version'>) },
+  change: changeOfText(row.change),
   tries: row.tries,
   nextTryAt: row.next_try_at,
 })
