@@ -7,13 +7,14 @@
  */
 
 /** @typedef {{ passed: number, failed: number, skipped: number }} Counts */
-/** @typedef {{ projects: Record<string, Counts>, problems: string[] }} RunSummary */
+/** @typedef {{ projects: Record<string, Counts>, problems: string[], failedTests?: string[] }} RunSummary */
 
 const zero = () => ({ passed: 0, failed: 0, skipped: 0 })
 
 /**
  * One vitest run's counts per project, from the reporter's test modules.
- * @param {ReadonlyArray<{ project: string, file: string, failedOutsideTests: string | undefined, states: readonly string[] }>} modules
+ * @param {ReadonlyArray<{ project: string, file: string, failedOutsideTests: string | undefined, states: readonly string[],
+ *   failures?: ReadonlyArray<{ name: string, error: string }> }>} modules
  * @param {readonly string[]} unhandledErrors messages of errors vitest caught outside any test
  * @param {string | undefined} interrupted why the run ended early, if it did
  * @returns {RunSummary}
@@ -22,6 +23,7 @@ export function countRun(modules, unhandledErrors, interrupted) {
   /** @type {Record<string, Counts>} */
   const projects = {}
   const problems = []
+  const failedTests = []
   for (const module of modules) {
     projects[module.project] ??= zero()
     const counts = projects[module.project]
@@ -29,6 +31,8 @@ export function countRun(modules, unhandledErrors, interrupted) {
       if (state === 'passed' || state === 'failed') counts[state]++
       else counts.skipped++
     }
+    // Named, so a run whose log shows only its tail still says which test failed and why.
+    for (const failure of module.failures ?? []) failedTests.push(`${module.project}: ${module.file} > ${failure.name}: ${failure.error}`)
     if (module.failedOutsideTests !== undefined && !module.states.includes('failed')) {
       counts.failed++
       problems.push(`${module.project}: ${module.file} failed outside its tests: ${module.failedOutsideTests}`)
@@ -44,7 +48,7 @@ export function countRun(modules, unhandledErrors, interrupted) {
     projects.run.failed++
     problems.push(`the run was ${interrupted}`)
   }
-  return { projects, problems }
+  return { projects, problems, failedTests }
 }
 
 /**
@@ -56,6 +60,7 @@ export function combineRuns(runs) {
   /** @type {Map<string, Counts>} */
   const perProject = new Map()
   const problems = []
+  const failedTests = []
   for (const run of runs) {
     const summary = run.summary ?? { projects: {}, problems: [] }
     let failed = 0
@@ -68,6 +73,7 @@ export function combineRuns(runs) {
       failed += counts.failed
     }
     problems.push(...summary.problems)
+    failedTests.push(...(summary.failedTests ?? []))
     if (run.exitCode !== 0 && failed === 0) {
       const sum = perProject.get(run.label) ?? zero()
       sum.failed++
@@ -84,7 +90,8 @@ export function combineRuns(runs) {
       total.skipped += c.skipped
       return `  ${name}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped`
     })
-  return { lines: [...lines, ...problems.map((p) => `  counted as failed: ${p}`)], total }
+  const named = [...failedTests.map((t) => `  failed: ${t}`), ...problems.map((p) => `  counted as failed: ${p}`)]
+  return { lines: [...lines, ...named], total }
 }
 
 /** @param {Counts} total */

@@ -44,6 +44,14 @@ describe('the closing line', () => {
     expect(run.summary.problems.join('\n')).toMatch(/fails-to-load\.fixture\.ts failed outside its tests/)
   })
 
+  it('names each failed test with its file and the first line of its error', { timeout: 60_000 }, () => {
+    const run = runFixtures(['passes.fixture.ts', 'fails.fixture.ts'])
+    expect(run.status).not.toBe(0)
+    const { lines } = combineRuns([{ label: 'vitest (node)', exitCode: 1, summary: run.summary }])
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}failed: \S+: fails\.fixture\.ts > sums > adds wrongly: AssertionError: the sum/))
+    expect(run.output).toMatch(/^ {2}failed: .*fails\.fixture\.ts > sums > adds wrongly/m)
+  })
+
   it('counts an unhandled error as failed', { timeout: 60_000 }, () => {
     const run = runFixtures(['passes.fixture.ts', 'unhandled-error.fixture.ts'])
     expect(run.status).not.toBe(0)

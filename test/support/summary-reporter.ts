@@ -28,6 +28,12 @@ function errorOutsideTests(module: TestModule): string | undefined {
   return first ? `${first.name ?? 'Error'}: ${first.message ?? ''}`.slice(0, 300) : 'the file failed'
 }
 
+/** An error's first line, short: enough to tell one failure from another in a log's tail. */
+function firstLineOf(error: { name?: string; message?: string } | undefined): string {
+  if (!error) return 'no error recorded'
+  return `${error.name ?? 'Error'}: ${(error.message ?? '').split('\n')[0]}`.slice(0, 240)
+}
+
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const modules: ModuleRecord[] = testModules.map((module) => ({
@@ -35,6 +41,7 @@ export default class SummaryReporter implements Reporter {
       file: module.relativeModuleId,
       failedOutsideTests: errorOutsideTests(module),
       states: [...module.children.allTests()].map((test) => test.result().state),
+      failures: [...module.children.allTests('failed')].map((test) => ({ name: test.fullName, error: firstLineOf(test.result().errors?.[0]) })),
     }))
     const summary = countRun(
       modules,
