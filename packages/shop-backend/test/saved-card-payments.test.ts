@@ -18,6 +18,12 @@ afterAll(() => world.close())
 
 const VISA = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
 const REFUSED_ON_FILE = findTestCard({ outcomeWithoutShopper: 'refused' })
+/**
+ * For the back ends charging at once: the proxy holds each call back, and a loaded machine must not
+ * turn that wait into a timeout (the test is about one charge, not about deadlines).
+ */
+const PATIENT = { deadlineMs: 15_000, attemptTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 } } as const
+const patientShop = () => startShop(world, connectServiceClient({ baseUrl: world.proxy.baseUrl, ...PATIENT }))
 let shoppers = 0
 const newShopper = () => `shopper-${Date.now().toString(36)}-${++shoppers}`
 
@@ -66,8 +72,9 @@ const paymentsAtSandbox = () => world.proxy.counted('POST', '/payments')
 async function chargedTogether<T>(charges: Array<() => Promise<T>>) {
   const before = world.proxy.keysForwarded('POST', '/payments')
   const original = world.proxy.rule
+  // Long enough for the second charge to start while the first is in flight.
   world.proxy.rule = (method, path) =>
-    method === 'POST' && path.endsWith('/payments') ? { action: 'forward', delayMs: 400 } : { action: 'forward' }
+    method === 'POST' && path.endsWith('/payments') ? { action: 'forward', delayMs: 200 } : { action: 'forward' }
   try {
     const results = await Promise.allSettled(charges.map((charge) => charge()))
     const keys = world.proxy.keysForwarded('POST', '/payments').filter((k) => !before.includes(k))
@@ -269,12 +276,7 @@ function backendOn(store: LedgerStore, orders: Map<string, ShopOrder>, changes: 
   const readyMade = world.sandbox.readyMadeShop
   const backend = createShopBackend({
     store,
-    ...connectServiceClient({
-      baseUrl: world.proxy.baseUrl,
-      deadlineMs: 2_000,
-      attemptTimeoutMs: 1_000,
-      backoff: { initialMs: 50, maxMs: 100 },
-    }),
+    ...connectServiceClient({ baseUrl: world.proxy.baseUrl, ...PATIENT }),
     secretKey,
     findOrder: (id) => orders.get(id),
     onOrderChange: (change) => void changes.push(change),
@@ -288,7 +290,7 @@ function backendOn(store: LedgerStore, orders: Map<string, ShopOrder>, changes: 
 
 describe.skipIf(postgres.missing !== undefined)('chargeSavedCard on PostgreSQL', () => {
   it('authorised; two back ends on one database charging the order at once charge it once', async () => {
-    const saver = await startShop(world)
+    const saver = await patientShop()
     const database = await freshDatabase('saved_cards')
     const stores = [
       await openPostgresStore({ connectionString: database.url }),
@@ -334,7 +336,7 @@ describe.skipIf(postgres.missing !== undefined)('chargeSavedCard on PostgreSQL',
 
 describe('chargeSavedCard, two back ends on one SQLite file', () => {
   it('charging the order at once charges it once', async () => {
-    const saver = await startShop(world)
+    const saver = await patientShop()
     const second = openSqliteStore({ path: saver.storePath })
     try {
       const shopper = newShopper()
