@@ -92,6 +92,10 @@ describe.each(engines)('saved cards on the demo in %s', (engine) => {
     expect(paid.code).toBe('Authorised')
     expect(await paymentsAtSandbox(paid.order)).toEqual([expect.objectContaining({ resultCode: 'Authorised' })])
     expect(await shopper.value('#saved-card-cvc')).toBe('')
+    // Without the shopper's session the order is not there: its id lists no saved cards to anyone else.
+    const orderId = /\(order (\d+)\)/.exec(await shopper.text('#result-order'))![1]
+    const elsewhere = await fetch(`${stack.shop.url}/api/config?orderId=${orderId}`)
+    expect([elsewhere.status, ((await elsewhere.json()) as { error: string }).error]).toEqual([404, 'ORDER_NOT_FOUND'])
   })
 
   it('a saved card that gets a 3-D Secure challenge: saved through "A new card", then paid with its code and the challenge', async () => {
