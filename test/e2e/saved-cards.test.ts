@@ -86,6 +86,16 @@ describe.each(engines)('saved cards on the demo in %s', (engine) => {
       focused: 'saved-card-0',
       codeLabel: expect.stringMatching(/^Security code/),
     })
+    // Pay without the code: its error is shown, tied to the field, and the focus goes there.
+    await shopper.click('#pay-saved')
+    await shopper.waitFor('#saved-card-cvc-error')
+    expect(
+      await shopper.evaluate(() => {
+        const field = document.querySelector('#saved-card-cvc')!
+        return [document.activeElement?.id, field.getAttribute('aria-invalid'), field.getAttribute('aria-describedby')]
+      }),
+    ).toEqual(['saved-card-cvc', 'true', 'saved-card-cvc-error'])
+    expect(await shopper.text('#saved-card-cvc-error')).toBe('Enter the security code.')
     await shopper.type('#saved-card-cvc', STANDARD.securityCode!)
     await shopper.click('#pay-saved')
     const paid = await result()
