@@ -39,10 +39,13 @@ const LEDGERS: Record<'PostgreSQL' | 'SQLite', () => Promise<Ledger>> = {
   },
 }
 
+/** The proxy holds each call back, and a loaded machine must not turn that wait into a timeout: the test is about one charge. */
+const PATIENT = { deadlineMs: 15_000, attemptTimeoutMs: 10_000 }
+
 async function startInstance(name: string, world: World, ledger: Ledger, secretKey: string) {
   const proxy = await startServiceProxy(world.sandbox.baseUrl)
   cleanups.push(() => proxy.close())
-  const instance = await spawnInstance(name, { ...ledger, serviceUrl: proxy.baseUrl, secretKey, sandbox: world.sandbox })
+  const instance = await spawnInstance(name, { ...ledger, serviceUrl: proxy.baseUrl, secretKey, sandbox: world.sandbox, timeouts: PATIENT })
   cleanups.push(() => instance.kill())
   return { ...instance, proxy }
 }
