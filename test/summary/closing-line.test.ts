@@ -48,7 +48,9 @@ describe('the closing line', () => {
     const run = runFixtures(['passes.fixture.ts', 'fails.fixture.ts'])
     expect(run.status).not.toBe(0)
     const { lines } = combineRuns([{ label: 'vitest (node)', exitCode: 1, summary: run.summary }])
-    expect(lines).toContainEqual(expect.stringMatching(/^ {2}failed: \S+: fails\.fixture\.ts > sums > adds wrongly: AssertionError: the sum/))
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}failed: \S+: fails\.fixture\.ts > sums > adds wrongly: AssertionError: the sum/),
+    )
     expect(run.output).toMatch(/^ {2}failed: .*fails\.fixture\.ts > sums > adds wrongly/m)
   })
 

@@ -41,7 +41,10 @@ export default class SummaryReporter implements Reporter {
       file: module.relativeModuleId,
       failedOutsideTests: errorOutsideTests(module),
       states: [...module.children.allTests()].map((test) => test.result().state),
-      failures: [...module.children.allTests('failed')].map((test) => ({ name: test.fullName, error: firstLineOf(test.result().errors?.[0]) })),
+      failures: [...module.children.allTests('failed')].map((test) => ({
+        name: test.fullName,
+        error: firstLineOf(test.result().errors?.[0]),
+      })),
     }))
     const summary = countRun(
       modules,
