@@ -67,6 +67,7 @@ export type {
   OnboardingStatus,
   PaymentDetailsRequest,
   PaymentMethodsResponse,
+  RefundRequest,
   ShopSetting,
   StoredPaymentMethod,
 } from './schemas/other-bodies.js'
