@@ -7,6 +7,7 @@ import { api, formatAmount } from './api.js'
 import { ACTION_LABELS, stateOf, type OrderAction } from './order-states.js'
 import { renderProblems } from './problems.js'
 import { startSetupWizard } from './setup-wizard.js'
+import { startCaptureTiming } from './capture-timing.js'
 import './styles.css'
 
 interface AdminOrder {
@@ -17,6 +18,8 @@ interface AdminOrder {
   captured: number
   refunded: number
   pspReference: string | null
+  /** When its money is taken: "at payment", "24 h after payment", "when captured". */
+  moneyTaken: string
 }
 
 const status = document.querySelector<HTMLElement>('#status')!
@@ -94,6 +97,7 @@ async function renderOrders(): Promise<void> {
         stateCell,
         cell(money(order.captured)),
         cell(money(order.refunded)),
+        cell(order.moneyTaken),
         actions,
       )
       return row
@@ -106,6 +110,6 @@ document.querySelector('#refresh')!.addEventListener('click', () => {
     .then((applied) => (status.textContent = `${applied} change(s) from the payment service applied.`))
     .catch((error: unknown) => (status.textContent = (error as Error).message))
 })
-void Promise.all([startSetupWizard(), render()])
+void Promise.all([startSetupWizard(), startCaptureTiming(status), render()])
   .catch((error: unknown) => (status.textContent = (error as Error).message))
   .finally(() => (document.body.dataset.ready = 'true'))

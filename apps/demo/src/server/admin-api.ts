@@ -1,4 +1,5 @@
 import type { OrderStore } from './order-store.js'
+import { captureTimingLabel } from './capture-timing.js'
 
 /** The admin's order table; capture, refund, cancel and the problems are the back end's admin routes. */
 export function listOrders(orders: OrderStore) {
@@ -11,6 +12,7 @@ export function listOrders(orders: OrderStore) {
     pspReference: o.psp_reference,
     captured: o.captured,
     refunded: o.refunded,
+    moneyTaken: captureTimingLabel(o.capture_delay_hours),
     updatedAt: o.updated_at,
   }))
 }

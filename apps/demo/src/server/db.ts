@@ -25,6 +25,11 @@ CREATE TABLE IF NOT EXISTS orders (
   created_at TEXT NOT NULL,
   updated_at TEXT NOT NULL
 );
+-- The shop's own settings (when money is taken).
+CREATE TABLE IF NOT EXISTS settings (
+  id TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 `
 
 export function openShopDatabase(path: string): ShopDb {
@@ -39,5 +44,7 @@ export function openShopDatabase(path: string): ShopDb {
     db.exec('ALTER TABLE orders ADD COLUMN payment_attempt INTEGER NOT NULL DEFAULT 0')
   if (!columns.some((c) => c.name === 'payment_version'))
     db.exec('ALTER TABLE orders ADD COLUMN payment_version INTEGER NOT NULL DEFAULT 0')
+  // When the order's money is taken, as the store's setting was when it was placed; NULL: by the merchant.
+  if (!columns.some((c) => c.name === 'capture_delay_hours')) db.exec('ALTER TABLE orders ADD COLUMN capture_delay_hours INTEGER')
   return db
 }

@@ -4,6 +4,8 @@ import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import type { OrderRecord } from '@card-jwe/payment-validator'
 import { PAID_STATES, type AttemptState, type OrderChange } from '@card-jwe/shop-backend'
 import type { OrderChanges, OrderStore } from './order-store.js'
+import { DEMO_SHOPPER, lineItemsOf } from './order-lines.js'
+import { captureTimingLabel } from './capture-timing.js'
 
 export interface OrderRow {
   readonly id: number
@@ -18,6 +20,8 @@ export interface OrderRow {
   readonly payment_version: number
   readonly captured: number
   readonly refunded: number
+  /** When its money is taken: null by the merchant, 0 at payment, n hours after. */
+  readonly capture_delay_hours: number | null
   readonly created_at: string
   readonly updated_at: string
 }
@@ -30,20 +34,43 @@ export const CartSchema = z.strictObject({
 })
 
 /** An order from a cart: the amount is computed here, from the catalogue, never taken from the page. */
-export function createOrder(orders: OrderStore, cart: z.infer<typeof CartSchema>, now: Date): OrderRow {
+export function createOrder(
+  orders: OrderStore,
+  cart: z.infer<typeof CartSchema>,
+  now: Date,
+  captureDelayHours: number | null = null,
+): OrderRow {
   const value = cart.items.reduce((sum, item) => sum + CATALOGUE.find((p) => p.sku === item.sku)!.price * item.quantity, 0)
   const reference = `order-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`
-  const id = orders.insert({ reference, currency: SHOP_CURRENCY, value, items: JSON.stringify(cart.items) }, now.toISOString())
+  const id = orders.insert(
+    { reference, currency: SHOP_CURRENCY, value, items: JSON.stringify(cart.items), capture_delay_hours: captureDelayHours },
+    now.toISOString(),
+  )
   return orders.find(id)!
 }
 
+/** What the back end pays from: the amount, the lines from the basket, the demo shopper, and when money is taken. */
 export function orderRecord(order: OrderRow): OrderRecord {
-  return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value } }
+  return {
+    id: order.id,
+    reference: order.reference,
+    amount: { currency: order.currency, value: order.value },
+    shopperEmail: DEMO_SHOPPER.email,
+    billingAddress: DEMO_SHOPPER.billingAddress,
+    lineItems: lineItemsOf(JSON.parse(order.items) as Array<{ sku: string; quantity: number }>),
+    ...(order.capture_delay_hours === null ? {} : { captureDelayHours: order.capture_delay_hours }),
+  }
 }
 
 /** What the browser may see of an order: never the pspReference. */
 export function publicOrder(order: OrderRow) {
-  return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value }, status: order.status }
+  return {
+    id: order.id,
+    reference: order.reference,
+    amount: { currency: order.currency, value: order.value },
+    status: order.status,
+    moneyTaken: captureTimingLabel(order.capture_delay_hours),
+  }
 }
 
 export function updateOrder(orders: OrderStore, id: number, changes: OrderChanges, now: Date): void {
