@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
 import { join } from 'node:path'
 import { SCREENSHOT_DIR, startDemoStack, type DemoStack } from './demo-stack.js'
-import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
+import { launchShopper, openShopperCheckout, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
 import { paidWhileOrderTableLocked } from './order-table-locked.js'
 import { wantedEngines } from '../support/browsers.js'
 
@@ -60,12 +60,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await stack?.close()
   })
 
-  async function openCheckout(): Promise<void> {
-    await shopper.open(stack.shop.url)
-    await shopper.waitFor('body[data-ready="true"]', { attached: true })
-    await shopper.click('#start-checkout')
-    await shopper.waitFor('#card-number')
-  }
+  const openCheckout = () => openShopperCheckout(shopper, stack.shop.url)
 
   const typeCard = (card: TestCard) => typeTestCard(shopper, card)
 

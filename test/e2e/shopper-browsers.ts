@@ -210,6 +210,14 @@ export function launchShopper(engine: 'firefox' | 'webkit'): Promise<ShopperBrow
   return engine === 'firefox' ? FirefoxShopper.launch() : WebKitShopper.launch()
 }
 
+/** The demo's page at `shopUrl`, ready, with an order started and the card fields on screen. */
+export async function openShopperCheckout(shopper: Pick<ShopperBrowser, 'open' | 'waitFor' | 'click'>, shopUrl: string): Promise<void> {
+  await shopper.open(shopUrl)
+  await shopper.waitFor('body[data-ready="true"]', { attached: true })
+  await shopper.click('#start-checkout')
+  await shopper.waitFor('#card-number')
+}
+
 /** Types a test card into the demo's card fields, key by key. */
 export async function typeTestCard(
   shopper: Pick<ShopperBrowser, 'type'>,

@@ -4,6 +4,7 @@ import type { AnswerStore } from './answer-store.js'
 import type { Db } from './db.js'
 import type { MerchantStore } from './merchant-store.js'
 import type { NonceStore } from './nonce-store.js'
+import type { OrderTermsStore } from './order-terms-store.js'
 import type { PaymentStore } from './payment-store.js'
 import type { ShopStore } from './shop-store.js'
 
@@ -17,6 +18,8 @@ export interface SandboxContext {
   readonly answers: AnswerStore
   readonly merchants: MerchantStore
   readonly payments: PaymentStore
+  /** A payment's lines and capture timing (`payment_orders`). */
+  readonly orderTerms: OrderTermsStore
   /** On a second connection to the same database (see openNonceConnection). */
   readonly nonces: NonceStore
   /** Durable writes on `db` grouped into one commit with others (@card-jwe/sqlite-group-commit); for the hot payment path. */

@@ -162,6 +162,18 @@ CREATE TABLE IF NOT EXISTS kept_answers (
   answer TEXT NOT NULL,
   created_at TEXT NOT NULL
 );
+-- What a payment asked of the order beyond its amount: its lines (with what has been refunded of each)
+-- and when its money is taken. A new table: schema-3 folders open as they are. No email or address
+-- is kept: the sandbox needs neither after the payment request's rules checked them.
+CREATE TABLE IF NOT EXISTS payment_orders (
+  psp_reference TEXT PRIMARY KEY REFERENCES payments(psp_reference),
+  -- JSON [{id, quantity, amountIncludingTax, refunded}], or NULL without lines.
+  line_items TEXT,
+  capture_delay_hours INTEGER,
+  -- ISO 8601: when the delayed capture runs, set at authorisation; NULL once run, or with none.
+  capture_due_at TEXT
+);
+CREATE INDEX IF NOT EXISTS payment_orders_by_due ON payment_orders (capture_due_at) WHERE capture_due_at IS NOT NULL;
 CREATE TABLE IF NOT EXISTS erasures (
   psp_reference TEXT PRIMARY KEY,
   requested_at TEXT NOT NULL

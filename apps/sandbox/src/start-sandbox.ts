@@ -12,6 +12,7 @@ import { openDatabase, openNonceConnection } from './db.js'
 import { createMerchantStore } from './merchant-store.js'
 import { createNonceStore } from './nonce-store.js'
 import { createPaymentStore } from './payment-store.js'
+import { createOrderTermsStore } from './order-terms-store.js'
 import { createShopStore } from './shop-store.js'
 import { createSandboxApp } from './http/sandbox-app.js'
 import { seedReadyMadeShop, type ReadyMadeShop } from './handlers/registration.js'
@@ -72,6 +73,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     answers: createAnswerStore(db),
     merchants: createMerchantStore(db),
     payments: createPaymentStore(db),
+    orderTerms: createOrderTermsStore(db),
     nonces: createNonceStore(nonceConnection),
     commit: group.write,
     syncWritten: group.syncWritten,

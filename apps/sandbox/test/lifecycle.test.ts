@@ -106,10 +106,10 @@ describe('payment methods, client keys, stored cards, erasure', () => {
   })
   afterAll(() => fixture.close())
 
-  it('lists card and iDEAL, and a shopper’s stored card after storePaymentMethod', async () => {
+  it('lists card, iDEAL and klarna, and a shopper’s stored card after storePaymentMethod', async () => {
     const { client, storeId } = fixture
     const methods = await client.checkoutPaymentMethods(storeId, { country: 'NL', currency: 'EUR' })
-    expect(methods.paymentMethods?.map((m) => m.type)).toEqual(['scheme', 'ideal'])
+    expect(methods.paymentMethods?.map((m) => m.type)).toEqual(['scheme', 'ideal', 'klarna'])
     expect(methods.storedPaymentMethods).toBeUndefined()
 
     await client.createPayment(storeId, await fixture.cardPayment(visa, { shopperReference: 'shopper-7', storePaymentMethod: true }))

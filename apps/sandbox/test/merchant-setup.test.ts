@@ -357,12 +357,13 @@ describe('contractors, stores and onboarding', () => {
   it('turns payment methods on and off, and checkout-payment-methods follows', async () => {
     const types = async () =>
       (await client.checkoutPaymentMethods(storeId, { country: 'NL', currency: 'EUR' })).paymentMethods!.map((m) => m.type)
-    expect(await types()).toEqual(['scheme', 'ideal'])
+    expect(await types()).toEqual(['scheme', 'ideal', 'klarna'])
     expect((await client.setStorePaymentMethods(storeId, { paymentMethods: [{ type: 'ideal', enabled: false }] })).paymentMethods).toEqual([
       { type: 'scheme', enabled: true },
       { type: 'ideal', enabled: false },
+      { type: 'klarna', enabled: true },
     ])
-    expect(await types()).toEqual(['scheme'])
+    expect(await types()).toEqual(['scheme', 'klarna'])
     expect(await serviceError(cardPayment(storeId, client, { type: 'ideal' }))).toMatchObject({ code: 'PAYMENT_METHOD_NOT_ENABLED' })
     await client.setStorePaymentMethods(storeId, {
       paymentMethods: [
@@ -370,7 +371,7 @@ describe('contractors, stores and onboarding', () => {
         { type: 'scheme', enabled: false },
       ],
     })
-    expect(await types()).toEqual(['ideal'])
+    expect(await types()).toEqual(['ideal', 'klarna'])
     expect(await serviceError(cardPayment(storeId, client))).toMatchObject({ code: 'PAYMENT_METHOD_NOT_ENABLED' })
     const duplicate = await serviceError(
       client.setStorePaymentMethods(storeId, {

@@ -13,6 +13,11 @@ export interface ShopPaymentConfig {
   readonly channel?: 'web' | 'iOS' | 'Android'
   /** The merchant account, when the shop has more than one. */
   readonly merchantAccount?: string
+  /**
+   * The shop's default of when money is taken (`captureDelayHours`): 0 at authorisation, n hours after
+   * it; absent, the shop captures itself. An order's own `captureDelayHours` wins.
+   */
+  readonly captureDelayHours?: number
 }
 
 /** What {@link buildPaymentRequest} builds the request from. */
@@ -34,6 +39,7 @@ export const SHOP_ORDER_ID_KEY = 'shop_order_id'
 
 /** What every payment takes from the order record and the shop's configuration, never from a page. */
 export function fromRecords(order: OrderRecord, config: ShopPaymentConfig) {
+  const captureDelayHours = order.captureDelayHours ?? config.captureDelayHours
   return {
     channel: config.channel ?? 'web',
     returnUrl: typeof config.returnUrl === 'function' ? config.returnUrl(order) : config.returnUrl,
@@ -41,6 +47,10 @@ export function fromRecords(order: OrderRecord, config: ShopPaymentConfig) {
     reference: order.reference,
     metadata: { [SHOP_ORDER_ID_KEY]: order.id },
     ...(config.merchantAccount ? { merchantAccount: config.merchantAccount } : {}),
+    ...(order.shopperEmail === undefined ? {} : { shopperEmail: order.shopperEmail }),
+    ...(order.billingAddress === undefined ? {} : { billingAddress: order.billingAddress }),
+    ...(order.lineItems === undefined ? {} : { lineItems: order.lineItems }),
+    ...(captureDelayHours === undefined ? {} : { captureDelayHours }),
   }
 }
 
@@ -53,7 +63,8 @@ function recurringOf(submission: PaymentSubmission): Pick<PaymentRequest, 'shopp
 
 /**
  * The body to forward to `POST .../payments`. `amount`, `reference`, `metadata`, `shopperReference`,
- * `channel` and `returnUrl` come from the order record and the shop's configuration, never from the page;
+ * `shopperEmail`, `billingAddress`, `lineItems`, `captureDelayHours`, `channel` and `returnUrl` come
+ * from the order record and the shop's configuration, never from the page;
  * `paymentMethod` and `browserInfo` come from the page after `checkSubmission` validated them. Saving a
  * card adds `shopperInteraction: "Ecommerce"`, paying with a saved one `"ContAuth"`, both with
  * `recurringProcessingModel: "CardOnFile"`.

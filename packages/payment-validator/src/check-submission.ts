@@ -1,6 +1,7 @@
 import { issuesOf } from './lib/issues.js'
 import { PaymentSubmissionSchema, type PaymentSubmission } from './schemas/submission.js'
 import type { Amount } from './schemas/amount.js'
+import type { PaymentRequest } from './schemas/payment-request.js'
 
 /** The shop's own record of an order: the only source of amount, currency and reference. */
 export interface OrderRecord {
@@ -16,6 +17,17 @@ export interface OrderRecord {
    * must be this shopper's. From the shop's records, never the page.
    */
   readonly shopperReference?: string
+  /** The shopper's email address, sent as `shopperEmail` (a buy-now-pay-later method needs it). */
+  readonly shopperEmail?: string
+  /** The shopper's billing address, sent as `billingAddress` (a buy-now-pay-later method needs its country). */
+  readonly billingAddress?: NonNullable<PaymentRequest['billingAddress']>
+  /**
+   * The order's lines, sent as `lineItems`, amounts in minor units: a buy-now-pay-later method needs
+   * `quantity * amountIncludingTax` to add up to `amount.value`.
+   */
+  readonly lineItems?: NonNullable<PaymentRequest['lineItems']>
+  /** When this order's money is taken (`captureDelayHours`), over the shop's default: 0 at once, n hours later. */
+  readonly captureDelayHours?: number
 }
 
 /** The fields the page repeats and the backend compares with its own record. */

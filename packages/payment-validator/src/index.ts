@@ -15,7 +15,16 @@ export {
   PaymentMethodSchema,
 } from './schemas/payment-method.js'
 export type { PaymentMethod } from './schemas/payment-method.js'
-export { AddressSchema, LineItemSchema, MetadataSchema, PaymentRequestSchema } from './schemas/payment-request.js'
+export {
+  AddressSchema,
+  LineItemSchema,
+  MAX_CAPTURE_DELAY_HOURS,
+  MetadataSchema,
+  PaymentRequestSchema,
+} from './schemas/payment-request.js'
+export { checkOrderLineRules, LINE_ITEM_METHODS } from './schemas/order-lines.js'
+export type { OrderLineFields } from './schemas/order-lines.js'
+export { ISO_3166_ALPHA2_CODES, isIsoCountryCode } from './countries.js'
 export {
   RECURRING_PROCESSING_MODELS,
   RecurringProcessingModelSchema,
@@ -58,6 +67,7 @@ export type {
   OnboardingStatus,
   PaymentDetailsRequest,
   PaymentMethodsResponse,
+  RefundRequest,
   ShopSetting,
   StoredPaymentMethod,
 } from './schemas/other-bodies.js'

@@ -113,6 +113,24 @@ export interface IdempotentCall extends CallTimes {
   readonly idempotencyKey?: string
 }
 
+/** A refund's call: its key, and where the payment sent `lineItems`, the lines it gives back. */
+export interface RefundCall extends IdempotentCall {
+  /**
+   * The lines refunded, each by the `id` the payment sent it under, with how many: their
+   * `quantity * amountIncludingTax` must add up to the refund's amount. Part of the body, so a retry
+   * under the same key must name the same lines.
+   */
+  readonly lineItems?: readonly RefundLine[]
+}
+
+/** One line a refund gives back. */
+export interface RefundLine {
+  /** The line's `id` in the payment request. */
+  readonly id: string
+  /** How many of it. */
+  readonly quantity: number
+}
+
 /** The body of {@link ServiceClient.register}. */
 export interface ShopRegistration {
   /** The shop's base URL: the service calls its settings endpoints there. */
@@ -221,8 +239,8 @@ export interface ServiceClient {
   ): Promise<PaymentResponse>
   /** Captures all or part of an authorised payment. */
   capture(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
-  /** Refunds all or part of a captured payment. */
-  refund(pspReference: string, amount: Amount, options?: IdempotentCall): Promise<ModificationResult>
+  /** Refunds all or part of a captured payment; by line with `options.lineItems` where the payment sent lines. */
+  refund(pspReference: string, amount: Amount, options?: RefundCall): Promise<ModificationResult>
   /** Cancels an authorised payment that is not captured. */
   cancel(pspReference: string, options?: IdempotentCall): Promise<ModificationResult>
   /** The payments changed after a cursor: poll it to learn outcomes (the spec has no webhooks). */
@@ -426,7 +444,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     createPayment: async (storeId, request, o) => call(E.createPayment, { store_id: id('storeId', storeId) }, request, o),
     paymentDetails: async (storeId, request, o) => call(E.paymentDetails, { store_id: id('storeId', storeId) }, request, o),
     capture: async (psp, amount, o) => call(E.capture, { psp_reference: id('pspReference', psp) }, { amount }, o),
-    refund: async (psp, amount, o) => call(E.refund, { psp_reference: id('pspReference', psp) }, { amount }, o),
+    refund: async (psp, amount, o) => {
+      const body =
+        o?.lineItems === undefined ? { amount } : { amount, lineItems: o.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })) }
+      return call(E.refund, { psp_reference: id('pspReference', psp) }, body, o)
+    },
     cancel: async (psp, o) => call(E.cancel, { psp_reference: id('pspReference', psp) }, undefined, o),
     updatedPayments: (q = {}, o) => call(E.updatedPayments, {}, undefined, o, query({ after: q.after, limit: q.limit })),
     checkoutPaymentMethods: async (storeId, q = {}, o) =>

@@ -13,6 +13,8 @@ export type {
   CallTimes,
   CheckoutPaymentMethodsQuery,
   IdempotentCall,
+  RefundCall,
+  RefundLine,
   OnboardingLink,
   ReadyMadeStoreRegistration,
   ServiceClient,

@@ -6,6 +6,9 @@ import {
   DetailsSubmissionSchema,
   type OrderRecord,
   PaymentSubmissionSchema,
+  type PaymentRequest,
+  type ShopPaymentConfig,
+  ValidationError,
 } from '@card-jwe/payment-validator'
 import type { Context, Hono } from 'hono'
 import { ShopBackendError } from './errors.js'
@@ -28,6 +31,29 @@ export function returnUrlOf(deps: Pick<ShopBackendOptions, 'returnUrl'> & { read
   return deps.returnUrl ?? ((o) => `${deps.shopUrl}/?orderId=${encodeURIComponent(String(o.id))}`)
 }
 
+/** How the shop pays: where shoppers return, and its default of when money is taken. */
+export function paymentConfigOf(
+  deps: Pick<ShopBackendOptions, 'returnUrl' | 'captureDelayHours'> & { readonly shopUrl: string },
+): ShopPaymentConfig {
+  const returnUrl = returnUrlOf(deps)
+  return deps.captureDelayHours === undefined ? { returnUrl } : { returnUrl, captureDelayHours: deps.captureDelayHours }
+}
+
+/**
+ * The payment request, built before an attempt is stored: an order the method cannot be paid with
+ * (klarna without lines that add up, an email or a billing country) is the shop's record falling
+ * short, refused as ORDER_INCOMPLETE naming the fields, with nothing stored or sent.
+ */
+function orderPaymentRequest(build: () => PaymentRequest): PaymentRequest {
+  try {
+    return build()
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error
+    const named = error.issues.map((i) => `${i.path} (${i.rule})`)
+    throw new ShopBackendError('ORDER_INCOMPLETE', `the order cannot be paid this way: ${named.join(', ')}`, error.issues)
+  }
+}
+
 /**
  * The context for one payments or details request: the changes it queues are its own, and the shop
  * hears them before the request answers (`ticket.deliver`, thrown or not); their "delivered" marks
@@ -39,7 +65,7 @@ const forRequest = (context: BackendContext, ticket: OutboxTicket): BackendConte
 export function addCheckoutRoutes(
   app: Hono<BackendEnv>,
   paths: CheckoutPaths,
-  deps: Pick<ShopBackendOptions, 'returnUrl' | 'certificatePem' | 'serviceOrigin' | 'paymentMethodsQuery'> & {
+  deps: Pick<ShopBackendOptions, 'returnUrl' | 'certificatePem' | 'serviceOrigin' | 'paymentMethodsQuery' | 'captureDelayHours'> & {
     readonly context: BackendContext
     readonly outbox: ReturnType<typeof createOutbox>
     /** Without a trailing slash. */
@@ -74,6 +100,19 @@ export function addCheckoutRoutes(
     // A saved card must be one of the order's shopper's, read now from the service: before anything is stored or sent.
     const savedCardId = (submission.paymentMethod as { readonly storedPaymentMethodId?: unknown }).storedPaymentMethodId
     if (savedCardId !== undefined) await requireOwnSavedCard(context, order, String(savedCardId))
+    // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
+    const completed = submission.browserInfo
+      ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: c.env.info.ip })
+      : undefined
+    const body = orderPaymentRequest(() =>
+      buildPaymentRequest({
+        order,
+        submission,
+        config: paymentConfigOf(deps),
+        ...(completed ? { browserInfo: completed.browserInfo } : {}),
+        ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
+      }),
+    )
     const { service, storeId } = await context.connection()
     const fingerprint = fingerprintOf(submission.paymentMethod)
     const methodType = String(submission.paymentMethod.type)
@@ -84,20 +123,7 @@ export function addCheckoutRoutes(
           forRequest(context, ticket),
           order,
           { methodType, fingerprint, repeatWindowMs: deps.repeatWindowMs, freshEachTry: 'jwe' in submission.paymentMethod },
-          (attempt) => {
-            // iDEAL and other redirect methods send no browserInfo: nothing to complete then.
-            const completed = submission.browserInfo
-              ? completeBrowserInfo(submission.browserInfo, { headers: request.headers, ip: c.env.info.ip })
-              : undefined
-            const body = buildPaymentRequest({
-              order,
-              submission,
-              config: { returnUrl: returnUrlOf(deps) },
-              ...(completed ? { browserInfo: completed.browserInfo } : {}),
-              ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
-            })
-            return service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey })
-          },
+          (attempt) => service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey }),
         ),
       )
       .finally(ticket.deliver)

@@ -1,5 +1,5 @@
-import { DEFAULT_MAX_BODY_BYTES } from '@card-jwe/payment-validator'
-import { addCheckoutRoutes, returnUrlOf } from './checkout-routes.js'
+import { DEFAULT_MAX_BODY_BYTES, MAX_CAPTURE_DELAY_HOURS } from '@card-jwe/payment-validator'
+import { addCheckoutRoutes, paymentConfigOf } from './checkout-routes.js'
 import { chargeSavedCard } from './ledger/charge-saved-card.js'
 import { createPoller } from './poller/create-poller.js'
 import { createMerchantSetup } from './setup/merchant-setup.js'
@@ -47,6 +47,9 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const shopUrl = options.shopUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const repeatWindowMs = options.repeatWindowMs ?? 15_000
+  const delay = options.captureDelayHours
+  if (delay !== undefined && (!Number.isInteger(delay) || delay < 0 || delay > MAX_CAPTURE_DELAY_HOURS))
+    throw new TypeError(`captureDelayHours: a whole number of hours from 0 to ${MAX_CAPTURE_DELAY_HOURS}`)
   let boxPromise: Promise<SecretBox> | undefined
   const connection = createServiceConnection({
     store: options.store,
@@ -94,7 +97,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     secretChanged: connection.forget,
     onboardingReturned: () => merchantSetup.onboardingReturned(),
   }
-  const savedCardCharges = { outbox, config: { returnUrl: returnUrlOf({ ...options, shopUrl }) }, repeatWindowMs }
+  const savedCardCharges = { outbox, config: paymentConfigOf({ ...options, shopUrl }), repeatWindowMs }
   const telemetry = createBackendTelemetry(options, context)
   const app = createApp((app) => {
     addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)

@@ -102,6 +102,12 @@ export interface ShopBackendOptions extends TelemetryOptions {
    * and the checkout page must be served from it (3-D Secure frames post their result to it).
    */
   readonly shopUrl: string
+  /**
+   * When the shop takes the money, unless an order says otherwise (its own `captureDelayHours`): 0 at
+   * authorisation, n hours after it (a whole number up to 720); absent, the shop captures itself
+   * (`capture`). Either way the capture reaches `onOrderChange` as `captured` from the feed.
+   */
+  readonly captureDelayHours?: number
   /** Where the shopper returns after a redirect; default `${shopUrl}/?orderId=<id>`. */
   readonly returnUrl?: (order: ShopOrder) => string
   /**

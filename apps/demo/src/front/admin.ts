@@ -9,6 +9,7 @@ import { ACTION_LABELS, stateOf, type OrderAction } from './order-states.js'
 import { renderProblems } from './problems.js'
 import { renew } from './renewal.js'
 import { startSetupWizard } from './setup-wizard.js'
+import { startCaptureTiming } from './capture-timing.js'
 import './styles.css'
 
 interface AdminOrder {
@@ -21,6 +22,8 @@ interface AdminOrder {
   pspReference: string | null
   /** A signed-in shopper's paid order: it can be renewed on their saved card. */
   renewable: boolean
+  /** When its money is taken: "at payment", "24 h after payment", "when captured". */
+  moneyTaken: string
 }
 
 const status = document.querySelector<HTMLElement>('#status')!
@@ -99,6 +102,7 @@ async function renderOrders(): Promise<void> {
         stateCell,
         cell(money(order.captured)),
         cell(money(order.refunded)),
+        cell(order.moneyTaken),
         actions,
       )
       return row
@@ -111,6 +115,6 @@ document.querySelector('#refresh')!.addEventListener('click', () => {
     .then((applied) => (status.textContent = `${applied} change(s) from the payment service applied.`))
     .catch((error: unknown) => (status.textContent = (error as Error).message))
 })
-void Promise.all([startSetupWizard(), render()])
+void Promise.all([startSetupWizard(), startCaptureTiming(status), render()])
   .catch((error: unknown) => (status.textContent = (error as Error).message))
   .finally(() => (document.body.dataset.ready = 'true'))

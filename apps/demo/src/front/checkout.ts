@@ -33,6 +33,7 @@ function setBusy(on: boolean, fields?: PaymentForm): void {
   busy = on
   $<HTMLButtonElement>('#pay').disabled = on
   $<HTMLButtonElement>('#pay-ideal').disabled = on
+  $<HTMLButtonElement>('#pay-klarna').disabled = on
   fields?.setDisabled(on)
 }
 
@@ -218,6 +219,7 @@ function showMethods(config: CheckoutConfig): void {
   $('#payment-unavailable').hidden = config.serviceReachable
   $('#card-form').hidden = !config.paymentMethods.includes('scheme')
   $('#ideal-alternative').hidden = !config.paymentMethods.includes('ideal')
+  $('#klarna-alternative').hidden = !config.paymentMethods.includes('klarna')
 }
 
 /** Back from the bank page, reloaded: the same order, ready to pay another way. */
@@ -304,21 +306,25 @@ async function main(): Promise<void> {
     'click',
     () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)),
   )
-  $('#pay-ideal').addEventListener('click', () => {
+  // The redirect methods: iDEAL to the bank, klarna to the pay-later provider; the shop's back end
+  // adds the order's lines, email and billing address for klarna from its own record.
+  const payByRedirect = (type: 'ideal' | 'klarna', leaving: string) => {
     if (!order || busy) return
     setBusy(true, form)
-    announce('Taking you to your bank…')
+    announce(leaving)
     void api<PaymentResult>('/api/payments', {
       orderId: order.id,
       reference: order.reference,
       amount: order.amount,
-      paymentMethod: { type: 'ideal' },
+      paymentMethod: { type },
     })
       .then(follow)
       .then((final) => showResult(final.resultCode))
       .catch((e: unknown) => showResult('Error', (e as Error).message))
       .finally(() => leftForBank || setBusy(false, form))
-  })
+  }
+  $('#pay-ideal').addEventListener('click', () => payByRedirect('ideal', 'Taking you to your bank…'))
+  $('#pay-klarna').addEventListener('click', () => payByRedirect('klarna', 'Taking you to Klarna…'))
   await Promise.all([renderCatalogue(), startShopperSignIn(announce)])
   const params = new URLSearchParams(location.search)
   if (params.has('redirectResult') && params.has('orderId')) await finishRedirect(params)

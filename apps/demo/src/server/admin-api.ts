@@ -1,5 +1,6 @@
 import { PAID_STATES } from '@card-jwe/shop-backend'
 import type { OrderStore } from './order-store.js'
+import { captureTimingLabel } from './capture-timing.js'
 
 /** The admin's order table; capture, refund, cancel and the problems are the back end's admin routes. */
 export function listOrders(orders: OrderStore) {
@@ -12,6 +13,7 @@ export function listOrders(orders: OrderStore) {
     pspReference: o.psp_reference,
     captured: o.captured,
     refunded: o.refunded,
+    moneyTaken: captureTimingLabel(o.capture_delay_hours),
     updatedAt: o.updated_at,
     // A paid order of a signed-in shopper can be renewed on their saved card (renewals.ts).
     renewable: o.shopper_reference !== null && (PAID_STATES as ReadonlySet<string>).has(o.status),

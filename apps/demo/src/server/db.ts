@@ -40,6 +40,11 @@ CREATE TABLE IF NOT EXISTS renewals (
   order_id INTEGER NOT NULL REFERENCES orders (id),
   renews_order_id INTEGER NOT NULL REFERENCES orders (id)
 );
+-- The shop's own settings (when money is taken).
+CREATE TABLE IF NOT EXISTS settings (
+  id TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 `
 
 export function openShopDatabase(path: string): ShopDb {
@@ -55,5 +60,7 @@ export function openShopDatabase(path: string): ShopDb {
   if (!columns.some((c) => c.name === 'payment_version'))
     db.exec('ALTER TABLE orders ADD COLUMN payment_version INTEGER NOT NULL DEFAULT 0')
   if (!columns.some((c) => c.name === 'shopper_reference')) db.exec('ALTER TABLE orders ADD COLUMN shopper_reference TEXT')
+  // When the order's money is taken, as the store's setting was when it was placed; NULL: by the merchant.
+  if (!columns.some((c) => c.name === 'capture_delay_hours')) db.exec('ALTER TABLE orders ADD COLUMN capture_delay_hours INTEGER')
   return db
 }

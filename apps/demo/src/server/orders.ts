@@ -4,6 +4,8 @@ import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import type { OrderRecord } from '@card-jwe/payment-validator'
 import { PAID_STATES, type AttemptState, type OrderChange } from '@card-jwe/shop-backend'
 import type { OrderChanges, OrderStore } from './order-store.js'
+import { DEMO_SHOPPER, lineItemsOf } from './order-lines.js'
+import { captureTimingLabel } from './capture-timing.js'
 
 export interface OrderRow {
   readonly id: number
@@ -18,6 +20,8 @@ export interface OrderRow {
   readonly payment_version: number
   readonly captured: number
   readonly refunded: number
+  /** When its money is taken: null by the merchant, 0 at payment, n hours after. */
+  readonly capture_delay_hours: number | null
   readonly created_at: string
   readonly updated_at: string
   /** The signed-in shopper who made the order; null for a guest's. */
@@ -35,23 +39,39 @@ export const CartSchema = z.strictObject({
  * An order from a cart: the amount is computed here, from the catalogue, never taken from the page;
  * the shopper is the session's (`shopperReference`), never the page's.
  */
-export function createOrder(orders: OrderStore, cart: z.infer<typeof CartSchema>, now: Date, shopperReference?: string): OrderRow {
+export function createOrder(
+  orders: OrderStore,
+  cart: z.infer<typeof CartSchema>,
+  now: Date,
+  placed: { readonly shopperReference?: string | undefined; readonly captureDelayHours?: number | null } = {},
+): OrderRow {
   const value = cart.items.reduce((sum, item) => sum + CATALOGUE.find((p) => p.sku === item.sku)!.price * item.quantity, 0)
   const reference = `order-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`
-  const items = JSON.stringify(cart.items)
   const id = orders.insert(
-    { reference, currency: SHOP_CURRENCY, value, items, shopper_reference: shopperReference ?? null },
+    {
+      reference,
+      currency: SHOP_CURRENCY,
+      value,
+      items: JSON.stringify(cart.items),
+      shopper_reference: placed.shopperReference ?? null,
+      capture_delay_hours: placed.captureDelayHours ?? null,
+    },
     now.toISOString(),
   )
   return orders.find(id)!
 }
 
+/** What the back end pays from: the amount, the lines from the basket, the demo shopper, and when money is taken. */
 export function orderRecord(order: OrderRow): OrderRecord {
   return {
     id: order.id,
     reference: order.reference,
     amount: { currency: order.currency, value: order.value },
     ...(order.shopper_reference === null ? {} : { shopperReference: order.shopper_reference }),
+    shopperEmail: DEMO_SHOPPER.email,
+    billingAddress: DEMO_SHOPPER.billingAddress,
+    lineItems: lineItemsOf(JSON.parse(order.items) as Array<{ sku: string; quantity: number }>),
+    ...(order.capture_delay_hours === null ? {} : { captureDelayHours: order.capture_delay_hours }),
   }
 }
 
@@ -66,6 +86,7 @@ export function publicOrder(order: OrderRow) {
     amount: { currency: order.currency, value: order.value },
     status: order.status,
     signedIn: order.shopper_reference !== null,
+    moneyTaken: captureTimingLabel(order.capture_delay_hours),
   }
 }
 

@@ -29,7 +29,7 @@ export function addRenewalRoute(
     const known = byRequest.get(requestId) as { order_id: number } | undefined
     if (known) return orders.find(known.order_id)!
     const cart = CartSchema.parse({ items: JSON.parse(original.items) })
-    const order = createOrder(orders, cart, deps.now(), original.shopper_reference)
+    const order = createOrder(orders, cart, deps.now(), { shopperReference: original.shopper_reference ?? undefined })
     record.run(requestId, order.id, original.id)
     return order
   })

@@ -15,6 +15,7 @@ import { loadOrCreateSecretKey } from '@card-jwe/shop-backend/node'
 import { openSqliteStore } from '@card-jwe/shop-backend/sqlite'
 import { addAccountRoutes } from './account-api.js'
 import { listOrders } from './admin-api.js'
+import { CaptureTimingSchema, createCaptureTiming } from './capture-timing.js'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import { openShopDatabase } from './db.js'
 import { createOrderStore } from './order-store.js'
@@ -90,6 +91,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   await mkdir(options.dataDir, { recursive: true })
   const db = openShopDatabase(join(options.dataDir, 'shop.sqlite'))
   const orders = createOrderStore(db)
+  const captureTiming = createCaptureTiming(db)
   const secretKey = await loadOrCreateSecretKey(join(options.dataDir, 'secrets.key'))
   const ledger = openSqliteStore({ path: join(options.dataDir, 'payments.sqlite') })
   const serviceOrigin = new URL(options.serviceBaseUrl).origin
@@ -192,7 +194,10 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   app.post('/api/orders', async (c) => {
     const cart = parseJsonBody(await bodyOf(c.req.raw), CartSchema)
     if (!cart.ok) throw new HttpError(400, 'INVALID_CART', cart.error.message)
-    return json(201, publicOrder(createOrder(orders, cart.value, now(), currentShopper())))
+    return json(
+      201,
+      publicOrder(createOrder(orders, cart.value, now(), { shopperReference: currentShopper(), captureDelayHours: captureTiming.get() })),
+    )
   })
   app.get('/api/orders/:id{[0-9]+}', (c) => {
     const id = c.req.param('id')
@@ -218,6 +223,13 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   app.get('/api/admin/orders', () => json(200, listOrders(orders)))
   addAccountRoutes(app, backend)
   addRenewalRoute(app, { db, orders, backend, now })
+  app.get('/api/admin/capture-timing', () => json(200, { captureDelayHours: captureTiming.get() }))
+  app.post('/api/admin/capture-timing', async (c) => {
+    const body = parseJsonBody(await bodyOf(c.req.raw), CaptureTimingSchema)
+    if (!body.ok) throw new HttpError(422, 'INVALID_CAPTURE_TIMING', body.error.message)
+    captureTiming.set(body.value.captureDelayHours)
+    return json(200, { captureDelayHours: captureTiming.get() })
+  })
   app.post('/api/admin/poll', async () => json(200, { applied: await poll() }))
   app.get('*', servePages(frontDir, policy))
 

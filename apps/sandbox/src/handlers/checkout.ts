@@ -8,11 +8,12 @@ import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
 import { findPayment } from '../payment-store.js'
 import type { SandboxContext } from '../context.js'
 import type { RequestContext } from '../http/handler.js'
+import { KLARNA_COUNTRIES } from './order-terms.js'
 
 const CARD_BRANDS = ['visa', 'mc', 'amex', 'discover', 'diners', 'jcb', 'cup', 'maestro', 'bcmc']
 
 /**
- * GET .../checkout-payment-methods?country=NL&currency=EUR&shopper=REF: card and iDEAL, and the
+ * GET .../checkout-payment-methods?country=NL&currency=EUR&shopper=REF: card, iDEAL and klarna, and the
  * shopper's stored cards (brand and last four only), in the shape the front-end library takes.
  */
 export async function checkoutPaymentMethods(c: RequestContext, context: SandboxContext): Promise<Response> {
@@ -26,10 +27,13 @@ export async function checkoutPaymentMethods(c: RequestContext, context: Sandbox
   }
   const stored = shopper ? context.payments.storedMethodsOf(shop.shop_id, shopper) : []
   return json({
-    // Only what the store has turned on (PUT .../payment-methods); iDEAL only for the Netherlands.
+    // Only what the store has turned on (PUT .../payment-methods); iDEAL only for the Netherlands, klarna where it serves.
     paymentMethods: [
       ...(enabled.includes('scheme') ? [{ type: 'scheme', name: 'Cards', brands: CARD_BRANDS }] : []),
       ...(enabled.includes('ideal') && (country === undefined || country === 'NL') ? [{ type: 'ideal', name: 'iDEAL' }] : []),
+      ...(enabled.includes('klarna') && (country === undefined || KLARNA_COUNTRIES.has(country))
+        ? [{ type: 'klarna', name: 'Pay later with Klarna' }]
+        : []),
     ],
     ...(shopper
       ? {

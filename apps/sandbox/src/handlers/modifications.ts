@@ -1,4 +1,6 @@
-import { CaptureRequestSchema } from '@card-jwe/payment-validator'
+import { CaptureRequestSchema, RefundRequestSchema } from '@card-jwe/payment-validator'
+import { runDueCaptures } from '../capture-timing.js'
+import { linesAfterRefund } from './refund-lines.js'
 import { authenticate } from '../authenticate.js'
 import { notFound, SandboxError } from '../errors.js'
 import { validBody } from '../http/parse-body.js'
@@ -20,14 +22,16 @@ async function modification(
   apply: (row: PaymentRow, claim: IdempotencyClaim | undefined) => Response,
 ): Promise<Response> {
   const shop = await authenticate(c, context)
+  // A delayed capture due by now has happened: the state judged below includes it.
+  runDueCaptures(context)
   const row = findPayment(context, 'psp_reference', c.req.param('psp_reference')!)
   if (!row || row.shop_id !== shop.shop_id) throw notFound('payment')
   const claim = claimOf(c, shop, c.var.body.toString('utf8'))
   return replay(context, 'modifications', claim, 201) ?? apply(row, claim)
 }
 
-function amountOf(c: RequestContext, row: PaymentRow): number {
-  const { amount } = validBody(c, CaptureRequestSchema, 'modification')
+function amountOf(c: RequestContext, row: PaymentRow, schema: typeof CaptureRequestSchema = CaptureRequestSchema): number {
+  const { amount } = validBody(c, schema, 'modification')
   if (amount.currency !== row.currency) throw new SandboxError('CURRENCY_MISMATCH', `amount.currency must be the payment's currency`)
   if (amount.value < 1) throw new SandboxError('AMOUNT_TOO_SMALL', 'amount.value must be at least 1')
   return amount.value
@@ -88,7 +92,8 @@ export async function refund(c: RequestContext, context: SandboxContext): Promis
   return modification(c, context, (row, claim) => {
     if (!REFUNDABLE.includes(row.status))
       throw new SandboxError('REFUND_NOT_ALLOWED', `a payment in state ${row.status} has nothing captured to refund`)
-    const value = amountOf(c, row)
+    const value = amountOf(c, row, RefundRequestSchema)
+    const lines = linesAfterRefund(context, row, validBody(c, RefundRequestSchema, 'modification'))
     if (row.refunded + value > row.captured)
       throw new SandboxError(
         'REFUND_EXCEEDS_CAPTURED',
@@ -96,6 +101,7 @@ export async function refund(c: RequestContext, context: SandboxContext): Promis
       )
     const refunded = row.refunded + value
     return context.db.transaction(() => {
+      if (lines) context.orderTerms.setLines(row.psp_reference, lines)
       const next = updatePayment(context, row, {
         refunded,
         status: refunded === row.captured && row.captured === row.value ? 'refunded' : 'partially_refunded',

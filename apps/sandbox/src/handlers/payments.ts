@@ -11,6 +11,8 @@ import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { CARD_ERROR_CODES, isExpired, savedCardPayment, type CardFields, type CardOutcome } from './saved-cards.js'
 import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
+import { afterAuthorised } from '../capture-timing.js'
+import { checkMethodTerms, termsClaim, termsOf } from './order-terms.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
 import { validBody } from '../http/parse-body.js'
 import { json } from '../http/json.js'
@@ -23,7 +25,7 @@ import type { SandboxContext, ShopRow } from '../context.js'
 import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 
 /** Redirect methods the sandbox offers (one is enough to exercise the flow). */
-export const REDIRECT_METHODS = Object.freeze(['ideal'])
+export const REDIRECT_METHODS = Object.freeze(['ideal', 'klarna'])
 
 /** A store that may take payments: the shop's, onboarded (spec: "Onboarding"). */
 function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
@@ -93,6 +95,7 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
   const store = payableStore(context, shop, c.req.param('store_id')!)
   const body = validBody(c, ServicePaymentRequestSchema, 'payment request')
   checkAmount(body, store)
+  checkMethodTerms(body)
   const method = body.paymentMethod as { type: string; jwe?: string; storedPaymentMethodId?: string }
   if ((STORE_PAYMENT_METHOD_TYPES as readonly string[]).includes(method.type) && !enabledMethods(store).includes(method.type)) {
     throw new SandboxError(
@@ -101,7 +104,7 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
     )
   }
   // A retry names the same payment by path, amount, reference and metadata; the card blob may be new.
-  const claim = claimOf(c, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type])
+  const claim = claimOf(c, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type, ...termsClaim(body)])
   const earlier = replay(context, 'payments', claim, 200)
   if (earlier) return earlier
 
@@ -131,7 +134,10 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
     try {
       await context.commit(() => {
         insertPayment(context, row, claim && { ...claim, answer })
+        const terms = termsOf(row.psp_reference, body)
+        if (terms) context.orderTerms.insert(terms)
         remember(context, row)
+        afterAuthorised(context, row)
       })
     } catch (error) {
       if (claim && isUniqueViolation(error)) return replay(context, 'payments', claim, 200)!
@@ -205,7 +211,8 @@ async function newCardPayment(
   if (method.type !== 'scheme' || typeof method.jwe !== 'string') {
     throw new SandboxError(
       'UNSUPPORTED_PAYMENT_METHOD',
-      'the sandbox takes cards as {type: "scheme", jwe} or {type: "scheme", storedPaymentMethodId, jwe?} and the redirect method "ideal"',
+      'the sandbox takes cards as {type: "scheme", jwe} or {type: "scheme", storedPaymentMethodId, jwe?} ' +
+        'and the redirect methods "ideal", "klarna"',
     )
   }
   let card: DecryptedCard
@@ -274,18 +281,26 @@ export async function paymentDetails(c: RequestContext, context: SandboxContext)
       remember(context, next)
       return finalAnswer(next)
     }
+    // The buy-now-pay-later provider's own no: refused, as a bank's would be.
+    if (row.acs_result === 'declined') return finalAnswer(settle(context, row, false, 'Declined by the provider'))
     return finalAnswer(settle(context, row, true, ''))
   }
   throw new SandboxError('PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
 }
 
+/** The final result, in one transaction with what follows an authorisation (a stored card, the capture timing). */
 function settle(context: SandboxContext, row: PaymentRow, authenticated: boolean, failure: string): PaymentRow {
   const refusal = authenticated ? row.refusal_reason : failure
-  const next = updatePayment(
-    context,
-    row,
-    refusal ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal } : { status: 'authorised', result_code: 'Authorised' },
-  )
-  remember(context, next)
-  return next
+  return context.db.transaction(() => {
+    const next = updatePayment(
+      context,
+      row,
+      refusal
+        ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal }
+        : { status: 'authorised', result_code: 'Authorised' },
+    )
+    remember(context, next)
+    afterAuthorised(context, next)
+    return next
+  })()
 }

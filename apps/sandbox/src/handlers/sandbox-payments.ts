@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { runDueCaptures } from '../capture-timing.js'
 import { SandboxError } from '../errors.js'
 import { json } from '../http/json.js'
 import type { SandboxContext } from '../context.js'
@@ -18,7 +19,7 @@ export interface SandboxAmount {
 
 /** How a payment was paid, as GET /sandbox/payments lists it: never a card number. */
 export interface SandboxPaymentMethod {
-  /** `scheme` (a card) or `ideal`. */
+  /** `scheme` (a card), `ideal` or `klarna`. */
   readonly type: string
   /** A card's brand (`visa`, `mastercard`…). */
   readonly brand?: string
@@ -60,7 +61,7 @@ export interface SandboxPayment {
   readonly capturedValue: number
   /** Refunded so far, in minor units of the same currency. */
   readonly refundedValue: number
-  /** The method: `scheme` (a card, with its brand and last four digits) or `ideal`. */
+  /** The method: `scheme` (a card, with its brand and last four digits), `ideal` or `klarna`. */
   readonly paymentMethod: SandboxPaymentMethod
   /** The payment request's `metadata` (the shop's `shop_order_id`, …). */
   readonly metadata: Readonly<Record<string, unknown>>
@@ -184,6 +185,8 @@ function paymentOf(row: ListedRow): SandboxPayment {
  * unknown parameter is refused rather than ignored: a misspelt filter would count everything.
  */
 export function sandboxPayments(c: RequestContext, context: SandboxContext): Response {
+  // The state now: delayed captures due by the sandbox's clock have happened.
+  runDueCaptures(context)
   const query = c.req.queries()
   const single = Object.fromEntries(Object.entries(query).map(([name, values]) => [name, values.length === 1 ? values[0] : values]))
   const parsed = QuerySchema.safeParse(single)

@@ -1,4 +1,5 @@
 import { authenticate } from '../authenticate.js'
+import { runDueCaptures } from '../capture-timing.js'
 import { SandboxError } from '../errors.js'
 import { json } from '../http/json.js'
 import type { SandboxContext } from '../context.js'
@@ -16,6 +17,8 @@ export const MAX_PAGE_SIZE = 500
  */
 export async function updatedPayments(c: RequestContext, context: SandboxContext): Promise<Response> {
   const shop = await authenticate(c, context)
+  // Delayed captures due by the sandbox's clock happen before the feed is read, so it shows them.
+  runDueCaptures(context)
   const after = c.req.query('after') ?? '0'
   const limit = c.req.query('limit') ?? String(DEFAULT_PAGE_SIZE)
   if (!/^\d{1,15}$/.test(after) || !/^\d{1,3}$/.test(limit) || Number(limit) < 1 || Number(limit) > MAX_PAGE_SIZE) {

@@ -26,10 +26,15 @@ export interface TestSandbox {
   close(): Promise<void>
 }
 
-/** Starts a sandbox on a free loopback port in a fresh data folder, with a ready-made shop and store. */
-export async function startTestSandbox(options: { readonly log?: (line: string) => void } = {}): Promise<TestSandbox> {
+/**
+ * Starts a sandbox on a free loopback port in a fresh data folder, with a ready-made shop and store;
+ * `now` is its clock, for a test that moves it (a delayed capture falling due).
+ */
+export async function startTestSandbox(
+  options: { readonly log?: (line: string) => void; readonly now?: () => Date } = {},
+): Promise<TestSandbox> {
   const dataDir = await mkdtemp(join(tmpdir(), 'card-jwe-test-sandbox-'))
-  const sandbox = await startSandbox({ dataDir, port: 0, log: options.log ?? (() => {}) })
+  const sandbox = await startSandbox({ dataDir, port: 0, log: options.log ?? (() => {}), ...(options.now ? { now: options.now } : {}) })
   return Object.freeze({
     baseUrl: sandbox.baseUrl,
     certificatePem: sandbox.certificatePem,

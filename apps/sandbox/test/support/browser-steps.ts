@@ -56,7 +56,7 @@ export async function answerChallenge(challengeToken: string, answer: string): P
 }
 
 /** The shopper approves or cancels on the bank page and comes back with redirectResult. */
-export async function decideOnBankPage(url: string, decision: 'approve' | 'cancel'): Promise<string> {
+export async function decideOnBankPage(url: string, decision: 'approve' | 'cancel' | 'decline'): Promise<string> {
   const page = await fetch(url)
   if (!page.ok) throw new Error(`bank page answered ${page.status}`)
   const back = await postForm(`${url}/${decision}`, {})

@@ -26,10 +26,13 @@ export function freshDataDir(): string {
   return mkdtempSync(join(tmpdir(), 'card-jwe-sandbox-'))
 }
 
-/** A sandbox on a free port, a shop registered with it (ready-made store), and a client signing as that shop. */
-export async function registeredShop(dataDir = freshDataDir()): Promise<RegisteredShop> {
+/**
+ * A sandbox on a free port, a shop registered with it (ready-made store), and a client signing as
+ * that shop; `now` is the sandbox's clock, for a test that moves it.
+ */
+export async function registeredShop(dataDir = freshDataDir(), options: { readonly now?: () => Date } = {}): Promise<RegisteredShop> {
   const logs: string[] = []
-  const sandbox = await startSandbox({ dataDir, log: (line) => logs.push(line) })
+  const sandbox = await startSandbox({ dataDir, log: (line) => logs.push(line), ...(options.now ? { now: options.now } : {}) })
   const shop = await startTestShop()
   const registration = await createServiceClient({ baseUrl: sandbox.baseUrl }).register({
     shopUrl: shop.url,

@@ -160,7 +160,7 @@ export const UpdateStoreRequestSchema = z
 export type UpdateStoreRequest = z.infer<typeof UpdateStoreRequestSchema>
 
 /** Payment method types a store can offer in the sandbox. */
-export const STORE_PAYMENT_METHOD_TYPES = Object.freeze(['scheme', 'ideal'] as const)
+export const STORE_PAYMENT_METHOD_TYPES = Object.freeze(['scheme', 'ideal', 'klarna'] as const)
 
 /** PUT .../stores/{store_id}/payment-methods (body: not shown): each listed method on or off. */
 export const StorePaymentMethodsRequestSchema = z.strictObject({
@@ -168,7 +168,7 @@ export const StorePaymentMethodsRequestSchema = z.strictObject({
   paymentMethods: z
     .array(
       z.strictObject({
-        /** "scheme" (cards) or "ideal". */
+        /** "scheme" (cards), "ideal" or "klarna". */
         type: z.literal(STORE_PAYMENT_METHOD_TYPES),
         /** Offer it at checkout. */
         enabled: z.boolean(),

@@ -24,8 +24,28 @@ export const CaptureRequestSchema = z.strictObject({
   /** How much to capture or refund: all or part of the payment. */
   amount: AmountSchema,
 })
-/** A refund takes the same body as a capture. */
-export const RefundRequestSchema = CaptureRequestSchema
+/**
+ * A refund: an amount, as a capture; where the payment sent `lineItems`, also which of them it gives
+ * back, each by its `id` with a `quantity`, whose `quantity * amountIncludingTax` must add up to
+ * `amount.value` (the widely used checkout API's refund by line, for buy-now-pay-later methods).
+ */
+export const RefundRequestSchema = CaptureRequestSchema.extend({
+  /** The lines refunded, by the `id` the payment sent them under. */
+  lineItems: z
+    .array(
+      z.strictObject({
+        /** The line's `id` in the payment request. */
+        id: z.string().min(1).max(100),
+        /** How many of it are refunded. */
+        quantity: z.int().min(1),
+      }),
+    )
+    .min(1)
+    .max(1000)
+    .optional(),
+})
+/** The body of a refund. */
+export type RefundRequest = z.infer<typeof RefundRequestSchema>
 /** The body of a capture or refund. */
 export type CaptureRequest = z.infer<typeof CaptureRequestSchema>
 

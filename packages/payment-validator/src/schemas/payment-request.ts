@@ -2,6 +2,8 @@ import * as z from 'zod'
 import { AmountSchema } from './amount.js'
 import { BrowserInfoSchema } from './browser-info.js'
 import { PaymentMethodSchema } from './payment-method.js'
+import { isIsoCountryCode } from '../countries.js'
+import { checkOrderLineRules } from './order-lines.js'
 import { checkRecurringRules } from './recurring-rules.js'
 import { RecurringProcessingModelSchema, ShopperInteractionSchema } from './saved-card.js'
 
@@ -25,27 +27,39 @@ export const AddressSchema = z.strictObject({
   city: z.string().min(1).max(300),
   /** State or province, where the country has them. */
   stateOrProvince: z.string().max(300).optional(),
-  /** ISO 3166-1 alpha-2, upper case. */
-  country: z.string().regex(/^[A-Z]{2}$/),
+  /** ISO 3166-1 alpha-2, upper case: an assigned code ("NL"), not "nl", "NLD" or "ZZ". */
+  country: z.string().refine(isIsoCountryCode, { message: 'not an ISO 3166-1 alpha-2 code' }),
 })
 
 /** Inner fields not shown by the spec; the widely used checkout APIs' line-item shape (amounts in minor units). */
-export const LineItemSchema = z.strictObject({
-  /** The shop's article id. */
-  id: z.string().max(100).optional(),
-  /** What the shopper bought. */
-  description: z.string().max(10_000).optional(),
-  /** How many. */
-  quantity: z.int().min(1),
-  /** Price of one, tax included, minor units. */
-  amountIncludingTax: z.int().min(0).optional(),
-  /** Price of one, tax excluded, minor units. */
-  amountExcludingTax: z.int().min(0).optional(),
-  /** Tax on one, minor units. */
-  taxAmount: z.int().min(0).optional(),
-  /** Tax rate in basis points: 2100 is 21%. */
-  taxPercentage: z.int().min(0).max(10_000).optional(),
-})
+export const LineItemSchema = z
+  .strictObject({
+    /** The shop's article id. */
+    id: z.string().max(100).optional(),
+    /** What the shopper bought. */
+    description: z.string().max(10_000).optional(),
+    /** How many. */
+    quantity: z.int().min(1),
+    /** Price of one, tax included, minor units. */
+    amountIncludingTax: z.int().min(0).optional(),
+    /** Price of one, tax excluded, minor units. */
+    amountExcludingTax: z.int().min(0).optional(),
+    /** Tax on one, minor units. */
+    taxAmount: z.int().min(0).optional(),
+    /** Tax rate in basis points: 2100 is 21%. */
+    taxPercentage: z.int().min(0).max(10_000).optional(),
+  })
+  .refine(
+    (line) =>
+      line.amountIncludingTax === undefined ||
+      line.amountExcludingTax === undefined ||
+      line.taxAmount === undefined ||
+      line.amountIncludingTax === line.amountExcludingTax + line.taxAmount,
+    { message: 'amountIncludingTax must be amountExcludingTax + taxAmount', path: ['amountIncludingTax'] },
+  )
+
+/** The most `captureDelayHours` takes: 30 days, about as long as a card authorisation holds. */
+export const MAX_CAPTURE_DELAY_HOURS = 720
 
 /** The fields of a payment request, each by its rule, before the rules between them (saved cards). */
 export const PaymentRequestFieldsSchema = z.strictObject({
@@ -65,8 +79,13 @@ export const PaymentRequestFieldsSchema = z.strictObject({
   shopperEmail: z.email().max(500).optional(),
   /** The shopper's billing address. */
   billingAddress: AddressSchema.optional(),
-  /** What the order holds. */
+  /** What the order holds; a method of `LINE_ITEM_METHODS` needs them to add up to `amount.value`. */
   lineItems: z.array(LineItemSchema).max(1000).optional(),
+  /**
+   * When the money is taken: 0 at authorisation, n hours after it; absent, when the shop captures
+   * (manual capture). A whole number from 0 to {@link MAX_CAPTURE_DELAY_HOURS}.
+   */
+  captureDelayHours: z.int().min(0).max(MAX_CAPTURE_DELAY_HOURS).optional(),
   /** The 3-D Secure 2 browser data, completed on the server. */
   browserInfo: BrowserInfoSchema.optional(),
   /** Keep the card for the shopper's next payment. */
@@ -87,8 +106,8 @@ export const PaymentRequestFieldsSchema = z.strictObject({
  * The payment request the shop backend sends (spec: "Payment request (create)"). Strict: the
  * backend builds it, so an unknown field is a bug, not data. `shopperIP`, `shopperInteraction` and
  * `recurringProcessingModel` are not in the spec's table; they are where the widely used checkout
- * APIs take the shopper's address for 3-D Secure and how a saved card is used.
+ * APIs take the shopper's address for 3-D Secure and how a saved card is used; so is `captureDelayHours`.
  */
-export const PaymentRequestSchema = PaymentRequestFieldsSchema.superRefine(checkRecurringRules)
+export const PaymentRequestSchema = PaymentRequestFieldsSchema.superRefine(checkRecurringRules).superRefine(checkOrderLineRules)
 /** The payment request a shop backend sends. */
 export type PaymentRequest = z.infer<typeof PaymentRequestSchema>

@@ -3,6 +3,7 @@ import { PaymentDetailsRequestSchema } from './other-bodies.js'
 import { CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema } from './payment-method.js'
 import { PaymentRequestFieldsSchema } from './payment-request.js'
 import { refuseRawCardFields } from './raw-card-fields.js'
+import { checkOrderLineRules } from './order-lines.js'
 import { checkRecurringRules } from './recurring-rules.js'
 import { SavedCardPaymentMethodSchema } from './saved-card.js'
 
@@ -70,6 +71,7 @@ export const ServicePaymentRequestSchema = PaymentRequestFieldsSchema.extend({
   .loose()
   .superRefine(refuseRawCardFields)
   .superRefine(checkRecurringRules)
+  .superRefine(checkOrderLineRules)
 /** A payment request as the service takes it. */
 export type ServicePaymentRequest = z.infer<typeof ServicePaymentRequestSchema>
 

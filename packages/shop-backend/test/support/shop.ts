@@ -36,8 +36,9 @@ export interface World {
   close(): Promise<void>
 }
 
-export async function startWorld(): Promise<World> {
-  const sandbox = await startTestSandbox()
+/** `now`: the sandbox's clock, for a test that moves it. */
+export async function startWorld(options: { readonly now?: () => Date } = {}): Promise<World> {
+  const sandbox = await startTestSandbox(options.now ? { now: options.now } : {})
   const proxy = await startServiceProxy(sandbox.baseUrl)
   function sandboxRows<Row>(sql: string, ...params: unknown[]): Row[] {
     const db = new Database(sandbox.sandbox.databasePath, { readonly: true, fileMustExist: true })
