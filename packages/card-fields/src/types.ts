@@ -30,9 +30,10 @@ export interface CardFieldsOptions {
   /** Hidden while the number's brand has no security code (Bancontact). */
   readonly securityCodeContainer?: HTMLElement
   /**
-   * The words: English by default; `MESSAGES_NL` for Dutch, a complete `CardFieldMessages` for any
-   * other language, or an override of some English messages. Imported, so unused languages are
-   * not shipped.
+   * The words: English by default; a locale's `messages` from `@card-jwe/card-fields/locales/<tag>`
+   * (`nl`, `de`, `ar`...: see `pickLocale`), a complete `CardFieldMessages` for any other language,
+   * or an override of some English messages (`mergeMessages` lays one over a locale). Each locale
+   * is its own entry, so a page ships only the one it imports.
    */
   readonly messages?: CardFieldMessages | CardFieldMessagesOverride
   /** Move the focus to the next field when one is complete and valid. Off by default. */

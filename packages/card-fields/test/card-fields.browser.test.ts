@@ -5,14 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
-import {
-  attachCardFields,
-  MESSAGES_NL,
-  mergeMessages,
-  type CardFieldChange,
-  type CardFields,
-  type CardFieldsOptions,
-} from '../src/index.ts'
+import { attachCardFields, mergeMessages, type CardFieldChange, type CardFields, type CardFieldsOptions } from '../src/index.ts'
+import { messages as MESSAGES_NL } from '../src/locales/nl.ts'
 import { parseState, writeState, type TableKey } from './caret-notation.ts'
 import { testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { EXPIRY_TABLE, NUMBER_TABLE } from './caret-tables.ts'

@@ -1,4 +1,4 @@
-import { numberVerdict, type CardBrand } from 'card-jwe'
+import { numberVerdict, type CardBrand, type CardInput } from 'card-jwe'
 import { editCardNumber, reformatCardNumber } from '../edit-card-number.js'
 import { editExpiry, editExpiryMonth, editExpiryYear, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from '../edit-expiry.js'
 import { editSecurityCode, reformatSecurityCode } from '../edit-security-code.js'
@@ -12,7 +12,7 @@ import { FIELD_ORDER } from './field-order.js'
 import { fieldVerdict, securityCodeSize, type TypedValues, type VerdictContext } from './field-verdict.js'
 import { mergeMessages, type CardFieldName } from '../messages.js'
 import { MESSAGES_EN } from '../messages-en.js'
-import type { CardFields, CardFieldsOptions } from '../types.js'
+import type { CardFieldInputs, CardFields, CardFieldsOptions } from '../types.js'
 
 function stateOf(input: HTMLInputElement): FieldState {
   const end = input.value.length
@@ -25,17 +25,20 @@ export interface SavedBrand {
   readonly brand: CardBrand | null
 }
 
+/** {@link CardFieldsOptions}, but for a saved card's code the number field too may be missing. */
+export type AttachOptions = Omit<CardFieldsOptions, 'fields'> & { readonly fields: Partial<CardFieldInputs> }
+
 /**
  * The fields, for a new card (the brand follows the number) or, with `saved`, for a saved card's
  * code alone (the brand is the saved card's and never changes).
  */
-export function attachFields(options: CardFieldsOptions, saved?: SavedBrand): CardFields {
+export function attachFields(options: AttachOptions, saved?: SavedBrand): CardFields {
   checkInputs(options.fields, saved !== undefined)
   const inputs = new Map<CardFieldName, HTMLInputElement>()
   for (const name of FIELD_ORDER) if (options.fields[name]) inputs.set(name, options.fields[name]!)
   const messages = mergeMessages(MESSAGES_EN, options.messages)
   const views = new Map<CardFieldName, FieldErrorView>()
-  for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name]))
+  for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name], name !== 'holderName'))
   const touched = new Set<CardFieldName>()
   const listeners = new AbortController()
   const announcer = options.announcer
@@ -181,12 +184,10 @@ export function attachFields(options: CardFieldsOptions, saved?: SavedBrand): Ca
 
   return {
     values() {
-      const expiry = inputs.has('expiry')
-        ? { expiry: value('expiry') }
-        : { expiryMonth: value('expiryMonth'), expiryYear: value('expiryYear') }
-      const securityCode = inputs.has('securityCode') && brand?.code !== null ? { securityCode: value('securityCode') } : {}
-      const holderName = inputs.has('holderName') ? { holderName: value('holderName') } : {}
-      return { number: value('number'), ...expiry, ...securityCode, ...holderName }
+      // A one-field expiry, or month and year; no code for a brand without one.
+      const card: Record<string, string> = inputs.has('expiry') ? {} : { expiryMonth: '', expiryYear: '' }
+      for (const [name, input] of inputs) if (name !== 'securityCode' || brand?.code !== null) card[name] = input.value
+      return { number: '', ...card } as CardInput
     },
     validate() {
       let first: HTMLInputElement | undefined
