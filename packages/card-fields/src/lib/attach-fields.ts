@@ -77,12 +77,16 @@ export function attachFields(options: AttachOptions, saved?: SavedBrand): CardFi
     if (announcer) announcer.textContent = text
   }
 
-  /** Shows a field's state: while typing only hopeless input, after blur or submit any error. */
-  function show(name: CardFieldName, final: boolean): boolean {
+  /**
+   * Shows a field's state: while typing only hopeless input, after blur or submit any error. On
+   * submit (`quiet`) nothing is announced: focus goes to the first field in error, read with its
+   * error, and the page's summary is the submit's one announcement.
+   */
+  function show(name: CardFieldName, final: boolean, quiet?: boolean): boolean {
     const verdict = fieldVerdict(name, typed(), context())
     const flagged = isFlagged(verdict, final)
     const message = flagged ? errorMessage(verdict, messages.errors[name]) : ''
-    if (views.get(name)!.show(message) && message) announce(`${labelOf(inputs.get(name)!)}${message}`)
+    if (views.get(name)!.show(message) && message && !quiet) announce(`${labelOf(inputs.get(name)!)}${message}`)
     options.onChange?.({ field: name, verdict, brand: brand?.type ?? null })
     return !flagged
   }
@@ -179,8 +183,8 @@ export function attachFields(options: AttachOptions, saved?: SavedBrand): CardFi
     // On blur only a field the shopper typed into is judged: an untouched one is not scolded yet.
     input.addEventListener('blur', () => touched.has(name) && show(name, true), { signal })
   }
-  if (saved) labelCode()
-  else if (options.securityCodeLabel) options.securityCodeLabel.textContent = messages.securityCodeLabel(undefined)
+  // The code as the brand has it from the start: the saved card's, or none known yet (shown, unnamed).
+  labelCode()
 
   return {
     values() {
@@ -194,7 +198,7 @@ export function attachFields(options: AttachOptions, saved?: SavedBrand): CardFi
       for (const [name, input] of inputs) {
         if (name === 'securityCode' && brand?.code === null) continue
         touched.add(name)
-        if (!show(name, true)) first ??= input
+        if (!show(name, true, true)) first ??= input
       }
       first?.focus()
       return first === undefined
