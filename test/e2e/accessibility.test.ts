@@ -5,7 +5,7 @@
  * errors tied to their fields and announced once, the first error focused, a natural Tab order,
  * a visible focus, the challenge frame titled and focused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { wantedEngines } from '../support/browsers.ts'
 import { BLOCKING, byImpact, runAxe } from './axe-runner.ts'
@@ -19,7 +19,8 @@ import {
   unnamedControls,
   untiedErrors,
 } from './page-checks.ts'
-import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.ts'
+import { openShopCheckout, shopperOfBlock } from './engine-shopper.ts'
+import { typeTestCard, type ShopperBrowser } from './shopper-browsers.ts'
 
 let stack: DemoStack
 beforeAll(async () => {
@@ -34,11 +35,11 @@ const record: string[] = []
 afterAll(() => console.info(`axe-core, violations by impact:\n${record.join('\n')}`))
 
 describe.each([...wantedEngines()])('the checkout in %s meets WCAG 2.2 AA', (engine) => {
+  const current = shopperOfBlock(engine)
   let shopper: ShopperBrowser
-  beforeAll(async () => {
-    shopper = await launchShopper(engine)
-  }, 60_000)
-  afterAll(() => shopper?.close())
+  beforeEach(() => {
+    shopper = current()
+  })
 
   /** axe on the page as it is: every serious or critical violation fails, named by rule, impact and target. */
   async function expectNoBlockingViolation(page: string): Promise<void> {
@@ -52,11 +53,7 @@ describe.each([...wantedEngines()])('the checkout in %s meets WCAG 2.2 AA', (eng
     await shopper.waitFor('body[data-ready="true"]', { attached: true })
     await shopper.waitFor('#start-checkout')
   }
-  async function openCheckout(): Promise<void> {
-    await openBasket()
-    await shopper.click('#start-checkout')
-    await shopper.waitFor('#card-number')
-  }
+  const openCheckout = () => openShopCheckout(shopper, stack.shop.url)
   const untilTrue = async (probe: () => Promise<boolean>) => {
     for (let tries = 0; tries < 100 && !(await probe()); tries++) await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -9,6 +9,7 @@ import { attachCardFields, BRAND_NAMES, type CardFields } from '@card-jwe/card-f
 import { CheckoutActionError, handleAction } from '@card-jwe/checkout-actions'
 import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
+import { applyLanguage } from './language.js'
 import './styles.css'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
@@ -245,7 +246,9 @@ async function main(): Promise<void> {
   certificate = await importCertificate(config.certificatePem)
   const input = (id: string) => $<HTMLInputElement>(`#${id}`)
   const error = (id: string) => $(`#${id}-error`)
+  const messages = applyLanguage()
   const form = attachCardFields({
+    ...(messages ? { messages } : {}),
     fields: {
       number: input('card-number'),
       expiry: input('card-expiry'),
