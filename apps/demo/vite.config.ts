@@ -16,7 +16,7 @@ export default defineConfig({
     assetsInlineLimit: 0,
     modulePreload: { polyfill: false },
     rollupOptions: {
-      input: { checkout: here('./src/front/index.html'), admin: here('./src/front/admin.html') },
+      input: { checkout: here('./src/front/index.html'), admin: here('./src/front/admin.html'), account: here('./src/front/account.html') },
       // Each toolkit package as a script of its own, each with its integrity hash.
       output: {
         manualChunks(id: string) {

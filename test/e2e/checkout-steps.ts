@@ -17,7 +17,11 @@ export async function openCheckout(page: Page, shopUrl: string): Promise<void> {
 export async function typeCard(page: Page, card: TestCard, holderName?: string): Promise<void> {
   await page.getByLabel('Card number').pressSequentially(card.number)
   await page.getByLabel('Expiry date (MM/YY)').pressSequentially(`${card.expiryMonth}${card.expiryYear.slice(2)}`)
-  if (card.securityCode) await page.getByLabel(/Security code/).fill(card.securityCode)
+  if (card.securityCode)
+    await page
+      .locator('#card-form')
+      .getByLabel(/Security code/)
+      .fill(card.securityCode)
   if (holderName !== undefined) await page.getByLabel('Name on card (optional)').fill(holderName)
 }
 

@@ -1,24 +1,38 @@
 /**
- * The shopper's browser of shopper-browsers.ts in Chromium, through Playwright: so a test written
- * once against `ShopperBrowser` runs in all three engines.
+ * The shopper's browser of shopper-browsers.ts in Chromium, through Playwright: so one test body
+ * runs in all three engines. CSS selectors only, as there; CSP violations from the page's own
+ * `securitypolicyviolation` events since the last `open`.
  */
 import { chromium, type Browser, type Page } from 'playwright'
-import { chromiumLaunchOptions } from '../support/browsers.ts'
-import type { ShopperBrowser } from './shopper-browsers.ts'
+import { answerChallenge } from '@card-jwe/sandbox'
+import { chromiumLaunchOptions } from '../support/browsers.js'
+import type { ShopperBrowser } from './shopper-browsers.js'
 
-const CHALLENGE_FRAME = 'iframe[title="Card verification by your bank"]'
-
-class ChromiumShopper implements ShopperBrowser {
+class ChromiumShopper implements Omit<ShopperBrowser, 'engine'> {
   readonly engine = 'chromium'
-  private readonly problems: string[] = []
-  constructor(
+  private readonly violations: string[] = []
+  private constructor(
     private readonly browser: Browser,
     private readonly page: Page,
   ) {
-    page.on('console', (message) => message.type() === 'error' && this.problems.push(message.text()))
+    page.on('console', (message) => {
+      if (message.text().startsWith('CSP violation')) this.violations.push(message.text())
+    })
+  }
+
+  static async launch(): Promise<ChromiumShopper> {
+    const browser = await chromium.launch(chromiumLaunchOptions())
+    const page = await browser.newPage()
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (event) =>
+        console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`),
+      )
+    })
+    return new ChromiumShopper(browser, page)
   }
 
   async open(url: string) {
+    this.violations.length = 0
     await this.page.goto(url)
   }
   async waitFor(selector: string, options: { attached?: boolean; timeoutMs?: number } = {}) {
@@ -37,8 +51,12 @@ class ChromiumShopper implements ShopperBrowser {
   value(selector: string) {
     return this.page.inputValue(selector)
   }
-  readonly url = async () => this.page.url()
-  readonly back = async () => void (await this.page.goBack())
+  async url() {
+    return this.page.url()
+  }
+  async back() {
+    await this.page.goBack()
+  }
   async setSize(width: number, height: number) {
     await this.page.setViewportSize({ width, height })
   }
@@ -52,19 +70,17 @@ class ChromiumShopper implements ShopperBrowser {
     await this.page.evaluate(`${source}\n;undefined`)
   }
   async answerChallenge(answer: string) {
-    const frame = this.page.frameLocator(CHALLENGE_FRAME)
-    await frame.locator('#answer').fill(answer)
-    await frame.locator('button[type=submit]').click()
+    await answerChallenge(this.page, answer === 'password' ? 'approve' : 'refuse')
   }
   async cspViolations() {
-    return this.problems.filter((message) => message.includes('Content Security Policy'))
+    return [...this.violations]
   }
   async close() {
     await this.browser.close()
   }
 }
 
-export async function launchChromiumShopper(): Promise<ShopperBrowser> {
-  const browser = await chromium.launch(chromiumLaunchOptions())
-  return new ChromiumShopper(browser, await browser.newPage({ viewport: { width: 1280, height: 800 } }))
+/** A shopper's Chromium, driven as the other engines' shopper browsers are. */
+export async function launchChromiumShopper(): Promise<Omit<ShopperBrowser, 'engine'> & { readonly engine: 'chromium' }> {
+  return ChromiumShopper.launch()
 }

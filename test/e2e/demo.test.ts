@@ -202,7 +202,10 @@ describe('checkout in Chromium', () => {
     page.on('request', (request) => request.url().includes('/api/payment') && sent.push(request.url()))
     await page.getByLabel('Card number').pressSequentially('4111 1111 4555 1143')
     await page.getByLabel('Expiry date (MM/YY)').pressSequentially('0025') // "13" would become 01/3: month 00 is the one left to refuse
-    await page.getByLabel(/Security code/).fill('73')
+    await page
+      .locator('#card-form')
+      .getByLabel(/Security code/)
+      .fill('73')
     await page.getByRole('button', { name: /^Pay/ }).click()
     await expect.poll(() => page.textContent('#card-number-error')).toBe('Check the card number.')
     expect(await page.textContent('#card-expiry-error')).toBe('The month must be 01 to 12.')

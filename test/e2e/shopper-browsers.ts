@@ -223,7 +223,7 @@ export function launchShopper(engine: 'chromium' | 'firefox' | 'webkit'): Promis
 
 /** Types a test card into the demo's card fields, key by key. */
 export async function typeTestCard(
-  shopper: ShopperBrowser,
+  shopper: Pick<ShopperBrowser, 'type'>,
   card: { number: string; expiryMonth: string; expiryYear: string; securityCode?: string },
 ): Promise<void> {
   await shopper.type('#card-number', card.number)

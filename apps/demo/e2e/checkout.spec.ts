@@ -7,7 +7,10 @@ test('a challenged card pays, and the page sends it only inside a fresh JWE', as
   await expect(page.getByLabel('Card number')).toBeVisible()
   await page.getByLabel('Card number').pressSequentially(card.number)
   await page.getByLabel('Expiry date (MM/YY)').pressSequentially(card.expiryMonth + card.expiryYear.slice(2))
-  await page.getByLabel(/Security code/).fill(card.securityCode!)
+  await page
+    .locator('#card-form')
+    .getByLabel(/Security code/)
+    .fill(card.securityCode!)
   await page.getByRole('button', { name: /^Pay/ }).click()
 
   const sent = await cardCapture.nextCard('**/api/payments', { typed: card })

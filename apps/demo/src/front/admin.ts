@@ -1,11 +1,13 @@
 /**
  * The shop's admin page: the account set-up wizard; orders and their states, capture (full or
  * partial), refund, cancel; the payment problems to retry or dismiss. The actions and the problems
- * are the shop back end's admin routes (/api/admin/...).
+ * are the shop back end's admin routes (/api/admin/...). A signed-in shopper's paid order can be
+ * renewed on their saved card (renewal.ts).
  */
 import { api, formatAmount } from './api.js'
 import { ACTION_LABELS, stateOf, type OrderAction } from './order-states.js'
 import { renderProblems } from './problems.js'
+import { renew } from './renewal.js'
 import { startSetupWizard } from './setup-wizard.js'
 import './styles.css'
 
@@ -17,6 +19,8 @@ interface AdminOrder {
   captured: number
   refunded: number
   pspReference: string | null
+  /** A signed-in shopper's paid order: it can be renewed on their saved card. */
+  renewable: boolean
 }
 
 const status = document.querySelector<HTMLElement>('#status')!
@@ -85,6 +89,7 @@ async function renderOrders(): Promise<void> {
       if (offered.some((action) => action !== 'cancel')) actions.append(amountInput)
       for (const action of offered)
         actions.append(button(order, ACTION_LABELS[action], () => modify(order, action, action === 'cancel' ? undefined : amountInput)))
+      if (order.renewable) actions.append(button(order, 'Renew subscription', () => renew(order, status, render)))
       const stateCell = cell(state.label)
       stateCell.dataset.state = order.status
       const money = (value: number) => formatAmount({ currency: order.amount.currency, value })

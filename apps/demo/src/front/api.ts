@@ -4,6 +4,8 @@ export interface PublicOrder {
   readonly reference: string
   readonly amount: { readonly currency: string; readonly value: number }
   readonly status: string
+  /** Made by a signed-in shopper: the shop may save the card and offers their saved cards. */
+  readonly signedIn: boolean
 }
 
 export interface PaymentResult {

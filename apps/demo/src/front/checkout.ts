@@ -2,14 +2,17 @@
  * The checkout page: catalogue and cart, the card form, the payment and every further step
  * (redirect, 3-D Secure fingerprint and challenge), and the result. Imports only our browser
  * packages (card-jwe, browser-info, card-fields, checkout-actions); everything else goes through
- * the shop's own backend.
+ * the shop's own backend. The test shopper's sign-in and saved cards are in shopper-sign-in.ts and
+ * saved-cards.ts.
  */
 import { collectBrowserInfo } from '@card-jwe/browser-info'
-import { attachCardFields, BRAND_NAMES, type CardFields } from '@card-jwe/card-fields'
+import { attachCardFields, BRAND_NAMES } from '@card-jwe/card-fields'
 import { CheckoutActionError, handleAction } from '@card-jwe/checkout-actions'
 import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
 import { applyLanguage } from './language.js'
+import { offerSavedCards, savedCardFocus, storeCardChoice, type PaymentChoice, type PaymentForm } from './saved-cards.js'
+import { startShopperSignIn } from './shopper-sign-in.js'
 import './styles.css'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
@@ -27,7 +30,7 @@ let leftForBank = false
 const ORDER_AT_BANK = 'order-at-bank'
 const CAME_BACK = 'You came back without finishing at your bank. Pay by card, or choose iDEAL again.'
 
-function setBusy(on: boolean, fields?: CardFields): void {
+function setBusy(on: boolean, fields?: PaymentForm): void {
   busy = on
   $<HTMLButtonElement>('#pay').disabled = on
   $<HTMLButtonElement>('#pay-ideal').disabled = on
@@ -110,7 +113,8 @@ async function follow(result: PaymentResult): Promise<PaymentResult> {
   }
 }
 
-async function pay(form: CardFields): Promise<void> {
+/** Pays the order with what `choice` makes at submit time: a new card's JWE, or a saved card and its code's. */
+async function pay(form: PaymentForm, choice: () => Promise<PaymentChoice>): Promise<void> {
   if (busy) return
   if (!order || !form.validate()) {
     announce('Please correct the highlighted fields.')
@@ -121,13 +125,11 @@ async function pay(form: CardFields): Promise<void> {
   setBusy(true, form)
   announce('Processing your payment…')
   try {
-    // Encrypted now, at submit, so generationtime is fresh.
-    const jwe = await encryptCard(form.values(), certificate)
     const submission = {
       orderId: order.id,
       reference: order.reference,
       amount: order.amount,
-      paymentMethod: toPaymentMethod(jwe),
+      ...(await choice()),
       browserInfo: collectBrowserInfo(),
     }
     const final = await follow(await api<PaymentResult>('/api/payments', submission))
@@ -164,8 +166,9 @@ async function startCheckout(): Promise<void> {
   }
   order = await api<PublicOrder>('/api/orders', { items })
   showOrder(order)
+  const focus = await offerSavedCards(order, { certificate, pay })
   showSection('checkout')
-  $<HTMLInputElement>('#card-number').focus()
+  focus.focus()
 }
 
 async function renderCatalogue(): Promise<void> {
@@ -229,6 +232,7 @@ async function resumeAfterBank(): Promise<boolean> {
   if (!resumed || resumed.status === 'authorised') return false
   order = resumed
   showOrder(resumed)
+  await offerSavedCards(resumed, { certificate, pay })
   showSection('checkout')
   announce(CAME_BACK)
   return true
@@ -268,7 +272,8 @@ async function main(): Promise<void> {
   })
   $('#card-form').addEventListener('submit', (event) => {
     event.preventDefault()
-    void pay(form)
+    // Encrypted now, at submit, so generationtime is fresh.
+    void pay(form, async () => ({ paymentMethod: toPaymentMethod(await encryptCard(form.values(), certificate)), ...storeCardChoice() }))
   })
   // Back from the bank page: the browser may restore this page as it was ("Taking you to your bank").
   window.addEventListener('pageshow', (event) => {
@@ -296,7 +301,7 @@ async function main(): Promise<void> {
     form.clear()
     showSection('checkout')
     announce(`Order ${order!.reference}: try another card or method.`)
-    $<HTMLInputElement>('#card-number').focus()
+    savedCardFocus().focus()
   })
   $('#start-checkout').addEventListener(
     'click',
@@ -317,7 +322,7 @@ async function main(): Promise<void> {
       .catch((e: unknown) => showResult('Error', (e as Error).message))
       .finally(() => leftForBank || setBusy(false, form))
   })
-  await renderCatalogue()
+  await Promise.all([renderCatalogue(), startShopperSignIn(announce)])
   const params = new URLSearchParams(location.search)
   if (params.has('redirectResult') && params.has('orderId')) await finishRedirect(params)
   else if (!(await resumeAfterBank())) showSection('shop')

@@ -12,7 +12,8 @@ export type OrderStore = ReturnType<typeof createOrderStore>
 /** Prepares every statement once, when the shop starts. */
 export function createOrderStore(db: ShopDb) {
   const insert = db.prepare(
-    "INSERT INTO orders (reference, currency, value, items, status, created_at, updated_at) VALUES (?, ?, ?, ?, 'created', ?, ?)",
+    'INSERT INTO orders (reference, currency, value, items, shopper_reference, status, created_at, updated_at) ' +
+      "VALUES (?, ?, ?, ?, ?, 'created', ?, ?)",
   )
   const byId = db.prepare('SELECT * FROM orders WHERE id = ?')
   const latest = db.prepare('SELECT * FROM orders ORDER BY id DESC LIMIT 200')
@@ -30,8 +31,9 @@ export function createOrderStore(db: ShopDb) {
 
   return {
     /** A new order in state 'created'; its id. */
-    insert(order: Pick<OrderRow, 'reference' | 'currency' | 'value' | 'items'>, at: string): number {
-      return Number(insert.run(order.reference, order.currency, order.value, order.items, at, at).lastInsertRowid)
+    insert(order: Pick<OrderRow, 'reference' | 'currency' | 'value' | 'items' | 'shopper_reference'>, at: string): number {
+      const { reference, currency, value, items, shopper_reference } = order
+      return Number(insert.run(reference, currency, value, items, shopper_reference, at, at).lastInsertRowid)
     },
     find(id: number): OrderRow | undefined {
       return byId.get(id) as OrderRow | undefined

@@ -20,6 +20,8 @@ export interface OrderRow {
   readonly refunded: number
   readonly created_at: string
   readonly updated_at: string
+  /** The signed-in shopper who made the order; null for a guest's. */
+  readonly shopper_reference: string | null
 }
 
 export const CartSchema = z.strictObject({
@@ -29,31 +31,59 @@ export const CartSchema = z.strictObject({
     .max(10),
 })
 
-/** An order from a cart: the amount is computed here, from the catalogue, never taken from the page. */
-export function createOrder(orders: OrderStore, cart: z.infer<typeof CartSchema>, now: Date): OrderRow {
+/**
+ * An order from a cart: the amount is computed here, from the catalogue, never taken from the page;
+ * the shopper is the session's (`shopperReference`), never the page's.
+ */
+export function createOrder(orders: OrderStore, cart: z.infer<typeof CartSchema>, now: Date, shopperReference?: string): OrderRow {
   const value = cart.items.reduce((sum, item) => sum + CATALOGUE.find((p) => p.sku === item.sku)!.price * item.quantity, 0)
   const reference = `order-${now.toISOString().slice(0, 10).replace(/-/g, '')}-${randomBytes(4).toString('hex')}`
-  const id = orders.insert({ reference, currency: SHOP_CURRENCY, value, items: JSON.stringify(cart.items) }, now.toISOString())
+  const items = JSON.stringify(cart.items)
+  const id = orders.insert(
+    { reference, currency: SHOP_CURRENCY, value, items, shopper_reference: shopperReference ?? null },
+    now.toISOString(),
+  )
   return orders.find(id)!
 }
 
 export function orderRecord(order: OrderRow): OrderRecord {
-  return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value } }
+  return {
+    id: order.id,
+    reference: order.reference,
+    amount: { currency: order.currency, value: order.value },
+    ...(order.shopper_reference === null ? {} : { shopperReference: order.shopper_reference }),
+  }
 }
 
-/** What the browser may see of an order: never the pspReference. */
+/**
+ * What the browser may see of an order: never the pspReference nor the shopper's id; only whether
+ * a signed-in shopper made it (so the page offers to save the card).
+ */
 export function publicOrder(order: OrderRow) {
-  return { id: order.id, reference: order.reference, amount: { currency: order.currency, value: order.value }, status: order.status }
+  return {
+    id: order.id,
+    reference: order.reference,
+    amount: { currency: order.currency, value: order.value },
+    status: order.status,
+    signedIn: order.shopper_reference !== null,
+  }
 }
 
 export function updateOrder(orders: OrderStore, id: number, changes: OrderChanges, now: Date): void {
   orders.update(id, changes, now.toISOString())
 }
 
-/** The shop's order by the back end's id (digits only); undefined when there is none. */
-export function findOrderRecord(orders: OrderStore, orderId: string): OrderRecord | undefined {
+/**
+ * The shop's order by the back end's id (digits only); undefined when there is none, or when
+ * `visible` hides it from the request at hand (another shopper's order).
+ */
+export function findOrderRecord(
+  orders: OrderStore,
+  orderId: string,
+  visible: (order: OrderRow | undefined) => OrderRow | undefined = (order) => order,
+): OrderRecord | undefined {
   if (!/^\d{1,12}$/.test(orderId)) return undefined
-  const order = orders.find(Number(orderId))
+  const order = visible(orders.find(Number(orderId)))
   return order ? orderRecord(order) : undefined
 }
 

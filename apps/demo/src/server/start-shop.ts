@@ -9,10 +9,11 @@ import { serve, type HttpBindings } from '@hono/node-server'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { parseJsonBody, redactPathForLog } from '@card-jwe/payment-validator'
-import { connectServiceClient, createShopBackend, SHOP_SIDE_PATHS } from '@card-jwe/shop-backend'
+import { connectServiceClient, createShopBackend, httpStatusOf, SHOP_SIDE_PATHS, ShopBackendError } from '@card-jwe/shop-backend'
 import { mountShopBackend } from '@card-jwe/shop-backend/hono'
 import { loadOrCreateSecretKey } from '@card-jwe/shop-backend/node'
 import { openSqliteStore } from '@card-jwe/shop-backend/sqlite'
+import { addAccountRoutes } from './account-api.js'
 import { listOrders } from './admin-api.js'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import { openShopDatabase } from './db.js'
@@ -24,7 +25,9 @@ import { handleMerchantSetup, type MerchantSetupContext } from './merchant-setup
 import type { FailureThrottle } from './failure-throttle.js'
 import { pagePolicy, servePages } from './pages.js'
 import { readCspReport } from './csp-report.js'
+import { addRenewalRoute } from './renewals.js'
 import { fromOwnPages, requestGuard } from './request-guard.js'
+import { addShopperSession, currentShopper, visibleOrder } from './shopper-session.js'
 
 export interface ShopOptions {
   readonly dataDir: string
@@ -103,6 +106,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   const app = new Hono<Env>()
   app.onError((error, c) => {
     if (error instanceof HttpError) return errorJson(error)
+    // The back end's refusals in the shop's own routes (a renewal, a saved card): its code, status from its table.
+    if (error instanceof ShopBackendError)
+      return errorJson(new HttpError(httpStatusOf(error.code), error.code, error.message, error.details))
     log(`${c.req.method} ${redactPathForLog(c.req.path)} failed (${(error as Error)?.name})`)
     return errorJson(new HttpError(500, 'INTERNAL', 'internal error'))
   })
@@ -118,6 +124,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   })
   // Only POST bodies are read; any other method's body is left to the server to discard, as before.
   app.use('/api/*', (c, next) => (c.req.method === 'POST' ? limit(c, next) : next()))
+  addShopperSession(app, db, now)
   for (const path of [SHOP_SIDE_PATHS.settings, SHOP_SIDE_PATHS.settingsBatch]) {
     app.use(path, async (c, next) => {
       const slot: { ip: string; ms?: number } = { ip: c.env.incoming.socket.remoteAddress ?? 'unknown' }
@@ -145,7 +152,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     store: ledger,
     ...connectServiceClient(serviceOptions),
     secretKey,
-    findOrder: (id) => findOrderRecord(orders, id),
+    findOrder: (id) => findOrderRecord(orders, id, visibleOrder),
     onOrderChange: (change) => applyOrderChange(orders, change, now()),
     shopUrl,
     certificatePem: options.certificatePem,
@@ -185,11 +192,11 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   app.post('/api/orders', async (c) => {
     const cart = parseJsonBody(await bodyOf(c.req.raw), CartSchema)
     if (!cart.ok) throw new HttpError(400, 'INVALID_CART', cart.error.message)
-    return json(201, publicOrder(createOrder(orders, cart.value, now())))
+    return json(201, publicOrder(createOrder(orders, cart.value, now(), currentShopper())))
   })
   app.get('/api/orders/:id{[0-9]+}', (c) => {
     const id = c.req.param('id')
-    const order = id.length <= 12 ? orders.find(Number(id)) : undefined
+    const order = id.length <= 12 ? visibleOrder(orders.find(Number(id))) : undefined
     if (!order) throw new HttpError(404, 'ORDER_NOT_FOUND', 'no such order')
     return json(200, publicOrder(order))
   })
@@ -209,6 +216,8 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   app.all('/api/admin/setup', wizard)
   app.all('/api/admin/setup/*', wizard)
   app.get('/api/admin/orders', () => json(200, listOrders(orders)))
+  addAccountRoutes(app, backend)
+  addRenewalRoute(app, { db, orders, backend, now })
   app.post('/api/admin/poll', async () => json(200, { applied: await poll() }))
   app.get('*', servePages(frontDir, policy))
 

@@ -4,15 +4,22 @@
  * Configured by environment; prints `READY <port> <poller holder>` once listening and
  * `CHANGE <json>` for each onOrderChange delivery. Every order id is a 28.00 EUR order.
  * `POST /test/modify {kind, orderId, amount?, requestId?}` is the merchant's click on capture,
- * refund or cancel: the result, or the refusal's status and code.
+ * refund or cancel; `POST /test/charge-saved-card {orderId, storedPaymentMethodId,
+ * recurringProcessingModel}` is the shop's own code charging without the shopper (a renewal), and
+ * `POST /test/saved-cards {shopperReference}` lists a shopper's cards: each answers the result, or the
+ * refusal's status and code. An order id starting `sub` is the order of SUBSCRIBER (a shopperReference).
+ * With SQLITE_PATH the ledger is that SQLite file instead.
  */
 import { createServer } from 'node:http'
 import { connectServiceClient, createShopBackend, httpStatusOf, ShopBackendError } from '../../dist/index.js'
 import { toNodeListener } from '../../dist/node/index.js'
 import { openPostgresStore } from '../../dist/postgres/index.js'
+import { openSqliteStore } from '../../dist/sqlite/index.js'
 
+/** The shopper of every `sub...` order: the one whose saved card a renewal charges. */
+const SUBSCRIBER = 'multi-instance-subscriber'
 const env = process.env
-const store = await openPostgresStore({ connectionString: env.DATABASE_URL })
+const store = env.SQLITE_PATH ? openSqliteStore({ path: env.SQLITE_PATH }) : await openPostgresStore({ connectionString: env.DATABASE_URL })
 const backend = createShopBackend({
   store,
   ...connectServiceClient({
@@ -22,7 +29,12 @@ const backend = createShopBackend({
     backoff: { initialMs: 50, maxMs: 100 },
   }),
   secretKey: Buffer.from(env.SECRET_KEY, 'base64'),
-  findOrder: (id) => ({ id, reference: `order-${id}`, amount: { currency: 'EUR', value: 2800 } }),
+  findOrder: (id) => ({
+    id,
+    reference: `order-${id}`,
+    amount: { currency: 'EUR', value: 2800 },
+    ...(id.startsWith('sub') ? { shopperReference: SUBSCRIBER } : {}),
+  }),
   onOrderChange: (change) => {
     process.stdout.write(`CHANGE ${JSON.stringify(change)}\n`)
   },
@@ -33,18 +45,25 @@ const backend = createShopBackend({
 })
 await backend.connect(JSON.parse(env.CREDENTIALS))
 const listener = toNodeListener(backend)
+/** The test's calls into the back end, as a shop's own code makes them. */
+const TEST_CALLS = {
+  '/test/modify': ({ kind, orderId, amount, requestId }) => backend[kind](orderId, { amount, requestId }),
+  '/test/charge-saved-card': ({ orderId, storedPaymentMethodId, recurringProcessingModel }) =>
+    backend.chargeSavedCard(orderId, { storedPaymentMethodId, recurringProcessingModel }),
+  '/test/saved-cards': ({ shopperReference }) => backend.savedCards(shopperReference),
+}
 const server = createServer((request, response) => {
-  if (request.url !== '/test/modify') return listener(request, response)
-  void modify(request, response)
+  const call = TEST_CALLS[request.url]
+  if (request.method !== 'POST' || !call) return listener(request, response)
+  void testCall(call, request, response)
 })
 
-async function modify(request, response) {
+async function testCall(call, request, response) {
   const chunks = []
   for await (const chunk of request) chunks.push(chunk)
-  const { kind, orderId, amount, requestId } = JSON.parse(Buffer.concat(chunks).toString())
   const answer = (status, body) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
   try {
-    answer(200, await backend[kind](orderId, { amount, requestId }))
+    answer(200, await call(JSON.parse(Buffer.concat(chunks).toString())))
   } catch (error) {
     // The back end's refusals carry a code; their status comes from the back end's one table, as in a shop's own route.
     const status = error instanceof ShopBackendError ? httpStatusOf(error.code) : 500

@@ -1,6 +1,6 @@
 /**
  * Shop instances as real processes: `node test/multi-instance/shop-instance.mjs` on the built
- * package (`tsc -b packages/shop-backend` first), each with its ledger in PostgreSQL.
+ * package (`tsc -b packages/shop-backend` first), each with its ledger in PostgreSQL (or one SQLite file).
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -10,7 +10,9 @@ const repo = fileURLToPath(new URL('../../../../', import.meta.url))
 const script = fileURLToPath(new URL('../multi-instance/shop-instance.mjs', import.meta.url))
 
 export interface InstanceOptions {
-  readonly databaseUrl: string
+  /** The ledger's PostgreSQL database, unless `sqlitePath` names a SQLite file instead. */
+  readonly databaseUrl?: string
+  readonly sqlitePath?: string
   /** The service's base URL as this instance sees it (a proxy's). */
   readonly serviceUrl: string
   /** The secret key, base64. */
@@ -49,7 +51,7 @@ export async function spawnInstance(name: string, options: InstanceOptions): Pro
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...process.env,
-      DATABASE_URL: options.databaseUrl,
+      ...(options.sqlitePath ? { SQLITE_PATH: options.sqlitePath } : { DATABASE_URL: options.databaseUrl }),
       SERVICE_URL: options.serviceUrl,
       SECRET_KEY: options.secretKey,
       CERTIFICATE_PEM: options.sandbox.certificatePem,
