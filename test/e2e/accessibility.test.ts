@@ -110,4 +110,40 @@ describe.each([...wantedEngines()])('the checkout in %s meets WCAG 2.2 AA', (eng
     await expectNoBlockingViolation('result')
     expect.soft(await shopper.evaluate(unnamedControls)).toEqual([])
   })
+  // Last in the block: the shopper stays signed in, with a card saved.
+  it('the saved cards view: named, its code’s error tied and focused, announced once', async () => {
+    await shopper.open(stack.shop.url)
+    await shopper.waitFor('#sign-in')
+    await shopper.click('#sign-in')
+    await shopper.waitFor('#sign-out')
+    const toCheckout = async () => {
+      await openBasket()
+      await shopper.click('#start-checkout')
+      await shopper.waitFor('#order-summary')
+    }
+    await toCheckout()
+    // The shop has one test shopper: an engine before this one may have saved its card already.
+    if (await shopper.evaluate(() => (document.querySelector('#saved-card-form') as HTMLElement).hidden)) {
+      await shopper.waitFor('#save-card')
+      await typeTestCard(shopper, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
+      await shopper.click('#save-card')
+      await shopper.click('#pay')
+      await shopper.waitFor('#result')
+      await toCheckout()
+    }
+    await shopper.waitFor('#saved-card-cvc')
+    await expectNoBlockingViolation('saved cards')
+    expect.soft(await shopper.evaluate(unnamedControls)).toEqual([])
+    const order = await shopper.evaluate(focusOrder)
+    expect.soft(order.dom).toEqual(order.visual)
+    await shopper.evaluate(countLiveRegionUpdates)
+    await shopper.click('#pay-saved')
+    await shopper.waitFor('#saved-card-cvc-error')
+    expect
+      .soft(await shopper.evaluate(untiedErrors))
+      .toEqual({ fieldsInError: ['saved-card-cvc'], fieldsWithoutTheirError: [], errorsOfNoField: [] })
+    expect.soft(await shopper.evaluate(liveRegionUpdates)).toEqual(['status'])
+    expect.soft(await shopper.evaluate(() => document.activeElement?.id)).toBe('saved-card-cvc')
+    await expectNoBlockingViolation('saved cards, code missing')
+  })
 })
