@@ -1,3 +1,4 @@
-// What a shop's card form ships from card-fields: attachCardFields with its English words, and the
-// card-jwe verdicts it uses (other languages are imported only where used). Built packages.
-export { attachCardFields } from '@card-jwe/card-fields'
+// card-fields' root entry, all of it: attachCardFields and every other export with the default
+// English words and the card-jwe verdicts they use. Other languages are entries of their own
+// (`@card-jwe/card-fields/locales/<tag>`), measured one by one. Built packages.
+export * from '@card-jwe/card-fields'

@@ -10,6 +10,9 @@ import { build } from 'esbuild'
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url))
 
+/** card-fields' locales, each an entry `@card-jwe/card-fields/locales/<tag>` (as in its pick-locale.ts). */
+const CARD_FIELDS_LOCALES = ['en', 'nl', 'de', 'fr', 'es', 'it', 'pt', 'pl', 'sv', 'da', 'nb', 'fi', 'cs', 'ja', 'zh', 'ar']
+
 /**
  * Browser entries and their gzip budgets in bytes (1 kB = 1000 bytes). card-jwe's target is
  * 10 kB, but jose 6's CompactEncrypt alone is 7,020 B and the required verdicts, normalisation and
@@ -25,9 +28,18 @@ export const BROWSER_ENTRIES = Object.freeze({
   // Card fields with the card-jwe verdicts they use, the actions, the whole kit. The whole kit was
   // 16,995 B; card-fields' rules moved into pure, Node-tested files cost 128 B (17,123 B), so its
   // budget is 17,200 B: a price paid once, on purpose, and any further growth still fails.
-  'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_000 },
+  // The root entry whole, with its default English words: 6,446 B while it also held the Dutch
+  // words, 6 KiB since each locale has an entry of its own.
+  'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_144 },
   'checkout-actions': { entry: here('../packages/checkout-actions/src/index.ts'), gzipBudget: 3_500 },
   'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_200 },
+  // Each locale's words, the one entry a page adds to card-fields for its language.
+  ...Object.fromEntries(
+    CARD_FIELDS_LOCALES.map((tag) => [
+      `card-fields/locales/${tag}`,
+      { entry: here(`../packages/card-fields/src/locales/${tag}.ts`), gzipBudget: 700 },
+    ]),
+  ),
 })
 
 /** The JWE engine alone, bundled the same way: the floor card-jwe is measured against. */

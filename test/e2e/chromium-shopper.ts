@@ -66,6 +66,9 @@ class ChromiumShopper implements Omit<ShopperBrowser, 'engine'> {
   evaluate<T>(fn: () => T) {
     return this.page.evaluate(fn) as Promise<T>
   }
+  async runScript(source: string) {
+    await this.page.evaluate(`${source}\n;undefined`)
+  }
   async answerChallenge(answer: string) {
     await answerChallenge(this.page, answer === 'password' ? 'approve' : 'refuse')
   }

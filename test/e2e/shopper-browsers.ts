@@ -7,9 +7,10 @@ import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core'
 import { FIREFOX_PATH, frameAttribute } from '../support/engines/firefox-provider.ts'
 import { submitAcsAnswer } from '../support/engines/acs-answer.ts'
 import { elementId, WebDriverSession, type ElementRef } from '../support/engines/webdriver-session.ts'
+import { launchChromiumShopper } from './chromium-shopper.ts'
 
 export interface ShopperBrowser {
-  readonly engine: 'firefox' | 'webkit'
+  readonly engine: 'chromium' | 'firefox' | 'webkit'
   open(url: string): Promise<void>
   /** Waits until an element matching `selector` is there (and shown, unless `attached`). */
   waitFor(selector: string, options?: { attached?: boolean; timeoutMs?: number }): Promise<void>
@@ -27,6 +28,8 @@ export interface ShopperBrowser {
   screenshot(path: string): Promise<void>
   /** What `fn` returns, run in the page (as the driver's own script: the page's CSP forbids eval). */
   evaluate<T>(fn: () => T): Promise<T>
+  /** Runs a script's source in the page, as the driver's own script (a test tool such as axe-core). */
+  runScript(source: string): Promise<void>
   /** Answers the bank's challenge in the 3-D Secure frame the page shows. */
   answerChallenge(answer: string): Promise<void>
   /**
@@ -100,6 +103,9 @@ class FirefoxShopper implements ShopperBrowser {
   }
   evaluate<T>(fn: () => T) {
     return this.page.evaluate(fn) as Promise<T>
+  }
+  async runScript(source: string) {
+    await this.page.evaluate(`${source}\n;undefined`)
   }
   async answerChallenge(answer: string) {
     const frame = await until<Frame>('the bank’s challenge page', 20_000, async () => {
@@ -190,6 +196,10 @@ class WebKitShopper implements ShopperBrowser {
     await this.session.switchToFrame(null)
     return this.session.execute<T>(fn as never)
   }
+  async runScript(source: string) {
+    await this.session.switchToFrame(null)
+    await this.session.call('POST', '/execute/sync', { script: source, args: [] })
+  }
   async answerChallenge(answer: string) {
     // Typing into a cross-origin frame fails through WebKit's WebDriver ("Element is not
     // focusable"); a script in the bank's frame fills the field and submits, as the shopper would.
@@ -205,8 +215,9 @@ class WebKitShopper implements ShopperBrowser {
   }
 }
 
-/** A shopper's browser of the given engine. */
-export function launchShopper(engine: 'firefox' | 'webkit'): Promise<ShopperBrowser> {
+/** A shopper's browser of the given engine (Chromium through Playwright: `chromium-shopper.ts`). */
+export function launchShopper(engine: 'chromium' | 'firefox' | 'webkit'): Promise<ShopperBrowser> {
+  if (engine === 'chromium') return launchChromiumShopper()
   return engine === 'firefox' ? FirefoxShopper.launch() : WebKitShopper.launch()
 }
 

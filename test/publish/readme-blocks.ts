@@ -49,7 +49,7 @@ const BROWSER_MODULES = new Set(['card-jwe', '@card-jwe/browser-info', '@card-jw
 
 /** A page's example: it imports only what a page may (no server, no test code). */
 export function isBrowserExample(block: ReadmeBlock): boolean {
-  return block.imports.length > 0 && block.imports.every((m) => BROWSER_MODULES.has(m))
+  return block.imports.length > 0 && block.imports.every((m) => BROWSER_MODULES.has(m) || m.startsWith('@card-jwe/card-fields/locales/'))
 }
 
 /** An example that runs as written in Node: it uses the testkit and needs nothing the shop supplies. */

@@ -13,7 +13,7 @@ export interface CardFormProps {
   readonly certificate: EncryptionCertificate
   /** Called with the card's JWE; send it to your backend. */
   readonly onEncrypted: (jwe: string) => void | Promise<void>
-  /** The words in the page's language (card-fields' `MESSAGES_NL`, or your own). */
+  /** The words in the page's language (`messages` of `@card-jwe/card-fields/locales/nl`, or your own). */
   readonly messages?: CardFieldMessages
 }
 

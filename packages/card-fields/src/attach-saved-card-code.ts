@@ -10,28 +10,24 @@ import type { SavedCardCode, SavedCardCodeOptions } from './types.js'
  * `encryptSecurityCode` takes to make the code-only JWE. Never stores, logs or emits a value.
  */
 export function attachSavedCardCode(options: SavedCardCodeOptions): SavedCardCode {
-  if (typeof options?.brand !== 'string') throw new CardFieldsError('ERR_INVALID_ARGUMENT', 'brand: the saved card’s brand, a string')
+  if (typeof options?.brand !== 'string') throw new CardFieldsError('ERR_INVALID_ARGUMENT', "brand: the saved card's brand, a string")
   const brand = savedCardBrand(options.brand)
   const needsCode = brand?.code !== null
   if (needsCode && !options.securityCode) throw new CardFieldsError('ERR_INVALID_ARGUMENT', 'securityCode: required for this brand')
   const fields = attachFields(
     {
+      // The shared options as given; the one input and its error in the shape of the card form's.
+      ...options,
       fields: options.securityCode ? { securityCode: options.securityCode } : {},
       ...(options.error ? { errors: { securityCode: options.error } } : {}),
-      ...(options.announcer ? { announcer: options.announcer } : {}),
-      ...(options.securityCodeLabel ? { securityCodeLabel: options.securityCodeLabel } : {}),
-      ...(options.securityCodeContainer ? { securityCodeContainer: options.securityCodeContainer } : {}),
-      ...(options.messages ? { messages: options.messages } : {}),
-      ...(options.onChange ? { onChange: options.onChange } : {}),
-    } as Parameters<typeof attachFields>[0],
+    },
     { brand },
   )
+  // The card form's methods but its own values() and no brand(): the saved card's brand never changes.
+  const { values: _cardValues, brand: _brand, ...methods } = fields
   return {
+    ...methods,
     needsCode,
     values: () => ({ securityCode: needsCode ? (options.securityCode?.value ?? '') : '', brand: options.brand }),
-    validate: fields.validate,
-    clear: fields.clear,
-    setDisabled: fields.setDisabled,
-    destroy: fields.destroy,
   }
 }

@@ -1,3 +1,4 @@
+import type { LocaleMessages } from './lib/locale-messages.js'
 import type { CardFieldMessages } from './messages.js'
 
 // The month and year fields share the expiry's words but for their own few.
@@ -12,7 +13,7 @@ const EXPIRY = {
 }
 
 /** English, the default. */
-export const MESSAGES_EN: CardFieldMessages = Object.freeze<CardFieldMessages>({
+export const MESSAGES_EN: CardFieldMessages = Object.freeze<LocaleMessages>({
   errors: {
     number: {
       required: 'Enter the card number.',

@@ -23,16 +23,21 @@ export interface CardFieldsOptions {
   readonly fields: CardFieldInputs
   /** The shop's element for each field's error; `aria-describedby` points at it. */
   readonly errors?: Partial<Record<CardFieldName, HTMLElement>>
-  /** The shop's polite live region: one announcement each time a field's error appears or changes. */
+  /**
+   * The shop's polite live region: one announcement each time a field's error appears or changes
+   * as the shopper types or leaves it; none from `validate()`, so the page's summary of a submit
+   * is its one announcement.
+   */
   readonly announcer?: HTMLElement
   /** The security code's label, whose text follows the brand ("Security code (CID, 4 digits)"). */
   readonly securityCodeLabel?: HTMLElement
   /** Hidden while the number's brand has no security code (Bancontact). */
   readonly securityCodeContainer?: HTMLElement
   /**
-   * The words: English by default; `MESSAGES_NL` for Dutch, a complete `CardFieldMessages` for any
-   * other language, or an override of some English messages. Imported, so unused languages are
-   * not shipped.
+   * The words: English by default; a locale's `messages` from `@card-jwe/card-fields/locales/<tag>`
+   * (`nl`, `de`, `ar`...: see `pickLocale`), a complete `CardFieldMessages` for any other language,
+   * or an override of some English messages (`mergeMessages` lays one over a locale). Each locale
+   * is its own entry, so a page ships only the one it imports.
    */
   readonly messages?: CardFieldMessages | CardFieldMessagesOverride
   /** Move the focus to the next field when one is complete and valid. Off by default. */
@@ -57,7 +62,10 @@ export interface CardFieldChange {
 export interface CardFields {
   /** The card as typed, for card-jwe's `encryptCard` (which normalises it). */
   values(): CardInput
-  /** Shows every field's error; focuses the first field in error. True when the card may be encrypted. */
+  /**
+   * Shows every field's error and focuses the first field in error, which is read with its error;
+   * announces nothing (the page says its summary once). True when the card may be encrypted.
+   */
   validate(): boolean
   /** The number's brand, once known. */
   brand(): CardBrand | null

@@ -5,14 +5,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
-import {
-  attachCardFields,
-  MESSAGES_NL,
-  mergeMessages,
-  type CardFieldChange,
-  type CardFields,
-  type CardFieldsOptions,
-} from '../src/index.ts'
+import { attachCardFields, mergeMessages, type CardFieldChange, type CardFields, type CardFieldsOptions } from '../src/index.ts'
+import { messages as MESSAGES_NL } from '../src/locales/nl.ts'
 import { parseState, writeState, type TableKey } from './caret-notation.ts'
 import { testCardExpiry } from '@card-jwe/testkit/test-cards'
 import { EXPIRY_TABLE, NUMBER_TABLE } from './caret-tables.ts'
@@ -177,12 +171,14 @@ describe('verdicts and accessibility', () => {
     expect(number.hasAttribute('aria-invalid')).toBe(false)
   })
 
-  it('validate() shows every error and focuses the first field in error', async () => {
-    const { number, expiry, securityCode, errors } = attach({ now: () => new Date('2026-11-22T12:00:00Z') })
+  it('validate() shows every error and focuses the first field in error, announcing nothing (the page sums up)', async () => {
+    const { number, expiry, securityCode, errors, announcer } = attach({ now: () => new Date('2026-11-22T12:00:00Z') })
     await userEvent.type(number, '4111111111111111')
     await userEvent.type(expiry, '0124')
     securityCode.focus()
+    announcer.textContent = ''
     expect(fields!.validate()).toBe(false)
+    expect(announcer.textContent).toBe('')
     expect(errors.expiry.textContent).toBe('This card has expired.')
     expect(errors.securityCode.textContent).toBe('Enter the security code.')
     expect(document.activeElement).toBe(expiry)

@@ -10,6 +10,7 @@ import { attachCardFields, BRAND_NAMES } from '@card-jwe/card-fields'
 import { CheckoutActionError, handleAction } from '@card-jwe/checkout-actions'
 import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
+import { applyLanguage } from './language.js'
 import { offerSavedCards, savedCardFocus, storeCardChoice, type PaymentChoice, type PaymentForm } from './saved-cards.js'
 import { startShopperSignIn } from './shopper-sign-in.js'
 import './styles.css'
@@ -251,7 +252,9 @@ async function main(): Promise<void> {
   certificate = await importCertificate(config.certificatePem)
   const input = (id: string) => $<HTMLInputElement>(`#${id}`)
   const error = (id: string) => $(`#${id}-error`)
+  const messages = applyLanguage()
   const form = attachCardFields({
+    ...(messages ? { messages } : {}),
     fields: {
       number: input('card-number'),
       expiry: input('card-expiry'),

@@ -1,4 +1,4 @@
-import { numberVerdict, type CardBrand } from 'card-jwe'
+import { numberVerdict, type CardBrand, type CardInput } from 'card-jwe'
 import { editCardNumber, reformatCardNumber } from '../edit-card-number.js'
 import { editExpiry, editExpiryMonth, editExpiryYear, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from '../edit-expiry.js'
 import { editSecurityCode, reformatSecurityCode } from '../edit-security-code.js'
@@ -12,7 +12,7 @@ import { FIELD_ORDER } from './field-order.js'
 import { fieldVerdict, securityCodeSize, type TypedValues, type VerdictContext } from './field-verdict.js'
 import { mergeMessages, type CardFieldName } from '../messages.js'
 import { MESSAGES_EN } from '../messages-en.js'
-import type { CardFields, CardFieldsOptions } from '../types.js'
+import type { CardFieldInputs, CardFields, CardFieldsOptions } from '../types.js'
 
 function stateOf(input: HTMLInputElement): FieldState {
   const end = input.value.length
@@ -25,17 +25,20 @@ export interface SavedBrand {
   readonly brand: CardBrand | null
 }
 
+/** {@link CardFieldsOptions}, but for a saved card's code the number field too may be missing. */
+export type AttachOptions = Omit<CardFieldsOptions, 'fields'> & { readonly fields: Partial<CardFieldInputs> }
+
 /**
  * The fields, for a new card (the brand follows the number) or, with `saved`, for a saved card's
  * code alone (the brand is the saved card's and never changes).
  */
-export function attachFields(options: CardFieldsOptions, saved?: SavedBrand): CardFields {
+export function attachFields(options: AttachOptions, saved?: SavedBrand): CardFields {
   checkInputs(options.fields, saved !== undefined)
   const inputs = new Map<CardFieldName, HTMLInputElement>()
   for (const name of FIELD_ORDER) if (options.fields[name]) inputs.set(name, options.fields[name]!)
   const messages = mergeMessages(MESSAGES_EN, options.messages)
   const views = new Map<CardFieldName, FieldErrorView>()
-  for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name]))
+  for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name], name !== 'holderName'))
   const touched = new Set<CardFieldName>()
   const listeners = new AbortController()
   const announcer = options.announcer
@@ -74,12 +77,16 @@ export function attachFields(options: CardFieldsOptions, saved?: SavedBrand): Ca
     if (announcer) announcer.textContent = text
   }
 
-  /** Shows a field's state: while typing only hopeless input, after blur or submit any error. */
-  function show(name: CardFieldName, final: boolean): boolean {
+  /**
+   * Shows a field's state: while typing only hopeless input, after blur or submit any error. On
+   * submit (`quiet`) nothing is announced: focus goes to the first field in error, read with its
+   * error, and the page's summary is the submit's one announcement.
+   */
+  function show(name: CardFieldName, final: boolean, quiet?: boolean): boolean {
     const verdict = fieldVerdict(name, typed(), context())
     const flagged = isFlagged(verdict, final)
     const message = flagged ? errorMessage(verdict, messages.errors[name]) : ''
-    if (views.get(name)!.show(message) && message) announce(`${labelOf(inputs.get(name)!)}${message}`)
+    if (views.get(name)!.show(message) && message && !quiet) announce(`${labelOf(inputs.get(name)!)}${message}`)
     options.onChange?.({ field: name, verdict, brand: brand?.type ?? null })
     return !flagged
   }
@@ -176,24 +183,22 @@ export function attachFields(options: CardFieldsOptions, saved?: SavedBrand): Ca
     // On blur only a field the shopper typed into is judged: an untouched one is not scolded yet.
     input.addEventListener('blur', () => touched.has(name) && show(name, true), { signal })
   }
-  if (saved) labelCode()
-  else if (options.securityCodeLabel) options.securityCodeLabel.textContent = messages.securityCodeLabel(undefined)
+  // The code as the brand has it from the start: the saved card's, or none known yet (shown, unnamed).
+  labelCode()
 
   return {
     values() {
-      const expiry = inputs.has('expiry')
-        ? { expiry: value('expiry') }
-        : { expiryMonth: value('expiryMonth'), expiryYear: value('expiryYear') }
-      const securityCode = inputs.has('securityCode') && brand?.code !== null ? { securityCode: value('securityCode') } : {}
-      const holderName = inputs.has('holderName') ? { holderName: value('holderName') } : {}
-      return { number: value('number'), ...expiry, ...securityCode, ...holderName }
+      // A one-field expiry, or month and year; no code for a brand without one.
+      const card: Record<string, string> = inputs.has('expiry') ? {} : { expiryMonth: '', expiryYear: '' }
+      for (const [name, input] of inputs) if (name !== 'securityCode' || brand?.code !== null) card[name] = input.value
+      return { number: '', ...card } as CardInput
     },
     validate() {
       let first: HTMLInputElement | undefined
       for (const [name, input] of inputs) {
         if (name === 'securityCode' && brand?.code === null) continue
         touched.add(name)
-        if (!show(name, true)) first ??= input
+        if (!show(name, true, true)) first ??= input
       }
       first?.focus()
       return first === undefined

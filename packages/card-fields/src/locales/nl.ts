@@ -1,4 +1,5 @@
-import type { CardFieldMessages } from './messages.js'
+import type { LocaleMessages } from '../lib/locale-messages.js'
+import type { CardFieldMessages } from '../messages.js'
 
 // The month and year fields share the expiry's words but for their own few.
 const EXPIRY = {
@@ -11,8 +12,8 @@ const EXPIRY = {
   invalid: 'Vul de vervaldatum in als MM/JJ.',
 }
 
-/** Dutch (the service's stores are in NL). */
-export const MESSAGES_NL: CardFieldMessages = Object.freeze<CardFieldMessages>({
+/** Dutch (`nl`): card-fields' words for `@card-jwe/card-fields/locales/nl`. */
+export const messages: CardFieldMessages = Object.freeze<LocaleMessages>({
   errors: {
     number: {
       required: 'Vul het kaartnummer in.',
@@ -49,3 +50,6 @@ export const MESSAGES_NL: CardFieldMessages = Object.freeze<CardFieldMessages>({
   securityCodeLabel: (code) =>
     code ? `Beveiligingscode (${code.name}, ${code.size} cijfers)` : code === null ? 'Geen beveiligingscode nodig' : 'Beveiligingscode',
 })
+
+/** The same words under the name card-fields' root entry exported them by before the locales had entries of their own. */
+export const MESSAGES_NL: CardFieldMessages = messages
