@@ -96,7 +96,7 @@ test('a challenged card pays to Authorised', async ({ page }) => {
   await expect(page.getByLabel('Card number')).toBeVisible()
   await page.getByLabel('Card number').pressSequentially(card.number)
   await page.getByLabel('Expiry date (MM/YY)').pressSequentially(card.expiryMonth + card.expiryYear.slice(2))
-  await page.getByLabel(/Security code/).fill(card.securityCode!)
+  await page.locator('#card-form').getByLabel(/Security code/).fill(card.securityCode!)
   await page.getByRole('button', { name: /^Pay/ }).click()
   await answerChallenge(page, 'approve')
   await expect(page.locator('#result-code')).toHaveText('Authorised')

@@ -14,7 +14,14 @@ function show(signedIn: boolean): void {
 
 /** Shows whether the shopper is signed in and wires the two buttons; `announce` reads out each change. */
 export async function startShopperSignIn(announce: (text: string) => void): Promise<void> {
-  show((await api<{ signedIn: boolean }>('/api/shopper')).signedIn)
+  // A shop without the demo's sign-in (the README's shops serve this page too): no sign-in offered.
+  const session = await api<{ signedIn: boolean }>('/api/shopper').catch(() => undefined)
+  if (!session) {
+    $('#signed-out').hidden = true
+    $('#signed-in').hidden = true
+    return
+  }
+  show(session.signedIn)
   const change = (path: string, signedIn: boolean, focus: string, said: string) => () =>
     void api(path, {})
       .then(() => {
