@@ -16,7 +16,8 @@ export interface ModifyOptions {
    * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id after an
    * unknown outcome and it is sent with the same idempotency key, never twice. Without one, the
    * order's open request of this kind (its outcome unknown) is settled first under its key and is the
-   * answer when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`.
+   * answer when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`,
+   * and, once nothing is left, the request that took the rest.
    */
   readonly requestId?: string
 }
@@ -209,11 +210,17 @@ async function decide(
     if (open.length > 0) return undefined
     // A double click: the same request answered within the window (from its last answer to this
     // click's arrival; answered after it arrived counts too) gets that result.
-    const repeated = asked
-      .filter((m) => m.kind === kind && m.state === 'received' && window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs)
+    const received = asked
+      .filter((m) => m.kind === kind && m.state === 'received')
       .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
-      .find(same)
+    const repeated = received.find((m) => window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs && same(m))
     if (repeated) return { answer: resultOf(repeated) }
+    // Nothing is left to ask for, so a plain call for the rest can only repeat the one that took it,
+    // however late (its answers lost past the window): told that one, never "nothing is left".
+    if (options.amount === undefined && (repeatOnly || (kind !== 'cancel' && restAfterAsked(kind, attempt, asked) < 1))) {
+      const took = received.find(same)
+      if (took) return { answer: resultOf(took) }
+    }
   }
   if (!allowed) throw notAllowed()
   const at = context.now().toISOString()
