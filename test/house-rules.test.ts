@@ -43,3 +43,17 @@ it('names no tracker issue in a source file: code, tests and comments say what a
   )
   expect(mentions).toEqual([])
 })
+
+/** The back end's and the service stand-in's sources, where each feature once landed in the same few files. */
+const ONE_JOB_FOLDERS = ['packages/shop-backend/src/', 'apps/sandbox/src/']
+const MAX_FILE_LINES = 300
+
+it(`keeps every source file of the shop back end and the sandbox within ${MAX_FILE_LINES} lines: one job per file`, () => {
+  const files = trackedSources().filter((path) => ONE_JOB_FOLDERS.some((folder) => path.startsWith(folder)))
+  expect(files.length).toBeGreaterThan(50)
+  const tooLong = files.flatMap((path) => {
+    const lines = readFileSync(join(ROOT, path), 'utf8').trimEnd().split('\n').length
+    return lines > MAX_FILE_LINES ? [`${path} (${lines} lines)`] : []
+  })
+  expect(tooLong).toEqual([])
+})

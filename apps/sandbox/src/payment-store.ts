@@ -269,3 +269,8 @@ export function paymentAnswer(row: PaymentRow, extra: Record<string, unknown> = 
     ...extra,
   }
 }
+
+/** The final answer of a payment: its amount unless refused. */
+export function finalAnswerOf(row: PaymentRow): Record<string, unknown> {
+  return paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } })
+}

@@ -1,6 +1,7 @@
 import { cancel, capture, refund } from './handlers/modifications.js'
 import { checkoutPaymentMethods, clientKey, subjectErasure, unsubscribe } from './handlers/checkout.js'
-import { createPayment, paymentDetails } from './handlers/payments.js'
+import { createPayment } from './handlers/payments.js'
+import { paymentDetails } from './handlers/payment-details.js'
 import { ENDPOINTS, type EndpointName } from '@card-jwe/service-client'
 import { register } from './handlers/registration.js'
 import { connectBackofficeUser, inbox, sendVerificationEmail } from './handlers/account.js'

@@ -104,7 +104,7 @@ describe('capture, refund and cancel by order', () => {
     }
   })
 
-  it('"the rest" again once all is taken, long past the repeat window, is answered with the request that took it; nothing sent', async () => {
+  it('"the rest" again once all is taken, long past the repeat window, gets the request that took it; nothing sent', async () => {
     // The answer to the first call may have been lost on its way to the merchant (an instance killed
     // after storing it): the plain call again must say what took the rest, never "nothing is left".
     const shop = await startShop(world, { repeatWindowMs: 0 })

@@ -1,25 +1,19 @@
-import {
-  ServicePaymentDetailsRequestSchema,
-  ServicePaymentRequestSchema,
-  STORE_PAYMENT_METHOD_TYPES,
-  type ServicePaymentRequest,
-} from '@card-jwe/payment-validator'
+import { ServicePaymentRequestSchema, STORE_PAYMENT_METHOD_TYPES, type ServicePaymentRequest } from '@card-jwe/payment-validator'
 import { DecryptionError, type DecryptedCard } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
-import { CARD_ERROR_CODES, isExpired, savedCardPayment, type CardFields, type CardOutcome } from './saved-cards.js'
+import { CARD_ERROR_CODES, isExpired, remember, savedCardPayment, type CardFields, type CardOutcome } from './saved-cards.js'
 import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
 import { afterAuthorised } from '../capture-timing.js'
 import { checkMethodTerms, termsClaim, termsOf } from './order-terms.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
 import { validBody } from '../http/parse-body.js'
 import { json } from '../http/json.js'
-import { fromBase64Json } from '../lib/base64-json.js'
-import { newId, newPspReference, newTransactionId } from '../lib/ids.js'
-import { challengeToken, fingerprintToken } from '../lib/threeds-tokens.js'
-import { findPayment, insertPayment, paymentAnswer, updatePayment, type PaymentRow, type PaymentStatus } from '../payment-store.js'
+import { newPspReference, newTransactionId } from '../lib/ids.js'
+import { fingerprintToken } from '../lib/threeds-tokens.js'
+import { finalAnswerOf, insertPayment, paymentAnswer, type PaymentRow, type PaymentStatus } from '../payment-store.js'
 import type { RequestContext } from '../http/handler.js'
 import type { SandboxContext, ShopRow } from '../context.js'
 import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
@@ -28,7 +22,7 @@ import { describeEndpoint, ENDPOINTS } from '@card-jwe/service-client'
 export const REDIRECT_METHODS = Object.freeze(['ideal', 'klarna'])
 
 /** A store that may take payments: the shop's, onboarded (spec: "Onboarding"). */
-function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
+export function payableStore(context: SandboxContext, shop: ShopRow, storeId: string): OwnedStore {
   const store = ownedStore(context, shop, storeId)
   if (store.onboarding_status !== ONBOARDING_CLEAR) {
     throw new SandboxError(
@@ -62,31 +56,6 @@ function cardOutcome(card: DecryptedCard, verdict: NumberVerdict, now: Date): Ca
   const known = TEST_CARDS.find((c) => c.number === card.number)
   if (known) return { flow: known.threeDSecure, refusal: known.outcome === 'refused' ? (known.refusalReason ?? 'Refused') : null }
   return verdict.isValid ? { flow: 'none', refusal: null } : { flow: 'none', refusal: 'Invalid Card Number' }
-}
-
-function finalAnswerOf(row: PaymentRow): Record<string, unknown> {
-  return paymentAnswer(row, row.status === 'refused' ? {} : { amount: { currency: row.currency, value: row.value } })
-}
-
-const finalAnswer = (row: PaymentRow): Response => json(finalAnswerOf(row))
-
-/** Stores the card as the shopper's method when the payment asked for it and is authorised. */
-function remember(context: SandboxContext, row: PaymentRow): void {
-  if (!row.store_method || !row.shopper_reference || row.status !== 'authorised' || !row.card_expiry) return
-  const [month, year] = row.card_expiry.split('/')
-  context.payments.insertStoredMethod(
-    {
-      shop_id: row.shop_id,
-      store_id: row.store_id,
-      shopper_reference: row.shopper_reference,
-      brand: row.card_brand!,
-      last_four: row.card_last_four!,
-      expiry_month: month!,
-      expiry_year: year!,
-    },
-    newId('pm'),
-    context.now().toISOString(),
-  )
 }
 
 /** POST /shopplatform/processor/stores/{store_id}/payments */
@@ -229,78 +198,4 @@ async function newCardPayment(
     card_expiry: `${card.expiryMonth}/${card.expiryYear}`,
   }
   return { cardFields, outcome: cardOutcome(card, verdict, context.now()) }
-}
-
-/** Which payment a details request is about, from what the front end returned. */
-function paymentForDetails(details: Record<string, string>, context: SandboxContext, shop: ShopRow): PaymentRow {
-  const result = fromBase64Json(details.threeDSResult ?? details.redirectResult)
-  const transactionId =
-    typeof result?.threeDSServerTransID === 'string'
-      ? result.threeDSServerTransID
-      : typeof result?.transactionId === 'string'
-        ? result.transactionId
-        : undefined
-  const row = transactionId ? findPayment(context, 'transaction_id', transactionId) : undefined
-  if (!row || row.shop_id !== shop.shop_id)
-    throw new SandboxError('DETAILS_UNKNOWN', 'details: threeDSResult or redirectResult does not belong to a payment of this shop')
-  return row
-}
-
-/** POST /shopplatform/processor/stores/{store_id}/payment-details */
-export async function paymentDetails(c: RequestContext, context: SandboxContext): Promise<Response> {
-  const shop = await authenticate(c, context)
-  payableStore(context, shop, c.req.param('store_id')!)
-  const body = validBody(c, ServicePaymentDetailsRequestSchema, 'payment details')
-  const row = paymentForDetails(body.details, context, shop)
-
-  if (row.status === 'identify_shopper') {
-    if (row.flow === 'challenge') {
-      const next = updatePayment(context, row, { status: 'challenge_shopper', result_code: 'ChallengeShopper' })
-      const action = {
-        type: 'threeDS2',
-        subtype: 'challenge',
-        paymentMethodType: 'scheme',
-        token: challengeToken(context.baseUrl, row.transaction_id!),
-      }
-      return json(paymentAnswer({ ...next, refusal_reason: null }, { action }))
-    }
-    return finalAnswer(settle(context, row, true, '3D Not Authenticated'))
-  }
-  if (row.status === 'challenge_shopper') {
-    // The ACS page recorded the shopper's answer; what the front end claims is not trusted.
-    if (row.acs_result === null)
-      throw new SandboxError('CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
-    return finalAnswer(settle(context, row, row.acs_result === 'Y', '3D Not Authenticated'))
-  }
-  if (row.status === 'redirect_shopper') {
-    if (row.acs_result === null)
-      throw new SandboxError('REDIRECT_NOT_COMPLETED', 'details: the shopper has not returned from the redirect yet')
-    if (row.acs_result === 'cancelled') {
-      // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer.
-      const next = updatePayment(context, row, { status: 'refused', result_code: 'Cancelled', refusal_reason: 'Cancelled by shopper' })
-      remember(context, next)
-      return finalAnswer(next)
-    }
-    // The buy-now-pay-later provider's own no: refused, as a bank's would be.
-    if (row.acs_result === 'declined') return finalAnswer(settle(context, row, false, 'Declined by the provider'))
-    return finalAnswer(settle(context, row, true, ''))
-  }
-  throw new SandboxError('PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
-}
-
-/** The final result, in one transaction with what follows an authorisation (a stored card, the capture timing). */
-function settle(context: SandboxContext, row: PaymentRow, authenticated: boolean, failure: string): PaymentRow {
-  const refusal = authenticated ? row.refusal_reason : failure
-  return context.db.transaction(() => {
-    const next = updatePayment(
-      context,
-      row,
-      refusal
-        ? { status: 'refused', result_code: 'Refused', refusal_reason: refusal }
-        : { status: 'authorised', result_code: 'Authorised' },
-    )
-    remember(context, next)
-    afterAuthorised(context, next)
-    return next
-  })()
 }

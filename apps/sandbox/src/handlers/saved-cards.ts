@@ -4,6 +4,8 @@ import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
 import { savedCardBrand } from 'card-jwe'
 import { SandboxError, type SandboxErrorCode } from '../errors.js'
 import type { SandboxContext, ShopRow } from '../context.js'
+import { newId } from '../lib/ids.js'
+import type { PaymentRow } from '../payment-store.js'
 
 /** The service's three card messages, as error codes of the envelope. */
 export const CARD_ERROR_CODES: Record<DecryptionError['code'], SandboxErrorCode> = {
@@ -84,4 +86,23 @@ export async function savedCardPayment(
       refusal: refused ? (known!.refusalReason ?? 'Refused') : null,
     },
   }
+}
+
+/** Stores the card as the shopper's method when the payment asked for it and is authorised. */
+export function remember(context: SandboxContext, row: PaymentRow): void {
+  if (!row.store_method || !row.shopper_reference || row.status !== 'authorised' || !row.card_expiry) return
+  const [month, year] = row.card_expiry.split('/')
+  context.payments.insertStoredMethod(
+    {
+      shop_id: row.shop_id,
+      store_id: row.store_id,
+      shopper_reference: row.shopper_reference,
+      brand: row.card_brand!,
+      last_four: row.card_last_four!,
+      expiry_month: month!,
+      expiry_year: year!,
+    },
+    newId('pm'),
+    context.now().toISOString(),
+  )
 }
