@@ -1,5 +1,5 @@
+export { createServiceClient } from './create-service-client.js'
 export {
-  createServiceClient,
   DEFAULT_ATTEMPT_TIMEOUT_MS,
   DEFAULT_BACKOFF,
   DEFAULT_DEADLINE_MS,
@@ -7,7 +7,7 @@ export {
   REGISTRATION_TIMEOUT_MS,
   SANDBOX_BASE_URL,
   SANDBOX_DEFAULT_PORT,
-} from './create-service-client.js'
+} from './client-defaults.js'
 export type {
   CallOptions,
   CallTimes,
@@ -23,7 +23,7 @@ export type {
   ShopRegistration,
   UnsubscribeRequest,
   UpdatedPaymentsQuery,
-} from './create-service-client.js'
+} from './service-client-types.js'
 export { ServiceError, ServiceUnreachableError } from './errors.js'
 export type { CallRecord, ServiceErrorBody, ServiceUnreachableCode } from './errors.js'
 export type { Backoff } from './lib/backoff.js'
@@ -58,22 +58,7 @@ export {
   UpdatedPaymentSchema,
   UpdatedPaymentsPageSchema,
 } from './responses.js'
-export type {
-  BackofficeUserResult,
-  ContractorConnection,
-  CountryList,
-  EmailVerificationResult,
-  ErasureResult,
-  IndustryCodeList,
-  KnownPaymentStatus,
-  ModificationResult,
-  PaymentStatus,
-  RegistrationResult,
-  Store,
-  StorePaymentMethodsResult,
-  UnsubscribeResult,
-  UpdatedPayment,
-  UpdatedPaymentsPage,
-} from './responses.js'
+// Every type of the answers: each is a shape a caller may name.
+export type * from './responses.js'
 export { MAX_SIGNATURE_SKEW_SECONDS, SIGNATURE_HEADERS, signRequest } from './signing.js'
 export { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js'
