@@ -45,7 +45,10 @@ export const BROWSER_ENTRIES = Object.freeze({
   ),
   // And the flow's words for the same language: `@card-jwe/checkout/locales/<tag>`.
   ...Object.fromEntries(
-    ['en'].map((tag) => [`checkout/locales/${tag}`, { entry: here(`../packages/checkout/src/locales/${tag}.ts`), gzipBudget: 700 }]),
+    CARD_FIELDS_LOCALES.map((tag) => [
+      `checkout/locales/${tag}`,
+      { entry: here(`../packages/checkout/src/locales/${tag}.ts`), gzipBudget: 700 },
+    ]),
   ),
 })
 

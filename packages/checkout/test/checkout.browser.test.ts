@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
+import { messages as AR } from '../src/locales/ar.js'
 import { messages as EN } from '../src/locales/en.js'
 import { $, calls, mount, newOrder, pressPay, shop, typeCard } from './page.ts'
 
@@ -135,5 +136,15 @@ describe('mountCheckout', () => {
     expect(await again.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
     again.checkout.destroy()
     expect((await calls())['/api/payment-details']).toBe(before + 1)
+  })
+
+  it('speaks the chosen locale, with any word the shop changes laid over it', async () => {
+    const page = mount({ order: await newOrder(), messages: { ...AR, fix: 'Own words.' } })
+    await pressPay(page)
+    expect($('status').textContent).toBe('Own words.')
+    await typeCard(shop.cards.refused)
+    await pressPay(page)
+    expect(await page.nextResult()).toEqual({ kind: 'refused', message: AR.refused, code: 'Refused' })
+    page.checkout.destroy()
   })
 })
