@@ -18,6 +18,8 @@ describe('mountCheckout', () => {
     const page = mount({ order })
     expect(await page.checkout.ready).toBe(true)
     expect(page.events[0]).toEqual({ type: 'ready' })
+    const configLoads = (await calls())['GET /api/config']
+    expect(configLoads).toBe((before['GET /api/config'] ?? 0) + 1)
     await typeCard(shop.cards.frictionless)
     await pressPay(page)
     expect(page.pay.disabled).toBe(true)
@@ -30,6 +32,8 @@ describe('mountCheckout', () => {
     expect(page.pay.disabled).toBe(true)
     expect((await calls())['/api/payments']).toBe((before['/api/payments'] ?? 0) + 1)
     expect(page.results).toHaveLength(1)
+    // The certificate came with the config at mount: Pay loaded nothing more.
+    expect((await calls())['GET /api/config']).toBe(configLoads)
     page.checkout.destroy()
   })
 

@@ -32,7 +32,7 @@ export async function startTestShop(): Promise<TestShop> {
   const sandbox = await startTestSandbox()
   const dir = await mkdtemp(join(tmpdir(), 'checkout-test-shop-'))
   const orders = new Map<string, ShopOrder & { origin: string }>()
-  /** Requests per path of the checkout API: "details posted once" is counted here. */
+  /** Requests per path of the back end (POSTs by path, others as `GET /path`): "details posted once" is counted here. */
   const calls = new Map<string, number>()
   const backend = createShopBackend({
     store: openSqliteStore({ path: join(dir, 'payments.sqlite') }),
@@ -74,7 +74,8 @@ export async function startTestShop(): Promise<TestShop> {
       const answer = await fetch(`${String(url)}/${String(decision)}`, { method: 'POST', redirect: 'manual' })
       reply({ returnUrl: answer.headers.get('location') })
     } else {
-      if (request.method === 'POST') calls.set(path, (calls.get(path) ?? 0) + 1)
+      const call = request.method === 'POST' ? path : `${request.method} ${path}`
+      calls.set(call, (calls.get(call) ?? 0) + 1)
       listener(request, response)
     }
   })
