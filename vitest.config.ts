@@ -55,6 +55,21 @@ export default defineConfig({
       inBrowsers({ name: 'card-fields:browser', include: ['packages/card-fields/test/**/*.test.ts'], globalSetup: [testCertificates] }),
       inNode({ name: 'checkout-actions:node', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
       inBrowsers({ name: 'checkout-actions:browser', include: ['packages/checkout-actions/test/**/*.test.ts'] }),
+      inNode({
+        name: 'checkout:node',
+        include: ['packages/checkout/test/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, '**/*.browser.test.ts'],
+      }),
+      // Each engine pays at a real shop back end and sandbox of its own (test/support/test-shop.ts).
+      inBrowsers(
+        {
+          name: 'checkout:browser',
+          include: ['packages/checkout/test/**/*.browser.test.ts'],
+          globalSetup: [here('./packages/checkout/test/support/global-setup.ts')],
+          testTimeout: 30_000,
+        },
+        { answerChallenge },
+      ),
       inNode({ name: 'browser-info:node', include: ['packages/browser-info/test/**/*.node.test.ts'] }),
       inBrowsers({ name: 'browser-info:browser', include: ['packages/browser-info/test/**/*.browser.test.ts'] }, { setScreenSize }),
       inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),

@@ -7,6 +7,7 @@ export const READMES = [
   'packages/card-jwe/README.md',
   'packages/card-fields/README.md',
   'packages/checkout-actions/README.md',
+  'packages/checkout/README.md',
   'packages/browser-info/README.md',
   'packages/payment-validator/README.md',
   'packages/service-client/README.md',
@@ -45,11 +46,22 @@ export function blockFileName(block: ReadmeBlock): string {
   return `${block.file.replace(/[/.]/g, '-')}-line-${block.line}.ts`
 }
 
-const BROWSER_MODULES = new Set(['card-jwe', '@card-jwe/browser-info', '@card-jwe/card-fields', '@card-jwe/checkout-actions'])
+const BROWSER_MODULES = new Set([
+  'card-jwe',
+  '@card-jwe/browser-info',
+  '@card-jwe/card-fields',
+  '@card-jwe/checkout-actions',
+  '@card-jwe/checkout',
+])
 
 /** A page's example: it imports only what a page may (no server, no test code). */
 export function isBrowserExample(block: ReadmeBlock): boolean {
-  return block.imports.length > 0 && block.imports.every((m) => BROWSER_MODULES.has(m) || m.startsWith('@card-jwe/card-fields/locales/'))
+  return (
+    block.imports.length > 0 &&
+    block.imports.every(
+      (m) => BROWSER_MODULES.has(m) || m.startsWith('@card-jwe/card-fields/locales/') || m.startsWith('@card-jwe/checkout/locales/'),
+    )
+  )
 }
 
 /** An example that runs as written in Node: it uses the testkit and needs nothing the shop supplies. */

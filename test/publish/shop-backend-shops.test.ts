@@ -4,6 +4,8 @@
  * installs it), run against the sandbox's command (`card-jwe-sandbox --port 0 --ready-made-store`,
  * also from its tarball), serving the demo's built checkout page; Chromium pays a challenged card to
  * Authorised through each, and the sandbox's own list (GET /sandbox/payments) holds that one payment.
+ * Then @card-jwe/checkout's README page (its markup and whole page script, built by the shop's Vite)
+ * on the Express shop pays a challenged card the same way.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -110,6 +112,47 @@ export default defineConfig({
 })
 `
 
+/** A README shop of `framework` from its compiled file, serving `pageDir`, on a free port against the sandbox. */
+async function startReadmeShop(framework: Framework, pageDir: string): Promise<{ shopUrl: string; dataDir: string; shop: ChildProcess }> {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), `card-jwe-${framework}-shop-`))
+  dataDirs.push(dataDir)
+  const shop = spawn(process.execPath, [join(project.dir, 'shops/out', `${framework}-shop.js`)], {
+    cwd: project.dir,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SERVICE_URL: sandboxUrl,
+      CERTIFICATE_PATH: certificatePath,
+      DATA_DIR: dataDir,
+      PAGE_DIR: pageDir,
+    },
+  })
+  started.push(shop)
+  const { match } = await waitFor(shop, /^shop: (http:\/\/\S+)$/m)
+  const shopUrl = match[1]!
+  expect(shopUrl).toBe(`http://127.0.0.1:${port}`)
+  return { shopUrl, dataDir, shop }
+}
+
+/** Runs the Playwright specs of the project's folder `folder` against `shopUrl`; its output, also kept in test-results. */
+function runPlaywright(folder: string, shopUrl: string, resultFile: string): string {
+  const run = spawnSync(
+    join(project.dir, 'node_modules/.bin/playwright'),
+    ['test', '-c', join(project.dir, folder, 'playwright.config.ts')],
+    {
+      cwd: project.dir,
+      env: { ...process.env, CI: 'true', FORCE_COLOR: '0', SHOP_URL: shopUrl },
+      encoding: 'utf8',
+    },
+  )
+  const output = `${run.stdout}${run.stderr}`
+  mkdirSync(join(root, 'test-results'), { recursive: true })
+  writeFileSync(join(root, 'test-results', resultFile), output)
+  expect(run.status, output).toBe(0)
+  return output
+}
+
 beforeAll(async () => {
   project = makeShopProject()
   // The shops, as the README has them, compiled by the shop's own TypeScript.
@@ -163,37 +206,12 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
   it(
     'registers with the sandbox and takes a challenged card to Authorised in Chromium; the ledger holds the one payment',
     async () => {
-      const port = await freePort()
-      const dataDir = mkdtempSync(join(tmpdir(), `card-jwe-${framework}-shop-`))
-      dataDirs.push(dataDir)
-      const shop = spawn(process.execPath, [join(project.dir, 'shops/out', `${framework}-shop.js`)], {
-        cwd: project.dir,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          SERVICE_URL: sandboxUrl,
-          CERTIFICATE_PATH: certificatePath,
-          DATA_DIR: dataDir,
-          PAGE_DIR: join(project.dir, 'page'),
-        },
-      })
-      started.push(shop)
-      const { match } = await waitFor(shop, /^shop: (http:\/\/\S+)$/m)
-      const shopUrl = match[1]!
-      expect(shopUrl).toBe(`http://127.0.0.1:${port}`)
+      const { shopUrl, dataDir, shop } = await startReadmeShop(framework, join(project.dir, 'page'))
       const config = await (await fetch(`${shopUrl}/api/config`)).json()
       expect(config).toMatchObject({ checkoutReady: true, serviceReachable: true, paymentMethods: expect.arrayContaining(['scheme']) })
 
-      const run = spawnSync(
-        join(project.dir, 'node_modules/.bin/playwright'),
-        ['test', '-c', join(project.dir, 'shops-e2e/playwright.config.ts')],
-        { cwd: project.dir, env: { ...process.env, CI: 'true', FORCE_COLOR: '0', SHOP_URL: shopUrl }, encoding: 'utf8' },
-      )
-      const output = `${run.stdout}${run.stderr}`
-      mkdirSync(join(root, 'test-results'), { recursive: true })
-      writeFileSync(join(root, 'test-results', `shop-backend-${framework}-shop.txt`), output)
+      const output = runPlaywright('shops-e2e', shopUrl, `shop-backend-${framework}-shop.txt`)
       expect(output).toMatch(/1 passed/)
-      expect(run.status).toBe(0)
 
       const ledger = new Database(join(dataDir, 'payments.sqlite'), { readonly: true })
       let orderId: string
@@ -223,4 +241,57 @@ it('counts the lines of the README Express shop', () => {
     'package/dist/express/index.js',
   )
   expect(readFileSync(join(project.dir, 'shops/out/express-shop.js'), 'utf8')).toContain('shopBackendHandler')
+})
+
+const CHECKOUT_README = 'packages/checkout/README.md'
+const CHECKOUT_SPEC = `import { expect, test } from '@playwright/test'
+import { answerChallenge, findTestCard } from '@card-jwe/sandbox/playwright'
+
+test('the checkout README page pays a challenged card', async ({ page }) => {
+  const card = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
+  await page.goto(process.env.SHOP_URL!)
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeEnabled()
+  await page.getByLabel('Card number').pressSequentially(card.number)
+  await page.getByLabel('Expiry date (MM/YY)').pressSequentially(card.expiryMonth + card.expiryYear.slice(2))
+  await page.getByLabel(/Security code/).fill(card.securityCode!)
+  await page.getByRole('button', { name: 'Pay' }).click()
+  await answerChallenge(page, 'approve')
+  await expect(page.locator('#result')).toHaveAttribute('data-kind', 'paid')
+  await expect(page.locator('#result')).toHaveText('Payment authorised. Thank you!')
+})
+`
+
+describe("@card-jwe/checkout's README page on the shop-backend README's Express shop, from the tarballs", () => {
+  it(
+    'is one whole page script of at most 40 lines; built by the shop’s Vite, it pays a challenged card in Chromium',
+    async () => {
+      const blocks = readmeBlocks(root).filter((b) => b.file === CHECKOUT_README)
+      expect(blocks).toHaveLength(1)
+      const script = blocks[0]!.code
+      expect(script.trimEnd().split('\n').length).toBeLessThanOrEqual(40)
+      const markup = /^```html\n([\s\S]*?)^```$/m.exec(readFileSync(join(root, CHECKOUT_README), 'utf8'))![1]!
+      const dir = join(project.dir, 'checkout-page')
+      mkdirSync(dir, { recursive: true })
+      writeFileSync(join(dir, 'checkout.ts'), script)
+      const body = markup.replace('src="checkout.js"', 'src="./checkout.ts"')
+      writeFileSync(join(dir, 'index.html'), `<!doctype html>\n<html lang="en">\n<title>Checkout</title>\n${body}</html>\n`)
+      writeFileSync(join(dir, 'vite.config.mjs'), "export default { build: { target: 'es2022', outDir: 'dist' }, logLevel: 'warn' }\n")
+      runIn(project, 'vite', ['build', dir, '--config', join(dir, 'vite.config.mjs')])
+      const e2e = join(project.dir, 'checkout-e2e')
+      mkdirSync(e2e, { recursive: true })
+      writeFileSync(join(e2e, 'checkout.spec.ts'), CHECKOUT_SPEC)
+      writeFileSync(join(e2e, 'playwright.config.ts'), CONFIG)
+
+      const { shopUrl, dataDir, shop } = await startReadmeShop('express', join(dir, 'dist'))
+      expect(runPlaywright('checkout-e2e', shopUrl, 'checkout-readme-page.txt')).toMatch(/1 passed/)
+      const ledger = new Database(join(dataDir, 'payments.sqlite'), { readonly: true })
+      try {
+        expect(ledger.prepare('SELECT state FROM attempts').all()).toEqual([{ state: 'authorised' }])
+      } finally {
+        ledger.close()
+      }
+      shop.kill('SIGTERM')
+    },
+    STEP_TIMEOUT,
+  )
 })

@@ -17,6 +17,7 @@ export const PUBLISHED = [
   { folder: 'packages/card-jwe', name: 'card-jwe' },
   { folder: 'packages/card-fields', name: '@card-jwe/card-fields' },
   { folder: 'packages/checkout-actions', name: '@card-jwe/checkout-actions' },
+  { folder: 'packages/checkout', name: '@card-jwe/checkout' },
   { folder: 'packages/browser-info', name: '@card-jwe/browser-info' },
   { folder: 'packages/payment-validator', name: '@card-jwe/payment-validator' },
   { folder: 'packages/service-client', name: '@card-jwe/service-client' },

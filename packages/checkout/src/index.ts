@@ -1,0 +1,5 @@
+export { mountCheckout } from './mount-checkout.js'
+export type { Checkout, CheckoutAmount, CheckoutEvent, CheckoutOptions, CheckoutOrder, CheckoutResult } from './types.js'
+export type { CheckoutMessages } from './messages.js'
+export { pickLocale } from '@card-jwe/card-fields'
+export type { CardFieldsLocale as CheckoutLocale } from '@card-jwe/card-fields'

@@ -1,0 +1,166 @@
+import { collectBrowserInfo } from '@card-jwe/browser-info'
+import { attachCardFields } from '@card-jwe/card-fields'
+import { handleAction } from '@card-jwe/checkout-actions'
+import { encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
+import { focusFrame } from './lib/focus-frame.js'
+import { outcomeOf } from './lib/outcome.js'
+import { Refusal, request } from './lib/request.js'
+import { messages as ENGLISH } from './locales/en.js'
+import type { Checkout, CheckoutOptions, CheckoutResult } from './types.js'
+
+/** What the back end's payments and payment-details answer the page. */
+interface Answer {
+  readonly resultCode: string
+  readonly action?: { readonly type: string; readonly subtype?: string }
+}
+
+/**
+ * Mounts the whole checkout on the shop's `form` and the inputs it already has: loads the checkout
+ * config and imports its certificate at once, encrypts the card at Pay, runs 3-D Secure and
+ * redirects, and ends each payment in one {@link CheckoutResult} for `onResult`. On the page a
+ * redirect method returns to (`orderId` and `redirectResult` in its address) it sends the details
+ * once; a reload of that page is answered from the result stored in `sessionStorage`.
+ */
+export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): Checkout {
+  const { messages, cardMessages, baseUrl = '', actionContainer: area, onEvent, ...shop } = options
+  const announcer = options.announcer
+  const words = { ...ENGLISH, ...messages }
+  const button = options.payButton ?? form.querySelector<HTMLButtonElement>('[type=submit]')
+  const fields = attachCardFields(cardMessages ? { ...shop, messages: cardMessages } : shop)
+  let busy = false
+  let leftForBank = false
+  /** sessionStorage key of the return page's result, until that result is known. */
+  let returnKey: string | undefined
+
+  const say = (text: string) => {
+    if (announcer) announcer.textContent = text
+  }
+  const setBusy = (on: boolean) => {
+    busy = on
+    if (button) button.disabled = on
+    fields.setDisabled(on)
+  }
+  const finish = (result: CheckoutResult) => {
+    // Pay stays off once paid, and while the outcome is still to come.
+    setBusy(result.kind === 'paid' || result.kind === 'pending')
+    if (result.kind === 'paid' || result.kind === 'refused') fields.clear()
+    say(result.message)
+    onEvent?.({ type: 'result', detail: result.kind, code: result.code })
+    options.onResult(result)
+  }
+  const fail = (error: unknown) => {
+    returnKey = undefined // a reload of the return page asks again
+    finish(outcomeOf((error as { code?: string }).code ?? 'INTERNAL', words, true))
+  }
+
+  let certificate: Promise<EncryptionCertificate> | undefined
+  const loadCertificate = () =>
+    (certificate ??= request<{ certificatePem: string; checkoutReady: boolean; serviceReachable: boolean }>(`${baseUrl}/api/config`)
+      .then((config) => {
+        if (!config.checkoutReady || !config.serviceReachable) throw new Refusal('SERVICE_UNREACHABLE')
+        return importCertificate(config.certificatePem)
+      })
+      .catch((error: unknown) => {
+        certificate = undefined // the next Pay loads it again
+        throw error
+      }))
+  // Imported now, not at Pay: the first JWE after Pay costs what a later one does.
+  const ready = loadCertificate().then(
+    () => {
+      onEvent?.({ type: 'ready' })
+      return true
+    },
+    () => false,
+  )
+
+  /** Runs the answer's actions, sending each step's details once, to its final result. */
+  async function follow(answer: Answer, orderId: string | number): Promise<void> {
+    for (let action = answer.action; action; action = answer.action) {
+      const challenge = action.subtype === 'challenge'
+      onEvent?.({ type: 'action', detail: action.type })
+      say(action.type === 'redirect' ? words.redirecting : challenge ? words.challenge : words.processing)
+      area.hidden = !challenge
+      const unwatch = focusFrame(area)
+      const outcome = await handleAction(action, { container: area }).finally(() => {
+        unwatch()
+        area.hidden = true
+      })
+      if (outcome.kind === 'redirecting') {
+        leftForBank = true // Pay stays off: the page is leaving
+        return
+      }
+      answer = await request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: outcome.details })
+    }
+    if (returnKey) sessionStorage.setItem(returnKey, answer.resultCode)
+    returnKey = undefined
+    finish(outcomeOf(answer.resultCode, words, false))
+  }
+
+  async function pay(method: object | Promise<object>): Promise<void> {
+    if (busy) return
+    announcer?.focus() // Pay is about to be disabled: the focus goes to the status, not to <body>
+    setBusy(true)
+    say(words.processing)
+    try {
+      const order = typeof options.order === 'function' ? options.order() : options.order
+      if (!order) throw new Refusal('ORDER_NOT_FOUND')
+      const paymentMethod = await method
+      const type = (paymentMethod as { type?: string }).type
+      onEvent?.({ type: 'submit', detail: String(type) })
+      const { id, reference, amount } = order
+      const body = { orderId: id, reference, amount, paymentMethod, ...(type === 'scheme' && { browserInfo: collectBrowserInfo() }) }
+      await follow(await request<Answer>(`${baseUrl}/api/payments`, body), id)
+    } catch (error) {
+      fail(error)
+    }
+  }
+
+  const onSubmit = (event: Event) => {
+    event.preventDefault()
+    if (busy) return
+    if (!fields.validate()) {
+      say(words.fix)
+      onEvent?.({ type: 'invalid' })
+      return
+    }
+    // Encrypted at submit, so its generationtime is fresh.
+    void pay(loadCertificate().then((key) => encryptCard(fields.values(), key).then(toPaymentMethod)))
+  }
+  // Back from the bank, the page restored from the bfcache as it left ("Taking you to your bank").
+  const onPageShow = (event: PageTransitionEvent) => {
+    if (event.persisted && leftForBank) {
+      leftForBank = false
+      fail({ code: 'RETURNED_BACK' })
+    }
+  }
+  form.addEventListener('submit', onSubmit)
+  addEventListener('pageshow', onPageShow)
+
+  const params = new URL(options.url ?? location.href).searchParams
+  const orderId = params.get('orderId')
+  const redirectResult = params.get('redirectResult')
+  if (orderId && redirectResult) {
+    setBusy(true)
+    returnKey = `card-jwe-checkout ${orderId} ${redirectResult}`
+    const stored = sessionStorage.getItem(returnKey)
+    if (stored) {
+      returnKey = undefined
+      finish(outcomeOf(stored, words, false))
+    } else {
+      say(words.processing)
+      request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: { redirectResult } })
+        .then((answer) => follow(answer, orderId))
+        .catch(fail)
+    }
+  }
+
+  return {
+    ready,
+    pay,
+    destroy() {
+      form.removeEventListener('submit', onSubmit)
+      removeEventListener('pageshow', onPageShow)
+      fields.destroy()
+    },
+  }
+}

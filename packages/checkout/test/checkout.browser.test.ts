@@ -1,0 +1,154 @@
+/**
+ * The checkout flow in real browsers against a real shop back end and sandbox on loopback: the
+ * card typed into the shop's own inputs, encrypted at Pay, 3-D Secure answered in the bank's frame,
+ * the redirect return answered once, and every result in the shopper's words.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { commands } from 'vitest/browser'
+import { messages as AR } from '../src/locales/ar.js'
+import { messages as EN } from '../src/locales/en.js'
+import { $, calls, mount, newOrder, pressPay, shop, typeCard } from './page.ts'
+
+afterEach(() => sessionStorage.clear())
+
+describe('mountCheckout', () => {
+  it('loads the config and certificate at mount, keeps Pay off while the payment is out, and ends paid', async () => {
+    const order = await newOrder()
+    const before = await calls()
+    const page = mount({ order })
+    expect(await page.checkout.ready).toBe(true)
+    expect(page.events[0]).toEqual({ type: 'ready' })
+    const configLoads = (await calls())['GET /api/config']
+    expect(configLoads).toBe((before['GET /api/config'] ?? 0) + 1)
+    await typeCard(shop.cards.frictionless)
+    await pressPay(page)
+    expect(page.pay.disabled).toBe(true)
+    expect($<HTMLInputElement>('number').disabled).toBe(true)
+    // A second submit while the first is out sends nothing.
+    $<HTMLFormElement>('pay-form').requestSubmit()
+    const result = await page.nextResult()
+    expect(result).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+    expect($('status').textContent).toBe(EN.paid)
+    expect(page.pay.disabled).toBe(true)
+    expect((await calls())['/api/payments']).toBe((before['/api/payments'] ?? 0) + 1)
+    expect(page.results).toHaveLength(1)
+    // The certificate came with the config at mount: Pay loaded nothing more.
+    expect((await calls())['GET /api/config']).toBe(configLoads)
+    page.checkout.destroy()
+  })
+
+  it('answers a 3-D Secure challenge in the focused bank frame, posting each step’s details once', async () => {
+    const order = await newOrder()
+    const before = (await calls())['/api/payment-details'] ?? 0
+    const page = mount({ order })
+    await typeCard(shop.cards.challenge)
+    await pressPay(page)
+    const challengeFrame = () => $('bank').querySelector('iframe[name^="threeds-challenge"]')
+    await expect.poll(challengeFrame).not.toBeNull()
+    expect($('bank').hidden).toBe(false)
+    await expect.poll(() => document.activeElement).toBe(challengeFrame())
+    expect($('status').textContent).toBe(EN.challenge)
+    await commands.answerChallenge('password')
+    expect(await page.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+    const steps = page.events.filter((event) => event.type === 'action')
+    expect(steps.map((event) => event.detail)).toContain('threeDS2')
+    expect((await calls())['/api/payment-details']).toBe(before + steps.length)
+    expect($('bank').hidden).toBe(true)
+    page.checkout.destroy()
+  })
+
+  it('says a refused card in the shopper’s words and gives Pay back, fields emptied', async () => {
+    const page = mount({ order: await newOrder() })
+    await typeCard(shop.cards.refused)
+    await pressPay(page)
+    expect(await page.nextResult()).toEqual({ kind: 'refused', message: EN.refused, code: 'Refused' })
+    expect(page.pay.disabled).toBe(false)
+    expect($<HTMLInputElement>('number').disabled).toBe(false)
+    expect($<HTMLInputElement>('number').value).toBe('')
+    page.checkout.destroy()
+  })
+
+  it('never puts card data in an event, a result or the status', async () => {
+    const card = shop.cards.challenge
+    const page = mount({ order: await newOrder() })
+    await typeCard(card)
+    await pressPay(page)
+    await commands.answerChallenge('password')
+    await page.nextResult()
+    const seen = JSON.stringify([page.events, page.results, $('status').textContent])
+    for (const secret of [card.number, card.number.slice(-4), card.expiry, card.expiry.replace('/', ''), card.securityCode])
+      expect(seen).not.toContain(secret)
+    const types = page.events.map((event) => event.type)
+    expect([types[0], types[1], types.at(-1)]).toEqual(['ready', 'submit', 'result'])
+    expect(new Set(types.slice(2, -1))).toEqual(new Set(['action']))
+    page.checkout.destroy()
+  })
+
+  it.each([
+    {
+      what: 'the back end’s refusal of a tampered order',
+      options: async () => {
+        const order = await newOrder()
+        return { order: { ...order, amount: { ...order.amount, value: 1 } } }
+      },
+      expected: { kind: 'retry', message: EN.order, code: 'ORDER_MISMATCH' },
+    },
+    {
+      what: 'a back end that does not answer',
+      options: async () => ({ order: await newOrder(), baseUrl: 'http://127.0.0.1:9' }),
+      expected: { kind: 'retry', message: EN.offline, code: 'OFFLINE' },
+    },
+  ])('turns $what into the shopper’s words and gives Pay back', async ({ options, expected }) => {
+    const page = mount(await options())
+    await typeCard(shop.cards.frictionless)
+    await pressPay(page)
+    expect(await page.nextResult()).toEqual(expected)
+    expect(page.pay.disabled).toBe(false)
+    page.checkout.destroy()
+  })
+
+  it('resolves ready false when the shop cannot be reached', async () => {
+    expect(await mount({ baseUrl: 'http://127.0.0.1:9' }).checkout.ready).toBe(false)
+  })
+
+  it('says what to fix when Pay finds fields in error, and sends nothing', async () => {
+    const page = mount({ order: await newOrder() })
+    const before = (await calls())['/api/payments'] ?? 0
+    await pressPay(page)
+    expect($('status').textContent).toBe(EN.fix)
+    expect(document.activeElement).toBe($('number'))
+    expect(page.events.at(-1)).toEqual({ type: 'invalid' })
+    expect((await calls())['/api/payments'] ?? 0).toBe(before)
+    page.checkout.destroy()
+  })
+
+  it('finishes a redirect payment on the return page once; a reload is answered from the stored result', async () => {
+    const order = await newOrder()
+    const body = { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } }
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+    const started = (await (await fetch(`${shop.url}/api/payments`, init)).json()) as { action: { url: string } }
+    const bank = { method: 'POST', body: JSON.stringify({ url: started.action.url }) }
+    const { returnUrl } = (await (await fetch(`${shop.url}/test/bank`, bank)).json()) as { returnUrl: string }
+    expect(new URL(returnUrl).searchParams.get('orderId')).toBe(String(order.id))
+    const before = (await calls())['/api/payment-details'] ?? 0
+
+    const first = mount({ url: returnUrl })
+    expect(await first.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+    first.checkout.destroy()
+    // The reload: the same address, the same tab's storage.
+    const again = mount({ url: returnUrl })
+    expect(await again.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+    again.checkout.destroy()
+    expect((await calls())['/api/payment-details']).toBe(before + 1)
+  })
+
+  it('speaks the chosen locale, with any word the shop changes laid over it', async () => {
+    const page = mount({ order: await newOrder(), messages: { ...AR, fix: 'Own words.' } })
+    await pressPay(page)
+    expect($('status').textContent).toBe('Own words.')
+    await typeCard(shop.cards.refused)
+    await pressPay(page)
+    expect(await page.nextResult()).toEqual({ kind: 'refused', message: AR.refused, code: 'Refused' })
+    page.checkout.destroy()
+  })
+})
