@@ -12,7 +12,7 @@ interface Measured {
   gzip: number
   inputs: string[]
 }
-const entries = BROWSER_ENTRIES as Record<string, { entry: string; gzipBudget: number }>
+const entries = BROWSER_ENTRIES as Record<string, { entry: string | { contents: string; resolveDir: string }; gzipBudget: number }>
 
 describe.each(Object.entries(entries))('browser entry %s', (name, { entry, gzipBudget }) => {
   let size: Measured

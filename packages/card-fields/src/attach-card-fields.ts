@@ -1,4 +1,5 @@
 import { attachFields } from './lib/attach-fields.js'
+import { MESSAGES_EN } from './messages-en.js'
 import type { CardFields, CardFieldsOptions } from './types.js'
 
 /**
@@ -7,5 +8,5 @@ import type { CardFields, CardFieldsOptions } from './types.js'
  * `encryptCard`. Adds no elements and no iframes; never stores, logs or emits a value.
  */
 export function attachCardFields(options: CardFieldsOptions): CardFields {
-  return attachFields(options)
+  return attachFields(options, MESSAGES_EN)
 }

@@ -1,6 +1,7 @@
 import { savedCardBrand } from 'card-jwe'
 import { CardFieldsError } from './errors.js'
 import { attachFields } from './lib/attach-fields.js'
+import { MESSAGES_EN } from './messages-en.js'
 import type { SavedCardCode, SavedCardCodeOptions } from './types.js'
 
 /**
@@ -21,6 +22,7 @@ export function attachSavedCardCode(options: SavedCardCodeOptions): SavedCardCod
       fields: options.securityCode ? { securityCode: options.securityCode } : {},
       ...(options.error ? { errors: { securityCode: options.error } } : {}),
     },
+    MESSAGES_EN,
     { brand },
   )
   // The card form's methods but its own values() and no brand(): the saved card's brand never changes.

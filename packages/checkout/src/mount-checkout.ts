@@ -1,11 +1,11 @@
 import { collectBrowserInfo } from '@card-jwe/browser-info'
-import { attachCardFields } from '@card-jwe/card-fields'
+import { attachCardFields } from '@card-jwe/card-fields/core'
 import { handleAction } from '@card-jwe/checkout-actions'
 import { encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { focusFrame } from './lib/focus-frame.js'
 import { outcomeOf } from './lib/outcome.js'
-import { Refusal, request } from './lib/request.js'
-import { messages as ENGLISH } from './locales/en.js'
+import { refusal, request } from './lib/request.js'
+import { warmUp } from './lib/warm-up.js'
 import type { Checkout, CheckoutOptions, CheckoutResult } from './types.js'
 
 /** What the back end's payments and payment-details answer the page. */
@@ -22,11 +22,10 @@ interface Answer {
  * once; a reload of that page is answered from the result stored in `sessionStorage`.
  */
 export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): Checkout {
-  const { messages, cardMessages, baseUrl = '', actionContainer: area, onEvent, ...shop } = options
+  const { messages: words, cardMessages, baseUrl = '', actionContainer: area, onEvent, ...shop } = options
   const announcer = options.announcer
-  const words = { ...ENGLISH, ...messages }
   const button = options.payButton ?? form.querySelector<HTMLButtonElement>('[type=submit]')
-  const fields = attachCardFields(cardMessages ? { ...shop, messages: cardMessages } : shop)
+  const fields = attachCardFields({ ...shop, messages: cardMessages })
   let busy = false
   let leftForBank = false
   /** sessionStorage key of the return page's result, until that result is known. */
@@ -57,14 +56,15 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   const loadCertificate = () =>
     (certificate ??= request<{ certificatePem: string; checkoutReady: boolean; serviceReachable: boolean }>(`${baseUrl}/api/config`)
       .then((config) => {
-        if (!config.checkoutReady || !config.serviceReachable) throw new Refusal('SERVICE_UNREACHABLE')
+        if (!config.checkoutReady || !config.serviceReachable) throw refusal('SERVICE_UNREACHABLE')
         return importCertificate(config.certificatePem)
       })
+      .then(warmUp)
       .catch((error: unknown) => {
         certificate = undefined // the next Pay loads it again
         throw error
       }))
-  // Imported now, not at Pay: the first JWE after Pay costs what a later one does.
+  // Imported and warmed now, not at Pay: the first JWE after Pay costs about what a later one does.
   const ready = loadCertificate().then(
     () => {
       onEvent?.({ type: 'ready' })
@@ -103,7 +103,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     say(words.processing)
     try {
       const order = typeof options.order === 'function' ? options.order() : options.order
-      if (!order) throw new Refusal('ORDER_NOT_FOUND')
+      if (!order) throw refusal('ORDER_NOT_FOUND')
       const paymentMethod = await method
       const type = (paymentMethod as { type?: string }).type
       onEvent?.({ type: 'submit', detail: String(type) })
@@ -141,7 +141,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   const redirectResult = params.get('redirectResult')
   if (orderId && redirectResult) {
     setBusy(true)
-    returnKey = `card-jwe-checkout ${orderId} ${redirectResult}`
+    returnKey = `card-jwe ${redirectResult}` // the bank's answer names the payment; the order id adds nothing
     const stored = sessionStorage.getItem(returnKey)
     if (stored) {
       returnKey = undefined

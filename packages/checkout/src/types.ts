@@ -1,4 +1,4 @@
-import type { CardFieldMessages, CardFieldMessagesOverride, CardFieldInputs, CardFieldName } from '@card-jwe/card-fields'
+import type { CardFieldMessages, CardFieldInputs, CardFieldName } from '@card-jwe/card-fields'
 import type { CheckoutMessages } from './messages.js'
 
 /** The shop's order as its own back end gave it: `findOrder` on the server holds the truth, the page sends a copy. */
@@ -37,10 +37,13 @@ export interface CheckoutOptions {
   readonly actionContainer: HTMLElement
   /** The Pay button; default the form's first submit button. Disabled while a payment is out. */
   readonly payButton?: HTMLButtonElement
-  /** The flow's words: a locale's `messages` (`@card-jwe/checkout/locales/<tag>`) and any of the shop's own, over English. */
-  readonly messages?: Partial<CheckoutMessages>
-  /** card-fields' words (`@card-jwe/card-fields/locales/<tag>`, or an override). */
-  readonly cardMessages?: CardFieldMessages | CardFieldMessagesOverride
+  /**
+   * The flow's words: a locale's `messages` (`@card-jwe/checkout/locales/<tag>`; English is
+   * `locales/en`), with any of the shop's own over them. Required, so a page ships one language only.
+   */
+  readonly messages: CheckoutMessages
+  /** card-fields' words for the same language: `@card-jwe/card-fields/locales/<tag>` (changed with `mergeMessages` if you like). */
+  readonly cardMessages: CardFieldMessages
   /** Where the shop back end is mounted; default the page's own origin (`''`). */
   readonly baseUrl?: string
   /** The page's address, read for `orderId` and `redirectResult` on a return; default `location.href`. */

@@ -13,6 +13,8 @@ import {
   type CheckoutResult,
 } from '../src/index.js'
 import type { TypedCard } from './support/global-setup.ts'
+import { messages as EN } from '../src/locales/en.ts'
+import { messages as CARD_EN } from '@card-jwe/card-fields/locales/en'
 
 export const shop = inject('checkoutShop')
 
@@ -64,6 +66,8 @@ export function mount(options: Partial<CheckoutOptions> = {}): Mounted {
     securityCodeLabel: $('cvc-label'),
     securityCodeContainer: $('cvc-field'),
     actionContainer: $('bank'),
+    messages: EN,
+    cardMessages: CARD_EN,
     baseUrl: shop.url,
     url: `${location.origin}/`,
     onEvent: (event) => events.push(event),

@@ -10,8 +10,7 @@ import { errorMessage, isFlagged } from './error-message.js'
 import { fieldErrorView, type FieldErrorView } from './field-error-view.js'
 import { FIELD_ORDER } from './field-order.js'
 import { fieldVerdict, securityCodeSize, type TypedValues, type VerdictContext } from './field-verdict.js'
-import { mergeMessages, type CardFieldName } from '../messages.js'
-import { MESSAGES_EN } from '../messages-en.js'
+import { mergeMessages, type CardFieldMessages, type CardFieldName } from '../messages.js'
 import type { CardFieldInputs, CardFields, CardFieldsOptions } from '../types.js'
 
 function stateOf(input: HTMLInputElement): FieldState {
@@ -30,13 +29,14 @@ export type AttachOptions = Omit<CardFieldsOptions, 'fields'> & { readonly field
 
 /**
  * The fields, for a new card (the brand follows the number) or, with `saved`, for a saved card's
- * code alone (the brand is the saved card's and never changes).
+ * code alone (the brand is the saved card's and never changes). `words` are the ones under the
+ * shop's `messages`: the entry's default, so an entry without one ships no words of its own.
  */
-export function attachFields(options: AttachOptions, saved?: SavedBrand): CardFields {
+export function attachFields(options: AttachOptions, words: CardFieldMessages, saved?: SavedBrand): CardFields {
   checkInputs(options.fields, saved !== undefined)
   const inputs = new Map<CardFieldName, HTMLInputElement>()
   for (const name of FIELD_ORDER) if (options.fields[name]) inputs.set(name, options.fields[name]!)
-  const messages = mergeMessages(MESSAGES_EN, options.messages)
+  const messages = mergeMessages(words, options.messages)
   const views = new Map<CardFieldName, FieldErrorView>()
   for (const [name, input] of inputs) views.set(name, fieldErrorView(input, options.errors?.[name], name !== 'holderName'))
   const touched = new Set<CardFieldName>()

@@ -1,6 +1,6 @@
 import type { CheckoutMessages } from '../messages.js'
 
-/** English (`en`): the flow's words for `@card-jwe/checkout/locales/en`, and its default. */
+/** English (`en`): the flow's words for `@card-jwe/checkout/locales/en`. */
 export const messages: CheckoutMessages = Object.freeze({
   processing: 'Processing your payment…',
   fix: 'Please correct the highlighted fields.',
