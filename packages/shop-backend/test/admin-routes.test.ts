@@ -13,9 +13,9 @@ import { shopBackendHandler } from '../src/express/index.js'
 import { shopBackendPlugin } from '../src/fastify/index.js'
 import type { LedgerStore, OrderChange, ShopBackendOptions, ShopOrder } from '../src/index.js'
 import { toNodeListener } from '../src/node/index.js'
-import { openPostgresStore } from '../src/postgres/index.js'
 import { listen } from './support/listen.js'
-import { freshDatabase, postgres } from './support/postgres.js'
+import { type Ledger, onPostgres, onSqlite } from './support/ledgers.js'
+import { postgres } from './support/postgres.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -40,22 +40,6 @@ interface AdminShop {
   post(path: string, body: unknown, signedIn?: boolean): Promise<{ status: number; body: Json; text: string }>
   /** A new order paid by card: its pspReference. */
   paid(order: ShopOrder): Promise<string>
-}
-
-/** The store a variant runs on, and how to drop it. */
-type Ledger = () => Promise<{ store?: LedgerStore; drop(): Promise<void> }>
-
-const onSqlite: Ledger = async () => ({ drop: async () => {} })
-const onPostgres: Ledger = async () => {
-  const database = await freshDatabase('admin')
-  const store = await openPostgresStore({ connectionString: database.url })
-  return {
-    store,
-    async drop() {
-      await store.close()
-      await database.drop()
-    },
-  }
 }
 
 /** A shop with the admin routes, served over loopback by node:http; closed after the test. */
@@ -112,7 +96,7 @@ async function adminShop(
 
 const variants = [
   { name: 'SQLite', ledger: onSqlite, skip: false },
-  { name: 'PostgreSQL', ledger: onPostgres, skip: postgres.missing !== undefined },
+  { name: 'PostgreSQL', ledger: onPostgres('admin'), skip: postgres.missing !== undefined },
 ]
 
 describe('admin routes: where they are', () => {
