@@ -266,6 +266,45 @@ for (const variant of variants) {
       }),
     )
 
+    it(
+      'refunds by line through HTTP: the lines in the body, checked by name; the order shows the lines sent and given back',
+      withAdmin(async (admin) => {
+        const lineItems = [
+          { id: 'tea', description: 'Green tea', quantity: 2, amountIncludingTax: 700 },
+          { id: 'mug', description: 'Mug', quantity: 1, amountIncludingTax: 1400 },
+        ]
+        const order = { ...admin.shop.createOrder(2800), lineItems }
+        admin.shop.orders.set(String(order.id), order)
+        const psp = await admin.paid(order)
+        await admin.post(`/api/admin/orders/${order.id}/capture`, {})
+        await admin.shop.backend.poller.pollNow()
+        const path = `/api/admin/orders/${order.id}/refund`
+        // The body's shape first (400, the field named), then the ledger's rules (the line, the amount).
+        const shapes = [
+          { lineItems: [] },
+          { lineItems: [{ id: 'tea', quantity: 0 }] },
+          { lineItems: [{ id: 'tea', quantity: 1, price: 1 }] },
+        ]
+        for (const body of shapes) expect(await admin.post(path, body)).toMatchObject({ status: 400, body: { error: 'INVALID_BODY' } })
+        expect((await admin.post(path, { lineItems: [{ id: 'tea', quantity: 0 }] })).body.message).toContain('lineItems.0.quantity')
+        expect(await admin.post(path, { lineItems: [{ id: 'cup', quantity: 1 }] })).toMatchObject({
+          status: 400,
+          body: { error: 'INVALID_INPUT', message: 'lineItems.0.id: not a line of the order as its payment sent it' },
+        })
+        expect(await admin.post(path, { amount: EUR(700), lineItems: [{ id: 'mug', quantity: 1 }] })).toMatchObject({
+          status: 422,
+          body: { error: 'AMOUNT_NOT_ALLOWED' },
+        })
+        expect(world.sandboxModifications(psp, 'refund')).toBe(0)
+        const refund = await admin.post(path, { lineItems: [{ id: 'tea', quantity: 1 }], requestId: 'click-lines-01' })
+        expect(refund.body).toMatchObject({ kind: 'refund', state: 'received', amount: EUR(700), lineItems: [{ id: 'tea', quantity: 1 }] })
+        expect(world.sandboxModifications(psp, 'refund')).toBe(1)
+        const view = (await admin.get(`/api/admin/orders/${order.id}`)).body
+        expect(view.attempts[0].lineItems).toEqual(lineItems)
+        expect(view.modifications.at(-1)).toMatchObject({ requestId: 'click-lines-01', lineItems: [{ id: 'tea', quantity: 1 }] })
+      }),
+    )
+
     it('a poll problem is shown with its tries and next try; retried through the route it is applied and the shop hears it', async () => {
       // The ledger's store fails its reads while the poller plans (a moment's outage): each record is kept as a problem.
       let outage = false
