@@ -260,20 +260,24 @@ describe('checkout in Chromium', () => {
     await expect.poll(() => state(paid[0]!)).toBe('Partly captured')
     expect(await page.textContent('#status')).toBe(`Capture requested for ${paid[0]}; now: Partly captured.`)
     expect(await row(paid[0]!).locator('td').nth(3).textContent()).toBe('€5.00')
-    expect(await offered(paid[0]!)).toEqual(['Capture', 'Refund'])
+    expect(await offered(paid[0]!)).toEqual(['Capture', 'Refund', 'Refund line'])
     await row(paid[1]!).getByRole('button', { name: 'Cancel' }).click()
     await expect.poll(() => state(paid[1]!)).toBe('Cancelled')
     expect(await offered(paid[1]!)).toEqual([])
 
     // A refusal names the order: more refunded than captured.
     await row(paid[0]!).locator('input').fill('9.00')
-    await row(paid[0]!).getByRole('button', { name: 'Refund' }).click()
+    await row(paid[0]!)
+      .getByRole('button', { name: `Refund ${paid[0]}`, exact: true })
+      .click()
     await expect.poll(() => page.textContent('#status')).toMatch(new RegExp(`^Refund ${paid[0]}: `))
     await row(paid[0]!).locator('input').fill('2.00')
-    await row(paid[0]!).getByRole('button', { name: 'Refund' }).click()
+    await row(paid[0]!)
+      .getByRole('button', { name: `Refund ${paid[0]}`, exact: true })
+      .click()
     await expect.poll(() => state(paid[0]!)).toBe('Partly refunded')
     expect(await row(paid[0]!).locator('td').nth(4).textContent()).toBe('€2.00')
-    expect(await offered(paid[0]!)).toEqual(['Refund'])
+    expect(await offered(paid[0]!)).toEqual(['Refund', 'Refund line'])
     expect(await page.locator('td[data-state="partially_refunded"]').count()).toBeGreaterThanOrEqual(1)
     for (const [width, height] of [
       [390, 844],

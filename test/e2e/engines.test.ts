@@ -182,7 +182,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     expect(await read()).toEqual(['Authorised', ['Capture', 'Cancel']])
     await shopper.click(`button[aria-label="Capture ${reference}"]`)
     await shopper.waitFor(`tr td[data-state="captured"]`)
-    expect(await read()).toEqual(['Captured', ['Refund']])
+    expect(await read()).toEqual(['Captured', ['Refund', 'Refund line']])
   })
 
   it('the admin shows an order change the order table refused as a problem; Retry delivers it and clears it', async () => {

@@ -24,6 +24,7 @@ export type {
   OnboardingLink,
   OnboardingProblem,
   PaymentService,
+  RefundCall,
   ErasureRequest,
   RegisterShop,
   SavedCard,
@@ -62,6 +63,8 @@ export type {
   OrderChange,
   OutboxEntry,
   QueuedChange,
+  RefundLine,
+  SentLine,
   WrittenAttempt,
   PollBatch,
   PollBatchResult,
@@ -88,7 +91,7 @@ export { SHOP_SIDE_PATHS } from './http/shop-side-routes.js'
 export { httpStatusOf } from './http/status-of-code.js'
 export { DEFAULT_ADMIN_BASE_PATH } from './http/admin-routes.js'
 export type { AdminOptions } from './http/admin-routes.js'
-export type { AdminAttempt, AdminModification, AdminOrderView, CardSummary } from './ledger/order-view.js'
+export type { AdminAttempt, AdminLine, AdminModification, AdminOrderView, CardSummary } from './ledger/order-view.js'
 export type { ProblemRetry } from './poller/retry-problem.js'
 export type { FailureThrottleOptions } from './lib/failure-throttle.js'
 export type { BackendContext } from './backend-context.js'

@@ -55,7 +55,13 @@ export function paymentServiceFromClient(client: ServiceClient): PaymentService 
     createPayment: (storeId, body, call) => client.createPayment(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
     paymentDetails: (storeId, body, call) => client.paymentDetails(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
     capture: (psp, amount, call) => client.capture(psp, amount, { idempotencyKey: call.idempotencyKey }).catch(classify),
-    refund: (psp, amount, call) => client.refund(psp, amount, { idempotencyKey: call.idempotencyKey }).catch(classify),
+    refund: (psp, amount, call) =>
+      client
+        .refund(psp, amount, {
+          idempotencyKey: call.idempotencyKey,
+          ...(call.lineItems === undefined ? {} : { lineItems: call.lineItems }),
+        })
+        .catch(classify),
     cancel: (psp, call) => client.cancel(psp, { idempotencyKey: call.idempotencyKey }).catch(classify),
     updatedPayments: (query) =>
       client.updatedPayments({ after: query.after, ...(query.limit ? { limit: query.limit } : {}) }).catch(classify),

@@ -9,6 +9,9 @@ import {
   type PaymentResponse,
   type StorePaymentMethodsRequest,
 } from '@card-jwe/payment-validator'
+import type { KeyedCall, RefundCall } from './keyed-call.js'
+
+export type { KeyedCall, RefundCall } from './keyed-call.js'
 
 /** The service's credentials (spec: "Values a shop stores"). */
 export interface ServiceCredentials {
@@ -61,12 +64,6 @@ export interface ModificationAnswer {
   readonly status: string
 }
 
-/** Every money call carries the key the ledger stored before the call. */
-export interface KeyedCall {
-  /** Sent as `Idempotency-Key`; the same on every retry of the call. */
-  readonly idempotencyKey: string
-}
-
 /**
  * The port the back end talks to the service through (`paymentServiceFromClient` adapts
  * `@card-jwe/service-client`). A method either resolves with the service's answer or rejects with
@@ -79,8 +76,8 @@ export interface PaymentService {
   paymentDetails(storeId: string, body: PaymentDetailsRequest, call: KeyedCall): Promise<PaymentResponse>
   /** Captures `amount` of an authorised payment. */
   capture(pspReference: string, amount: Amount, call: KeyedCall): Promise<ModificationAnswer>
-  /** Refunds `amount` of a captured payment. */
-  refund(pspReference: string, amount: Amount, call: KeyedCall): Promise<ModificationAnswer>
+  /** Refunds `amount` of a captured payment; by line when `call.lineItems` names the payment's lines. */
+  refund(pspReference: string, amount: Amount, call: RefundCall): Promise<ModificationAnswer>
   /** Cancels an authorised, uncaptured payment. */
   cancel(pspReference: string, call: KeyedCall): Promise<ModificationAnswer>
   /** One page of the updated-payments feed after `after`. */

@@ -13,9 +13,9 @@ import { shopBackendHandler } from '../src/express/index.js'
 import { shopBackendPlugin } from '../src/fastify/index.js'
 import type { LedgerStore, OrderChange, ShopBackendOptions, ShopOrder } from '../src/index.js'
 import { toNodeListener } from '../src/node/index.js'
-import { openPostgresStore } from '../src/postgres/index.js'
 import { listen } from './support/listen.js'
-import { freshDatabase, postgres } from './support/postgres.js'
+import { type Ledger, onPostgres, onSqlite } from './support/ledgers.js'
+import { postgres } from './support/postgres.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -40,22 +40,6 @@ interface AdminShop {
   post(path: string, body: unknown, signedIn?: boolean): Promise<{ status: number; body: Json; text: string }>
   /** A new order paid by card: its pspReference. */
   paid(order: ShopOrder): Promise<string>
-}
-
-/** The store a variant runs on, and how to drop it. */
-type Ledger = () => Promise<{ store?: LedgerStore; drop(): Promise<void> }>
-
-const onSqlite: Ledger = async () => ({ drop: async () => {} })
-const onPostgres: Ledger = async () => {
-  const database = await freshDatabase('admin')
-  const store = await openPostgresStore({ connectionString: database.url })
-  return {
-    store,
-    async drop() {
-      await store.close()
-      await database.drop()
-    },
-  }
 }
 
 /** A shop with the admin routes, served over loopback by node:http; closed after the test. */
@@ -112,7 +96,7 @@ async function adminShop(
 
 const variants = [
   { name: 'SQLite', ledger: onSqlite, skip: false },
-  { name: 'PostgreSQL', ledger: onPostgres, skip: postgres.missing !== undefined },
+  { name: 'PostgreSQL', ledger: onPostgres('admin'), skip: postgres.missing !== undefined },
 ]
 
 describe('admin routes: where they are', () => {
@@ -279,6 +263,45 @@ for (const variant of variants) {
         for (const key of keys) expect(view.text).not.toContain(key)
         expect(view.text).not.toMatch(/jwe|encrypted|cvc|expiry|4111/i)
         expect(await admin.get('/api/admin/orders/no-such-order')).toMatchObject({ status: 404, body: { error: 'ORDER_NOT_FOUND' } })
+      }),
+    )
+
+    it(
+      'refunds by line through HTTP: the lines in the body, checked by name; the order shows the lines sent and given back',
+      withAdmin(async (admin) => {
+        const lineItems = [
+          { id: 'tea', description: 'Green tea', quantity: 2, amountIncludingTax: 700 },
+          { id: 'mug', description: 'Mug', quantity: 1, amountIncludingTax: 1400 },
+        ]
+        const order = { ...admin.shop.createOrder(2800), lineItems }
+        admin.shop.orders.set(String(order.id), order)
+        const psp = await admin.paid(order)
+        await admin.post(`/api/admin/orders/${order.id}/capture`, {})
+        await admin.shop.backend.poller.pollNow()
+        const path = `/api/admin/orders/${order.id}/refund`
+        // The body's shape first (400, the field named), then the ledger's rules (the line, the amount).
+        const shapes = [
+          { lineItems: [] },
+          { lineItems: [{ id: 'tea', quantity: 0 }] },
+          { lineItems: [{ id: 'tea', quantity: 1, price: 1 }] },
+        ]
+        for (const body of shapes) expect(await admin.post(path, body)).toMatchObject({ status: 400, body: { error: 'INVALID_BODY' } })
+        expect((await admin.post(path, { lineItems: [{ id: 'tea', quantity: 0 }] })).body.message).toContain('lineItems.0.quantity')
+        expect(await admin.post(path, { lineItems: [{ id: 'cup', quantity: 1 }] })).toMatchObject({
+          status: 400,
+          body: { error: 'INVALID_INPUT', message: 'lineItems.0.id: not a line of the order as its payment sent it' },
+        })
+        expect(await admin.post(path, { amount: EUR(700), lineItems: [{ id: 'mug', quantity: 1 }] })).toMatchObject({
+          status: 422,
+          body: { error: 'AMOUNT_NOT_ALLOWED' },
+        })
+        expect(world.sandboxModifications(psp, 'refund')).toBe(0)
+        const refund = await admin.post(path, { lineItems: [{ id: 'tea', quantity: 1 }], requestId: 'click-lines-01' })
+        expect(refund.body).toMatchObject({ kind: 'refund', state: 'received', amount: EUR(700), lineItems: [{ id: 'tea', quantity: 1 }] })
+        expect(world.sandboxModifications(psp, 'refund')).toBe(1)
+        const view = (await admin.get(`/api/admin/orders/${order.id}`)).body
+        expect(view.attempts[0].lineItems).toEqual(lineItems)
+        expect(view.modifications.at(-1)).toMatchObject({ requestId: 'click-lines-01', lineItems: [{ id: 'tea', quantity: 1 }] })
       }),
     )
 

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { openPostgresStore, POSTGRES_MIGRATIONS, type PostgresStore } from '../src/postgres/index.js'
 import type { AttemptRecord } from '../src/store/ledger-store.js'
 import { attempt, change, describeStoreConformance } from './store-conformance.js'
+import { expectLineItemsAfterUpgrade, ROWS_BEFORE_LINE_ITEMS } from './support/line-items-upgrade.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 
 /** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
@@ -413,6 +414,24 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         )
         await (await openPostgresStore({ pool })).close()
         expect((await pool.query('SELECT order_id FROM outbox')).rows).toEqual([{ order_id: 'o2' }])
+      } finally {
+        await pool.end()
+        await database.drop()
+      }
+    })
+
+    it('an upgraded database gains line_items on attempts and modifications; its rows read as before, without lines', async () => {
+      const database = await freshDatabase('line_items')
+      const pool = testPool(database.url, 2)
+      try {
+        const old = await openPostgresStore({ pool, migrations: POSTGRES_MIGRATIONS.filter((m) => m.version < 6) })
+        expect(old.schemaVersion).toBe(5)
+        await old.close()
+        await pool.query(ROWS_BEFORE_LINE_ITEMS)
+        const upgraded = await openPostgresStore({ pool })
+        expect(upgraded.schemaVersion).toBe(6)
+        await expectLineItemsAfterUpgrade(upgraded)
+        await upgraded.close()
       } finally {
         await pool.end()
         await database.drop()

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3'
 import { describe, expect, it } from 'vitest'
 import { MIGRATIONS, openSqliteStore } from '../src/sqlite/index.js'
 import { attempt, describeStoreConformance } from './store-conformance.js'
+import { expectLineItemsAfterUpgrade, ROWS_BEFORE_LINE_ITEMS } from './support/line-items-upgrade.js'
 
 async function tempPath() {
   const dir = await mkdtemp(join(tmpdir(), 'shop-backend-sqlite-'))
@@ -55,6 +56,22 @@ describe('SQLite store: file and schema', () => {
       await old.close()
       const upgraded = openSqliteStore({ path })
       expect(upgraded.database.prepare('SELECT order_id FROM outbox').all()).toEqual([{ order_id: 'o2' }])
+      await upgraded.close()
+    } finally {
+      await remove()
+    }
+  })
+
+  it('an upgraded file gains line_items on attempts and modifications; its rows read as before, without lines', async () => {
+    const { path, remove } = await tempPath()
+    try {
+      const old = openSqliteStore({ path, migrations: MIGRATIONS.filter((m) => m.version < 6) })
+      expect(old.schemaVersion).toBe(5)
+      old.database.exec(ROWS_BEFORE_LINE_ITEMS)
+      await old.close()
+      const upgraded = openSqliteStore({ path })
+      expect(upgraded.schemaVersion).toBe(6)
+      await expectLineItemsAfterUpgrade(upgraded)
       await upgraded.close()
     } finally {
       await remove()

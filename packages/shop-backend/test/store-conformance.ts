@@ -124,6 +124,38 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'keeps the lines a payment was sent with and the lines a refund gives back, as stored, beside those without',
+      withStore(async ({ store }) => {
+        const lineItems = [
+          { id: 'tea', description: 'Tea', quantity: 2, amountIncludingTax: 700, taxPercentage: 900 },
+          { quantity: 1, amountIncludingTax: 1400 },
+        ]
+        // Made at once, so a store that groups inserts sends them in one statement.
+        const [withLines, without] = [attempt('o1', 1, { lineItems }), attempt('o2', 1)]
+        expect(await Promise.all([store.insertAttempt(withLines), store.insertAttempt(without)])).toEqual([true, true])
+        expect((await store.findAttempt(withLines.id))?.lineItems).toEqual(lineItems)
+        expect((await store.findAttempt(without.id))?.lineItems).toBeUndefined()
+        const refund: ModificationRecord = {
+          id: 'refund-by-line-1',
+          orderId: 'o1',
+          attemptId: withLines.id,
+          kind: 'refund',
+          amount: { currency: 'EUR', value: 700 },
+          lineItems: [{ id: 'tea', quantity: 1 }],
+          idempotencyKey: 'key-refund-by-line-1',
+          state: 'requested',
+          version: 1,
+          createdAt: at,
+          updatedAt: at,
+        }
+        expect(await store.insertModification(refund)).toBe(true)
+        const received = await store.updateModification(refund.id, 1, { state: 'received', pspReference: 'MOD1', updatedAt: at })
+        expect(received?.lineItems).toEqual([{ id: 'tea', quantity: 1 }])
+        expect((await store.listModifications(withLines.id)).map((m) => m.lineItems)).toEqual([[{ id: 'tea', quantity: 1 }]])
+      }),
+    )
+
+    it(
       'round-trips every field of an attempt',
       withStore(async ({ store }) => {
         const full = attempt('o1', 1, {

@@ -10,6 +10,7 @@ import { renderProblems } from './problems.js'
 import { renew } from './renewal.js'
 import { startSetupWizard } from './setup-wizard.js'
 import { startCaptureTiming } from './capture-timing.js'
+import { lineChoice, oneOfLine, type OrderLine } from './refund-line.js'
 import './styles.css'
 
 interface AdminOrder {
@@ -24,6 +25,8 @@ interface AdminOrder {
   renewable: boolean
   /** When its money is taken: "at payment", "24 h after payment", "when captured". */
   moneyTaken: string
+  /** The order's lines, as its payment sent them: a refund may give one back. */
+  lines: OrderLine[]
 }
 
 const status = document.querySelector<HTMLElement>('#status')!
@@ -50,12 +53,13 @@ async function refresh(): Promise<number> {
   return applied
 }
 
-async function modify(order: AdminOrder, action: OrderAction, input?: HTMLInputElement): Promise<void> {
+async function modify(order: AdminOrder, action: OrderAction, input?: HTMLInputElement, line?: HTMLSelectElement): Promise<void> {
   const value = input?.value ? Math.round(Number(input.value) * 100) : undefined
   // One requestId per click: the back end answers a repeat of it from its ledger, never a second capture.
   const requestId = crypto.randomUUID()
   await api(`/api/admin/orders/${order.id}/${action}`, {
-    ...(value ? { amount: { currency: order.amount.currency, value } } : {}),
+    // By line the back end prices it: no amount.
+    ...(line ? oneOfLine(line) : value ? { amount: { currency: order.amount.currency, value } } : {}),
     requestId,
   })
   status.textContent = `${ACTION_LABELS[action]} requested for ${order.reference}.`
@@ -92,6 +96,14 @@ async function renderOrders(): Promise<void> {
       if (offered.some((action) => action !== 'cancel')) actions.append(amountInput)
       for (const action of offered)
         actions.append(button(order, ACTION_LABELS[action], () => modify(order, action, action === 'cancel' ? undefined : amountInput)))
+      // A refund by line: one unit of the chosen line, at the price its payment was sent with.
+      if (offered.includes('refund') && order.lines.length > 0) {
+        const line = lineChoice(order.reference, order.amount.currency, order.lines)
+        actions.append(
+          line,
+          button(order, 'Refund line', () => modify(order, 'refund', undefined, line)),
+        )
+      }
       if (order.renewable) actions.append(button(order, 'Renew subscription', () => renew(order, status, render)))
       const stateCell = cell(state.label)
       stateCell.dataset.state = order.status

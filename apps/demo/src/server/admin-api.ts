@@ -1,6 +1,7 @@
 import { PAID_STATES } from '@card-jwe/shop-backend'
 import type { OrderStore } from './order-store.js'
 import { captureTimingLabel } from './capture-timing.js'
+import { lineItemsOf } from './order-lines.js'
 
 /** The admin's order table; capture, refund, cancel and the problems are the back end's admin routes. */
 export function listOrders(orders: OrderStore) {
@@ -14,6 +15,13 @@ export function listOrders(orders: OrderStore) {
     captured: o.captured,
     refunded: o.refunded,
     moneyTaken: captureTimingLabel(o.capture_delay_hours),
+    // The lines its payment sent (the order's basket, as findOrder gives it): a refund may give one back.
+    lines: lineItemsOf(JSON.parse(o.items) as Array<{ sku: string; quantity: number }>).map((l) => ({
+      id: l.id,
+      description: l.description,
+      quantity: l.quantity,
+      amountIncludingTax: l.amountIncludingTax,
+    })),
     updatedAt: o.updated_at,
     // A paid order of a signed-in shopper can be renewed on their saved card (renewals.ts).
     renewable: o.shopper_reference !== null && (PAID_STATES as ReadonlySet<string>).has(o.status),

@@ -65,6 +65,12 @@ export function pathMatcher(paths: readonly string[]): (pathname: string) => boo
 const RequestIdSchema = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 characters of [A-Za-z0-9_-]')
 const MoneySchema = z.strictObject({ currency: z.string().regex(/^[A-Z]{3}$/, 'an ISO 4217 code'), value: z.int().min(1) })
 const AmountActionSchema = z.strictObject({ amount: MoneySchema.optional(), requestId: RequestIdSchema.optional() })
+/** A refund by line: the order's lines by `id`, each with how many (the ledger checks them against the payment). */
+const RefundLinesSchema = z
+  .array(z.strictObject({ id: z.string().min(1).max(100), quantity: z.int().min(1) }))
+  .min(1)
+  .max(1000)
+const RefundSchema = AmountActionSchema.extend({ lineItems: RefundLinesSchema.optional() })
 const CancelSchema = z.strictObject({ requestId: RequestIdSchema.optional() })
 const NoFieldsSchema = z.strictObject({})
 
@@ -142,16 +148,17 @@ export function addAdminRoutes(
     app.post(path, body, handler).all(path, onlyMethod('POST'))
 
   app.get(order, async (c) => json(200, await orderView(context, orderIdParam(c)))).all(order, onlyMethod('GET'))
-  for (const [path, kind] of [
-    [capture, 'capture'],
-    [refund, 'refund'],
-  ] as const) {
-    post(path, async (c) => {
-      const orderId = orderIdParam(c)
-      const { amount, requestId } = await readJsonBody(c, AmountActionSchema, maxBodyBytes)
-      return json(200, await deps.modify(kind, orderId, { ...(amount ? { amount } : {}), ...(requestId ? { requestId } : {}) }))
-    })
-  }
+  post(capture, async (c) => {
+    const orderId = orderIdParam(c)
+    const { amount, requestId } = await readJsonBody(c, AmountActionSchema, maxBodyBytes)
+    return json(200, await deps.modify('capture', orderId, { ...(amount ? { amount } : {}), ...(requestId ? { requestId } : {}) }))
+  })
+  post(refund, async (c) => {
+    const orderId = orderIdParam(c)
+    const { amount, requestId, lineItems } = await readJsonBody(c, RefundSchema, maxBodyBytes)
+    const options = { ...(amount ? { amount } : {}), ...(requestId ? { requestId } : {}), ...(lineItems ? { lineItems } : {}) }
+    return json(200, await deps.modify('refund', orderId, options))
+  })
   post(cancel, async (c) => {
     const orderId = orderIdParam(c)
     const { requestId } = await readJsonBody(c, CancelSchema, maxBodyBytes)

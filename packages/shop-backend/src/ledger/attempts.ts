@@ -118,6 +118,8 @@ export function newAttempt(
     refundedValue: 0,
     createdAt: at,
     updatedAt: at,
+    // What the payment request carries (buildPaymentRequest takes them from the order): a refund by line names them.
+    ...(order.lineItems === undefined ? {} : { lineItems: order.lineItems }),
   }
 }
 

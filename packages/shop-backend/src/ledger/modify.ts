@@ -1,12 +1,14 @@
 import { isNotNow, ShopBackendError } from '../errors.js'
-import { PaymentServiceError, type ModificationAnswer, type PaymentService } from '../payment-service.js'
-import type { AttemptRecord, ModificationKind, ModificationRecord, Money } from '../store/ledger-store.js'
+import type { AttemptRecord, ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { AttemptState } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
 import { paidAttempt } from './attempts.js'
-import { refusal } from './refusals.js'
+import { resultOf, sendStored, type ModificationResult } from './send-modification.js'
+import { checkLinesLeft, linesAmount, refundLinesOf, sameLines } from './refund-lines.js'
+
+export type { ModificationResult } from './send-modification.js'
 
 /** Options of capture, refund and cancel by order. */
 export interface ModifyOptions {
@@ -20,22 +22,12 @@ export interface ModifyOptions {
    * and, once nothing is left, the request that took the rest.
    */
   readonly requestId?: string
-}
-
-/** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
-export interface ModificationResult {
-  /** The request id it was stored under: repeat it after an unknown outcome. */
-  readonly requestId: string
-  /** The shop's order id, as text. */
-  readonly orderId: string
-  /** Capture, refund or cancel. */
-  readonly kind: ModificationKind
-  /** `received`: the service took it, the outcome comes through the feed; `refused`; `requested`: not answered yet. */
-  readonly state: ModificationRecord['state']
-  /** The service's reference of the modification. */
-  readonly pspReference?: string | undefined
-  /** What was asked for (capture and refund). */
-  readonly amount?: Money | undefined
+  /**
+   * A refund by line: which of the order's lines it gives back, each by the `id` the payment sent it
+   * under, with how many. The amount is their `quantity * amountIncludingTax` at the price sent; a
+   * given `amount` must be that sum. Stored with the refund and sent again on every retry.
+   */
+  readonly lineItems?: readonly RefundLine[]
 }
 
 /** Spec "States and transitions" and "Endpoints" rule 5; refund preconditions are decisions.md's (captured money only). */
@@ -94,9 +86,19 @@ function amountFor(
   return amount
 }
 
-/** Whether `m` asked for what this call asks for: the given amount, or (none given) the rest as it was before `m`. */
-function sameAsked(m: ModificationRecord, attempt: AttemptRecord, asked: readonly ModificationRecord[], given: Money | undefined): boolean {
+/**
+ * Whether `m` asked for what this call asks for: the same lines (or none, both), and the given amount
+ * (a refund by line's is its lines' sum) or, none given, the rest as it was before `m`.
+ */
+function sameAsked(
+  m: ModificationRecord,
+  attempt: AttemptRecord,
+  asked: readonly ModificationRecord[],
+  given: Money | undefined,
+  lines: readonly RefundLine[] | undefined,
+): boolean {
   if (m.kind === 'cancel') return true
+  if (!sameLines(m.lineItems, lines)) return false
   const wanted = given ?? {
     currency: attempt.amount.currency,
     // Only what was asked before m: a later request does not change what m's "rest" was.
@@ -108,24 +110,6 @@ function sameAsked(m: ModificationRecord, attempt: AttemptRecord, asked: readonl
   }
   return m.amount?.value === wanted.value && m.amount.currency === wanted.currency
 }
-
-/** The outcome is unknown: the same call (or one with `details.requestId`) sends it again under its key. */
-function unreachableModification(requestId: string): ShopBackendError {
-  return new ShopBackendError(
-    'SERVICE_UNREACHABLE',
-    'The payment service could not be reached. Try again in a moment (the same call, or with details.requestId); nothing moves twice.',
-    { requestId },
-  )
-}
-
-const resultOf = (m: ModificationRecord): ModificationResult => ({
-  requestId: m.id,
-  orderId: m.orderId,
-  kind: m.kind,
-  state: m.state,
-  pspReference: m.pspReference,
-  amount: m.amount,
-})
 
 /** Rounds of read, decide, store before giving up: each lost round means another writer stored a row of this order. */
 const ROUNDS = 8
@@ -140,6 +124,9 @@ export async function modifyOrder(
 ): Promise<ModificationResult> {
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
+  if (options.lineItems !== undefined && kind !== 'refund') throw new TypeError(`lineItems: only a refund gives lines back, not a ${kind}`)
+  // Checked and copied once, before the lock: what is stored and sent is this copy.
+  const checked = options.lineItems === undefined ? options : { ...options, lineItems: refundLinesOf(options.lineItems) }
   // The repeat window is measured from the click's arrival: waiting for the order's lock or for older
   // open requests to settle must not turn the second half of a double click into a new request.
   const arrivedAt = context.now().getTime()
@@ -147,7 +134,7 @@ export async function modifyOrder(
     // Every decision is made on one read, and a row is stored only under an id that read makes: a
     // lost insert means another instance stored first, so the next round reads again and decides again.
     for (let round = 0; round < ROUNDS; round++) {
-      const decided = await decide(context, kind, orderId, options, { arrivedAt, repeatWindowMs })
+      const decided = await decide(context, kind, orderId, checked, { arrivedAt, repeatWindowMs })
       if (decided?.answer) return decided.answer
       if (decided?.record && (await context.store.insertModification(decided.record))) return sendStored(context, decided.record)
     }
@@ -188,9 +175,12 @@ async function decide(
   // plain retry settle it; any other state refuses before anything is sent (a stale cancel once captured).
   if (!allowed && (options.requestId !== undefined || !CAUSED_BY[kind].has(attempt.state))) throw notAllowed()
   const asked = await context.store.listModifications(attempt.id)
+  const lines = options.lineItems
+  // A refund by line asks for its lines' sum: an amount as good as a given one.
+  const given = lines === undefined ? options.amount : linesAmount(attempt, lines, options.amount)
   // Nothing more of this kind can be asked for: a plain call without an amount can only be a repeat.
-  const repeatOnly = !allowed && options.amount === undefined
-  const same = (m: ModificationRecord) => repeatOnly || sameAsked(m, attempt, asked, options.amount)
+  const repeatOnly = !allowed && given === undefined
+  const same = (m: ModificationRecord) => repeatOnly || sameAsked(m, attempt, asked, given, lines)
   if (options.requestId === undefined) {
     // Every earlier call of this kind whose outcome is unknown is settled first (oldest first), each
     // under its key (the service answers it once): a plain retry or a double click never sends a second.
@@ -217,12 +207,14 @@ async function decide(
     if (repeated) return { answer: resultOf(repeated) }
     // Nothing is left to ask for, so a plain call for the rest can only repeat the one that took it,
     // however late (its answers lost past the window): told that one, never "nothing is left".
-    if (options.amount === undefined && (repeatOnly || (kind !== 'cancel' && restAfterAsked(kind, attempt, asked) < 1))) {
+    if (given === undefined && (repeatOnly || (kind !== 'cancel' && restAfterAsked(kind, attempt, asked) < 1))) {
       const took = received.find(same)
       if (took) return { answer: resultOf(took) }
     }
   }
   if (!allowed) throw notAllowed()
+  const amount = amountFor(kind, attempt, asked, given)
+  if (lines) checkLinesLeft(attempt, asked, lines)
   const at = context.now().toISOString()
   return {
     record: {
@@ -230,7 +222,8 @@ async function decide(
       orderId,
       attemptId: attempt.id,
       kind,
-      amount: amountFor(kind, attempt, asked, options.amount),
+      amount,
+      ...(lines === undefined ? {} : { lineItems: lines }),
       idempotencyKey: newIdempotencyKey(context.now().getTime()),
       state: 'requested',
       version: 1,
@@ -248,36 +241,4 @@ async function decide(
 function plainId(kind: ModificationKind, attempt: AttemptRecord, asked: readonly ModificationRecord[]): string {
   const prefix = `${kind}-${fingerprintOf(attempt.id).slice(0, 16)}-`
   return `${prefix}${asked.filter((m) => m.id.startsWith(prefix)).length + 1}`
-}
-
-/** Sends a stored modification under its key and records the answer; an unknown outcome leaves it `requested`. */
-async function sendStored(context: BackendContext, modification: ModificationRecord): Promise<ModificationResult> {
-  const attempt = await context.store.findAttempt(modification.attemptId)
-  const { service } = await context.connection()
-  const call = { idempotencyKey: modification.idempotencyKey }
-  let answer: ModificationAnswer
-  try {
-    answer = await send(service, modification.kind, attempt!.pspReference!, modification.amount, call)
-  } catch (error) {
-    if (!(error instanceof PaymentServiceError)) throw error
-    // In use: the same key's first call is still out (another instance): its outcome is unknown, not refused.
-    if (error.kind === 'unknown' || error.code === 'IDEMPOTENCY_KEY_IN_USE') throw unreachableModification(modification.id)
-    await context.store.updateModification(modification.id, modification.version, {
-      state: 'refused',
-      errorCode: error.code,
-      updatedAt: context.now().toISOString(),
-    })
-    throw refusal(error)
-  }
-  const written = await context.store.updateModification(modification.id, modification.version, {
-    state: 'received',
-    pspReference: answer.pspReference,
-    updatedAt: context.now().toISOString(),
-  })
-  return resultOf(written ?? (await context.store.findModification(modification.id))!)
-}
-
-function send(service: PaymentService, kind: ModificationKind, psp: string, amount: Money | undefined, call: { idempotencyKey: string }) {
-  if (kind === 'cancel') return service.cancel(psp, call)
-  return kind === 'capture' ? service.capture(psp, amount!, call) : service.refund(psp, amount!, call)
 }

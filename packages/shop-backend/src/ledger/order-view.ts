@@ -5,7 +5,7 @@
  */
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
-import type { AttemptRecord, ModificationRecord, Money } from '../store/ledger-store.js'
+import type { AttemptRecord, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { AttemptState } from './transitions.js'
 
 /** About a card, what the admin may see: the brand and the last four digits, when the service's answer named them. */
@@ -38,6 +38,8 @@ export interface AdminAttempt {
   readonly errorCode?: string
   /** Brand and last four, when known. */
   readonly card?: CardSummary
+  /** The order's lines as the payment sent them (what a refund by line may name). */
+  readonly lineItems?: AdminLine[]
   /** ISO 8601, when the attempt was stored. */
   readonly createdAt: string
   /** ISO 8601, its last change. */
@@ -56,6 +58,8 @@ export interface AdminModification {
   readonly state: ModificationRecord['state']
   /** What was asked for (capture and refund). */
   readonly amount?: Money
+  /** A refund by line: the lines it gives back. */
+  readonly lineItems?: RefundLine[]
   /** The service's reference of the modification. */
   readonly pspReference?: string
   /** The service's refusal code, if it refused. */
@@ -64,6 +68,18 @@ export interface AdminModification {
   readonly createdAt: string
   /** ISO 8601, its last change. */
   readonly updatedAt: string
+}
+
+/** One line of the order as its payment sent it. */
+export interface AdminLine {
+  /** The line's id: a refund by line names it. */
+  readonly id?: string
+  /** What the shopper bought. */
+  readonly description?: string
+  /** How many. */
+  readonly quantity: number
+  /** Price of one, tax included, minor units. */
+  readonly amountIncludingTax?: number
 }
 
 /** The answer of the admin's GET order. */
@@ -105,6 +121,15 @@ function attemptView(a: AttemptRecord): AdminAttempt {
     methodType: a.methodType,
     ...optional('errorCode', a.errorCode),
     ...optional('card', cardSummaryOf(a.answer)),
+    ...optional(
+      'lineItems',
+      a.lineItems?.map((l) => ({
+        ...optional('id', l.id),
+        ...optional('description', l.description),
+        quantity: l.quantity,
+        ...optional('amountIncludingTax', l.amountIncludingTax),
+      })),
+    ),
     createdAt: a.createdAt,
     updatedAt: a.updatedAt,
   }
@@ -117,6 +142,10 @@ function modificationView(m: ModificationRecord, attempt: number): AdminModifica
     kind: m.kind,
     state: m.state,
     ...optional('amount', m.amount && { currency: m.amount.currency, value: m.amount.value }),
+    ...optional(
+      'lineItems',
+      m.lineItems?.map((l) => ({ id: l.id, quantity: l.quantity })),
+    ),
     ...optional('pspReference', m.pspReference),
     ...optional('errorCode', m.errorCode),
     createdAt: m.createdAt,

@@ -23,6 +23,7 @@ const TYPES: Readonly<Record<keyof AttemptRow, string>> = {
   refunded_value: 'bigint',
   created_at: 'text',
   updated_at: 'text',
+  line_items: 'text',
 }
 
 /** The attempts table's columns, in the shared order (`id` first), with their PostgreSQL types. */

@@ -2,6 +2,7 @@ import type { Migration } from '../store/migration-plan.js'
 import {
   DISMISSED_MIGRATION,
   LEASES_MIGRATION,
+  LINE_ITEMS_MIGRATION,
   MODIFICATIONS_BY_ATTEMPT_MIGRATION,
   OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
 } from '../store/portable-migrations.js'
@@ -89,4 +90,5 @@ CREATE INDEX outbox_due ON outbox (delivered_at, next_try_at);
   OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
   MODIFICATIONS_BY_ATTEMPT_MIGRATION,
   DISMISSED_MIGRATION,
+  LINE_ITEMS_MIGRATION,
 ])

@@ -34,6 +34,7 @@ export interface AttemptRow {
   refunded_value: Integer
   created_at: string
   updated_at: string
+  line_items: string | null
 }
 
 export interface ModificationRow {
@@ -50,6 +51,7 @@ export interface ModificationRow {
   error_code: string | null
   created_at: string
   updated_at: string
+  line_items: string | null
 }
 
 export interface ProblemRow {
@@ -100,6 +102,7 @@ export const ATTEMPT_COLUMNS = columnsOf<AttemptRow>({
   refunded_value: true,
   created_at: true,
   updated_at: true,
+  line_items: true,
 })
 
 /** The modifications table's columns. */
@@ -117,6 +120,7 @@ export const MODIFICATION_COLUMNS = columnsOf<ModificationRow>({
   error_code: true,
   created_at: true,
   updated_at: true,
+  line_items: true,
 })
 
 /** A row's values in `columns`' order: an insert's values. */
@@ -146,6 +150,7 @@ export function attemptOf(row: AttemptRow): AttemptRecord {
     refundedValue: Number(row.refunded_value),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.line_items ? { lineItems: JSON.parse(row.line_items) as AttemptRecord['lineItems'] } : {}),
   }
 }
 
@@ -173,6 +178,7 @@ export function rowOfAttempt(a: AttemptRecord): AttemptRow {
     refunded_value: a.refundedValue,
     created_at: a.createdAt,
     updated_at: a.updatedAt,
+    line_items: a.lineItems === undefined ? null : JSON.stringify(a.lineItems),
   }
 }
 
@@ -190,6 +196,7 @@ export function modificationOf(row: ModificationRow): ModificationRecord {
     errorCode: orUndefined(row.error_code),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    ...(row.line_items ? { lineItems: JSON.parse(row.line_items) as ModificationRecord['lineItems'] } : {}),
   }
 }
 
@@ -209,6 +216,7 @@ export function rowOfModification(m: ModificationRecord): ModificationRow {
     error_code: m.errorCode ?? null,
     created_at: m.createdAt,
     updated_at: m.updatedAt,
+    line_items: m.lineItems === undefined ? null : JSON.stringify(m.lineItems),
   }
 }
 

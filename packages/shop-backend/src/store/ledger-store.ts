@@ -25,6 +25,8 @@ export type {
   OrderChange,
   OutboxEntry,
   QueuedChange,
+  RefundLine,
+  SentLine,
   WrittenAttempt,
 } from './records.js'
 export type { AppliedChange, PollBatch, PollBatchResult, PollProblem } from './poll-batch.js'

@@ -60,3 +60,15 @@ CREATE TABLE dismissed_deliveries (
 );
 `,
 })
+
+/** Version 6: the lines a payment was sent with, and the lines a refund gives back (sent again on every retry). */
+export const LINE_ITEMS_MIGRATION: Migration = Object.freeze({
+  version: 6,
+  name: 'line-items',
+  sql: `
+-- The payment's lineItems as sent (JSON): what a refund by line may name, at the price sent.
+ALTER TABLE attempts ADD COLUMN line_items TEXT;
+-- A refund's lineItems [{id, quantity}] (JSON), stored with its key before the call: part of its body.
+ALTER TABLE modifications ADD COLUMN line_items TEXT;
+`,
+})

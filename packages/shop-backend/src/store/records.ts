@@ -50,6 +50,30 @@ export interface AttemptRecord {
   readonly createdAt: string
   /** ISO 8601, the last write. */
   readonly updatedAt: string
+  /** The order's `lineItems` as the payment sent them: what a refund by line may name, at the price sent. */
+  readonly lineItems?: readonly SentLine[] | undefined
+}
+
+/** One line of the order as the payment sent it (payment-validator's `LineItemSchema`). */
+export interface SentLine {
+  /** The shop's article id: a refund by line names the line by it. */
+  readonly id?: string | undefined
+  /** What the shopper bought. */
+  readonly description?: string | undefined
+  /** How many. */
+  readonly quantity: number
+  /** Price of one, tax included, minor units. */
+  readonly amountIncludingTax?: number | undefined
+  /** The line's other fields, as sent (tax split and rate). */
+  readonly [other: string]: unknown
+}
+
+/** One line a refund gives back: the line's `id` in the payment, and how many of it. */
+export interface RefundLine {
+  /** The line's `id` as the payment sent it. */
+  readonly id: string
+  /** How many of it, 1 or more. */
+  readonly quantity: number
 }
 
 /** What a compare-and-set may change; `null` clears an optional field. */
@@ -165,6 +189,8 @@ export interface ModificationRecord {
   readonly createdAt: string
   /** ISO 8601, the last write. */
   readonly updatedAt: string
+  /** A refund by line: the lines it gives back, sent with its amount on every try under its key. */
+  readonly lineItems?: readonly RefundLine[] | undefined
 }
 
 /** What a compare-and-set of a modification may change. */

@@ -33,6 +33,8 @@ export interface ServiceProxy {
   startedAt(method: string, pathEnd: string): number[]
   /** The distinct `idempotency-key`s of the matching requests that reached the sandbox. */
   keysForwarded(method: string, pathEnd: string): string[]
+  /** Each matching request that reached the sandbox: its `idempotency-key` and its body as sent. */
+  callsForwarded(method: string, pathEnd: string): Array<{ readonly key: string | undefined; readonly body: string }>
   close(): Promise<void>
 }
 
@@ -43,7 +45,7 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
 }
 
 export async function startServiceProxy(target: string): Promise<ServiceProxy> {
-  const arrived: Array<{ method: string; path: string; at: number; forwarded: boolean; key: string | undefined }> = []
+  const arrived: Array<{ method: string; path: string; at: number; forwarded: boolean; key: string | undefined; body: string }> = []
   const matching = (method: string, pathEnd: string) => arrived.filter((r) => r.method === method && r.path.endsWith(pathEnd))
   const proxy: { -readonly [K in keyof ServiceProxy]: ServiceProxy[K] } = {
     baseUrl: '',
@@ -56,6 +58,7 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
     keysForwarded: (method, pathEnd) => [
       ...new Set(matching(method, pathEnd).flatMap((r) => (r.forwarded && r.key !== undefined ? [r.key] : []))),
     ],
+    callsForwarded: (method, pathEnd) => matching(method, pathEnd).flatMap((r) => (r.forwarded ? [{ key: r.key, body: r.body }] : [])),
     close: async () => {},
   }
   const server: Server = createServer((request, response) => {
@@ -63,10 +66,18 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       const url = new URL(request.url ?? '/', target)
       const method = request.method ?? 'GET'
       const key = request.headers['idempotency-key']
-      const entry = { method, path: url.pathname, at: Date.now(), forwarded: false, key: typeof key === 'string' ? key : undefined }
+      const entry = {
+        method,
+        path: url.pathname,
+        at: Date.now(),
+        forwarded: false,
+        key: typeof key === 'string' ? key : undefined,
+        body: '',
+      }
       arrived.push(entry)
       const { action, delayMs = 0 } = proxy.rule(method, url.pathname)
       const body = await bodyOf(request)
+      entry.body = body.toString('utf8')
       if (action === 'down') return request.socket.destroy()
       entry.forwarded = true
       const headers: Record<string, string> = {}

@@ -1,0 +1,76 @@
+// Sending a stored capture, refund or cancel under its key, and what the merchant is told of it.
+import { ShopBackendError } from '../errors.js'
+import { PaymentServiceError, type ModificationAnswer, type PaymentService, type RefundCall } from '../payment-service.js'
+import type { ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
+import type { BackendContext } from '../backend-context.js'
+import { refusal } from './refusals.js'
+
+/** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
+export interface ModificationResult {
+  /** The request id it was stored under: repeat it after an unknown outcome. */
+  readonly requestId: string
+  /** The shop's order id, as text. */
+  readonly orderId: string
+  /** Capture, refund or cancel. */
+  readonly kind: ModificationKind
+  /** `received`: the service took it, the outcome comes through the feed; `refused`; `requested`: not answered yet. */
+  readonly state: ModificationRecord['state']
+  /** The service's reference of the modification. */
+  readonly pspReference?: string | undefined
+  /** What was asked for (capture and refund). */
+  readonly amount?: Money | undefined
+  /** A refund by line: the lines it gives back. */
+  readonly lineItems?: readonly RefundLine[] | undefined
+}
+
+/** The outcome is unknown: the same call (or one with `details.requestId`) sends it again under its key. */
+function unreachableModification(requestId: string): ShopBackendError {
+  return new ShopBackendError(
+    'SERVICE_UNREACHABLE',
+    'The payment service could not be reached. Try again in a moment (the same call, or with details.requestId); nothing moves twice.',
+    { requestId },
+  )
+}
+
+export const resultOf = (m: ModificationRecord): ModificationResult => ({
+  requestId: m.id,
+  orderId: m.orderId,
+  kind: m.kind,
+  state: m.state,
+  pspReference: m.pspReference,
+  amount: m.amount,
+  ...(m.lineItems === undefined ? {} : { lineItems: m.lineItems }),
+})
+
+/** Sends a stored modification under its key and records the answer; an unknown outcome leaves it `requested`. */
+export async function sendStored(context: BackendContext, modification: ModificationRecord): Promise<ModificationResult> {
+  const attempt = await context.store.findAttempt(modification.attemptId)
+  const { service } = await context.connection()
+  // The body as stored: a retry (plain, by requestId, on another instance) sends the same lines under the same key.
+  const call = { idempotencyKey: modification.idempotencyKey, ...(modification.lineItems ? { lineItems: modification.lineItems } : {}) }
+  let answer: ModificationAnswer
+  try {
+    answer = await send(service, modification.kind, attempt!.pspReference!, modification.amount, call)
+  } catch (error) {
+    if (!(error instanceof PaymentServiceError)) throw error
+    // In use: the same key's first call is still out (another instance): its outcome is unknown, not refused.
+    if (error.kind === 'unknown' || error.code === 'IDEMPOTENCY_KEY_IN_USE') throw unreachableModification(modification.id)
+    await context.store.updateModification(modification.id, modification.version, {
+      state: 'refused',
+      errorCode: error.code,
+      updatedAt: context.now().toISOString(),
+    })
+    throw refusal(error)
+  }
+  const written = await context.store.updateModification(modification.id, modification.version, {
+    state: 'received',
+    pspReference: answer.pspReference,
+    updatedAt: context.now().toISOString(),
+  })
+  return resultOf(written ?? (await context.store.findModification(modification.id))!)
+}
+
+function send(service: PaymentService, kind: ModificationKind, psp: string, amount: Money | undefined, call: RefundCall) {
+  if (kind === 'cancel') return service.cancel(psp, call)
+  return kind === 'capture' ? service.capture(psp, amount!, call) : service.refund(psp, amount!, call)
+}
