@@ -1,4 +1,4 @@
-import type { CardFieldMessages, CardFieldInputs, CardFieldName } from '@card-jwe/card-fields'
+import type { CardFieldChange, CardFieldMessages, CardFieldInputs, CardFieldName } from '@card-jwe/card-fields'
 import type { CheckoutMessages } from './messages.js'
 
 /** The shop's order as its own back end gave it: `findOrder` on the server holds the truth, the page sends a copy. */
@@ -55,6 +55,8 @@ export interface CheckoutOptions {
   readonly storePaymentMethod?: () => boolean
   /** Called with each result to show; Pay is given back with every one but `paid` and `pending`. */
   readonly onResult: (result: CheckoutResult) => void
+  /** Called as the shopper types (card-fields' `onChange`): verdicts and the brand, never a value; the shop may show the brand's name. */
+  readonly onChange?: (change: CardFieldChange) => void
   /** Called at each step, for the shop's analytics: kinds and codes, never card data. */
   readonly onEvent?: (event: CheckoutEvent) => void
 }
