@@ -24,6 +24,8 @@ export default defineConfig({
           if (/packages\/browser-info\//.test(id)) return 'browser-info'
           if (/packages\/card-fields\//.test(id)) return 'card-fields'
           if (/packages\/checkout-actions\//.test(id)) return 'checkout-actions'
+          // The checkout flow; not "checkout", the page's own script's name.
+          if (/packages\/checkout\//.test(id)) return 'checkout-flow'
           return undefined
         },
       },

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { answerChallenge } from '@card-jwe/sandbox'
+import { messages as FLOW_EN } from '@card-jwe/checkout/locales/en'
 import { EXPECTED_CARD_JWE_HEADER } from '@card-jwe/testkit/capture'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { openCheckout, result, typeCard } from './checkout-steps.js'
@@ -89,7 +90,7 @@ describe('checkout in Chromium', () => {
     await page.getByRole('button', { name: 'pay with iDEAL' }).click()
     await page.getByRole('button', { name: 'Cancel' }).click()
     const cancelled = await result(page)
-    expect(cancelled).toMatchObject({ title: 'You cancelled the payment. No money was taken.', code: 'Cancelled' })
+    expect(cancelled).toMatchObject({ title: FLOW_EN.notFinished, code: 'Cancelled' })
     for (const [width, height] of [
       [390, 844],
       [1280, 800],
@@ -130,7 +131,7 @@ describe('checkout in Chromium', () => {
     await page.goBack()
     await page.getByLabel('Card number').waitFor()
     expect(await page.textContent('#order-summary')).toBe(summary)
-    expect(await page.textContent('#status')).toBe('You came back without finishing at your bank. Pay by card, or choose iDEAL again.')
+    expect(await page.textContent('#status')).toBe(FLOW_EN.notFinished)
     for (const [width, height] of [
       [390, 844],
       [1280, 800],
@@ -227,11 +228,8 @@ describe('checkout in Chromium', () => {
     })
     await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }), 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
-    const shown = await result(page)
-    expect(shown.code).toBe('Error')
-    expect(await page.textContent('#result-message')).toBe(
-      "the submission does not match the order: amount.value (must equal the order's amount.value)",
-    )
+    // The back end's code, and the package's words for it: the order changed.
+    expect(await result(page)).toMatchObject({ code: 'ORDER_MISMATCH', title: FLOW_EN.order })
     expect(stack.shopLog).toContain('POST /api/payments 422')
     // The browser's console shows the failed request (422); nothing else may appear.
     expect(problems.filter((p) => !p.includes('422'))).toEqual([])

@@ -8,6 +8,7 @@ import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import { messages as FLOW_EN } from '@card-jwe/checkout/locales/en'
 import { join } from 'node:path'
 import { SCREENSHOT_DIR, startDemoStack, type DemoStack } from './demo-stack.js'
 import { launchShopper, openShopperCheckout, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
@@ -115,7 +116,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.waitFor('form[action$="/cancel"] button')
     await shopper.click('form[action$="/cancel"] button')
     await shopper.waitFor('#result')
-    expect(await shopper.text('#result-title')).toBe('You cancelled the payment. No money was taken.')
+    expect(await shopper.text('#result-title')).toBe(FLOW_EN.notFinished)
     const order = await shopper.text('#result-order')
     await shopper.click('#retry-payment')
     await shopper.waitFor('#card-number')
@@ -149,7 +150,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.back()
     await shopper.waitFor('#card-number')
     expect(await shopper.text('#order-summary')).toBe(summary)
-    expect(await shopper.text('#status')).not.toBe('Taking you to your bank…')
+    expect(await shopper.text('#status')).not.toBe(FLOW_EN.redirecting)
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }))
     await shopper.click('#pay')
     expect(await resultCode()).toBe('Authorised')
@@ -227,7 +228,8 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await shopper.waitFor('#cancel-challenge')
     await shopper.click('#cancel-challenge')
     await shopper.waitFor('#result')
-    expect(await shopper.text('#result-code')).toBe('Cancelled')
+    expect(await shopper.text('#result-code')).toBe('ERR_ABORTED')
+    expect(await shopper.text('#result-title')).toBe(FLOW_EN.notFinished)
     expect(await shopper.evaluate(() => document.querySelector('#threeds iframe'))).toBeNull()
     const order = await shopper.text('#result-order')
     await shopper.click('#retry-payment')

@@ -8,6 +8,10 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import { messages as germanFields } from '@card-jwe/card-fields/locales/de'
+import { messages as germanFlow } from '@card-jwe/checkout/locales/de'
+import { savedCardBrand } from 'card-jwe'
+import { SHOP_WORDS } from '../../apps/demo/src/front/shop-words.js'
 import { launchChromiumShopper } from './chromium-shopper.js'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
 import { launchShopper, typeTestCard, type ShopperBrowser } from './shopper-browsers.js'
@@ -106,6 +110,20 @@ describe.each(engines)('saved cards on the demo in %s', (engine) => {
     const orderId = /\(order (\d+)\)/.exec(await shopper.text('#result-order'))![1]
     const elsewhere = await fetch(`${stack.shop.url}/api/config?orderId=${orderId}`)
     expect([elsewhere.status, ((await elsewhere.json()) as { error: string }).error]).toEqual([404, 'ORDER_NOT_FOUND'])
+  })
+
+  it('in German the saved card’s choice and its code field speak German (card-fields’ German words)', async () => {
+    await shopper.open(`${stack.shop.url}/?lang=de`)
+    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    await shopper.click('#start-checkout')
+    await shopper.waitFor('#saved-card-cvc')
+    expect(await shopper.text('#saved-card-cvc-label')).toBe(germanFields.securityCodeLabel(savedCardBrand('visa')!.code))
+    expect(await shopper.text('#saved-card-legend')).toBe(SHOP_WORDS.de.texts['saved-card-legend'])
+    expect((await shopper.text('label[for="saved-card-new"]')).trim()).toBe(SHOP_WORDS.de.newCard)
+    await shopper.click('#pay-saved')
+    await shopper.waitFor('#saved-card-cvc-error')
+    expect(await shopper.text('#saved-card-cvc-error')).toBe(germanFields.errors.securityCode.required)
+    expect(await shopper.text('#status')).toBe(germanFlow.fix)
   })
 
   it('a saved card that gets a 3-D Secure challenge: saved through "A new card", then paid with its code and the challenge', async () => {

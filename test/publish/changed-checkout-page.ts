@@ -48,7 +48,8 @@ const sri = (bytes: Buffer | string) => `sha384-${createHash('sha384').update(by
 export function changedCheckoutPage(frontDir: string, change: PageChange): string {
   const copy = mkdtempSync(join(tmpdir(), `demo-front-${change}-`))
   cpSync(frontDir, copy, { recursive: true })
-  const module = readdirSync(join(copy, 'assets')).find((file) => /^checkout-.*\.js$/.test(file))
+  // The page's own module: "checkout-" and its 8-character hash, not checkout-actions-… or checkout-flow-….
+  const module = readdirSync(join(copy, 'assets')).find((file) => /^checkout-[\w-]{8}\.js$/.test(file))
   if (!module) throw new Error('no checkout module in the built pages')
   const path = join(copy, 'assets', module)
   const before = readFileSync(path)

@@ -28,6 +28,8 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   const fields = attachCardFields({ ...shop, messages: cardMessages })
   let busy = false
   let leftForBank = false
+  /** Ends the action under way (a challenge's Cancel); checkout-actions then rejects with ERR_ABORTED. */
+  let abort: AbortController | undefined
   /** sessionStorage key of the return page's result, until that result is known. */
   let returnKey: string | undefined
 
@@ -49,7 +51,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   }
   const fail = (error: unknown) => {
     returnKey = undefined // a reload of the return page asks again
-    finish(outcomeOf((error as { code?: string }).code ?? 'INTERNAL', words, true))
+    finish(outcomeOf((error as { code?: string }).code ?? 'INTERNAL', words))
   }
 
   let certificate: Promise<EncryptionCertificate> | undefined
@@ -80,9 +82,10 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       onEvent?.({ type: 'action', detail: action.type })
       say(action.type === 'redirect' ? words.redirecting : challenge ? words.challenge : words.processing)
       area.hidden = !challenge
-      const unwatch = focusFrame(area)
-      const outcome = await handleAction(action, { container: area }).finally(() => {
-        unwatch()
+      const watch = focusFrame(area)
+      abort = new AbortController()
+      const outcome = await handleAction(action, { container: area, signal: abort.signal }).finally(() => {
+        watch.disconnect()
         area.hidden = true
       })
       if (outcome.kind === 'redirecting') {
@@ -93,10 +96,10 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     }
     if (returnKey) sessionStorage.setItem(returnKey, answer.resultCode)
     returnKey = undefined
-    finish(outcomeOf(answer.resultCode, words, false))
+    finish(outcomeOf(answer.resultCode, words))
   }
 
-  async function pay(method: object | Promise<object>): Promise<void> {
+  async function pay(method: object | Promise<object>, storePaymentMethod?: boolean): Promise<void> {
     if (busy) return
     announcer?.focus() // Pay is about to be disabled: the focus goes to the status, not to <body>
     setBusy(true)
@@ -105,10 +108,17 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       const order = typeof options.order === 'function' ? options.order() : options.order
       if (!order) throw refusal('ORDER_NOT_FOUND')
       const paymentMethod = await method
-      const type = (paymentMethod as { type?: string }).type
-      onEvent?.({ type: 'submit', detail: String(type) })
+      const type = (paymentMethod as { type: string }).type
+      onEvent?.({ type: 'submit', detail: type })
       const { id, reference, amount } = order
-      const body = { orderId: id, reference, amount, paymentMethod, ...(type === 'scheme' && { browserInfo: collectBrowserInfo() }) }
+      const body = {
+        orderId: id,
+        reference,
+        amount,
+        paymentMethod,
+        storePaymentMethod,
+        ...(type === 'scheme' && { browserInfo: collectBrowserInfo() }),
+      }
       await follow(await request<Answer>(`${baseUrl}/api/payments`, body), id)
     } catch (error) {
       fail(error)
@@ -124,7 +134,10 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       return
     }
     // Encrypted at submit, so its generationtime is fresh.
-    void pay(loadCertificate().then((key) => encryptCard(fields.values(), key).then(toPaymentMethod)))
+    void pay(
+      loadCertificate().then((key) => encryptCard(fields.values(), key).then(toPaymentMethod)),
+      options.storePaymentMethod?.(), // JSON leaves it out when undefined
+    )
   }
   // Back from the bank, the page restored from the bfcache as it left ("Taking you to your bank").
   const onPageShow = (event: PageTransitionEvent) => {
@@ -141,11 +154,11 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   const redirectResult = params.get('redirectResult')
   if (orderId && redirectResult) {
     setBusy(true)
-    returnKey = `card-jwe ${redirectResult}` // the bank's answer names the payment; the order id adds nothing
+    returnKey = redirectResult // the bank's opaque answer names the payment: no other key is like it
     const stored = sessionStorage.getItem(returnKey)
     if (stored) {
       returnKey = undefined
-      finish(outcomeOf(stored, words, false))
+      finish(outcomeOf(stored, words))
     } else {
       say(words.processing)
       request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: { redirectResult } })
@@ -157,6 +170,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   return {
     ready,
     pay,
+    cancel: () => abort?.abort(),
     destroy() {
       form.removeEventListener('submit', onSubmit)
       removeEventListener('pageshow', onPageShow)

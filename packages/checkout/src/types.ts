@@ -1,4 +1,4 @@
-import type { CardFieldMessages, CardFieldInputs, CardFieldName } from '@card-jwe/card-fields'
+import type { CardFieldChange, CardFieldMessages, CardFieldInputs, CardFieldName } from '@card-jwe/card-fields'
 import type { CheckoutMessages } from './messages.js'
 
 /** The shop's order as its own back end gave it: `findOrder` on the server holds the truth, the page sends a copy. */
@@ -48,8 +48,15 @@ export interface CheckoutOptions {
   readonly baseUrl?: string
   /** The page's address, read for `orderId` and `redirectResult` on a return; default `location.href`. */
   readonly url?: string
+  /**
+   * Asked at the card form's Pay, its answer sent as `storePaymentMethod`: true ("Save my card"
+   * ticked) has the back end save the card for the order's shopper. Not asked for {@link Checkout.pay}'s methods.
+   */
+  readonly storePaymentMethod?: () => boolean
   /** Called with each result to show; Pay is given back with every one but `paid` and `pending`. */
   readonly onResult: (result: CheckoutResult) => void
+  /** Called as the shopper types (card-fields' `onChange`): verdicts and the brand, never a value; the shop may show the brand's name. */
+  readonly onChange?: (change: CardFieldChange) => void
   /** Called at each step, for the shop's analytics: kinds and codes, never card data. */
   readonly onEvent?: (event: CheckoutEvent) => void
 }
@@ -90,6 +97,11 @@ export interface Checkout {
    * saved card's (card-jwe's `toSavedCardPaymentMethod`). The card form's Pay calls it with the card's.
    */
   pay(paymentMethod: object | Promise<object>): Promise<void>
+  /**
+   * Ends the 3-D Secure step under way (a Cancel beside the challenge, for a bank page that does not
+   * load): nothing is paid, and the result is `retry` with code `ERR_ABORTED`. Does nothing between steps.
+   */
+  cancel(): void
   /** Removes every listener and what card-fields added; the shop's elements stay. */
   destroy(): void
 }

@@ -57,6 +57,37 @@ describe('mountCheckout', () => {
     page.checkout.destroy()
   })
 
+  it('cancel() ends a challenge at once: no frame left, nothing paid, the shopper’s words, Pay back', async () => {
+    const page = mount({ order: await newOrder() })
+    await typeCard(shop.cards.challenge)
+    await pressPay(page)
+    await expect.poll(() => $('bank').querySelector('iframe[name^="threeds-challenge"]')).not.toBeNull()
+    page.checkout.cancel()
+    expect(await page.nextResult()).toEqual({ kind: 'retry', message: EN.notFinished, code: 'ERR_ABORTED' })
+    expect($('bank').querySelector('iframe')).toBeNull()
+    expect($('bank').hidden).toBe(true)
+    expect(page.pay.disabled).toBe(false)
+    page.checkout.destroy()
+  })
+
+  it('sends storePaymentMethod when the shop says so at Pay: the shopper’s card is saved, and only then', async () => {
+    const savedCards = async (order: { id: string | number }) => {
+      const config = (await (await fetch(`${shop.url}/api/config?orderId=${order.id}`)).json()) as { savedCards?: unknown[] }
+      return config.savedCards?.length
+    }
+    let save = false
+    for (const expected of [0, 1]) {
+      const order = await newOrder(1450, true)
+      const page = mount({ order, storePaymentMethod: () => save })
+      await typeCard(shop.cards.frictionless)
+      await pressPay(page)
+      expect(await page.nextResult()).toMatchObject({ kind: 'paid' })
+      expect(await savedCards(order)).toBe(expected)
+      page.checkout.destroy()
+      save = true
+    }
+  })
+
   it('says a refused card in the shopper’s words and gives Pay back, fields emptied', async () => {
     const page = mount({ order: await newOrder() })
     await typeCard(shop.cards.refused)

@@ -42,25 +42,27 @@ const BACK_END_CODES = Object.keys({
 
 /** The package's own: the network, checkout-actions' ends of a challenge, Back from the bank. */
 const OWN_CODES = ['OFFLINE', 'ERR_ABORTED', 'ERR_CHALLENGE_TIMEOUT', 'RETURNED_BACK']
+/** The service's final resultCodes. */
+const RESULT_CODES = ['Authorised', 'Refused', 'Cancelled', 'Pending', 'Received']
 
 describe('the shopper’s words for each code', () => {
   it.each(BACK_END_CODES)('%s has words and leaves the shopper a way on', (code) => {
-    const result = outcomeOf(code, EN, true)
+    const result = outcomeOf(code, EN)
     expect(Object.values(EN)).toContain(result.message)
     expect(result.code).toBe(code)
     expect(result.kind).toBe(code === 'OUTCOME_PENDING' ? 'pending' : 'retry')
   })
 
   it('names only real codes in its table (no typo falls back to the generic words)', () => {
-    for (const code of Object.keys(WORDS_OF_CODE)) expect([...BACK_END_CODES, ...OWN_CODES]).toContain(code)
+    for (const code of Object.keys(WORDS_OF_CODE)) expect([...BACK_END_CODES, ...OWN_CODES, ...RESULT_CODES]).toContain(code)
   })
 
   it('says "not possible now" for every not-now code, and "your order changed" for every order code', () => {
     for (const code of ['SERVICE_UNREACHABLE', 'STORE_UNAVAILABLE', 'NOT_REGISTERED'])
-      expect(outcomeOf(code, EN, true).message).toBe(EN.unavailable)
+      expect(outcomeOf(code, EN).message).toBe(EN.unavailable)
     for (const code of ['ORDER_MISMATCH', 'ORDER_CHANGED', 'ORDER_NOT_FOUND', 'ORDER_INCOMPLETE'])
-      expect(outcomeOf(code, EN, true).message).toBe(EN.order)
-    expect(outcomeOf('CARD_DATA_REFUSED', EN, true).message).toBe(EN.card)
+      expect(outcomeOf(code, EN).message).toBe(EN.order)
+    expect(outcomeOf('CARD_DATA_REFUSED', EN).message).toBe(EN.card)
   })
 
   it.each([
@@ -71,6 +73,6 @@ describe('the shopper’s words for each code', () => {
     ['Received', 'pending', EN.pending],
     ['Error', 'retry', EN.failed],
   ])('resultCode %s is %s', (code, kind, message) => {
-    expect(outcomeOf(code, EN, false)).toEqual({ kind, message, code })
+    expect(outcomeOf(code, EN)).toEqual({ kind, message, code })
   })
 })

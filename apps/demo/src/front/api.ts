@@ -8,18 +8,6 @@ export interface PublicOrder {
   readonly signedIn: boolean
 }
 
-export interface PaymentResult {
-  readonly resultCode: string
-  readonly action?: {
-    readonly type: string
-    readonly subtype?: string
-    readonly token?: string
-    readonly url?: string
-    readonly method?: string
-    readonly data?: Record<string, string>
-  }
-}
-
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -45,6 +33,9 @@ export async function api<T>(path: string, body?: unknown, headers: Record<strin
   return payload as T
 }
 
+/** The amount in the page's language (its `lang`). */
 export function formatAmount(amount: { currency: string; value: number }): string {
-  return new Intl.NumberFormat('en', { style: 'currency', currency: amount.currency }).format(amount.value / 100)
+  return new Intl.NumberFormat(document.documentElement.lang || 'en', { style: 'currency', currency: amount.currency }).format(
+    amount.value / 100,
+  )
 }

@@ -1,173 +1,93 @@
 /**
- * The checkout page: catalogue and cart, the card form, the payment and every further step
- * (redirect, 3-D Secure fingerprint and challenge), and the result. Imports only our browser
- * packages (card-jwe, browser-info, card-fields, checkout-actions); everything else goes through
- * the shop's own backend. The test shopper's sign-in and saved cards are in shopper-sign-in.ts and
- * saved-cards.ts.
+ * The checkout page, the shop's own part: catalogue and basket, the order, the page's language, the
+ * test shopper's sign-in and saved cards, the methods on offer, and the result shown. The payment
+ * itself (card fields, encryption, browser data, 3-D Secure, redirects and their return, the
+ * shopper's words for each result) is @card-jwe/checkout's, mounted on the card form. Imports only
+ * our browser packages; everything else goes through the shop's own back end.
  */
-import { collectBrowserInfo } from '@card-jwe/browser-info'
-import { attachCardFields, BRAND_NAMES } from '@card-jwe/card-fields'
-import { CheckoutActionError, handleAction } from '@card-jwe/checkout-actions'
-import { CardJweError, encryptCard, importCertificate, toPaymentMethod, type EncryptionCertificate } from 'card-jwe'
-import { api, ApiError, formatAmount, type PaymentResult, type PublicOrder } from './api.js'
-import { applyLanguage } from './language.js'
-import { offerSavedCards, savedCardFocus, storeCardChoice, type PaymentChoice, type PaymentForm } from './saved-cards.js'
+import { BRAND_NAMES } from '@card-jwe/card-fields'
+import { mountCheckout, type Checkout, type CheckoutResult } from '@card-jwe/checkout'
+import { importCertificate, type EncryptionCertificate } from 'card-jwe'
+import { api, ApiError, formatAmount, type PublicOrder } from './api.js'
+import { addressAfterReturn, applyLanguage, keepLanguageForReturn } from './language.js'
+import { clearSavedCardCode, offerSavedCards, savedCardFocus, setSavedCardsDisabled, storeCardChoice } from './saved-cards.js'
 import { startShopperSignIn } from './shopper-sign-in.js'
 import './styles.css'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
+const input = (id: string) => $<HTMLInputElement>(`#${id}`)
 const status = $('#status')
 const announce = (text: string) => (status.textContent = text)
+const language = applyLanguage()
+const { words } = language
 
-let certificate: EncryptionCertificate
 let order: PublicOrder | undefined
-/** One payment attempt at a time: while one runs, Pay and "pay with iDEAL" are disabled. */
-let busy = false
-/** Set when the page leaves for the bank, so a Back (page restored from the bfcache) can recover. */
-let leftForBank = false
+let checkout: Checkout
+let certificate: Promise<EncryptionCertificate> | undefined
 
 /** sessionStorage key: the order whose shopper went to the bank and has not come back through the return URL. */
 const ORDER_AT_BANK = 'order-at-bank'
-const CAME_BACK = 'You came back without finishing at your bank. Pay by card, or choose iDEAL again.'
+const CARD_INPUTS = ['card-number', 'card-expiry', 'card-cvc', 'card-holder']
 
-function setBusy(on: boolean, fields?: PaymentForm): void {
-  busy = on
-  $<HTMLButtonElement>('#pay').disabled = on
+/** The shop's own ways to pay, off while a payment is out (the package keeps the card form's Pay and fields off). */
+function setBusy(on: boolean): void {
   $<HTMLButtonElement>('#pay-ideal').disabled = on
   $<HTMLButtonElement>('#pay-klarna').disabled = on
-  fields?.setDisabled(on)
+  setSavedCardsDisabled(on)
 }
 
 function showSection(id: 'shop' | 'checkout' | 'result' | 'not-ready'): void {
   for (const section of ['shop', 'checkout', 'result', 'not-ready']) $(`#${section}`).hidden = section !== id
 }
 
-/** What the shopper reads for each final resultCode. */
-const OUTCOMES: Record<string, string> = {
-  Authorised: 'Payment authorised. Thank you!',
-  Refused: 'The payment was refused. No money was taken.',
-  Cancelled: 'You cancelled the payment. No money was taken.',
-}
-
-function showResult(resultCode: string, message?: string): void {
-  $('#result-title').textContent = OUTCOMES[resultCode] ?? 'The payment could not be completed.'
-  // The same order (basket, amount, reference) can be paid again after any result but success.
-  $('#retry-payment').hidden = resultCode === 'Authorised' || !order
-  $('#result-code').textContent = resultCode
-  $('#result-order').textContent = order ? `${order.reference} (order ${order.id})` : ''
-  $('#result-message').textContent = message ?? ''
+/** The package's result, in the page's language; the status line has said it already. */
+function showResult(result: CheckoutResult): void {
+  const { kind, message, code } = result
+  setBusy(kind === 'paid' || kind === 'pending')
+  clearSavedCardCode()
+  sessionStorage.removeItem(ORDER_AT_BANK)
+  // Back from the bank's page (restored as it was): the same order stays on offer, the status says so.
+  if (code === 'RETURNED_BACK') return
+  $('#result-title').textContent = message
+  // The same order (basket, amount, reference) can be paid again after any result but paid or pending.
+  $('#retry-payment').hidden = kind === 'paid' || kind === 'pending' || !order
+  $('#result-code').textContent = code
+  $('#result-order').textContent = order ? words.resultOrder(order.reference, order.id) : ''
   showSection('result')
   $<HTMLHeadingElement>('#result-title').focus()
-  announce($('#result-title').textContent ?? '')
 }
 
-/**
- * The bank's challenge frame, once the actions package adds it: scrolled into view (on a phone it
- * opens below the fold) and focused, so the shopper can answer at once, keyboard and screen reader too.
- */
-function bringIntoView(area: HTMLElement): MutationObserver {
-  const observer = new MutationObserver(() => {
-    const frame = area.querySelector('iframe')
-    if (!frame) return
-    observer.disconnect()
-    frame.scrollIntoView({ block: 'start' })
-    frame.focus()
+/** What the shop's own calls failing show: nothing was paid. */
+const showFailure = (error: unknown) =>
+  showResult({
+    kind: 'retry',
+    message: error instanceof ApiError ? language.messages.failed : language.messages.offline,
+    code: error instanceof ApiError ? error.code : 'OFFLINE',
   })
-  observer.observe(area, { childList: true, subtree: true })
-  return observer
-}
-
-/** Runs actions until the payment has its final result. */
-async function follow(result: PaymentResult): Promise<PaymentResult> {
-  let current = result
-  for (;;) {
-    const action = current.action
-    if (!action) return current
-    const area = $('#threeds')
-    const challenge = action.type === 'threeDS2' && action.subtype === 'challenge'
-    announce(
-      action.type === 'redirect'
-        ? 'Taking you to your bank…'
-        : challenge
-          ? 'Your bank asks you to confirm the payment.'
-          : 'Checking your card with your bank…',
-    )
-    area.hidden = !challenge
-    const shown = challenge ? bringIntoView(area) : undefined
-    // The shopper's way out when the bank's page cannot load (the step would wait its full timeout).
-    const abandon = new AbortController()
-    const cancelRow = $('#challenge-cancel')
-    cancelRow.hidden = !challenge
-    $('#cancel-challenge').onclick = () => abandon.abort()
-    const outcome = await handleAction(action, { container: area, signal: abandon.signal }).finally(() => {
-      shown?.disconnect()
-      area.hidden = true
-      cancelRow.hidden = true
-    })
-    if (outcome.kind === 'redirecting') {
-      leftForBank = true
-      // A Back that reloads the page (no bfcache) finds the order here and offers it again.
-      sessionStorage.setItem(ORDER_AT_BANK, String(order!.id))
-      return new Promise<PaymentResult>(() => {}) // the page is leaving
-    }
-    current = await api<PaymentResult>('/api/payment-details', { orderId: order!.id, details: outcome.details })
-  }
-}
-
-/** Pays the order with what `choice` makes at submit time: a new card's JWE, or a saved card and its code's. */
-async function pay(form: PaymentForm, choice: () => Promise<PaymentChoice>): Promise<void> {
-  if (busy) return
-  if (!order || !form.validate()) {
-    announce('Please correct the highlighted fields.')
-    return
-  }
-  // The Pay button is about to be disabled: focus goes to the status line, not to <body>.
-  status.focus()
-  setBusy(true, form)
-  announce('Processing your payment…')
-  try {
-    const submission = {
-      orderId: order.id,
-      reference: order.reference,
-      amount: order.amount,
-      ...(await choice()),
-      browserInfo: collectBrowserInfo(),
-    }
-    const final = await follow(await api<PaymentResult>('/api/payments', submission))
-    form.clear()
-    showResult(final.resultCode)
-  } catch (error) {
-    if (error instanceof CheckoutActionError && error.code === 'ERR_ABORTED') {
-      form.clear()
-      showResult('Cancelled', 'You stopped the check with your bank; the payment was not made.')
-    } else if (error instanceof CardJweError && error.code === 'ERR_CARD_INVALID') {
-      form.validate()
-      announce('Please correct the highlighted fields.')
-    } else {
-      form.clear()
-      showResult('Error', error instanceof ApiError || error instanceof Error ? error.message : 'Something went wrong.')
-    }
-  } finally {
-    setBusy(false, form)
-  }
-}
 
 function showOrder(current: PublicOrder): void {
-  $('#order-summary').textContent = `Order ${current.reference}: ${formatAmount(current.amount)}`
-  $('#pay').textContent = `Pay ${formatAmount(current.amount)}`
+  $('#order-summary').textContent = words.orderSummary(current.reference, formatAmount(current.amount))
+  $('#pay').textContent = words.pay(formatAmount(current.amount))
 }
 
-async function startCheckout(): Promise<void> {
+/** The saved cards' share of the page: its words, the certificate for a code's JWE, and the checkout's Pay. */
+const savedCardHooks = (pem: string) => ({
+  language,
+  certificate: () => (certificate ??= importCertificate(pem)),
+  pay: (paymentMethod: Promise<object>) => void checkout.pay(paymentMethod),
+})
+
+async function startCheckout(pem: string): Promise<void> {
   const items = [...document.querySelectorAll<HTMLInputElement>('#products input')]
-    .map((input) => ({ sku: input.name, quantity: Number(input.value) }))
+    .map((quantity) => ({ sku: quantity.name, quantity: Number(quantity.value) }))
     .filter((item) => item.quantity > 0)
   if (items.length === 0) {
-    announce('Choose at least one product.')
+    announce(words.chooseProduct)
     return
   }
   order = await api<PublicOrder>('/api/orders', { items })
   showOrder(order)
-  const focus = await offerSavedCards(order, { certificate, pay })
+  const focus = await offerSavedCards(order, savedCardHooks(pem))
   showSection('checkout')
   focus.focus()
 }
@@ -194,19 +114,6 @@ async function renderCatalogue(): Promise<void> {
   }
 }
 
-/** Back from a redirect method: finish the payment with the redirectResult the bank sent. */
-async function finishRedirect(params: URLSearchParams): Promise<void> {
-  sessionStorage.removeItem(ORDER_AT_BANK)
-  order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
-  showOrder(order)
-  history.replaceState(null, '', '/')
-  announce('Completing your payment…')
-  const final = await follow(
-    await api<PaymentResult>('/api/payment-details', { orderId: order.id, details: { redirectResult: params.get('redirectResult') } }),
-  )
-  showResult(final.resultCode)
-}
-
 interface CheckoutConfig {
   certificatePem: string
   checkoutReady: boolean
@@ -224,7 +131,7 @@ function showMethods(config: CheckoutConfig): void {
 }
 
 /** Back from the bank page, reloaded: the same order, ready to pay another way. */
-async function resumeAfterBank(): Promise<boolean> {
+async function resumeAfterBank(pem: string): Promise<boolean> {
   const id = Number(sessionStorage.getItem(ORDER_AT_BANK))
   sessionStorage.removeItem(ORDER_AT_BANK)
   // Only the Back button brings the order back; opening the shop afresh starts a new one.
@@ -234,27 +141,24 @@ async function resumeAfterBank(): Promise<boolean> {
   if (!resumed || resumed.status === 'authorised') return false
   order = resumed
   showOrder(resumed)
-  await offerSavedCards(resumed, { certificate, pay })
+  await offerSavedCards(resumed, savedCardHooks(pem))
   showSection('checkout')
-  announce(CAME_BACK)
+  announce(language.messages.notFinished)
   return true
 }
 
-async function main(): Promise<void> {
-  const config = await api<CheckoutConfig>('/api/config')
-  if (!config.checkoutReady) {
-    // No onboarded store yet: nothing can be paid, so nothing is offered.
-    showSection('not-ready')
-    document.body.dataset.ready = 'true'
-    return
-  }
-  showMethods(config)
-  certificate = await importCertificate(config.certificatePem)
-  const input = (id: string) => $<HTMLInputElement>(`#${id}`)
+/** The bank's challenge, once shown: scrolled to the top of the view (on a phone it opens below the fold). */
+function scrollChallengeIntoView(area: HTMLElement): void {
+  new MutationObserver(() => area.hidden || area.scrollIntoView({ block: 'start' })).observe(area, {
+    attributes: true,
+    attributeFilter: ['hidden'],
+  })
+}
+
+function mount(): Checkout {
   const error = (id: string) => $(`#${id}-error`)
-  const messages = applyLanguage()
-  const form = attachCardFields({
-    ...(messages ? { messages } : {}),
+  return mountCheckout($<HTMLFormElement>('#card-form'), {
+    order: () => order,
     fields: {
       number: input('card-number'),
       expiry: input('card-expiry'),
@@ -270,69 +174,77 @@ async function main(): Promise<void> {
     announcer: status,
     securityCodeLabel: $('#card-cvc-label'),
     securityCodeContainer: $('#card-cvc-field'),
+    actionContainer: $('#threeds'),
+    payButton: $<HTMLButtonElement>('#pay'),
+    messages: language.messages,
+    cardMessages: language.cardMessages,
+    storePaymentMethod: storeCardChoice,
     onChange: ({ brand }) => ($('#card-brand').textContent = brand ? BRAND_NAMES[brand] : ''),
+    onResult: showResult,
+    onEvent(event) {
+      if (event.type === 'submit') setBusy(true)
+      if (event.type === 'action' && event.detail === 'redirect' && order) {
+        // The bank sends the shopper back to an address without the language; a Back may reload this page.
+        keepLanguageForReturn(language.tag)
+        sessionStorage.setItem(ORDER_AT_BANK, String(order.id))
+      }
+    },
   })
-  $('#card-form').addEventListener('submit', (event) => {
-    event.preventDefault()
-    // Encrypted now, at submit, so generationtime is fresh.
-    void pay(form, async () => ({ paymentMethod: toPaymentMethod(await encryptCard(form.values(), certificate)), ...storeCardChoice() }))
-  })
-  // Back from the bank page: the browser may restore this page as it was ("Taking you to your bank").
-  window.addEventListener('pageshow', (event) => {
-    if (!event.persisted || !leftForBank) return
-    leftForBank = false
-    setBusy(false, form)
-    sessionStorage.removeItem(ORDER_AT_BANK)
-    announce(CAME_BACK)
-  })
+}
+
+function wireButtons(pem: string): void {
+  $('#cancel-challenge').addEventListener('click', () => checkout.cancel())
+  $('#pay-ideal').addEventListener('click', () => void checkout.pay({ type: 'ideal' }))
+  // klarna: the shop's back end adds the order's lines, email and billing address from its own record.
+  $('#pay-klarna').addEventListener('click', () => void checkout.pay({ type: 'klarna' }))
   $('#retry-service').addEventListener('click', () => {
-    announce('Trying again…')
+    announce(words.tryingAgain)
     void api<CheckoutConfig>('/api/config')
       .then((again) => {
         showMethods(again)
-        announce(
-          again.serviceReachable
-            ? 'The payment service is back. You can pay now.'
-            : 'The payment service still cannot be reached. Try again in a moment.',
-        )
-        if (again.serviceReachable) $<HTMLInputElement>('#card-number').focus()
+        announce(again.serviceReachable ? words.serviceBack : words.serviceStillDown)
+        if (again.serviceReachable) input('card-number').focus()
       })
-      .catch(() => announce('The shop cannot be reached. Try again in a moment.'))
+      .catch(() => announce(words.shopUnreachable))
   })
   $('#retry-payment').addEventListener('click', () => {
-    form.clear()
+    // The next attempt starts from empty fields (the package keeps them after an attempt that paid nothing).
+    for (const id of CARD_INPUTS) {
+      input(id).value = ''
+      input(id).dispatchEvent(new Event('input'))
+    }
     showSection('checkout')
-    announce(`Order ${order!.reference}: try another card or method.`)
+    announce(words.retryOrder(order!.reference))
     savedCardFocus().focus()
   })
-  $('#start-checkout').addEventListener(
-    'click',
-    () => void startCheckout().catch((e: unknown) => showResult('Error', (e as Error).message)),
-  )
-  // The redirect methods: iDEAL to the bank, klarna to the pay-later provider; the shop's back end
-  // adds the order's lines, email and billing address for klarna from its own record.
-  const payByRedirect = (type: 'ideal' | 'klarna', leaving: string) => {
-    if (!order || busy) return
-    setBusy(true, form)
-    announce(leaving)
-    void api<PaymentResult>('/api/payments', {
-      orderId: order.id,
-      reference: order.reference,
-      amount: order.amount,
-      paymentMethod: { type },
-    })
-      .then(follow)
-      .then((final) => showResult(final.resultCode))
-      .catch((e: unknown) => showResult('Error', (e as Error).message))
-      .finally(() => leftForBank || setBusy(false, form))
+  $('#start-checkout').addEventListener('click', () => void startCheckout(pem).catch(showFailure))
+}
+
+async function main(): Promise<void> {
+  const config = await api<CheckoutConfig>('/api/config')
+  if (!config.checkoutReady) {
+    // No onboarded store yet: nothing can be paid, so nothing is offered.
+    showSection('not-ready')
+    document.body.dataset.ready = 'true'
+    return
   }
-  $('#pay-ideal').addEventListener('click', () => payByRedirect('ideal', 'Taking you to your bank…'))
-  $('#pay-klarna').addEventListener('click', () => payByRedirect('klarna', 'Taking you to Klarna…'))
-  await Promise.all([renderCatalogue(), startShopperSignIn(announce)])
+  showMethods(config)
+  $<HTMLAnchorElement>('#back-to-shop').href = addressAfterReturn(language.tag)
+  scrollChallengeIntoView($('#threeds'))
   const params = new URLSearchParams(location.search)
-  if (params.has('redirectResult') && params.has('orderId')) await finishRedirect(params)
-  else if (!(await resumeAfterBank())) showSection('shop')
+  const returning = params.has('redirectResult') && params.has('orderId')
+  if (returning) {
+    // Back from a redirect method: the package sends the bank's answer once; the page shows the order.
+    sessionStorage.removeItem(ORDER_AT_BANK)
+    order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
+    showOrder(order)
+  }
+  checkout = mount()
+  if (returning) history.replaceState(null, '', addressAfterReturn(language.tag))
+  wireButtons(config.certificatePem)
+  await Promise.all([renderCatalogue(), startShopperSignIn(announce, words)])
+  if (!returning && !(await resumeAfterBank(config.certificatePem))) showSection('shop')
   document.body.dataset.ready = 'true'
 }
 
-main().catch((error: unknown) => showResult('Error', (error as Error).message))
+main().catch(showFailure)

@@ -1,66 +1,60 @@
 /**
- * The checkout's language: English, German or Arabic, from `?lang=` (the language form submits it).
- * card-fields' words come from its locale entry; the card form's own labels from the table here.
- * Arabic makes the page right to left; card-fields keeps the number, expiry and code left to right.
+ * The checkout's language: English, German or Arabic, from `?lang=` (the language form submits it),
+ * or, back from the bank, the one the shopper left in. The flow's words and card-fields' come from
+ * the packages' locale entries; the shop's own words (labels, buttons, its announcements) from the
+ * table here. Arabic makes the page right to left; card-fields keeps the number, expiry and code
+ * left to right.
  */
+import type { CheckoutMessages } from '@card-jwe/checkout'
+import { messages as arabic } from '@card-jwe/checkout/locales/ar'
+import { messages as german } from '@card-jwe/checkout/locales/de'
+import { messages as english } from '@card-jwe/checkout/locales/en'
 import { pickLocale, type CardFieldMessages } from '@card-jwe/card-fields'
-import { messages as arabic } from '@card-jwe/card-fields/locales/ar'
-import { messages as german } from '@card-jwe/card-fields/locales/de'
+import { messages as arabicFields } from '@card-jwe/card-fields/locales/ar'
+import { messages as germanFields } from '@card-jwe/card-fields/locales/de'
+import { messages as englishFields } from '@card-jwe/card-fields/locales/en'
+import { SHOP_WORDS, type ShopWords } from './shop-words.js'
 
-interface PageLanguage {
-  readonly dir: 'ltr' | 'rtl'
-  /** card-fields' words; English, its default, when absent. */
-  readonly messages?: CardFieldMessages
-  /** The card form's labels and headings, by element id. */
-  readonly texts: Readonly<Record<string, string>>
-  readonly expiryPlaceholder: string
+/** sessionStorage key: the language of the page that left for the bank, for the page it returns to. */
+const LANGUAGE_AT_BANK = 'language-at-bank'
+
+export type LanguageTag = 'en' | 'de' | 'ar'
+
+/** The page's one language: the flow's words, the card fields' and the shop's own. */
+export interface PageLanguage {
+  readonly tag: LanguageTag
+  readonly messages: CheckoutMessages
+  readonly cardMessages: CardFieldMessages
+  readonly words: ShopWords
 }
 
-const LANGUAGES: Readonly<Record<'en' | 'de' | 'ar', PageLanguage>> = {
-  en: {
-    dir: 'ltr',
-    texts: {
-      'checkout-title': 'Payment',
-      'card-number-label': 'Card number',
-      'card-expiry-label': 'Expiry date (MM/YY)',
-      'card-holder-label': 'Name on card (optional)',
-    },
-    expiryPlaceholder: 'MM/YY',
-  },
-  de: {
-    dir: 'ltr',
-    messages: german,
-    texts: {
-      'checkout-title': 'Zahlung',
-      'card-number-label': 'Kartennummer',
-      'card-expiry-label': 'Ablaufdatum (MM/JJ)',
-      'card-holder-label': 'Name auf der Karte (optional)',
-    },
-    expiryPlaceholder: 'MM/JJ',
-  },
-  ar: {
-    dir: 'rtl',
-    messages: arabic,
-    texts: {
-      'checkout-title': 'الدفع',
-      'card-number-label': 'رقم البطاقة',
-      'card-expiry-label': 'تاريخ الانتهاء (MM/YY)',
-      'card-holder-label': 'الاسم على البطاقة (اختياري)',
-    },
-    expiryPlaceholder: 'MM/YY',
-  },
+const PACKAGE_WORDS: Readonly<Record<LanguageTag, Pick<PageLanguage, 'messages' | 'cardMessages'>>> = {
+  en: { messages: english, cardMessages: englishFields },
+  de: { messages: german, cardMessages: germanFields },
+  ar: { messages: arabic, cardMessages: arabicFields },
 }
 
-/** Sets the page's language and direction and the card form's words; returns card-fields' words. */
-export function applyLanguage(): CardFieldMessages | undefined {
-  const asked = new URLSearchParams(location.search).get('lang')
+/** Sets the page's language and direction and the shop's words on the page; returns every word the page needs. */
+export function applyLanguage(): PageLanguage {
+  const params = new URLSearchParams(location.search)
+  const asked = params.get('lang') ?? (params.has('redirectResult') ? sessionStorage.getItem(LANGUAGE_AT_BANK) : null)
   const picked = asked ? pickLocale([asked]) : 'en'
-  const tag = picked in LANGUAGES ? (picked as keyof typeof LANGUAGES) : 'en'
-  const language = LANGUAGES[tag]
+  const tag: LanguageTag = picked in PACKAGE_WORDS ? (picked as LanguageTag) : 'en'
+  const words = SHOP_WORDS[tag]
   document.documentElement.lang = tag
-  document.documentElement.dir = language.dir
-  for (const [id, text] of Object.entries(language.texts)) document.getElementById(id)!.textContent = text
-  document.querySelector<HTMLInputElement>('#card-expiry')!.placeholder = language.expiryPlaceholder
+  document.documentElement.dir = tag === 'ar' ? 'rtl' : 'ltr'
+  for (const [id, text] of Object.entries(words.texts)) document.getElementById(id)!.textContent = text
+  document.querySelector<HTMLInputElement>('#card-expiry')!.placeholder = words.expiryPlaceholder
   document.querySelector<HTMLSelectElement>('#language')!.value = tag
-  return language.messages
+  return { tag, ...PACKAGE_WORDS[tag], words }
+}
+
+/** Keeps the language for the page the bank sends the shopper back to (its address has no `lang`). */
+export function keepLanguageForReturn(tag: LanguageTag): void {
+  sessionStorage.setItem(LANGUAGE_AT_BANK, tag)
+}
+
+/** The page's address without the bank's answer, its language kept. */
+export function addressAfterReturn(tag: LanguageTag): string {
+  return tag === 'en' ? '/' : `/?lang=${tag}`
 }

@@ -1,34 +1,23 @@
 /**
  * Saved cards on the checkout. A signed-in shopper's cards come first (the shop's
  * /api/config?orderId=: the server knows the shopper, the page never names one), paid with the
- * security code alone (card-fields' saved-card mode, card-jwe's code-only JWE); "A new card" shows
- * the card form, where "Save my card" is offered for a signed-in shopper's order. checkout.ts calls
- * `offerSavedCards` for each order it shows and adds `storeCardChoice` to a new card's submission.
+ * security code alone (card-fields' saved-card mode, card-jwe's code-only JWE) through the mounted
+ * checkout's `pay`; "A new card" shows the card form, where "Save my card" is offered for a
+ * signed-in shopper's order. checkout.ts calls `offerSavedCards` for each order it shows.
  */
 import { attachSavedCardCode, type SavedCardCode } from '@card-jwe/card-fields'
 import { encryptSecurityCode, toSavedCardPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, formatAmount, type PublicOrder } from './api.js'
+import type { PageLanguage } from './language.js'
 import { describeSavedCard, type SavedCardChoice } from './saved-card-label.js'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
 
-/** What a payment is made with on the checkout: the card form, or a saved card's code. */
-export interface PaymentForm {
-  validate(): boolean
-  clear(): void
-  setDisabled(disabled: boolean): void
-}
-
-/** The page's part of a submission: how it pays, and whether the card is to be saved. */
-export interface PaymentChoice {
-  readonly paymentMethod: unknown
-  readonly storePaymentMethod?: boolean
-}
-
-/** What checkout.ts lends: the certificate, and its one way to pay (busy state, 3-D Secure, result). */
+/** What checkout.ts lends: the page's language, the certificate, and the mounted checkout's one way to pay. */
 export interface SavedCardHooks {
-  readonly certificate: EncryptionCertificate
-  pay(form: PaymentForm, choice: () => Promise<PaymentChoice>): Promise<void>
+  readonly language: PageLanguage
+  certificate(): Promise<EncryptionCertificate>
+  pay(paymentMethod: Promise<object>): void
 }
 
 let code: SavedCardCode | undefined
@@ -37,19 +26,8 @@ let wired = false
 /** The card form is hidden by a saved card's choice (not by the methods on offer, checkout.ts's business). */
 let cardFormHiddenHere = false
 
-/** The saved card's code field, radios and Pay as one form for checkout.ts's busy state. */
-const savedCardForm: PaymentForm = {
-  validate: () => code?.validate() ?? false,
-  clear: () => code?.clear(),
-  setDisabled(disabled) {
-    code?.setDisabled(disabled)
-    $<HTMLButtonElement>('#pay-saved').disabled = disabled
-    for (const radio of document.querySelectorAll<HTMLInputElement>('input[name="saved-card"]')) radio.disabled = disabled
-  },
-}
-
 /** One saved card chosen (its code field set up for its brand), or the new card's form (`card` undefined). */
-function choose(card: SavedCardChoice | undefined): void {
+function choose(card: SavedCardChoice | undefined, hooks: SavedCardHooks): void {
   code?.destroy()
   code = undefined
   chosen = card
@@ -65,6 +43,7 @@ function choose(card: SavedCardChoice | undefined): void {
     announcer: $('#status'),
     securityCodeLabel: $('#saved-card-cvc-label'),
     securityCodeContainer: $('#saved-card-cvc-field'),
+    messages: hooks.language.cardMessages,
   })
 }
 
@@ -75,6 +54,18 @@ function radio(id: string, label: string, onChoose: () => void, lastFour?: strin
   const row = Object.assign(document.createElement('label'), { className: 'check', htmlFor: id })
   row.append(input, ` ${label}`)
   return row
+}
+
+/** While a payment is out: the code field, the radios and the saved card's Pay off; back on after a result. */
+export function setSavedCardsDisabled(disabled: boolean): void {
+  code?.setDisabled(disabled)
+  $<HTMLButtonElement>('#pay-saved').disabled = disabled
+  for (const input of document.querySelectorAll<HTMLInputElement>('input[name="saved-card"]')) input.disabled = disabled
+}
+
+/** Empties the saved card's code after a result, as the package empties the card form. */
+export function clearSavedCardCode(): void {
+  code?.clear()
 }
 
 /**
@@ -94,25 +85,28 @@ export async function offerSavedCards(order: PublicOrder, hooks: SavedCardHooks)
       event.preventDefault()
       const card = chosen
       if (!card || !code) return
-      const needsCode = code.needsCode
+      if (!code.validate()) {
+        $('#status').textContent = hooks.language.messages.fix
+        return
+      }
       const values = code.values()
-      void hooks.pay(savedCardForm, async () => ({
-        // Encrypted now, at submit, so generationtime is fresh; a brand without a code pays with the id alone.
-        paymentMethod: toSavedCardPaymentMethod(card.id, needsCode ? await encryptSecurityCode(values, hooks.certificate) : undefined),
-      }))
+      // Encrypted now, at submit, so generationtime is fresh; a brand without a code pays with the id alone.
+      const jwe = code.needsCode ? hooks.certificate().then((key) => encryptSecurityCode(values, key)) : Promise.resolve(undefined)
+      hooks.pay(jwe.then((encrypted) => toSavedCardPaymentMethod(card.id, encrypted)))
     })
   }
   if (cards.length === 0) {
-    choose(undefined)
+    choose(undefined, hooks)
     return $('#card-number')
   }
-  $('#pay-saved').textContent = `Pay ${formatAmount(order.amount)}`
+  const { words } = hooks.language
+  $('#pay-saved').textContent = words.pay(formatAmount(order.amount))
   $('#saved-card-list').replaceChildren(
-    ...cards.map((card, i) => radio(`saved-card-${i}`, describeSavedCard(card), () => choose(card), card.lastFour)),
-    radio('saved-card-new', 'A new card', () => choose(undefined)),
+    ...cards.map((card, i) => radio(`saved-card-${i}`, describeSavedCard(card, words.savedCard), () => choose(card, hooks), card.lastFour)),
+    radio('saved-card-new', words.newCard, () => choose(undefined, hooks)),
   )
   $<HTMLInputElement>('#saved-card-0').checked = true
-  choose(cards[0])
+  choose(cards[0], hooks)
   return $('#saved-card-0')
 }
 
@@ -122,6 +116,6 @@ export function savedCardFocus(): HTMLElement {
 }
 
 /** The new card's `storePaymentMethod`: asked only of a signed-in shopper; the shop saves it only for one. */
-export function storeCardChoice(): { storePaymentMethod?: true } {
-  return !$('#save-card-field').hidden && $<HTMLInputElement>('#save-card').checked ? { storePaymentMethod: true } : {}
+export function storeCardChoice(): boolean {
+  return !$('#save-card-field').hidden && $<HTMLInputElement>('#save-card').checked
 }

@@ -12,8 +12,11 @@ function show(signedIn: boolean): void {
   $('#signed-in').hidden = !signedIn
 }
 
-/** Shows whether the shopper is signed in and wires the two buttons; `announce` reads out each change. */
-export async function startShopperSignIn(announce: (text: string) => void): Promise<void> {
+/** Shows whether the shopper is signed in and wires the two buttons; `announce` reads out each change in the page's `words`. */
+export async function startShopperSignIn(
+  announce: (text: string) => void,
+  words: { readonly signedIn: string; readonly signedOut: string },
+): Promise<void> {
   // A shop without the demo's sign-in (the README's shops serve this page too): no sign-in offered.
   const session = await api<{ signedIn: boolean }>('/api/shopper').catch(() => undefined)
   if (!session) {
@@ -31,6 +34,6 @@ export async function startShopperSignIn(announce: (text: string) => void): Prom
         announce(said)
       })
       .catch((error: unknown) => announce((error as Error).message))
-  $('#sign-in').addEventListener('click', change('/api/shopper/sign-in', true, '#sign-out', 'Signed in as the test shopper.'))
-  $('#sign-out').addEventListener('click', change('/api/shopper/sign-out', false, '#sign-in', 'Signed out.'))
+  $('#sign-in').addEventListener('click', change('/api/shopper/sign-in', true, '#sign-out', words.signedIn))
+  $('#sign-out').addEventListener('click', change('/api/shopper/sign-out', false, '#sign-in', words.signedOut))
 }

@@ -1,8 +1,8 @@
 /**
  * Focuses the bank's challenge frame once checkout-actions adds it to `area` (checkout-actions
- * titles it), so keyboard and screen-reader shoppers answer at once. Returns the way to stop watching.
+ * titles it), so keyboard and screen-reader shoppers answer at once. Returns the observer, to stop watching.
  */
-export function focusFrame(area: HTMLElement): () => void {
+export function focusFrame(area: HTMLElement): MutationObserver {
   const observer = new MutationObserver(() => {
     const frame = area.querySelector('iframe')
     if (frame) {
@@ -11,5 +11,5 @@ export function focusFrame(area: HTMLElement): () => void {
     }
   })
   observer.observe(area, { childList: true, subtree: true })
-  return () => observer.disconnect()
+  return observer
 }

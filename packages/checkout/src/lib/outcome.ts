@@ -4,10 +4,17 @@ import type { CheckoutResult } from '../types.js'
 type Key = keyof CheckoutMessages
 
 /**
- * The back end's error codes (shop-backend's `ShopBackendErrorCode`) and `OFFLINE` to the words the
- * shopper reads; a code not named here (a body the page got wrong, a set-up route) is `failed`.
+ * The service's final resultCodes (Adyen's), the back end's error codes (shop-backend's
+ * `ShopBackendErrorCode`) and `OFFLINE` to the words the shopper reads; a code not named here (a
+ * body the page got wrong, a set-up route, an unknown resultCode) is `failed`. One table for both:
+ * resultCodes are CamelCase, error codes UPPER_SNAKE, so none can be taken for another.
  */
 export const WORDS_OF_CODE: Readonly<Record<string, Key>> = {
+  Authorised: 'paid',
+  Refused: 'refused',
+  Cancelled: 'notFinished',
+  Pending: 'pending',
+  Received: 'pending',
   OFFLINE: 'offline',
   SERVICE_UNREACHABLE: 'unavailable',
   STORE_UNAVAILABLE: 'unavailable',
@@ -29,19 +36,9 @@ export const WORDS_OF_CODE: Readonly<Record<string, Key>> = {
   RETURNED_BACK: 'notFinished',
 }
 
-/** The service's final resultCodes (Adyen's) to a result's kind and words. */
-const OF_RESULT: Readonly<Record<string, [CheckoutResult['kind'], Key]>> = {
-  Authorised: ['paid', 'paid'],
-  Refused: ['refused', 'refused'],
-  Cancelled: ['retry', 'notFinished'],
-  Pending: ['pending', 'pending'],
-  Received: ['pending', 'pending'],
-}
-
-/** The result for a final resultCode, or for an error's code. */
-export function outcomeOf(code: string, words: CheckoutMessages, isError: boolean): CheckoutResult {
-  const [kind, key] = isError
-    ? [code === 'OUTCOME_PENDING' ? 'pending' : 'retry', WORDS_OF_CODE[code] ?? 'failed']
-    : (OF_RESULT[code] ?? ['retry', 'failed'])
-  return { kind: kind as CheckoutResult['kind'], message: words[key], code }
+/** The result for a final resultCode or an error's code: its words say its kind too (`retry` for the rest). */
+export function outcomeOf(code: string, words: CheckoutMessages): CheckoutResult {
+  const key = WORDS_OF_CODE[code] ?? 'failed'
+  const kind = key === 'paid' || key === 'refused' || key === 'pending' ? key : 'retry'
+  return { kind, message: words[key], code }
 }

@@ -61,10 +61,12 @@ export async function startTestShop(): Promise<TestShop> {
       response.writeHead(204, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' })
       response.end()
     } else if (path === '/test/orders') {
-      const { value = 1450 } = await readBody(request)
+      const { value = 1450, shopper } = await readBody(request)
       const id = `order-${process.pid}-${nextOrder++}`
       const order = { id, reference: `ref-${id}`, amount: { currency: 'EUR', value: Number(value) } }
-      orders.set(id, { ...order, origin: String(request.headers.origin) })
+      // A signed-in shopper's order: the back end saves its card when the page asks (storePaymentMethod).
+      const shopperReference = shopper ? `shopper-${id}` : undefined
+      orders.set(id, { ...order, ...(shopperReference && { shopperReference }), origin: String(request.headers.origin) })
       reply(order)
     } else if (path === '/test/calls') {
       reply(Object.fromEntries(calls))
