@@ -360,6 +360,44 @@ describe('capture, refund and cancel by order', () => {
     }
   })
 
+  const doubleClickRest =
+    'a "refund the rest" click on two instances, the second reading after the first stored it, is that refund, not "nothing left"'
+  it(doubleClickRest, async () => {
+    // The second instance looks its requestId up before the first stores it, and reads the order's
+    // requests after: its own row then counts as asked, and the rest is already zero.
+    let firstDone: () => void = () => {}
+    const firstStored = new Promise<void>((resolve) => {
+      firstDone = resolve
+    })
+    const a = await startShop(world)
+    const b = await startShop(world, {
+      storePath: a.storePath,
+      secretKey: a.secretKey,
+      wrapStore: (store) =>
+        Object.assign(Object.create(store) as typeof store, {
+          findModification: async (id: string) => {
+            const found = await store.findModification(id)
+            if (id === 'rest-click-2') await firstStored
+            return found
+          },
+        }),
+    })
+    try {
+      const { order, payment } = await capturedOrder(a)
+      await a.backend.refund(order.id, { amount: { currency: 'EUR', value: 1000 } })
+      const second = b.backend.refund(order.id, { requestId: 'rest-click-2' })
+      const first = await a.backend.refund(order.id, { requestId: 'rest-click-2' })
+      firstDone()
+      expect(first).toMatchObject({ requestId: 'rest-click-2', state: 'received', amount: { value: 1800 } })
+      expect(await second).toEqual(first)
+      expect(world.sandboxModifications(payment, 'refund')).toBe(2)
+    } finally {
+      firstDone()
+      await b.close()
+      await a.close()
+    }
+  })
+
   const refundSettledByFeed =
     'a plain retry of a lost "refund the rest" after the feed shows the payment refunded is answered with that refund, not 409'
   it(refundSettledByFeed, async () => {

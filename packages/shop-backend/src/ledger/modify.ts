@@ -175,6 +175,9 @@ async function decide(
   // plain retry settle it; any other state refuses before anything is sent (a stale cancel once captured).
   if (!allowed && (options.requestId !== undefined || !CAUSED_BY[kind].has(attempt.state))) throw notAllowed()
   const asked = await context.store.listModifications(attempt.id)
+  // This click stored by another instance since the lookup above: the next round answers it as a repeat,
+  // not as a new request that finds nothing left (its own row already counts as asked).
+  if (options.requestId !== undefined && asked.some((m) => m.id === options.requestId)) return undefined
   const lines = options.lineItems
   // A refund by line asks for its lines' sum: an amount as good as a given one.
   const given = lines === undefined ? options.amount : linesAmount(attempt, lines, options.amount)
