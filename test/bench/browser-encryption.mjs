@@ -60,22 +60,20 @@ export async function browserEncryption({ seconds, rounds = 3 }) {
           ),
         )
     }
-    const firsts = []
-    for (let i = 0; i < 5; i++) {
-      const fresh = await browser.newPage()
-      await fresh.goto(url)
-      await fresh.waitForSelector('body[data-ready="true"]', { state: 'attached' })
-      firsts.push(await fresh.evaluate(([pem, c]) => window.bench.firstJwe(pem, c), [certificatePem, card]))
-      await fresh.close()
+    /** `window.bench[measure]` once in each of five freshly loaded pages. */
+    const inFreshPages = async (measure) => {
+      const results = []
+      for (let i = 0; i < 5; i++) {
+        const fresh = await browser.newPage()
+        await fresh.goto(url)
+        await fresh.waitForSelector('body[data-ready="true"]', { state: 'attached' })
+        results.push(await fresh.evaluate(([m, pem, c]) => window.bench[m](pem, c), [measure, certificatePem, card]))
+        await fresh.close()
+      }
+      return results
     }
-    const afterMount = []
-    for (let i = 0; i < 5; i++) {
-      const fresh = await browser.newPage()
-      await fresh.goto(url)
-      await fresh.waitForSelector('body[data-ready="true"]', { state: 'attached' })
-      afterMount.push(await fresh.evaluate(([pem, c]) => window.bench.firstAfterMount(pem, c), [certificatePem, card]))
-      await fresh.close()
-    }
+    const firsts = await inFreshPages('firstJwe')
+    const afterMount = await inFreshPages('firstAfterMount')
     const afterMountMs = median(afterMount)
     const floor = median(samples.floor)
     const jose = median(samples.jose)
