@@ -29,8 +29,9 @@ export const BROWSER_ENTRIES = Object.freeze({
   // 16,995 B; card-fields' rules moved into pure, Node-tested files cost 128 B (17,123 B), so its
   // budget is 17,200 B: a price paid once, on purpose, and any further growth still fails.
   // The root entry whole, with its default English words: 6,446 B while it also held the Dutch
-  // words, 6 KiB since each locale has an entry of its own.
-  'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_144 },
+  // words, 6,140 B with each locale an entry of its own, 6 kB since the saved-card mode is one too.
+  'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_000 },
+  'card-fields/saved-card-code': { entry: here('../packages/card-fields/src/saved-card-code/index.ts'), gzipBudget: 5_600 },
   'checkout-actions': { entry: here('../packages/checkout-actions/src/index.ts'), gzipBudget: 3_500 },
   'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_200 },
   // The whole page on @card-jwe/checkout in each language: the four above, the flow and the page's

@@ -1,5 +1,4 @@
 export { attachCardFields } from './attach-card-fields.js'
-export { attachSavedCardCode } from './attach-saved-card-code.js'
 export type { CardFieldChange, CardFieldInputs, CardFields, CardFieldsOptions, SavedCardCode, SavedCardCodeOptions } from './types.js'
 export { editCardNumber, reformatCardNumber } from './edit-card-number.js'
 export {

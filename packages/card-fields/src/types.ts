@@ -77,7 +77,7 @@ export interface CardFields {
   destroy(): void
 }
 
-/** Options of {@link attachSavedCardCode}. */
+/** Options of `attachSavedCardCode` (`@card-jwe/card-fields/saved-card-code`). */
 export interface SavedCardCodeOptions {
   /** The saved card's `brand` from the service's `storedPaymentMethods` (`amex`, `visa`, `bcmc`...). */
   readonly brand: string
@@ -91,8 +91,11 @@ export interface SavedCardCodeOptions {
   readonly securityCodeLabel?: HTMLElement
   /** Hidden when the saved card's brand has no security code (Bancontact). */
   readonly securityCodeContainer?: HTMLElement
-  /** The words, as for {@link attachCardFields}. */
-  readonly messages?: CardFieldMessages | CardFieldMessagesOverride
+  /**
+   * Every word the field says, from `@card-jwe/card-fields/locales/<tag>` (changed with `mergeMessages`
+   * if you like): the entry has none of its own.
+   */
+  readonly messages: CardFieldMessages
   /** Called after each change of the code: its verdict and the brand, never a value. */
   readonly onChange?: (change: CardFieldChange) => void
 }

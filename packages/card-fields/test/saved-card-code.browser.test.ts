@@ -8,7 +8,9 @@ import { userEvent } from 'vitest/browser'
 import { encryptSecurityCode, importCertificate } from 'card-jwe'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { testCertificates } from '@card-jwe/testkit/vitest'
-import { attachSavedCardCode, CardFieldsError, type CardFieldChange, type SavedCardCode, type SavedCardCodeOptions } from '../src/index.ts'
+import { CardFieldsError, MESSAGES_EN, type CardFieldChange, type SavedCardCode, type SavedCardCodeOptions } from '../src/index.ts'
+import { messages as germanMessages } from '../src/locales/de.ts'
+import { attachSavedCardCode } from '../src/saved-card-code/index.ts'
 
 let form: HTMLFormElement
 let saved: SavedCardCode | undefined
@@ -40,7 +42,16 @@ function attach(brand: string, extra: Partial<SavedCardCodeOptions> = {}) {
   securityCodeContainer.append(securityCodeLabel, securityCode)
   const error = add('div', 'cvc-error')
   const announcer = add('div', 'announcer')
-  saved = attachSavedCardCode({ brand, securityCode, error, announcer, securityCodeLabel, securityCodeContainer, ...extra })
+  saved = attachSavedCardCode({
+    brand,
+    securityCode,
+    error,
+    announcer,
+    securityCodeLabel,
+    securityCodeContainer,
+    messages: MESSAGES_EN,
+    ...extra,
+  })
   return { securityCode, securityCodeLabel, securityCodeContainer, error, announcer, saved }
 }
 
@@ -76,7 +87,7 @@ describe('a saved card’s security code', () => {
     expect(securityCodeContainer.hidden).toBe(true)
     expect(securityCodeLabel.textContent).toBe('No security code needed')
     expect(saved.validate()).toBe(true)
-    const noField = attachSavedCardCode({ brand: 'bancontact' })
+    const noField = attachSavedCardCode({ brand: 'bancontact', messages: MESSAGES_EN })
     expect(noField.needsCode).toBe(false)
     noField.destroy()
   })
@@ -124,8 +135,21 @@ describe('a saved card’s security code', () => {
   })
 
   it('refuses a call without the code field for a brand that has one, or without a brand', () => {
-    expect(() => attachSavedCardCode({ brand: 'visa' })).toThrow(CardFieldsError)
-    expect(() => attachSavedCardCode({ brand: 'visa' })).toThrow(/^securityCode: required/)
+    expect(() => attachSavedCardCode({ brand: 'visa', messages: MESSAGES_EN })).toThrow(CardFieldsError)
+    expect(() => attachSavedCardCode({ brand: 'visa', messages: MESSAGES_EN })).toThrow(/^securityCode: required/)
     expect(() => attachSavedCardCode({} as SavedCardCodeOptions)).toThrow(/^brand: /)
+  })
+
+  it('refuses a call without the words: the entry has none of its own', () => {
+    const securityCode = add('input', 'cvc')
+    expect(() => attachSavedCardCode({ brand: 'visa', securityCode } as SavedCardCodeOptions)).toThrow(/^messages: required$/)
+  })
+
+  it('says the words of the locale it is given', async () => {
+    const { securityCode, securityCodeLabel, error } = attach('amex', { messages: germanMessages })
+    expect(securityCodeLabel.textContent).toBe('Sicherheitscode (CID, 4 Ziffern)')
+    await userEvent.type(securityCode, '73')
+    securityCode.blur()
+    expect(error.textContent).toBe(germanMessages.errors.securityCode.length)
   })
 })

@@ -5,7 +5,7 @@
  * checkout's `pay`; "A new card" shows the card form, where "Save my card" is offered for a
  * signed-in shopper's order. checkout.ts calls `offerSavedCards` for each order it shows.
  */
-import { attachSavedCardCode, type SavedCardCode } from '@card-jwe/card-fields'
+import { attachSavedCardCode, type SavedCardCode } from '@card-jwe/card-fields/saved-card-code'
 import { encryptSecurityCode, toSavedCardPaymentMethod, type EncryptionCertificate } from 'card-jwe'
 import { api, formatAmount, type PublicOrder } from './api.js'
 import type { PageLanguage } from './language.js'

@@ -18,7 +18,7 @@ export function checkInputs(fields: Partial<CardFieldInputs>, savedCard = false)
       throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: required`)
     }
     if (input && !TYPES_WITH_CARET.test(input.type)) {
-      throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: an <input type="text"> (a number input has no caret to keep)`)
+      throw new CardFieldsError('ERR_INVALID_ARGUMENT', `fields.${name}: a text input (type=number keeps no caret)`)
     }
   }
 }
