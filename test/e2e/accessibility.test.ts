@@ -6,6 +6,7 @@
  * a visible focus, the challenge frame titled and focused.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { messages as englishFlow } from '@card-jwe/checkout/locales/en'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { wantedEngines } from '../support/browsers.ts'
 import { BLOCKING, byImpact, runAxe } from './axe-runner.ts'
@@ -95,7 +96,7 @@ describe.each([...wantedEngines()])('the checkout in %s meets WCAG 2.2 AA', (eng
     await shopper.click('#pay')
     await shopper.waitFor('#threeds iframe')
     await untilTrue(async () => (await shopper.evaluate(challengeFrame))?.focused === true)
-    expect.soft(await shopper.evaluate(challengeFrame)).toEqual({ title: 'Card verification by your bank', focused: true })
+    expect.soft(await shopper.evaluate(challengeFrame)).toEqual({ title: englishFlow.challenge, focused: true })
     await expectNoBlockingViolation('challenge open')
     await shopper.answerChallenge('password')
     await shopper.waitFor('#result')

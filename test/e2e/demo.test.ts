@@ -48,7 +48,7 @@ describe('checkout in Chromium', () => {
     await page.getByRole('button', { name: /^Pay/ }).click()
     expect((await capture.nextCard('**/api/payments', { typed: card })).protectedHeader).toEqual(EXPECTED_CARD_JWE_HEADER)
     await page
-      .frameLocator('iframe[title="Card verification by your bank"]')
+      .frameLocator('iframe[name^="threeds-challenge"]')
       .getByLabel(/Password/)
       .waitFor()
     await stack.screenshot(page, `challenge-${code.toLowerCase()}`)
@@ -111,7 +111,7 @@ describe('checkout in Chromium', () => {
     await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'challenge' }), 'A. Shopper')
     await page.getByRole('button', { name: /^Pay/ }).click()
     await page
-      .frameLocator('iframe[title="Card verification by your bank"]')
+      .frameLocator('iframe[name^="threeds-challenge"]')
       .getByLabel(/Password/)
       .waitFor()
     expect(await page.getByRole('button', { name: 'pay with iDEAL' }).isDisabled()).toBe(true)
@@ -166,7 +166,7 @@ describe('checkout in Chromium', () => {
       await page.getByRole('button', { name: /^Pay/ }).click()
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('status')
       await page
-        .frameLocator('iframe[title="Card verification by your bank"]')
+        .frameLocator('iframe[name^="threeds-challenge"]')
         .getByLabel(/Password/)
         .waitFor()
       await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toBe('IFRAME')

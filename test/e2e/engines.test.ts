@@ -131,7 +131,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await openCheckout()
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
     await shopper.click('#pay')
-    await shopper.waitFor('iframe[title="Card verification by your bank"]')
+    await shopper.waitFor('iframe[name^="threeds-challenge"]')
     expect(
       await shopper.evaluate(() => [
         (document.querySelector('#pay-ideal') as HTMLButtonElement).disabled,
@@ -205,7 +205,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await openCheckout()
     await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
     await shopper.click('#pay')
-    await shopper.waitFor('iframe[title="Card verification by your bank"]')
+    await shopper.waitFor('iframe[name^="threeds-challenge"]')
     for (let waited = 0; waited < 5_000 && (await shopper.evaluate(() => document.activeElement?.tagName)) !== 'IFRAME'; waited += 100) {
       await new Promise((resolve) => setTimeout(resolve, 100))
     }
@@ -257,7 +257,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
       await shopper.screenshot(join(SCREENSHOT_DIR, `${engine}-phone-checkout-${checkout.width}.png`))
       await typeCard(findTestCard({ brand: 'visa', threeDSecure: 'challenge' }))
       await shopper.click('#pay')
-      await shopper.waitFor('iframe[title="Card verification by your bank"]')
+      await shopper.waitFor('iframe[name^="threeds-challenge"]')
       expect((await fits()).sideways).toBe(false)
       await shopper.screenshot(join(SCREENSHOT_DIR, `${engine}-phone-challenge-${checkout.width}.png`))
       await shopper.answerChallenge('password')

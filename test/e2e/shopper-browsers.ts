@@ -40,7 +40,8 @@ export interface ShopperBrowser {
   close(): Promise<void>
 }
 
-const CHALLENGE_FRAME = 'iframe[title="Card verification by your bank"]'
+// By its name: its title is in the page's language.
+const CHALLENGE_FRAME = 'iframe[name^="threeds-challenge"]'
 
 async function until<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined | false>): Promise<T> {
   for (const started = Date.now(); ; ) {
@@ -110,8 +111,7 @@ class FirefoxShopper implements ShopperBrowser {
   async answerChallenge(answer: string) {
     const frame = await until<Frame>('the bank’s challenge page', 20_000, async () => {
       for (const frame of this.page.frames()) {
-        if ((await frameAttribute(frame, 'title')) === 'Card verification by your bank' && frame.url().includes('/threeds/acs'))
-          return frame
+        if ((await frameAttribute(frame, 'name'))?.startsWith('threeds-challenge') && frame.url().includes('/threeds/acs')) return frame
       }
       return undefined
     })

@@ -92,6 +92,19 @@ describe('3-D Secure against the sandbox', () => {
     expect(challengeFrame()).toBeNull()
   })
 
+  it('titles the challenge frame as the shop asks (in its page’s language), English by default', async () => {
+    const abort = new AbortController()
+    const titled = handleAction(await untilChallenge(), { container: newContainer(), signal: abort.signal, challengeTitle: 'بنكك' })
+    await expect.poll(() => challengeFrame()?.title).toBe('بنكك')
+    abort.abort()
+    await titled.catch(() => {})
+    const second = new AbortController()
+    const plain = handleAction(await untilChallenge(), { container: newContainer(), signal: second.signal })
+    await expect.poll(() => challengeFrame()?.title).toBe('Card verification by your bank')
+    second.abort()
+    await plain.catch(() => {})
+  })
+
   it('stops when the shop aborts: ERR_ABORTED, frame removed', async () => {
     const action = await untilChallenge()
     const abort = new AbortController()

@@ -15,6 +15,8 @@ export interface PerformOptions {
   readonly challengeTimeoutMs?: number
   /** How long the 3DS Method may take; default EMV's {@link THREEDS_METHOD_TIMEOUT_MS}. */
   readonly methodTimeoutMs?: number
+  /** The challenge frame's title, read out as focus enters it: in the page's language (default English). */
+  readonly challengeTitle?: string
 }
 
 /** What the page does next: send `details` to the shop's payment-details endpoint, or nothing (it is leaving). */
@@ -53,7 +55,7 @@ async function fingerprint(step: PreparedFingerprint, options: PerformOptions): 
 }
 
 async function challenge(step: PreparedChallenge, options: PerformOptions): Promise<ActionOutcome> {
-  const frame = createFrame(options.container, 'threeds-challenge', 'Card verification by your bank')
+  const frame = createFrame(options.container, 'threeds-challenge', options.challengeTitle || 'Card verification by your bank')
   const { width, height } = CHALLENGE_WINDOW_SIZES[step.windowSize]
   // CSSOM, not a style attribute: a strict CSP (style-src without 'unsafe-inline') allows it.
   frame.style.width = width

@@ -84,7 +84,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       area.hidden = !challenge
       const watch = focusFrame(area)
       abort = new AbortController()
-      const outcome = await handleAction(action, { container: area, signal: abort.signal }).finally(() => {
+      const outcome = await handleAction(action, { container: area, signal: abort.signal, challengeTitle: words.challenge }).finally(() => {
         watch.disconnect()
         area.hidden = true
       })
