@@ -75,6 +75,9 @@ export async function browserEncryption({ seconds, rounds = 3 }) {
     const firsts = await inFreshPages('firstJwe')
     const afterMount = await inFreshPages('firstAfterMount')
     const afterMountMs = median(afterMount)
+    const idle = await inFreshPages('afterIdle')
+    const afterIdleMs = median(idle.map((r) => r.encryption))
+    const aesAfterIdleMs = median(idle.map((r) => r.aesGcm))
     const floor = median(samples.floor)
     const jose = median(samples.jose)
     const cardJwe = median(samples['card-jwe'])
@@ -98,6 +101,9 @@ export async function browserEncryption({ seconds, rounds = 3 }) {
       firstVsSteady: ratio(firstMs, steadyMs),
       firstAfterMountMs: round(afterMountMs, 2),
       firstAfterMountVsSteady: ratio(afterMountMs, steadyMs),
+      afterIdleMs: round(afterIdleMs, 2),
+      firstAfterMountVsAfterIdle: ratio(afterMountMs, afterIdleMs),
+      aesAfterIdleMs: round(aesAfterIdleMs, 2),
       targets: {
         'card-jwe steady state >= 0.95 of jose': cardJwe / jose >= 0.95,
         'first JWE within 3x one steady-state operation': firstMs <= 3 * steadyMs,

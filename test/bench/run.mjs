@@ -163,7 +163,9 @@ const firstJweLine = (b) => {
     `first encryption ${firstEncrypt} ms, second ${secondEncrypt} ms); one steady-state operation ${b.steadyOpMs} ms ` +
     `(${b.firstVsSteady}x); card-jwe's normalisation ${b.normalizePerCardUs} µs per card. ` +
     `The first JWE after Pay with the certificate imported and warmed at mount, as @card-jwe/checkout does: ` +
-    `${b.firstAfterMountMs} ms (${b.firstAfterMountVsSteady}x).`
+    `${b.firstAfterMountMs} ms (${b.firstAfterMountVsSteady}x). After the same 200 ms of idle in a page long warm, ` +
+    `one encryption takes ${b.afterIdleMs} ms (the first after Pay is ${b.firstAfterMountVsAfterIdle}x that) and a bare ` +
+    `AES-GCM of the payload ${b.aesAfterIdleMs} ms: what the browser charges any operation after idle.`
   )
 }
 const parts = [
