@@ -74,6 +74,10 @@ describe.each([...wantedEngines()])('the checkout in %s, in German and Arabic', 
     await shopper.waitFor('body[data-ready="true"]', { attached: true })
     expect(new URL(await shopper.url()).searchParams.get('lang')).toBe('de')
     expect(await shopper.text('#start-checkout')).toBe(SHOP_WORDS.de.texts['start-checkout'])
+    // The owner's notice, hidden while the shop is open, is in the page's language too.
+    expect(await shopper.evaluate(() => document.getElementById('not-ready-title')?.textContent)).toBe(
+      SHOP_WORDS.de.texts['not-ready-title'],
+    )
     await shopper.click('#start-checkout')
     await shopper.waitFor('#card-number')
     expect(await shopper.evaluate(() => [document.documentElement.lang, getComputedStyle(document.body).direction])).toEqual(['de', 'ltr'])
