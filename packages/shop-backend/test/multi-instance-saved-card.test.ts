@@ -3,52 +3,15 @@
  * once, each a real `node` process (test/multi-instance/shop-instance.mjs on the built package) with
  * a proxy of its own to the sandbox, the ledger shared: one PostgreSQL database, or one SQLite file.
  */
-import { execFileSync } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { generateSecretKey } from '../src/index.js'
-import { type InstanceOptions, type InstanceProcess, spawnInstance } from './support/instances.js'
-import { type ServiceProxy, startServiceProxy } from './support/service-proxy.js'
-import { freshDatabase, postgres } from './support/postgres.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import type { InstanceProcess } from './support/instances.js'
+import type { ServiceProxy } from './support/service-proxy.js'
+import { buildInstancePackage, sharedLedgerInstances } from './support/shared-ledger-instances.js'
 import { startWorld, type World } from './support/shop.js'
 
-const repo = fileURLToPath(new URL('../../../', import.meta.url))
-const cleanups: Array<() => Promise<void>> = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!()
-})
-
-type Ledger = Pick<InstanceOptions, 'databaseUrl' | 'sqlitePath'>
-
-/** The two ledgers the instances may share, each made fresh for a test. */
-const LEDGERS: Record<'PostgreSQL' | 'SQLite', () => Promise<Ledger>> = {
-  PostgreSQL: async () => {
-    const database = await freshDatabase('renewals')
-    cleanups.push(() => database.drop())
-    return { databaseUrl: database.url }
-  },
-  SQLite: async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'renewals-'))
-    cleanups.push(() => rm(dir, { recursive: true, force: true }))
-    return { sqlitePath: join(dir, 'payments.sqlite') }
-  },
-}
-
-/** The proxy holds each call back, and a loaded machine must not turn that wait into a timeout: the test is about one charge. */
-const PATIENT = { deadlineMs: 15_000, attemptTimeoutMs: 10_000 }
-
-async function startInstance(name: string, world: World, ledger: Ledger, secretKey: string) {
-  const proxy = await startServiceProxy(world.sandbox.baseUrl)
-  cleanups.push(() => proxy.close())
-  const instance = await spawnInstance(name, { ...ledger, serviceUrl: proxy.baseUrl, secretKey, sandbox: world.sandbox, timeouts: PATIENT })
-  cleanups.push(() => instance.kill())
-  return { ...instance, proxy }
-}
+const instances = sharedLedgerInstances('renewals')
 
 /** The subscriber's card saved the way a page saves it (a paid `sub...` order with storePaymentMethod); its id. */
 async function savedCard(world: World, instance: InstanceProcess): Promise<string> {
@@ -71,22 +34,15 @@ async function savedCard(world: World, instance: InstanceProcess): Promise<strin
 const heldBack: ServiceProxy['rule'] = (method, path) =>
   method === 'POST' && path.endsWith('/payments') ? { action: 'forward', delayMs: 400 } : { action: 'forward' }
 
-const ledgers = (Object.keys(LEDGERS) as Array<keyof typeof LEDGERS>).filter((l) => l !== 'PostgreSQL' || postgres.missing === undefined)
-
-describe.each(ledgers)('a renewal charged by two instances (real processes) on one %s ledger', (kind) => {
-  let world: World
-  beforeAll(async () => {
-    // The instances run the built package.
-    execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/shop-backend'], { cwd: repo, stdio: 'pipe' })
-  }, 120_000)
+describe.each(instances.kinds)('a renewal charged by two instances (real processes) on one %s ledger', (kind) => {
+  // The instances run the built package.
+  beforeAll(buildInstancePackage, 120_000)
 
   it('both take the same order attempt at once: one payment at the sandbox, one key, both answered with it', async () => {
-    world = await startWorld()
-    cleanups.push(() => world.close())
-    const ledger = await LEDGERS[kind]()
-    const secretKey = Buffer.from(generateSecretKey()).toString('base64')
-    const a = await startInstance('a', world, ledger, secretKey)
-    const b = await startInstance('b', world, ledger, secretKey)
+    const world = instances.keep(await startWorld())
+    const shared = await instances.shared(kind)
+    const a = await instances.startInstance('a', world, shared)
+    const b = await instances.startInstance('b', world, shared)
     const storedPaymentMethodId = await savedCard(world, a)
 
     const keysSent = () => new Set([a, b].flatMap((instance) => instance.proxy.keysForwarded('POST', '/payments')))

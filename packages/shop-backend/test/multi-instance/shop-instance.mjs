@@ -6,8 +6,10 @@
  * `POST /test/modify {kind, orderId, amount?, requestId?}` is the merchant's click on capture,
  * refund or cancel; `POST /test/charge-saved-card {orderId, storedPaymentMethodId,
  * recurringProcessingModel}` is the shop's own code charging without the shopper (a renewal), and
- * `POST /test/saved-cards {shopperReference}` lists a shopper's cards: each answers the result, or the
- * refusal's status and code. An order id starting `sub` is the order of SUBSCRIBER (a shopperReference).
+ * `POST /test/saved-cards {shopperReference}` lists a shopper's cards, `POST /test/poll-now` reads the
+ * service's feed once: each answers the result, or the
+ * refusal's status and code. An order id starting `sub` is the order of SUBSCRIBER (a shopperReference);
+ * one starting `lines` has LINES (`/test/modify` takes `lineItems` for a refund by line).
  * With SQLITE_PATH the ledger is that SQLite file instead.
  */
 import { createServer } from 'node:http'
@@ -18,6 +20,11 @@ import { openSqliteStore } from '../../dist/sqlite/index.js'
 
 /** The shopper of every `sub...` order: the one whose saved card a renewal charges. */
 const SUBSCRIBER = 'multi-instance-subscriber'
+/** Two teas at 7.00 and a mug at 14.00: 28.00, the lines of every `lines...` order. */
+const LINES = [
+  { id: 'tea', description: 'Green tea', quantity: 2, amountIncludingTax: 700, amountExcludingTax: 642, taxAmount: 58 },
+  { id: 'mug', description: 'Mug', quantity: 1, amountIncludingTax: 1400, amountExcludingTax: 1157, taxAmount: 243 },
+]
 const env = process.env
 const store = env.SQLITE_PATH ? openSqliteStore({ path: env.SQLITE_PATH }) : await openPostgresStore({ connectionString: env.DATABASE_URL })
 const backend = createShopBackend({
@@ -34,6 +41,7 @@ const backend = createShopBackend({
     reference: `order-${id}`,
     amount: { currency: 'EUR', value: 2800 },
     ...(id.startsWith('sub') ? { shopperReference: SUBSCRIBER } : {}),
+    ...(id.startsWith('lines') ? { lineItems: LINES } : {}),
   }),
   onOrderChange: (change) => {
     process.stdout.write(`CHANGE ${JSON.stringify(change)}\n`)
@@ -47,10 +55,12 @@ await backend.connect(JSON.parse(env.CREDENTIALS))
 const listener = toNodeListener(backend)
 /** The test's calls into the back end, as a shop's own code makes them. */
 const TEST_CALLS = {
-  '/test/modify': ({ kind, orderId, amount, requestId }) => backend[kind](orderId, { amount, requestId }),
+  '/test/modify': ({ kind, orderId, amount, requestId, lineItems }) =>
+    backend[kind](orderId, { amount, requestId, ...(lineItems ? { lineItems } : {}) }),
   '/test/charge-saved-card': ({ orderId, storedPaymentMethodId, recurringProcessingModel }) =>
     backend.chargeSavedCard(orderId, { storedPaymentMethodId, recurringProcessingModel }),
   '/test/saved-cards': ({ shopperReference }) => backend.savedCards(shopperReference),
+  '/test/poll-now': () => backend.poller.pollNow().then(() => ({ polled: true })),
 }
 const server = createServer((request, response) => {
   const call = TEST_CALLS[request.url]
