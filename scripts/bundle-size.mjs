@@ -54,6 +54,19 @@ export const BROWSER_ENTRIES = Object.freeze({
       },
     ]),
   ),
+  // A page with saved cards adds @card-jwe/checkout/saved-cards to the English page above.
+  'checkout page in en with saved cards': {
+    entry: {
+      contents: [
+        "export { mountCheckout } from '@card-jwe/checkout'",
+        "export { mountSavedCards } from '@card-jwe/checkout/saved-cards'",
+        "export { messages } from '@card-jwe/checkout/locales/en'",
+        "export { messages as cardMessages } from '@card-jwe/card-fields/locales/en'",
+      ].join('\n'),
+      resolveDir: here('.'),
+    },
+    gzipBudget: 20_300,
+  },
   // Each locale's words, the one entry a page adds to card-fields for its language.
   ...Object.fromEntries(
     CARD_FIELDS_LOCALES.map((tag) => [

@@ -65,7 +65,8 @@ export async function startTestShop(): Promise<TestShop> {
       const id = `order-${process.pid}-${nextOrder++}`
       const order = { id, reference: `ref-${id}`, amount: { currency: 'EUR', value: Number(value) } }
       // A signed-in shopper's order: the back end saves its card when the page asks (storePaymentMethod).
-      const shopperReference = shopper ? `shopper-${id}` : undefined
+      // A shopper named by the test keeps their saved cards from order to order.
+      const shopperReference = typeof shopper === 'string' ? shopper : shopper ? `shopper-${id}` : undefined
       orders.set(id, { ...order, ...(shopperReference && { shopperReference }), origin: String(request.headers.origin) })
       reply(order)
     } else if (path === '/test/calls') {
