@@ -58,9 +58,8 @@ const BROWSER_MODULES = new Set([
 export function isBrowserExample(block: ReadmeBlock): boolean {
   return (
     block.imports.length > 0 &&
-    block.imports.every(
-      (m) => BROWSER_MODULES.has(m) || m.startsWith('@card-jwe/card-fields/locales/') || m.startsWith('@card-jwe/checkout/locales/'),
-    )
+    // A browser package's subpath entries (locales, core, saved cards) are browser modules too.
+    block.imports.every((m) => BROWSER_MODULES.has(m) || [...BROWSER_MODULES].some((name) => m.startsWith(`${name}/`)))
   )
 }
 

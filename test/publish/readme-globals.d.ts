@@ -1,8 +1,11 @@
 // What the README's examples take as given: the shop's own page elements, order store and request.
 // Only names and types; the examples themselves are type-checked as written (tarballs.test.ts).
+import type { Checkout } from '@card-jwe/checkout'
 import type { PaymentRequest } from '@card-jwe/payment-validator'
 
 declare global {
+  /** The page's mounted checkout (the checkout README's page script). */
+  const checkout: Checkout
   const processorCertificatePem: string
   const numberInput: HTMLInputElement
   const expiryInput: HTMLInputElement
