@@ -100,7 +100,7 @@ describe.each(engines)('saved cards on the demo in %s', (engine) => {
       }),
     ).toEqual(['saved-card-cvc', 'true', 'saved-card-cvc-error'])
     expect(await shopper.text('#saved-card-cvc-error')).toBe('Enter the security code.')
-    await shopper.type('#saved-card-cvc', STANDARD.securityCode!)
+    await shopper.type('#saved-card-cvc', STANDARD.securityCode)
     await shopper.click('#pay-saved')
     const paid = await result()
     expect(paid.code).toBe('Authorised')
@@ -140,7 +140,7 @@ describe.each(engines)('saved cards on the demo in %s', (engine) => {
     await checkout()
     await shopper.waitFor(`input[data-last-four="${lastFour(CHALLENGED)}"]`)
     await shopper.click(`input[data-last-four="${lastFour(CHALLENGED)}"]`)
-    await shopper.type('#saved-card-cvc', CHALLENGED.securityCode!)
+    await shopper.type('#saved-card-cvc', CHALLENGED.securityCode)
     await shopper.click('#pay-saved')
     await shopper.answerChallenge('password')
     const paid = await result()

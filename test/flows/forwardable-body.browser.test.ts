@@ -35,7 +35,7 @@ async function pageSubmission(overrides: Record<string, unknown> = {}): Promise<
     {
       number: card.number,
       expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`,
-      securityCode: card.securityCode!,
+      securityCode: card.securityCode,
       holderName: 'A. Shopper',
     },
     certificate,

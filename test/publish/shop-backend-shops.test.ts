@@ -4,18 +4,16 @@
  * installs it), run against the sandbox's command (`card-jwe-sandbox --port 0 --ready-made-store`,
  * also from its tarball), serving the demo's built checkout page; Chromium pays a challenged card to
  * Authorised through each, and the sandbox's own list (GET /sandbox/payments) holds that one payment.
- * Then @card-jwe/checkout's README page (its markup and whole page script, built by the shop's Vite)
- * on the Express shop pays a challenged card the same way.
+ * Each shop whose registration fails ends with the error. Then @card-jwe/checkout's README page (its
+ * markup and whole page script, built by the shop's Vite) on the Express shop pays a challenged card.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { get } from 'node:http'
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { exitOf, freePort, freshGet, startSandboxCommand, waitFor } from './child-processes.ts'
 import { readmeBlocks } from './readme-blocks.ts'
 import { makeShopProject, root, runIn, type ShopProject } from './shop-project.ts'
 
@@ -43,51 +41,6 @@ let certificatePath: string
 const started: ChildProcess[] = []
 const dataDirs: string[] = []
 
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
-
-/**
- * A GET on a connection of its own. After the synchronous Playwright run, a kept-alive socket that
- * the server closed meanwhile can still look usable to fetch's pool (its close not yet processed).
- */
-function freshGet(url: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    get(url, { agent: false }, (response) => {
-      let body = ''
-      response.setEncoding('utf8')
-      response.on('data', (chunk: string) => (body += chunk))
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body }))
-    }).on('error', reject)
-  })
-}
-
-/** Waits for a line of a child's output; rejects if the child exits first or after 30 s. */
-function waitFor(child: ChildProcess, pattern: RegExp): Promise<{ match: RegExpExecArray; output: string }> {
-  return new Promise((resolve, reject) => {
-    let output = ''
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${pattern}:\n${output}`)), 30_000)
-    const onData = (chunk: Buffer) => {
-      output += chunk
-      const match = pattern.exec(output)
-      if (match) {
-        clearTimeout(timer)
-        resolve({ match, output })
-      }
-    }
-    child.stdout?.on('data', onData)
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk))
-    child.on('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`exited (${code}) before ${pattern}:\n${output}`))
-    })
-  })
-}
-
 const SPEC = `import { expect, test } from '@playwright/test'
 import { answerChallenge, findTestCard } from '@card-jwe/sandbox/playwright'
 
@@ -98,7 +51,7 @@ test('a challenged card pays to Authorised', async ({ page }) => {
   await expect(page.getByLabel('Card number')).toBeVisible()
   await page.getByLabel('Card number').pressSequentially(card.number)
   await page.getByLabel('Expiry date (MM/YY)').pressSequentially(card.expiryMonth + card.expiryYear.slice(2))
-  await page.locator('#card-form').getByLabel(/Security code/).fill(card.securityCode!)
+  await page.locator('#card-form').getByLabel(/Security code/).fill(card.securityCode)
   await page.getByRole('button', { name: /^Pay/ }).click()
   await answerChallenge(page, 'approve')
   await expect(page.locator('#result-code')).toHaveText('Authorised')
@@ -185,16 +138,10 @@ beforeAll(async () => {
 
   const sandboxData = mkdtempSync(join(tmpdir(), 'card-jwe-shops-sandbox-'))
   dataDirs.push(sandboxData)
-  sandbox = spawn(
-    join(project.dir, 'node_modules/.bin/card-jwe-sandbox'),
-    ['--port', '0', '--data-dir', sandboxData, '--ready-made-store'],
-    {
-      cwd: project.dir,
-    },
-  )
-  const { output } = await waitFor(sandbox, /^store id .+$/m)
-  sandboxUrl = /^sandbox listening at (.+)$/m.exec(output)![1]!
-  certificatePath = /^certificate (.+)$/m.exec(output)![1]!
+  const command = await startSandboxCommand(project.dir, sandboxData)
+  sandbox = command.child
+  sandboxUrl = command.url
+  certificatePath = command.certificatePath
 }, SETUP_TIMEOUT)
 
 afterAll(() => {
@@ -233,6 +180,37 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
   )
 })
 
+describe.each(FRAMEWORKS)("the shop-backend README's %s shop, when its registration fails", (framework) => {
+  it(
+    'ends with the error, exit code 1, even where an unhandled rejection only warns',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), `card-jwe-${framework}-refused-`))
+      dataDirs.push(dataDir)
+      // A path the sandbox does not serve: registration is refused (NOT_FOUND) at once. With
+      // --unhandled-rejections=warn (as a host's own handler would), a rejection nobody awaits leaves the
+      // shop serving unregistered; one awaited at the top level still ends it.
+      const shop = spawn(process.execPath, ['--unhandled-rejections=warn', join(project.dir, 'shops/out', `${framework}-shop.js`)], {
+        cwd: project.dir,
+        env: {
+          ...process.env,
+          PORT: String(await freePort()),
+          SERVICE_URL: `${sandboxUrl}/no-such-service`,
+          CERTIFICATE_PATH: certificatePath,
+          DATA_DIR: dataDir,
+          PAGE_DIR: join(project.dir, 'page'),
+        },
+      })
+      started.push(shop)
+      const { code, output } = await exitOf(shop)
+      expect(code, output).toBe(1)
+      expect(output).toMatch(/the payment service refused \(NOT_FOUND\)/)
+      expect(output).not.toMatch(/^shop: /m)
+      expect(output).not.toMatch(/UnhandledPromiseRejection/)
+    },
+    STEP_TIMEOUT,
+  )
+})
+
 it('counts the lines of the README Express shop', () => {
   const lines = expressShopLines()
   writeFileSync(join(root, 'test-results', 'shop-backend-express-shop-lines.txt'), `${lines}\n`)
@@ -253,7 +231,7 @@ test('the checkout README page pays a challenged card', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Pay' })).toBeEnabled()
   await page.getByLabel('Card number').pressSequentially(card.number)
   await page.getByLabel('Expiry date (MM/YY)').pressSequentially(card.expiryMonth + card.expiryYear.slice(2))
-  await page.getByLabel(/Security code/).fill(card.securityCode!)
+  await page.getByLabel(/Security code/).fill(card.securityCode)
   await page.getByRole('button', { name: 'Pay' }).click()
   await answerChallenge(page, 'approve')
   await expect(page.locator('#result')).toHaveAttribute('data-kind', 'paid')

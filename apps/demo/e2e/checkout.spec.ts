@@ -10,7 +10,7 @@ test('a challenged card pays, and the page sends it only inside a fresh JWE', as
   await page
     .locator('#card-form')
     .getByLabel(/Security code/)
-    .fill(card.securityCode!)
+    .fill(card.securityCode)
   await page.getByRole('button', { name: /^Pay/ }).click()
 
   const sent = await cardCapture.nextCard('**/api/payments', { typed: card })

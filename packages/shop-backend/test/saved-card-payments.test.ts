@@ -53,7 +53,7 @@ async function getConfig(shop: TestShop, query: string): Promise<{ status: numbe
 /** What the page posts to pay with a saved card: its id and the code, encrypted alone. */
 async function savedCardSubmission(order: ShopOrder, storedPaymentMethodId: string, card: TestCard = VISA) {
   const certificate = await importCertificate(world.sandbox.certificatePem)
-  const jwe = await encryptSecurityCode({ securityCode: card.securityCode!, brand: card.brand }, certificate)
+  const jwe = await encryptSecurityCode({ securityCode: card.securityCode, brand: card.brand }, certificate)
   return {
     orderId: order.id,
     reference: order.reference,

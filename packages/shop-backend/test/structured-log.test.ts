@@ -93,7 +93,7 @@ describe('the log option as a structured logger (pino) or a function', () => {
     const encrypted = String((submission.paymentMethod as Record<string, unknown>).encryptedCard ?? '')
     for (const secret of [
       card.number,
-      card.securityCode ?? '',
+      card.securityCode,
       `${card.expiryMonth}/${card.expiryYear}`,
       encrypted,
       world().sandbox.readyMadeShop.serviceSecret,

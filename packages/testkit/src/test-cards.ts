@@ -21,8 +21,11 @@ export interface TestCard {
   readonly expiryMonth: string
   /** Four years ahead of the clock, see {@link testCardExpiry}. */
   readonly expiryYear: string
-  /** Absent for brands without a security code. */
-  readonly securityCode?: string
+  /**
+   * What the shopper types in the code field: `''` for a brand without a code (Bancontact), which
+   * card-jwe's `CardInput` reads as none, so a card types and encrypts as it is.
+   */
+  readonly securityCode: string
   /** Whether 3-D Secure 2 applies, and how. */
   readonly threeDSecure: ThreeDSecureFlow
   /** `refused` cards are declined after any 3-D Secure step, with `refusalReason`. */
@@ -62,10 +65,10 @@ export function testCardExpiry(now: Date = new Date()): TestCardExpiry {
 
 /** The expiry the catalogue's cards carry: the one for the moment this module was loaded. */
 export const TEST_EXPIRY = testCardExpiry()
-/** The documented test codes: four digits for American Express, none for Bancontact, else three. */
-function codeFor(brand: CardBrandType): { securityCode?: string } {
-  if (brand === 'bancontact') return {}
-  return { securityCode: brand === 'american-express' ? '7373' : '737' }
+/** The documented test codes: four digits for American Express, none (`''`) for Bancontact, else three. */
+function codeFor(brand: CardBrandType): string {
+  if (brand === 'bancontact') return ''
+  return brand === 'american-express' ? '7373' : '737'
 }
 
 function card(brand: CardBrandType, number: string, label: string, extra: Partial<TestCard> = {}): TestCard {
@@ -74,7 +77,7 @@ function card(brand: CardBrandType, number: string, label: string, extra: Partia
     number,
     expiryMonth: TEST_EXPIRY.month,
     expiryYear: TEST_EXPIRY.year,
-    ...codeFor(brand),
+    securityCode: codeFor(brand),
     threeDSecure: 'none',
     outcome: 'authorised',
     label,

@@ -23,7 +23,7 @@ import { buildJwe, cardPayload } from './support/build-jwe.js'
 const { valid, otherValid } = inject('cardJweTestCertificates')
 const certificate = await importCertificate(valid.certificatePem)
 const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-const typed = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, securityCode: card.securityCode! }
+const typed = { number: card.number, expiryMonth: card.expiryMonth, expiryYear: card.expiryYear, securityCode: card.securityCode }
 const SHOP = 'https://shop.test'
 
 /** A page that emits requests as Playwright's does. */

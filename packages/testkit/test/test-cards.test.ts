@@ -3,8 +3,9 @@
  * (the documented 03/2030 in April 2030), so at any moment the cards must read as valid to card-jwe.
  */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
-import { expiryVerdict } from 'card-jwe'
+import { describe, expect, expectTypeOf, it } from 'vitest'
+import { CARD_BRANDS, encryptCard, expiryVerdict, importCertificate } from 'card-jwe'
+import { createCardDecryptor, createTestCertificate } from '@card-jwe/testkit'
 import { findTestCard, TEST_CARDS, TEST_EXPIRY, testCardExpiry } from '@card-jwe/testkit/test-cards'
 
 const YEAR_MS = 365.25 * 24 * 3_600_000
@@ -33,5 +34,28 @@ describe('test-card expiry', () => {
     const at = new Date('2041-06-30T23:59:59Z')
     expect(findTestCard({ brand: 'visa' }, { now: () => at })).toMatchObject({ brand: 'visa', expiryMonth: '03', expiryYear: '2045' })
     expect(Object.isFrozen(findTestCard({ brand: 'visa' }, { now: () => at }))).toBe(true)
+  })
+})
+
+describe('test-card security code', () => {
+  // Enforced by the tests' type-check (tsc -p tsconfig.tests.json): a Visa's code needs no `!`.
+  expectTypeOf(findTestCard({ brand: 'visa' }).securityCode).toEqualTypeOf<string>()
+
+  it("is on every card: the brand's code, or '' for a brand without one", () => {
+    for (const card of TEST_CARDS) {
+      const spec = CARD_BRANDS.find((brand) => brand.type === card.brand)!.code
+      expect(typeof card.securityCode, card.label).toBe('string')
+      expect(card.securityCode.length, card.label).toBe(spec?.size ?? 0)
+    }
+  })
+
+  it("of '' encrypts as no code: the payload carries no cvc", async () => {
+    const { certificatePem, privateKeyPem } = await createTestCertificate()
+    const bancontact = findTestCard({ brand: 'bancontact' })
+    expect(bancontact.securityCode).toBe('')
+    const jwe = await encryptCard(bancontact, await importCertificate(certificatePem))
+    const { card } = await (await createCardDecryptor(privateKeyPem)).decrypt(jwe)
+    expect(card).not.toHaveProperty('cvc')
+    expect(card.number).toBe(bancontact.number)
   })
 })

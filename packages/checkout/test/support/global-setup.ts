@@ -15,7 +15,7 @@ export interface TypedCard {
 
 const typed = (filter: Parameters<typeof findTestCard>[0]): TypedCard => {
   const card = findTestCard(filter)
-  return { number: card.number, expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`, securityCode: card.securityCode ?? '' }
+  return { number: card.number, expiry: `${card.expiryMonth}/${card.expiryYear.slice(2)}`, securityCode: card.securityCode }
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
