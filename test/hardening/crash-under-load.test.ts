@@ -16,7 +16,8 @@ import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { freePort, managed, type Managed } from './support/processes.js'
+import { freePort } from '../support/free-port.js'
+import { managed, type Managed } from './support/processes.js'
 import { leaksCardDigits } from '../../packages/card-jwe/test/support/cards.js'
 
 const CHECKOUTS = Number(process.env.CRASH_CHECKOUTS ?? 120)

@@ -1,17 +1,7 @@
-/** The publish tests' child processes: free ports, their output, their exit, and the sandbox's command. */
+/** The publish tests' child processes: their output, their exit, and the sandbox's command. */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { get } from 'node:http'
-import { createServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-
-export async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 /**
  * A GET on a connection of its own. After the synchronous Playwright run, a kept-alive socket that

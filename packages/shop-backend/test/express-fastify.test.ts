@@ -5,8 +5,6 @@
  * routes beside them. Express with no body parser, with express.json() and with express.raw()
  * mounted first.
  */
-import { createServer as createNetServer } from 'node:net'
-import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import express from 'express'
 import Fastify, { type FastifyInstance } from 'fastify'
@@ -14,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSecretBox, SHOP_SIDE_PATHS, type ShopBackend } from '../src/index.js'
 import { shopBackendHandler } from '../src/express/index.js'
 import { shopBackendPlugin } from '../src/fastify/index.js'
+import { freePort } from './support/listen.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -21,15 +20,6 @@ beforeAll(async () => {
   world = await startWorld()
 })
 afterAll(() => world.close())
-
-/** A free loopback port, so the shop's URL is known before its back end exists. */
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 interface App {
   close(): Promise<void>

@@ -8,13 +8,12 @@
  * `ctx.ip`, which follows `app.proxy` and `maxIpsCount`, and never a header Koa was not told to trust.
  */
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createServer as createNetServer } from 'node:net'
 import { text } from 'node:stream/consumers'
 import Koa from 'koa'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSecretBox, SHOP_SIDE_PATHS, type RequestInfo, type ShopBackend } from '../src/index.js'
 import { shopBackendMiddleware, type KoaMiddlewareOptions } from '../src/koa/index.js'
+import { freePort } from './support/listen.js'
 import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -22,15 +21,6 @@ beforeAll(async () => {
   world = await startWorld()
 })
 afterAll(() => world.close())
-
-/** A free loopback port, so the shop's URL is known before its back end exists. */
-async function freePort(): Promise<number> {
-  const server = createNetServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => resolve()))
-  return port
-}
 
 /** What a body parser mounted before the back end leaves on `ctx.request`. */
 type Parser = 'none' | 'text-and-parsed' | 'parsed-only' | 'bytes'

@@ -4,7 +4,7 @@
  * MiniBrowser has no headless mode.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer } from 'node:net'
+import { freePort } from '../free-port.ts'
 
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver'
 export const MINIBROWSER = process.env.WEBKIT_MINIBROWSER ?? '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser'
@@ -38,14 +38,6 @@ export type ElementRef = { readonly 'element-6066-11e4-a52f-4d3c6c3a6a70': strin
 
 /** The id WebDriver's element endpoints take: the reference's one value, whatever key the driver used. */
 export const elementId = (element: ElementRef): string => Object.values(element)[0] as string
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 export class WebDriverSession {
   private constructor(

@@ -1,5 +1,14 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { createServer as createNetServer, type AddressInfo } from 'node:net'
+
+/** A free loopback port, so a shop's URL is known before its back end exists. */
+export async function freePort(): Promise<number> {
+  const server = createNetServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+  return port
+}
 
 /** A node:http server on a free loopback port; `close` ends kept-alive connections too. */
 export async function listen(
