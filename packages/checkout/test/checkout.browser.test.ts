@@ -102,6 +102,7 @@ describe('mountCheckout', () => {
   it('never puts card data in an event, a result or the status', async () => {
     const card = shop.cards.challenge
     const page = mount({ order: await newOrder() })
+    await page.checkout.ready
     await typeCard(card)
     await pressPay(page)
     await commands.answerChallenge('password')
@@ -144,6 +145,7 @@ describe('mountCheckout', () => {
 
   it('says what to fix when Pay finds fields in error, and sends nothing', async () => {
     const page = mount({ order: await newOrder() })
+    await page.checkout.ready // else 'ready' may come after 'invalid'
     const before = (await calls())['/api/payments'] ?? 0
     await pressPay(page)
     expect($('status').textContent).toBe(EN.fix)
