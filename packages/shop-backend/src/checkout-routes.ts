@@ -127,6 +127,7 @@ export function addCheckoutRoutes(
         ),
       )
       .finally(ticket.deliver)
+    c.set('paymentAnswer', result)
     return json(200, result)
   }
 
@@ -144,6 +145,7 @@ export function addCheckoutRoutes(
         ),
       )
       .finally(ticket.deliver)
+    c.set('paymentAnswer', result)
     return json(200, result)
   }
 
