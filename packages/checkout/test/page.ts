@@ -25,7 +25,7 @@ const MARKUP = `
   <label for="expiry">Expiry date (MM/YY)</label><input id="expiry" autocomplete="cc-exp"><span id="expiry-error"></span>
   <span id="cvc-field"><label id="cvc-label" for="cvc">Security code</label><input id="cvc" autocomplete="cc-csc"></span>
   <span id="cvc-error"></span>
-  <button type="submit">Pay</button>
+  <button type="submit" id="pay">Pay</button>
 </form>
 <div id="bank" hidden></div>
 <p id="status" role="status" tabindex="-1"></p>`
@@ -52,9 +52,17 @@ export interface Mounted {
   readonly pay: HTMLButtonElement
 }
 
-/** The markup in a fresh body, the checkout mounted on it. */
-export function mount(options: Partial<CheckoutOptions> = {}): Mounted {
+/**
+ * The markup in a fresh body, the checkout mounted on it. `payOutsideForm`: Pay after the form (tied
+ * to it by its `form` attribute, as in a sticky footer) and given to the checkout as `payButton`.
+ */
+export function mount(options: Partial<CheckoutOptions> = {}, { payOutsideForm = false } = {}): Mounted {
   document.body.innerHTML = MARKUP
+  const pay = $<HTMLButtonElement>('pay')
+  if (payOutsideForm) {
+    pay.setAttribute('form', 'pay-form')
+    $('pay-form').after(pay)
+  }
   const events: CheckoutEvent[] = []
   const results: CheckoutResult[] = []
   const waiting: Array<(result: CheckoutResult) => void> = []
@@ -75,13 +83,14 @@ export function mount(options: Partial<CheckoutOptions> = {}): Mounted {
       results.push(result)
       waiting.shift()?.(result)
     },
+    ...(payOutsideForm && { payButton: pay }),
     ...options,
   })
   return {
     checkout,
     events,
     results,
-    pay: document.querySelector<HTMLButtonElement>('#pay-form button')!,
+    pay,
     nextResult: () =>
       results.length > read
         ? Promise.resolve(results[read++]!)

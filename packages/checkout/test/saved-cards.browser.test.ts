@@ -31,8 +31,8 @@ afterEach(() => {
 })
 
 /** The checkout mounted for `order`, with the saved cards beside its card form. */
-function mountWithSavedCards(order: Awaited<ReturnType<typeof newOrder>>) {
-  page = mount({ order })
+function mountWithSavedCards(order: Awaited<ReturnType<typeof newOrder>>, { payOutsideForm = false } = {}) {
+  page = mount({ order }, { payOutsideForm })
   const form = $<HTMLFormElement>('pay-form')
   const cardForm = document.createElement('div')
   cardForm.id = 'card-form'
@@ -53,6 +53,7 @@ function mountWithSavedCards(order: Awaited<ReturnType<typeof newOrder>>) {
     messages: EN,
     cardMessages: CARD_EN,
     baseUrl: shop.url,
+    ...(payOutsideForm && { payButton: page.pay }),
   })
   return { page, saved, cardForm }
 }
@@ -81,34 +82,41 @@ async function shopperWithSavedCard(shopper: string): Promise<void> {
 }
 
 describe('mountSavedCards', () => {
-  it('offers the shopper’s saved card in the shop’s words, and pays it with only the code typed', async () => {
-    const shopper = `saver-${Date.now()}`
-    await shopperWithSavedCard(shopper)
-    const bodies = paymentBodies()
-    const order = await newOrder(2000, shopper)
-    const { page, saved, cardForm } = mountWithSavedCards(order)
-    expect(await page.checkout.ready).toBe(true)
-    const first = await saved.offer(order.id)
-    expect(first.checked).toBe(true)
-    expect(first.closest('label')!.textContent!.replace(/\s+/g, ' ').trim()).toBe(
-      `Visa ending in ${shop.cards.frictionless.number.slice(-4)}, expires ${shop.cards.frictionless.expiry.replace(/\/(\d\d)$/, '/20$1')}`,
-    )
-    expect(cardForm.hidden).toBe(true)
-    expect($('code-form').hidden).toBe(false)
-    expect($('saved-cvc-label').textContent).toBe('Security code (CVV, 3 digits)')
-    await userEvent.type($('saved-cvc'), shop.cards.frictionless.securityCode)
-    const before = (await calls())['/api/payments'] ?? 0
-    await pressPay(page)
-    expect(await page.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
-    expect((await calls())['/api/payments']).toBe(before + 1)
-    const paymentMethod = bodies.at(-1)!.paymentMethod as Record<string, unknown>
-    expect(Object.keys(paymentMethod).sort()).toEqual(['jwe', 'storedPaymentMethodId', 'type'])
-    expect(paymentMethod.storedPaymentMethodId).toBe(saved.chosen())
-    expect(String(paymentMethod.jwe).split('.')).toHaveLength(5)
-    // Paid: Pay, the choices and the code stay off.
-    expect(page.pay.disabled).toBe(true)
-    expect(first.disabled).toBe(true)
-  })
+  it.each([
+    { where: 'in the form', payOutsideForm: false },
+    { where: 'outside the form (the checkout’s payButton)', payOutsideForm: true },
+  ])(
+    'offers the shopper’s saved card in the shop’s words, and pays it with only the code typed: Pay $where',
+    async ({ payOutsideForm }) => {
+      const shopper = `saver-${Date.now()}`
+      await shopperWithSavedCard(shopper)
+      const bodies = paymentBodies()
+      const order = await newOrder(2000, shopper)
+      const { page, saved, cardForm } = mountWithSavedCards(order, { payOutsideForm })
+      expect(page.pay.form).toBe($('pay-form'))
+      expect(await page.checkout.ready).toBe(true)
+      const first = await saved.offer(order.id)
+      expect(first.checked).toBe(true)
+      expect(first.closest('label')!.textContent!.replace(/\s+/g, ' ').trim()).toBe(
+        `Visa ending in ${shop.cards.frictionless.number.slice(-4)}, expires ${shop.cards.frictionless.expiry.replace(/\/(\d\d)$/, '/20$1')}`,
+      )
+      expect(cardForm.hidden).toBe(true)
+      expect($('code-form').hidden).toBe(false)
+      expect($('saved-cvc-label').textContent).toBe('Security code (CVV, 3 digits)')
+      await userEvent.type($('saved-cvc'), shop.cards.frictionless.securityCode)
+      const before = (await calls())['/api/payments'] ?? 0
+      await pressPay(page)
+      expect(await page.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+      expect((await calls())['/api/payments']).toBe(before + 1)
+      const paymentMethod = bodies.at(-1)!.paymentMethod as Record<string, unknown>
+      expect(Object.keys(paymentMethod).sort()).toEqual(['jwe', 'storedPaymentMethodId', 'type'])
+      expect(paymentMethod.storedPaymentMethodId).toBe(saved.chosen())
+      expect(String(paymentMethod.jwe).split('.')).toHaveLength(5)
+      // Paid: Pay, the choices and the code stay off.
+      expect(page.pay.disabled).toBe(true)
+      expect(first.disabled).toBe(true)
+    },
+  )
 
   it('shows the code’s error at Pay, says what to fix and sends nothing; "A new card" pays with the card form', async () => {
     const shopper = `fixer-${Date.now()}`

@@ -44,6 +44,8 @@ export interface SavedCardsOptions {
   readonly cardMessages: CardFieldMessages
   /** Where the shop back end is mounted; default the page's own origin (`''`). */
   readonly baseUrl?: string
+  /** The Pay button given to the checkout as `payButton` (one outside `form`); default the form's submit button. */
+  readonly payButton?: HTMLButtonElement
 }
 
 /** The mounted saved cards. */
@@ -67,7 +69,8 @@ export interface SavedCards {
  */
 export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, options: SavedCardsOptions): SavedCards {
   const { list, newCard, cardForm, codeForm, baseUrl = '' } = options
-  const payButton = form.querySelector<HTMLButtonElement>('[type=submit]')
+  // As the checkout finds it: Pay's state is the flow's (off while a payment is out, and once paid).
+  const payButton = options.payButton ?? form.querySelector<HTMLButtonElement>('[type=submit]')
   const choices: HTMLElement[] = []
   let certificate: Promise<EncryptionCertificate> | undefined
   let chosen: SavedCardChoice | undefined
