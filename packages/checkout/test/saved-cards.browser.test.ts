@@ -97,9 +97,9 @@ describe('mountSavedCards', () => {
       expect(await page.checkout.ready).toBe(true)
       const first = await saved.offer(order.id)
       expect(first.checked).toBe(true)
-      expect(first.closest('label')!.textContent!.replace(/\s+/g, ' ').trim()).toBe(
-        `Visa ending in ${shop.cards.frictionless.number.slice(-4)}, expires ${shop.cards.frictionless.expiry.replace(/\/(\d\d)$/, '/20$1')}`,
-      )
+      const { number, expiry } = shop.cards.frictionless
+      const label = first.closest('label')!.textContent!.replace(/\s+/g, ' ').trim()
+      expect(label).toBe(`Visa ending in ${number.slice(-4)}, expires ${expiry.replace(/\/(\d\d)$/, '/20$1')}`)
       expect(cardForm.hidden).toBe(true)
       expect($('code-form').hidden).toBe(false)
       expect($('saved-cvc-label').textContent).toBe('Security code (CVV, 3 digits)')
@@ -118,12 +118,12 @@ describe('mountSavedCards', () => {
     },
   )
 
-  it('shows the code’s error at Pay, says what to fix and sends nothing; "A new card" pays with the card form', async () => {
+  it('shows the code’s error at Pay and sends nothing; "A new card" pays with the card form, the choices off', async () => {
     const shopper = `fixer-${Date.now()}`
     await shopperWithSavedCard(shopper)
     const order = await newOrder(2100, shopper)
     const { page, saved, cardForm } = mountWithSavedCards(order)
-    await saved.offer(order.id)
+    const savedChoice = await saved.offer(order.id)
     const before = (await calls())['/api/payments'] ?? 0
     await pressPay(page)
     expect($('saved-cvc-error').textContent).toBe(CARD_EN.errors.securityCode.required)
@@ -143,8 +143,13 @@ describe('mountSavedCards', () => {
     expect($('code-form').hidden).toBe(true)
     await typeCard(shop.cards.frictionless)
     await pressPay(page)
+    // The new card's payment is the checkout's: the saved choices follow Pay, off while it is out and once paid.
+    expect(page.pay.disabled).toBe(true)
+    await expect.poll(() => savedChoice.disabled).toBe(true)
     expect(await page.nextResult()).toMatchObject({ kind: 'paid' })
     expect((await calls())['/api/payments']).toBe(before + 1)
+    expect(savedChoice.disabled).toBe(true)
+    expect($<HTMLInputElement>('new-card').disabled).toBe(true)
   })
 
   it('offers nothing to a shopper without saved cards: "A new card" chosen, the card form shown', async () => {

@@ -97,6 +97,7 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
       ...(options.securityCodeContainer && { securityCodeContainer: options.securityCodeContainer }),
       ...(options.announcer && { announcer: options.announcer }),
     })
+    code.setDisabled(payButton?.disabled ?? false)
   }
   function choiceOf(card: SavedCardChoice): HTMLElement {
     const row = options.template.content.firstElementChild!.cloneNode(true) as HTMLElement
@@ -114,12 +115,13 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
     return row
   }
   const onNewCard = () => newCard.checked && choose(undefined)
+  let paying = false
   // Capture: before the checkout's own submit listener, which pays with the card form.
   const onSubmit = (event: Event) => {
     if (!chosen || !code) return
     event.preventDefault()
     event.stopImmediatePropagation()
-    if (payButton?.disabled) return
+    if (paying || payButton?.disabled) return
     if (!code.validate()) {
       if (options.announcer) options.announcer.textContent = options.messages.fix
       return
@@ -130,13 +132,15 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
     const method = code.needsCode
       ? certificate!.then((key) => encryptSecurityCode(values, key)).then((jwe) => toSavedCardPaymentMethod(id, jwe))
       : toSavedCardPaymentMethod(id)
-    setDisabled(true)
+    paying = true
     void checkout.pay(method).then(() => {
-      // Pay stays off once paid or pending; the choices with it.
-      setDisabled(payButton?.disabled ?? false)
+      paying = false
       code?.clear()
     })
   }
+  // Pay's state is the checkout's, whoever changed it (a new card's payment, a return from the bank): the choices follow it.
+  const followPay = new MutationObserver(() => setDisabled(payButton!.disabled))
+  if (payButton) followPay.observe(payButton, { attributeFilter: ['disabled'] })
   newCard.addEventListener('change', onNewCard)
   form.addEventListener('submit', onSubmit, { capture: true })
 
@@ -155,10 +159,12 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
       const pick = first ?? newCard
       pick.checked = true
       choose(first ? cards[0] : undefined)
+      setDisabled(payButton?.disabled ?? false)
       return pick
     },
     chosen: () => chosen?.id,
     destroy() {
+      followPay.disconnect()
       form.removeEventListener('submit', onSubmit, { capture: true })
       newCard.removeEventListener('change', onNewCard)
       code?.destroy()
