@@ -9,8 +9,7 @@ describe('capture, refund and cancel by order', () => {
   it('capture part, capture the rest, refund part: each through the feed into the ledger, and the shop hears each state', async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder(2800)
-      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      const { order } = await t.paidOrder(shop)
       expect(await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).toMatchObject({
         kind: 'capture',
         state: 'received',
@@ -38,8 +37,7 @@ describe('capture, refund and cancel by order', () => {
   it('"the rest" right after a partial capture or refund is the rest, not the whole; one poll applies both', async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder(2900)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const { order } = await t.paidOrder(shop, 2900)
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2000 } })
       const rest = await shop.backend.capture(order.id)
       expect(rest).toMatchObject({ state: 'received', amount: { value: 900 } })
@@ -63,8 +61,7 @@ describe('capture, refund and cancel by order', () => {
     try {
       const unpaid = shop.createOrder()
       await expect(shop.backend.capture(unpaid.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
-      const order = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const { order } = await t.paidOrder(shop)
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({
         code: 'AMOUNT_NOT_ALLOWED',

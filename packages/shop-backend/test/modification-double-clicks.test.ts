@@ -95,8 +95,7 @@ describe('capture, refund and cancel clicked twice', () => {
   it(restWithId, async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder(2800)
-      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      const { order, payment } = await t.paidOrder(shop)
       t.failing('lose-answers', '/captures')
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })).rejects.toMatchObject({
         code: 'SERVICE_UNREACHABLE',
@@ -109,7 +108,6 @@ describe('capture, refund and cancel clicked twice', () => {
         state: 'received',
         amount: { currency: 'EUR', value: 2700 },
       })
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
       expect(t.world.sandboxModifications(payment, 'capture')).toBe(2)
     } finally {
       await shop.close()
@@ -167,14 +165,12 @@ describe('capture, refund and cancel clicked twice', () => {
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded', refundedValue: 2800 })
       expect(await shop.backend.refund(order.id)).toMatchObject({ kind: 'refund', state: 'received', amount: { value: 2800 } })
       // And so for a cancel lost, then shown cancelled.
-      const other = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(other))
+      const { order: other, payment: otherPayment } = await t.paidOrder(shop)
       t.failing('lose-answers', '/cancels')
       await expect(shop.backend.cancel(other.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       t.world.proxy.mode = 'pass'
       await shop.backend.poller.pollNow()
       expect(await shop.backend.cancel(other.id)).toMatchObject({ kind: 'cancel', state: 'received' })
-      const otherPayment = (await shop.store.listAttempts(String(other.id)))[0]!.pspReference!
       expect([t.world.sandboxModifications(payment, 'refund'), t.world.sandboxModifications(otherPayment, 'cancel')]).toEqual([1, 1])
     } finally {
       await shop.close()

@@ -14,8 +14,7 @@ describe('capture, refund and cancel called again after a lost answer', () => {
     // after storing it): the plain call again must say what took the rest, never "nothing is left".
     const shop = await startShop(t.world, { repeatWindowMs: 0 })
     try {
-      const order = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const { order, payment } = await t.paidOrder(shop)
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 800 } })
       const rest = await shop.backend.capture(order.id)
       expect(rest).toMatchObject({ state: 'received', amount: { value: 2000 } })
@@ -33,7 +32,6 @@ describe('capture, refund and cancel called again after a lost answer', () => {
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded', refundedValue: 2800 })
       expect(await shop.backend.refund(order.id)).toEqual(refundRest)
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
       expect([t.world.sandboxModifications(payment, 'capture'), t.world.sandboxModifications(payment, 'refund')]).toEqual([2, 2])
     } finally {
       await shop.close()
@@ -43,8 +41,7 @@ describe('capture, refund and cancel called again after a lost answer', () => {
   it('a cancel whose answer was lost, repeated with the same requestId, is sent under the same key: one cancel', async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder()
-      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const { order, payment } = await t.paidOrder(shop)
       const earlier = t.world.proxy.keysForwarded('POST', '/cancels') // other tests' cancels in this file
       t.failing('lose-answers', '/cancels')
       await expect(shop.backend.cancel(order.id, { requestId: 'click-0001' })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
@@ -59,7 +56,6 @@ describe('capture, refund and cancel called again after a lost answer', () => {
       // ... under the key of the lost tries, so the service made one cancel.
       expect(lost).toHaveLength(1)
       expect(ours()).toEqual(lost)
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
       expect(t.world.sandboxModifications(payment, 'cancel')).toBe(1)
       // A third press of the same click is answered from the ledger: nothing sent.
       const sent = t.world.proxy.counted('POST', '/cancels')
@@ -104,12 +100,10 @@ describe('capture, refund and cancel called again after a lost answer', () => {
   it('a capture the service never got (it was down), called again for the rest, is sent then: received, one capture', async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const { order, payment } = await t.paidOrder(shop)
       t.failing('down', '/captures')
       await expect(shop.backend.capture(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       t.world.proxy.mode = 'pass'
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
       expect(t.world.sandboxModifications(payment, 'capture')).toBe(0)
       // Stored and never answered: not "nothing is left to capture", but the same capture sent now.
       expect(await shop.backend.capture(order.id)).toMatchObject({ state: 'received', amount: { value: 2800 } })
@@ -122,9 +116,7 @@ describe('capture, refund and cancel called again after a lost answer', () => {
   it('"the rest" after a partial capture whose answer was lost settles that one under its key, then captures the rest', async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
-      const payment = (await shop.store.listAttempts(String(order.id)))[0]!.pspReference!
+      const { order, payment } = await t.paidOrder(shop)
       t.failing('lose-answers', '/captures')
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })).rejects.toMatchObject({
         code: 'SERVICE_UNREACHABLE',
@@ -143,8 +135,7 @@ describe('capture, refund and cancel called again after a lost answer', () => {
   it('a cancel the service never got is not sent once the order is captured: 409, nothing sent', async () => {
     const shop = await startShop(t.world)
     try {
-      const order = shop.createOrder(2800)
-      await shop.post('/api/payments', await shop.cardSubmission(order))
+      const { order } = await t.paidOrder(shop)
       t.failing('down', '/cancels')
       await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       t.world.proxy.mode = 'pass'

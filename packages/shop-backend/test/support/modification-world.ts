@@ -18,6 +18,12 @@ export function modificationWorld() {
     world!.proxy.matches = () => true
     world!.proxy.rule = forwardEverything
   })
+  /** A new order of `value` (default 28.00) paid by card, with its payment's pspReference. */
+  async function paidOrder(shop: TestShop, value = 2800) {
+    const order = shop.createOrder(value)
+    expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    return { order, payment: (await shop.store.listAttempts(String(order.id)))[0]!.pspReference! }
+  }
   return {
     /** The file's world, started before its first test. */
     get world(): World {
@@ -28,13 +34,13 @@ export function modificationWorld() {
       world!.proxy.matches = (method, path) => method === 'POST' && path.endsWith(pathEnd)
       world!.proxy.mode = mode
     },
+    paidOrder,
     /** A new order of 28.00, paid by card and captured whole, the capture shown by the feed. */
     async capturedOrder(shop: TestShop) {
-      const order = shop.createOrder(2800)
-      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
-      await shop.backend.capture(order.id)
+      const paid = await paidOrder(shop)
+      await shop.backend.capture(paid.order.id)
       await shop.backend.poller.pollNow()
-      return { order, payment: (await shop.store.listAttempts(String(order.id)))[0]!.pspReference! }
+      return paid
     },
   }
 }
