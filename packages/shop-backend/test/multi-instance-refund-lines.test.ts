@@ -3,27 +3,17 @@
  * (test/multi-instance/shop-instance.mjs on the built package) with a proxy of its own to the
  * sandbox, the ledger shared: one PostgreSQL database, or one SQLite file.
  */
-import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { InstanceProcess } from './support/instances.js'
 import type { ServiceProxy } from './support/service-proxy.js'
-import { buildInstancePackage, sharedLedgerInstances } from './support/shared-ledger-instances.js'
+import { buildInstancePackage, payByCard, sharedLedgerInstances } from './support/shared-ledger-instances.js'
 import { startWorld, type World } from './support/shop.js'
 
 const instances = sharedLedgerInstances('line-refunds')
 
 /** The order's lines paid through `a` and captured whole: its pspReference at the sandbox. */
 async function paidAndCaptured(world: World, a: InstanceProcess, b: InstanceProcess, orderId: string): Promise<string> {
-  const certificate = await importCertificate(world.sandbox.certificatePem)
-  const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-  const paid = await a.post('/api/payments', {
-    orderId,
-    reference: `order-${orderId}`,
-    amount: { currency: 'EUR', value: 2800 },
-    paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
-  })
-  expect(paid).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+  await payByCard(world, a, orderId)
   expect((await a.post('/test/modify', { kind: 'capture', orderId })).status).toBe(200)
   // The feed shows the capture to whichever instance reads it.
   for (const instance of [a, b]) expect((await instance.post('/test/poll-now', {})).status).toBe(200)

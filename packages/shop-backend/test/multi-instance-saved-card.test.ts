@@ -3,28 +3,17 @@
  * once, each a real `node` process (test/multi-instance/shop-instance.mjs on the built package) with
  * a proxy of its own to the sandbox, the ledger shared: one PostgreSQL database, or one SQLite file.
  */
-import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { beforeAll, describe, expect, it } from 'vitest'
 import type { InstanceProcess } from './support/instances.js'
 import type { ServiceProxy } from './support/service-proxy.js'
-import { buildInstancePackage, sharedLedgerInstances } from './support/shared-ledger-instances.js'
+import { buildInstancePackage, payByCard, sharedLedgerInstances } from './support/shared-ledger-instances.js'
 import { startWorld, type World } from './support/shop.js'
 
 const instances = sharedLedgerInstances('renewals')
 
 /** The subscriber's card saved the way a page saves it (a paid `sub...` order with storePaymentMethod); its id. */
 async function savedCard(world: World, instance: InstanceProcess): Promise<string> {
-  const certificate = await importCertificate(world.sandbox.certificatePem)
-  const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-  const paid = await instance.post('/api/payments', {
-    orderId: 'sub-first',
-    reference: 'order-sub-first',
-    amount: { currency: 'EUR', value: 2800 },
-    paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
-    storePaymentMethod: true,
-  })
-  expect(paid).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+  const card = await payByCard(world, instance, 'sub-first', { storePaymentMethod: true })
   const { body } = await instance.post('/test/saved-cards', { shopperReference: 'multi-instance-subscriber' })
   const cards = body as unknown as Array<{ id: string; lastFour: string }>
   return cards.find((c) => c.lastFour === card.number.slice(-4))!.id

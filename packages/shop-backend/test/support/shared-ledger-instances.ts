@@ -8,9 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { afterEach } from 'vitest'
+import { findTestCard, type TestCard } from '@card-jwe/testkit/test-cards'
+import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
+import { afterEach, expect } from 'vitest'
 import { generateSecretKey } from '../../src/index.js'
-import { type InstanceOptions, spawnInstance } from './instances.js'
+import { type InstanceOptions, type InstanceProcess, spawnInstance } from './instances.js'
 import { freshDatabase, postgres } from './postgres.js'
 import { startServiceProxy } from './service-proxy.js'
 import type { World } from './shop.js'
@@ -29,6 +31,29 @@ const repo = fileURLToPath(new URL('../../../../', import.meta.url))
 /** Builds the package the instances run (their `dist`). */
 export function buildInstancePackage(): void {
   execFileSync('pnpm', ['exec', 'tsc', '-b', 'packages/shop-backend'], { cwd: repo, stdio: 'pipe' })
+}
+
+/**
+ * The order `orderId` (28.00, reference `order-<orderId>`) paid through `instance` with a card
+ * encrypted as a page does, `extra` added to the body; checked Authorised. Answers the card.
+ */
+export async function payByCard(
+  world: World,
+  instance: InstanceProcess,
+  orderId: string,
+  extra: Record<string, unknown> = {},
+): Promise<TestCard> {
+  const certificate = await importCertificate(world.sandbox.certificatePem)
+  const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+  const paid = await instance.post('/api/payments', {
+    orderId,
+    reference: `order-${orderId}`,
+    amount: { currency: 'EUR', value: 2800 },
+    paymentMethod: toPaymentMethod(await encryptCard(card, certificate)),
+    ...extra,
+  })
+  expect(paid).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+  return card
 }
 
 /** The helpers for one test file; `name` names its databases and folders. */
