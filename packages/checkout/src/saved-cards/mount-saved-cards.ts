@@ -97,7 +97,6 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
       ...(options.securityCodeContainer && { securityCodeContainer: options.securityCodeContainer }),
       ...(options.announcer && { announcer: options.announcer }),
     })
-    code.setDisabled(payButton?.disabled ?? false)
   }
   function choiceOf(card: SavedCardChoice): HTMLElement {
     const row = options.template.content.firstElementChild!.cloneNode(true) as HTMLElement
@@ -139,8 +138,9 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
     })
   }
   // Pay's state is the checkout's, whoever changed it (a new card's payment, a return from the bank): the choices follow it.
-  const followPay = new MutationObserver(() => setDisabled(payButton!.disabled))
-  if (payButton) followPay.observe(payButton, { attributeFilter: ['disabled'] })
+  const followPay = () => setDisabled(payButton?.disabled ?? false)
+  const payWatch = new MutationObserver(followPay)
+  if (payButton) payWatch.observe(payButton, { attributeFilter: ['disabled'] })
   newCard.addEventListener('change', onNewCard)
   form.addEventListener('submit', onSubmit, { capture: true })
 
@@ -159,12 +159,12 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
       const pick = first ?? newCard
       pick.checked = true
       choose(first ? cards[0] : undefined)
-      setDisabled(payButton?.disabled ?? false)
+      followPay() // the new choices and code field, as Pay is now
       return pick
     },
     chosen: () => chosen?.id,
     destroy() {
-      followPay.disconnect()
+      payWatch.disconnect()
       form.removeEventListener('submit', onSubmit, { capture: true })
       newCard.removeEventListener('change', onNewCard)
       code?.destroy()
