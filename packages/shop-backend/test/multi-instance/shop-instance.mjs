@@ -7,9 +7,9 @@
  * refund or cancel; `POST /test/charge-saved-card {orderId, storedPaymentMethodId,
  * recurringProcessingModel}` is the shop's own code charging without the shopper (a renewal), and
  * `POST /test/saved-cards {shopperReference}` lists a shopper's cards, `POST /test/poll-now` reads the
- * service's feed once: each answers the result, or the
- * refusal's status and code. An order id starting `sub` is the order of SUBSCRIBER (a shopperReference);
- * one starting `lines` has LINES (`/test/modify` takes `lineItems` for a refund by line).
+ * service's feed once: each answers the result, or the refusal's status and code. An order id
+ * starting `sub` is the order of SUBSCRIBER (a shopperReference); one starting `lines` has LINES
+ * (`/test/modify` takes `lineItems` for a refund by line).
  * With SQLITE_PATH the ledger is that SQLite file instead.
  */
 import { createServer } from 'node:http'
