@@ -1,126 +1,19 @@
 /**
  * card-fields in a real browser, with real key presses (the provider's keyboard, so the browser
- * fires its own beforeinput and input events): the caret tables replayed key by key, then brand,
- * verdicts, accessibility, messages, auto-advance, autofill and composition, clear and destroy.
+ * fires its own beforeinput and input events): brand, verdicts, accessibility, messages,
+ * auto-advance, autofill and composition, clear and destroy. The caret tables: caret-keys.browser.test.ts.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { userEvent } from 'vitest/browser'
-import { attachCardFields, mergeMessages, type CardFieldChange, type CardFields, type CardFieldsOptions } from '../src/index.ts'
+import { attachCardFields, mergeMessages, type CardFieldChange } from '../src/index.ts'
 import { messages as MESSAGES_NL } from '../src/locales/nl.ts'
-import { parseState, writeState, type TableKey } from './caret-notation.ts'
 import { testCardExpiry } from '@card-jwe/testkit/test-cards'
-import { EXPIRY_TABLE, NUMBER_TABLE } from './caret-tables.ts'
+import { useCardForm } from './card-form.ts'
 
 /** An expiry always ahead of the clock, typed as MMYY (auto-advance needs a valid one). */
 const AHEAD = `${testCardExpiry().month}${testCardExpiry().year.slice(2)}`
 
-let form: HTMLFormElement
-let fields: CardFields | undefined
-
-/** An input with its <label>, as a shop's form has them. */
-function input(id: string, label = ''): HTMLInputElement {
-  const element = document.createElement('input')
-  Object.assign(element, { id, type: 'text' })
-  if (label) {
-    const text = document.createElement('label')
-    Object.assign(text, { htmlFor: id, textContent: label })
-    form.append(text)
-  }
-  form.append(element)
-  return element
-}
-
-function element(id: string): HTMLElement {
-  const div = document.createElement('div')
-  div.id = id
-  form.append(div)
-  return div
-}
-
-beforeEach(() => {
-  form = document.createElement('form')
-  document.body.append(form)
-})
-
-afterEach(() => {
-  fields?.destroy()
-  fields = undefined
-  form.remove()
-})
-
-function attach(extra: Partial<CardFieldsOptions> = {}) {
-  const number = input('number', 'Card number')
-  const expiry = input('expiry', 'Expiry date')
-  const securityCode = input('cvc')
-  const holderName = input('name', 'Name on card')
-  const errors = {
-    number: element('number-error'),
-    expiry: element('expiry-error'),
-    securityCode: element('cvc-error'),
-    holderName: element('name-error'),
-  }
-  const announcer = element('announcer')
-  const securityCodeLabel = element('cvc-label')
-  const securityCodeContainer = element('cvc-container')
-  fields = attachCardFields({
-    fields: { number, expiry, securityCode, holderName },
-    errors,
-    announcer,
-    securityCodeLabel,
-    securityCodeContainer,
-    ...extra,
-  })
-  return { number, expiry, securityCode, holderName, errors, announcer, securityCodeLabel, securityCodeContainer, fields }
-}
-
-/** Puts the field in the written state, then presses the key for real. */
-async function press(field: HTMLInputElement, before: string, key: TableKey): Promise<string> {
-  const state = parseState(before)
-  field.focus()
-  field.value = state.value
-  field.setSelectionRange(state.selectionStart, state.selectionEnd)
-  if (key === 'Backspace') await userEvent.keyboard('{Backspace}')
-  else if (key === 'Delete') await userEvent.keyboard('{Delete}')
-  else if ('type' in key) await userEvent.keyboard(key.type.replace(/[{[]/g, (c) => c + c))
-  return writeState(field.value, field.selectionStart ?? -1)
-}
-
-const typedRows = <T extends readonly [string, TableKey, string | null]>(table: readonly T[]) =>
-  table.filter(([, key]) => typeof key === 'string' || 'type' in key)
-
-describe('the caret tables, key by key', () => {
-  it.each(typedRows(NUMBER_TABLE))('number: %s + %o -> %s', async (before, key, after) => {
-    const { number } = attach()
-    expect(await press(number, before, key)).toBe(after ?? before)
-  })
-
-  it.each(typedRows(EXPIRY_TABLE))('expiry: %s + %o -> %s', async (before, key, after) => {
-    const { expiry } = attach()
-    expect(await press(expiry, before, key)).toBe(after ?? before)
-  })
-
-  it.each(NUMBER_TABLE.concat(EXPIRY_TABLE).filter(([before, key]) => typeof key === 'object' && 'paste' in key && before === '|'))(
-    'a real paste (clipboard, Ctrl+V) into an empty field: %s + %o -> %s',
-    async (_before, key, after) => {
-      const isExpiry = /\//.test(after ?? '')
-      const { number, expiry } = attach()
-      const source = input('clipboard-source')
-      source.value = (key as { paste: string }).paste
-      source.select()
-      await userEvent.copy()
-      const target = isExpiry ? expiry : number
-      target.focus()
-      await userEvent.paste()
-      expect(writeState(target.value, target.selectionStart!)).toBe(after)
-    },
-  )
-
-  it('types a whole number, gaps appearing as the shopper types', async () => {
-    const { number } = attach()
-    await userEvent.type(number, '378282246310005')
-    expect(writeState(number.value, number.selectionStart!)).toBe('3782 822463 10005|')
-  })
-})
+const { card, input, attach } = useCardForm()
 
 describe('brand and security code', () => {
   it('follows the brand: its code size and label, and no code field for Bancontact', async () => {
@@ -134,7 +27,7 @@ describe('brand and security code', () => {
     await userEvent.type(number, '6703')
     expect(securityCodeContainer.hidden).toBe(true)
     expect(securityCode.value).toBe('')
-    expect(fields!.values()).not.toHaveProperty('securityCode')
+    expect(card.fields!.values()).not.toHaveProperty('securityCode')
   })
 
   it('stops the number at the brand’s longest length', async () => {
@@ -177,7 +70,7 @@ describe('verdicts and accessibility', () => {
     await userEvent.type(expiry, '0124')
     securityCode.focus()
     announcer.textContent = ''
-    expect(fields!.validate()).toBe(false)
+    expect(card.fields!.validate()).toBe(false)
     expect(announcer.textContent).toBe('')
     expect(errors.expiry.textContent).toBe('This card has expired.')
     expect(errors.securityCode.textContent).toBe('Enter the security code.')
@@ -185,8 +78,8 @@ describe('verdicts and accessibility', () => {
     await userEvent.clear(expiry)
     await userEvent.type(expiry, '0330')
     await userEvent.type(securityCode, '737')
-    expect(fields!.validate()).toBe(true)
-    expect(fields!.values()).toEqual({ number: '4111 1111 1111 1111', expiry: '03/30', securityCode: '737', holderName: '' })
+    expect(card.fields!.validate()).toBe(true)
+    expect(card.fields!.values()).toEqual({ number: '4111 1111 1111 1111', expiry: '03/30', securityCode: '737', holderName: '' })
   })
 
   it('speaks Dutch, and takes the shop’s own words for any message', async () => {
@@ -197,7 +90,7 @@ describe('verdicts and accessibility', () => {
     expect(errors.number.textContent).toBe('Deze kaart nemen wij niet aan.')
     await userEvent.clear(number)
     await userEvent.type(number, '41')
-    fields!.validate()
+    card.fields!.validate()
     expect(errors.number.textContent).toBe('Het kaartnummer is niet compleet.')
   })
 
@@ -233,7 +126,7 @@ describe('auto-advance', () => {
 
   it('skips the code field when the brand has none (Bancontact)', async () => {
     const { number, expiry, holderName, securityCodeContainer } = attach({ autoAdvance: true })
-    securityCodeContainer.append(form.querySelector('#cvc')!)
+    securityCodeContainer.append(card.form.querySelector('#cvc')!)
     await userEvent.type(number, '6703444444444449')
     expect(securityCodeContainer.hidden).toBe(true)
     // Bancontact numbers may have up to 19 digits: 16 is valid but not yet complete, so no advance.
@@ -255,11 +148,11 @@ describe('autofill, composition, month and year apart', () => {
   it('splits a whole date autofilled into the month field between month and year', async () => {
     const month = input('month')
     const year = input('year')
-    fields = attachCardFields({ fields: { number: input('number'), expiryMonth: month, expiryYear: year } })
+    card.fields = attachCardFields({ fields: { number: input('number'), expiryMonth: month, expiryYear: year } })
     month.value = '03/2030'
     month.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertReplacementText' }))
     expect([month.value, year.value]).toEqual(['03', '2030'])
-    expect(fields.values()).toMatchObject({ expiryMonth: '03', expiryYear: '2030' })
+    expect(card.fields.values()).toMatchObject({ expiryMonth: '03', expiryYear: '2030' })
   })
 
   it('leaves an IME composition alone and formats once it ends', async () => {
@@ -278,7 +171,7 @@ describe('autofill, composition, month and year apart', () => {
   it('types month and year apart, "4" becoming April', async () => {
     const month = input('month')
     const year = input('year')
-    fields = attachCardFields({ fields: { number: input('number'), expiryMonth: month, expiryYear: year } })
+    card.fields = attachCardFields({ fields: { number: input('number'), expiryMonth: month, expiryYear: year } })
     await userEvent.type(month, '4')
     await userEvent.type(year, '2031')
     expect([month.value, year.value]).toEqual(['04', '2031'])
@@ -289,16 +182,16 @@ describe('clear, destroy, and mistakes in the call', () => {
   it('clear() empties the fields and their errors', async () => {
     const { number, errors } = attach()
     await userEvent.type(number, '9')
-    fields!.clear()
+    card.fields!.clear()
     expect(number.value).toBe('')
     expect(errors.number.hidden).toBe(true)
-    expect(fields!.brand()).toBeNull()
+    expect(card.fields!.brand()).toBeNull()
   })
 
   it('destroy() removes every listener and what it added', async () => {
     const { number } = attach()
-    fields!.destroy()
-    fields = undefined
+    card.fields!.destroy()
+    card.fields = undefined
     expect(number.hasAttribute('aria-describedby')).toBe(false)
     expect(number.hasAttribute('autocomplete')).toBe(false)
     await userEvent.type(number, '4111a')
