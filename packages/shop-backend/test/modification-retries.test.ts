@@ -38,6 +38,31 @@ describe('capture, refund and cancel called again after a lost answer', () => {
     }
   })
 
+  it('"refund the rest" of a part capture, its answer lost and the feed showing it, is told when called again', async () => {
+    // A part capture stays partially refunded when all of it is refunded: the state still allows a
+    // refund, so only what the request asked for tells the repeat from a new one.
+    const shop = await startShop(t.world, { repeatWindowMs: 0 })
+    try {
+      const { order, payment } = await t.paidOrder(shop)
+      await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1500 } })
+      await shop.backend.poller.pollNow()
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 500 } })
+      t.failing('lose-answers', '/refunds')
+      const lost = await shop.backend.refund(order.id).catch((error: unknown) => error)
+      expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
+      t.world.proxy.mode = 'pass'
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 1500 })
+      const rest = { state: 'received', amount: { value: 1000 }, requestId: (lost as { details: { requestId: string } }).details.requestId }
+      // Settled under its key, then told; and told again, long past the repeat window.
+      expect(await shop.backend.refund(order.id)).toMatchObject(rest)
+      expect(await shop.backend.refund(order.id)).toMatchObject(rest)
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
+    } finally {
+      await shop.close()
+    }
+  })
+
   it('a cancel whose answer was lost, repeated with the same requestId, is sent under the same key: one cancel', async () => {
     const shop = await startShop(t.world)
     try {

@@ -70,7 +70,7 @@ describe('SQLite store: file and schema', () => {
       old.database.exec(ROWS_BEFORE_LINE_ITEMS)
       await old.close()
       const upgraded = openSqliteStore({ path })
-      expect(upgraded.schemaVersion).toBe(6)
+      expect(upgraded.schemaVersion).toBe(MIGRATIONS.at(-1)!.version)
       await expectLineItemsAfterUpgrade(upgraded)
       await upgraded.close()
     } finally {

@@ -297,6 +297,12 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
           ['req-00002', 'requested'],
         ])
         expect(await store.listModifications('o9:1')).toEqual([])
+        // Whether it asked for the rest is kept, either way (a plain call for the rest repeats only such a one).
+        const rest = { ...m, id: 'req-00004', idempotencyKey: 'mkey-0005', askedForRest: true }
+        const given = { ...m, id: 'req-00005', idempotencyKey: 'mkey-0006', askedForRest: false }
+        await store.insertModification(rest)
+        await store.insertModification(given)
+        expect([await store.findModification(rest.id), await store.findModification(given.id)]).toEqual([rest, given])
       }),
     )
 

@@ -88,7 +88,10 @@ function amountFor(
 
 /**
  * Whether `m` asked for what this call asks for: the same lines (or none, both), and the given amount
- * (a refund by line's is its lines' sum) or, none given, the rest as it was before `m`.
+ * (a refund by line's is its lines' sum) or, none given, the rest. `m` says whether it asked for the
+ * rest: the feed's totals may already count `m` itself (a part capture refunded whole stays
+ * partially refunded), so its rest cannot be worked out again. A row stored before the ledger kept
+ * that is judged by the rest as it was before it.
  */
 function sameAsked(
   m: ModificationRecord,
@@ -99,6 +102,7 @@ function sameAsked(
 ): boolean {
   if (m.kind === 'cancel') return true
   if (!sameLines(m.lineItems, lines)) return false
+  if (given === undefined && m.askedForRest !== undefined) return m.askedForRest
   const wanted = given ?? {
     currency: attempt.amount.currency,
     // Only what was asked before m: a later request does not change what m's "rest" was.
@@ -227,6 +231,7 @@ async function decide(
       kind,
       amount,
       ...(lines === undefined ? {} : { lineItems: lines }),
+      ...(kind === 'cancel' ? {} : { askedForRest: given === undefined }),
       idempotencyKey: newIdempotencyKey(context.now().getTime()),
       state: 'requested',
       version: 1,

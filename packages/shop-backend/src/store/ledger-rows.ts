@@ -52,6 +52,8 @@ export interface ModificationRow {
   created_at: string
   updated_at: string
   line_items: string | null
+  /** 1 or 0 (SQLite has no boolean); null in rows stored before it was kept. */
+  asked_rest: number | null
 }
 
 export interface ProblemRow {
@@ -121,6 +123,7 @@ export const MODIFICATION_COLUMNS = columnsOf<ModificationRow>({
   created_at: true,
   updated_at: true,
   line_items: true,
+  asked_rest: true,
 })
 
 /** A row's values in `columns`' order: an insert's values. */
@@ -197,6 +200,7 @@ export function modificationOf(row: ModificationRow): ModificationRecord {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     ...(row.line_items ? { lineItems: JSON.parse(row.line_items) as ModificationRecord['lineItems'] } : {}),
+    ...(row.asked_rest === null ? {} : { askedForRest: Number(row.asked_rest) === 1 }),
   }
 }
 
@@ -217,6 +221,7 @@ export function rowOfModification(m: ModificationRecord): ModificationRow {
     created_at: m.createdAt,
     updated_at: m.updatedAt,
     line_items: m.lineItems === undefined ? null : JSON.stringify(m.lineItems),
+    asked_rest: m.askedForRest === undefined ? null : Number(m.askedForRest),
   }
 }
 

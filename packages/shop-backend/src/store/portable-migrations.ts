@@ -72,3 +72,13 @@ ALTER TABLE attempts ADD COLUMN line_items TEXT;
 ALTER TABLE modifications ADD COLUMN line_items TEXT;
 `,
 })
+
+/** Version 7: whether a capture or refund asked for the rest (no amount given): a plain call for the rest repeats it. */
+export const ASKED_REST_MIGRATION: Migration = Object.freeze({
+  version: 7,
+  name: 'asked-rest',
+  sql: `
+-- 1: called without an amount (the rest); 0: an amount or lines were given; NULL: stored before this was kept.
+ALTER TABLE modifications ADD COLUMN asked_rest INTEGER;
+`,
+})

@@ -191,6 +191,11 @@ export interface ModificationRecord {
   readonly updatedAt: string
   /** A refund by line: the lines it gives back, sent with its amount on every try under its key. */
   readonly lineItems?: readonly RefundLine[] | undefined
+  /**
+   * A capture or refund called without an amount: it asked for the rest, so a plain call for the
+   * rest repeats it. Undefined in rows stored before the ledger kept it.
+   */
+  readonly askedForRest?: boolean | undefined
 }
 
 /** What a compare-and-set of a modification may change. */
