@@ -438,6 +438,61 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
       }
     })
 
+    it('an instance already running keeps reading and writing after a newer one adds columns (a rolling upgrade)', async () => {
+      // Its statements are prepared on its connections: a plan over "every column" would no longer
+      // match the table, and PostgreSQL refuses such a plan ("cached plan must not change result type").
+      const database = await freshDatabase('rolling')
+      const runningPool = testPool(database.url, 1)
+      const newerPool = testPool(database.url, 1)
+      try {
+        const running = await openPostgresStore({ pool: runningPool })
+        await running.insertAttempt(attempt('o1', 1))
+        const refund = {
+          id: 'refund-o1-1',
+          orderId: 'o1',
+          attemptId: 'o1:1',
+          kind: 'refund' as const,
+          amount: { currency: 'EUR', value: 500 },
+          idempotencyKey: 'key-refund-o1-1',
+          state: 'requested' as const,
+          version: 1,
+          createdAt: '2026-01-01T00:00:00.000Z',
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        }
+        await running.insertModification(refund)
+        const readAll = () =>
+          Promise.all([
+            running.findAttempt('o1:1'),
+            running.listAttempts('o1'),
+            running.findModification(refund.id),
+            running.listModifications('o1:1'),
+          ])
+        await readAll() // each statement prepared on the running instance's one connection
+        const later = 'ALTER TABLE attempts ADD COLUMN note TEXT; ALTER TABLE modifications ADD COLUMN note TEXT'
+        const newer = await openPostgresStore({
+          pool: newerPool,
+          migrations: [...POSTGRES_MIGRATIONS, { version: 99, name: 'notes', sql: later }],
+        })
+        await newer.close()
+        const [found, listed, modification, modifications] = await readAll()
+        expect([found?.id, listed.map((a) => a.id), modification?.state, modifications.map((m) => m.id)]).toEqual([
+          'o1:1',
+          ['o1:1'],
+          'requested',
+          [refund.id],
+        ])
+        const at = '2026-01-01T00:00:01.000Z'
+        expect(await running.updateModification(refund.id, 1, { state: 'received', pspReference: 'MOD1', updatedAt: at })).toMatchObject({
+          state: 'received',
+        })
+        await running.close()
+      } finally {
+        await runningPool.end()
+        await newerPool.end()
+        await database.drop()
+      }
+    })
+
     it("runs on the shop's own pool and leaves it open; applies a later migration; refuses a newer database", async () => {
       const database = await freshDatabase('pool')
       const pool = testPool(database.url, 3)

@@ -23,6 +23,8 @@ const arraysOf = (columns: ReadonlyArray<readonly [string, string]>, first: numb
 const INSERT_ARRAYS = arraysOf(ATTEMPT_COLUMNS, 1)
 const UPDATE_ARRAYS = arraysOf(UPDATE_INPUT, ATTEMPT_COLUMNS.length + 1)
 const DELIVERED = lengthHidden(`$${ATTEMPT_COLUMNS.length + UPDATE_INPUT.length + 1}`, 'bigint')
+// Named, never `*`: a running instance's prepared plan keeps its shape when a newer one adds a column.
+const UPDATED_COLUMNS = ATTEMPT_COLUMNS.map(([name]) => `a.${name}`).join(', ')
 
 /**
  * Every kind of write as one statement, so one round trip and one commit. Its parts see the tables
@@ -38,7 +40,7 @@ const GROUP = `WITH inserted AS (
   updated AS (
     UPDATE attempts a SET ${[...UPDATE_SETS, 'version = a.version + 1'].join(', ')}
     FROM input i WHERE a.id = i.id AND a.version = i.expected
-    RETURNING a.*, i.change_order_id AS queued_order_id, i.change AS queued_change, i.change_at AS queued_at
+    RETURNING ${UPDATED_COLUMNS}, i.change_order_id AS queued_order_id, i.change AS queued_change, i.change_at AS queued_at
   ),
   queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT queued_order_id, queued_change, queued_at FROM updated
     WHERE queued_change IS NOT NULL RETURNING id, order_id),

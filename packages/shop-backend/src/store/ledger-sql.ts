@@ -18,6 +18,14 @@ const insertOf = (table: string, columns: readonly string[]): string =>
 
 const LEASE = 'SELECT name, holder, expires_at FROM leases WHERE name = $1'
 
+// Columns by name, never `*`: an instance still running keeps its prepared statements' shape when a
+// newer one adds a column (PostgreSQL refuses such a plan: "cached plan must not change result type").
+const ATTEMPT = ATTEMPT_COLUMNS.join(', ')
+const MODIFICATION = MODIFICATION_COLUMNS.join(', ')
+const PROBLEM = 'sequence, change, reason, tries, next_try_at'
+const OUTBOX = 'id, change, tries, next_try_at'
+const DISMISSED = 'change, tries, dismissed_at'
+
 /** The statements in one dialect, built once per store module. */
 export function ledgerSql(dialect: SqlDialect) {
   return Object.freeze({
@@ -25,14 +33,14 @@ export function ledgerSql(dialect: SqlDialect) {
     putSetting: 'INSERT INTO settings (id, value) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET value = excluded.value',
     replaceSetting: 'UPDATE settings SET value = $3 WHERE id = $1 AND value = $2',
     insertAttempt: insertOf('attempts', ATTEMPT_COLUMNS),
-    findAttempt: 'SELECT * FROM attempts WHERE id = $1',
-    findAttemptByPspReference: 'SELECT * FROM attempts WHERE psp_reference = $1',
-    listAttempts: 'SELECT * FROM attempts WHERE order_id = $1 ORDER BY number',
+    findAttempt: `SELECT ${ATTEMPT} FROM attempts WHERE id = $1`,
+    findAttemptByPspReference: `SELECT ${ATTEMPT} FROM attempts WHERE psp_reference = $1`,
+    listAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE order_id = $1 ORDER BY number`,
     insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
-    findModification: 'SELECT * FROM modifications WHERE id = $1',
-    listModifications: 'SELECT * FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id',
+    findModification: `SELECT ${MODIFICATION} FROM modifications WHERE id = $1`,
+    listModifications: `SELECT ${MODIFICATION} FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id`,
     updateModification: `UPDATE modifications SET state = $3, psp_reference = COALESCE($4, psp_reference), error_code = $5,
-      updated_at = $6, version = version + 1 WHERE id = $1 AND version = $2 RETURNING *`,
+      updated_at = $6, version = version + 1 WHERE id = $1 AND version = $2 RETURNING ${MODIFICATION}`,
     readCursor: 'SELECT cursor FROM poll_state WHERE id = 1',
     // Never back: a smaller cursor leaves the row as it is.
     moveCursor: `INSERT INTO poll_state (id, cursor) VALUES (1, $1)
@@ -43,10 +51,10 @@ export function ledgerSql(dialect: SqlDialect) {
       ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
       next_try_at = excluded.next_try_at`,
     resolveProblem: 'DELETE FROM poll_problems WHERE sequence = $1',
-    allProblems: 'SELECT * FROM poll_problems ORDER BY sequence',
-    dueProblems: 'SELECT * FROM poll_problems WHERE next_try_at <= $1 ORDER BY sequence',
+    allProblems: `SELECT ${PROBLEM} FROM poll_problems ORDER BY sequence`,
+    dueProblems: `SELECT ${PROBLEM} FROM poll_problems WHERE next_try_at <= $1 ORDER BY sequence`,
     // An order's change waits while an earlier one of it waits for its next try: the shop hears them in order.
-    dueOutbox: `SELECT * FROM outbox o WHERE o.delivered_at IS NULL AND o.next_try_at <= $1 AND NOT EXISTS (
+    dueOutbox: `SELECT ${OUTBOX} FROM outbox o WHERE o.delivered_at IS NULL AND o.next_try_at <= $1 AND NOT EXISTS (
       SELECT 1 FROM outbox e WHERE e.order_id = o.order_id AND e.id < o.id AND e.delivered_at IS NULL AND e.next_try_at > $1)
       ORDER BY o.id LIMIT $2`,
     // Every undelivered change, due or waiting for its next try: a backlog that only grows is a shop not hearing.
@@ -63,7 +71,7 @@ export function ledgerSql(dialect: SqlDialect) {
     leaseForCommit: `${LEASE}${dialect.lockForCommit}`,
     releaseLease: 'DELETE FROM leases WHERE name = $1 AND holder = $2',
     // The admin's view and hands: what waits, tried again now, or dismissed (kept in dismissed_*).
-    undeliveredOutbox: 'SELECT * FROM outbox WHERE delivered_at IS NULL AND id >= $2 ORDER BY id LIMIT $1',
+    undeliveredOutbox: `SELECT ${OUTBOX} FROM outbox WHERE delivered_at IS NULL AND id >= $2 ORDER BY id LIMIT $1`,
     outboxEntry: 'SELECT id FROM outbox WHERE id = $1 AND delivered_at IS NULL',
     // The entry and its order's earlier undelivered ones: due now, so the shop still hears them in order.
     deliverNow: `UPDATE outbox SET next_try_at = $2 WHERE delivered_at IS NULL AND next_try_at > $2 AND id <= $1
@@ -74,8 +82,8 @@ export function ledgerSql(dialect: SqlDialect) {
       SELECT sequence, change, reason, tries, CAST($2 AS TEXT) FROM poll_problems WHERE sequence = $1
       ON CONFLICT (sequence) DO UPDATE SET change = excluded.change, reason = excluded.reason, tries = excluded.tries,
       dismissed_at = excluded.dismissed_at`,
-    dismissedProblems: 'SELECT * FROM dismissed_problems ORDER BY dismissed_at DESC, sequence DESC LIMIT $1',
-    dismissedDeliveries: 'SELECT * FROM dismissed_deliveries ORDER BY dismissed_at DESC, id DESC LIMIT $1',
+    dismissedProblems: `SELECT sequence, reason, ${DISMISSED} FROM dismissed_problems ORDER BY dismissed_at DESC, sequence DESC LIMIT $1`,
+    dismissedDeliveries: `SELECT id, order_id, ${DISMISSED} FROM dismissed_deliveries ORDER BY dismissed_at DESC, id DESC LIMIT $1`,
   })
 }
 
@@ -99,6 +107,6 @@ export function casUpdate(update: AttemptUpdate): { readonly text: string; reado
     values.push(storedPatchValue(update.patch, key))
     sets.push(`${column} = $${values.length}`)
   }
-  const text = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING *`
+  const text = `UPDATE attempts SET ${[...sets, 'version = version + 1'].join(', ')} WHERE id = $1 AND version = $2 RETURNING ${ATTEMPT}`
   return { text, values }
 }
