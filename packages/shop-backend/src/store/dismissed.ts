@@ -3,7 +3,7 @@
  * for the record, no longer reported as open, never applied or delivered again.
  */
 import type { OrderChange } from './records.js'
-import { changeOfText } from './ledger-rows.js'
+import { changeOfText, columnsOf } from './ledger-rows.js'
 
 /** A feed record the operator accepted as it is: not applied, and its sequence marked seen. */
 export interface DismissedProblem {
@@ -56,6 +56,22 @@ export interface DismissedDeliveryRow {
   tries: number
   dismissed_at: string
 }
+
+/** The dismissed tables' columns, as their rows are read. */
+export const DISMISSED_PROBLEM_COLUMNS = columnsOf<DismissedProblemRow>({
+  sequence: true,
+  change: true,
+  reason: true,
+  tries: true,
+  dismissed_at: true,
+})
+export const DISMISSED_DELIVERY_COLUMNS = columnsOf<DismissedDeliveryRow>({
+  id: true,
+  order_id: true,
+  change: true,
+  tries: true,
+  dismissed_at: true,
+})
 
 export const dismissedProblemOf = (row: DismissedProblemRow): DismissedProblem => ({
   sequence: Number(row.sequence),

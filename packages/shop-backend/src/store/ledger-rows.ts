@@ -78,7 +78,7 @@ export interface LeaseRow {
 }
 
 /** A row's columns in the order an insert lists them; a record, so a column missing or misspelt does not compile. */
-const columnsOf = <Row>(columns: Readonly<Record<keyof Row & string, true>>): ReadonlyArray<keyof Row & string> =>
+export const columnsOf = <Row>(columns: Readonly<Record<keyof Row & string, true>>): ReadonlyArray<keyof Row & string> =>
   Object.freeze(Object.keys(columns) as Array<keyof Row & string>)
 
 /** The attempts table's columns, `id` first (pg's group statement answers an insert by it). */
@@ -125,6 +125,12 @@ export const MODIFICATION_COLUMNS = columnsOf<ModificationRow>({
   line_items: true,
   asked_rest: true,
 })
+
+/** The poll_problems table's columns. */
+export const PROBLEM_COLUMNS = columnsOf<ProblemRow>({ sequence: true, change: true, reason: true, tries: true, next_try_at: true })
+
+/** The outbox columns a delivery reads. */
+export const OUTBOX_COLUMNS = columnsOf<OutboxRow>({ id: true, change: true, tries: true, next_try_at: true })
 
 /** A row's values in `columns`' order: an insert's values. */
 export const valuesOf = <Row>(row: Row, columns: ReadonlyArray<keyof Row>): unknown[] => columns.map((column) => row[column])

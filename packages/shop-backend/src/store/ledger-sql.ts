@@ -3,7 +3,16 @@
  * (pg binds them by position, better-sqlite3 by name). Where the dialects differ, the small table
  * below says how; a statement only one dialect can run (pg's `unnest` groups) stays in its folder.
  */
-import { ATTEMPT_COLUMNS, MODIFICATION_COLUMNS, PATCH_FIELDS, patchWrites, storedPatchValue } from './ledger-rows.js'
+import { DISMISSED_DELIVERY_COLUMNS, DISMISSED_PROBLEM_COLUMNS } from './dismissed.js'
+import {
+  ATTEMPT_COLUMNS,
+  MODIFICATION_COLUMNS,
+  OUTBOX_COLUMNS,
+  PATCH_FIELDS,
+  PROBLEM_COLUMNS,
+  patchWrites,
+  storedPatchValue,
+} from './ledger-rows.js'
 import type { AttemptPatch, OrderChange } from './records.js'
 
 /** What a dialect says where the SQL differs. */
@@ -22,9 +31,10 @@ const LEASE = 'SELECT name, holder, expires_at FROM leases WHERE name = $1'
 // newer one adds a column (PostgreSQL refuses such a plan: "cached plan must not change result type").
 const ATTEMPT = ATTEMPT_COLUMNS.join(', ')
 const MODIFICATION = MODIFICATION_COLUMNS.join(', ')
-const PROBLEM = 'sequence, change, reason, tries, next_try_at'
-const OUTBOX = 'id, change, tries, next_try_at'
-const DISMISSED = 'change, tries, dismissed_at'
+const PROBLEM = PROBLEM_COLUMNS.join(', ')
+const OUTBOX = OUTBOX_COLUMNS.join(', ')
+const DISMISSED_PROBLEM = DISMISSED_PROBLEM_COLUMNS.join(', ')
+const DISMISSED_DELIVERY = DISMISSED_DELIVERY_COLUMNS.join(', ')
 
 /** The statements in one dialect, built once per store module. */
 export function ledgerSql(dialect: SqlDialect) {
@@ -82,8 +92,8 @@ export function ledgerSql(dialect: SqlDialect) {
       SELECT sequence, change, reason, tries, CAST($2 AS TEXT) FROM poll_problems WHERE sequence = $1
       ON CONFLICT (sequence) DO UPDATE SET change = excluded.change, reason = excluded.reason, tries = excluded.tries,
       dismissed_at = excluded.dismissed_at`,
-    dismissedProblems: `SELECT sequence, reason, ${DISMISSED} FROM dismissed_problems ORDER BY dismissed_at DESC, sequence DESC LIMIT $1`,
-    dismissedDeliveries: `SELECT id, order_id, ${DISMISSED} FROM dismissed_deliveries ORDER BY dismissed_at DESC, id DESC LIMIT $1`,
+    dismissedProblems: `SELECT ${DISMISSED_PROBLEM} FROM dismissed_problems ORDER BY dismissed_at DESC, sequence DESC LIMIT $1`,
+    dismissedDeliveries: `SELECT ${DISMISSED_DELIVERY} FROM dismissed_deliveries ORDER BY dismissed_at DESC, id DESC LIMIT $1`,
   })
 }
 
