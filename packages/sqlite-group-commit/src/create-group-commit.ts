@@ -26,12 +26,6 @@ export interface GroupCommit {
   write<T>(run: () => T, single?: boolean): Promise<T>
   /** A write of one statement (its reads aside): no savepoint needed. */
   writeOne<T>(run: () => T): Promise<T>
-  /**
-   * A write of one statement that settles at its commit, without waiting for the disk: only for a
-   * write whose loss on a power cut breaks no promise (a mark that lets work be done again). The
-   * next sync covers it, and reads still wait for it to be on disk.
-   */
-  writeUnsynced<T>(run: () => T): Promise<T>
   /** Runs `run` once every commit made so far is on disk. */
   read<T>(run: () => T): Promise<T>
   /**
@@ -47,8 +41,6 @@ interface QueuedWrite {
   readonly write: () => unknown
   /** One statement: SQLite undoes a failed statement by itself, so it needs no savepoint of its own. */
   readonly single: boolean
-  /** Settles at the commit, not at the sync after it. */
-  readonly unsynced: boolean
   readonly resolve: (value: unknown) => void
   readonly reject: (error: unknown) => void
 }
@@ -166,13 +158,9 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     changesCounted = totalChanges()
     const stored: Array<{ item: QueuedWrite; value: unknown }> = []
     for (const [i, result] of results.entries()) {
-      const item = items[i]!
-      if (!result.ok) item.reject(result.error)
-      else if (item.unsynced) item.resolve(result.value)
-      else stored.push({ item, value: result.value })
+      if (result.ok) stored.push({ item: items[i]!, value: result.value })
+      else items[i]!.reject(result.error)
     }
-    // Nothing waits for this commit's sync: the next one (a write's, a read's, close's) covers it.
-    if (stored.length === 0) return
     // One waiter for the group: a sync that ends at once (no WAL path) must find all of it waiting.
     afterSync(
       commit,
@@ -185,17 +173,16 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     )
   }
   /** `single`: `run` executes one statement (its reads aside), so it runs without a savepoint. */
-  function write<T>(run: () => T, single = false, unsynced = false): Promise<T> {
+  function write<T>(run: () => T, single = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (!db.open) return reject(new TypeError('The database connection is not open'))
       // setImmediate: after this turn's I/O callbacks, so writes queued meanwhile join the group.
       if (queue.length === 0) setImmediate(flush)
-      queue.push({ write: run, single, unsynced, resolve: resolve as (value: unknown) => void, reject })
+      queue.push({ write: run, single, resolve: resolve as (value: unknown) => void, reject })
     })
   }
   /** A write of one statement. */
   const writeOne = <T>(run: () => T): Promise<T> => write(run, true)
-  const writeUnsynced = <T>(run: () => T): Promise<T> => write(run, true, true)
   /** Runs `run` once every commit made so far is on disk. */
   function read<T>(run: () => T): Promise<T> {
     if (synced >= committed) return Promise.resolve().then(run)
@@ -220,5 +207,5 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     if (wal !== undefined) closeSync(wal)
     wal = undefined
   }
-  return { write, writeOne, writeUnsynced, read, syncWritten, close }
+  return { write, writeOne, read, syncWritten, close }
 }

@@ -109,20 +109,6 @@ describe('group commit', () => {
     expect(lines).toEqual(['sqlite store: syncing the WAL failed (ENOENT); the writes it covered were refused'])
   })
 
-  it('settles a write that needs no sync at its commit, starts no sync for it, and holds reads until one covers it', async () => {
-    const { db, committed } = databases()
-    const lines: string[] = []
-    // A WAL that cannot be synced: any sync attempted is seen, as a refusal and a log line.
-    const group = createGroupCommit(db, { walPath: join(tmpdir(), 'no-such-folder', 'x-wal'), log: (line) => lines.push(line) })
-    const changes = await group.writeUnsynced(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('mark').changes)
-    expect(changes).toBe(1)
-    expect(committed()).toBe(1)
-    expect(lines).toEqual([])
-    // What was read could be lost on a power cut until a sync covers it: the read waits for that sync.
-    await expect(group.read(() => 'read')).rejects.toMatchObject({ code: 'ENOENT' })
-    expect(lines).toEqual(['sqlite store: syncing the WAL failed (ENOENT); the writes it covered were refused'])
-  })
-
   it('settles every write of a group without a WAL path of its own, not only the first', async () => {
     const { db } = databases()
     db.pragma('synchronous = FULL') // the COMMIT waits for the disk itself: no sync of ours

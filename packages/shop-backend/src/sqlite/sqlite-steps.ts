@@ -69,7 +69,6 @@ export function sqliteDriver(steps: SqliteSteps, commits: GroupCommit): LedgerDr
   return {
     read: (rule) => commits.read(() => runSync(rule, steps)),
     writeOne: (rule) => commits.writeOne(() => runSync(rule, steps)),
-    writeUnsynced: (rule) => commits.writeUnsynced(() => runSync(rule, steps)),
     // DO NOTHING covers a row there already; another constraint that refuses one (NOT NULL, a foreign key)
     // answers false too, as this store always did.
     insert: (rule) =>

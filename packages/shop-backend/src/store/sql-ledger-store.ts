@@ -38,11 +38,6 @@ export interface LedgerDriver {
   insert(rule: LedgerRule<boolean>): Promise<boolean>
   /** A rule of several statements, in one transaction: all of it or, when it throws, none. */
   write<T>(rule: LedgerRule<T>): Promise<T>
-  /**
-   * A rule of one statement whose loss on a power cut breaks no promise (a delivered mark: the change
-   * is delivered again), settled without waiting for the disk where the dialect can; else `writeOne`.
-   */
-  writeUnsynced?<T>(rule: LedgerRule<T>): Promise<T>
 }
 
 /** The methods a dialect writes its own way, and its `close`. */
@@ -62,7 +57,6 @@ const modificationOfRow = (row: ModificationRow | undefined) => row && modificat
 
 export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): LedgerStore {
   const { read, writeOne, insert, write } = driver
-  const writeUnsynced = driver.writeUnsynced ?? writeOne
   return {
     getSetting: async (id) => (await read(first<{ value: string }>('getSetting', [id])))?.value,
     async putSetting(id, value) {
@@ -107,7 +101,7 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
       return row && leaseOf(row)
     },
     async markDelivered(id) {
-      await writeUnsynced(changes('delivered', [id]))
+      await writeOne(changes('delivered', [id]))
     },
     async markDeliveryFailed(id, nextTryAt) {
       await writeOne(changes('deliveryFailed', [id, nextTryAt]))
