@@ -1,11 +1,11 @@
 import type pg from 'pg'
-import { ATTEMPT_COLUMNS as NAMES, rowOfAttempt, valuesOf } from '../store/ledger-rows.js'
+import { ATTEMPT_COLUMNS as NAMES, columnList, rowOfAttempt, valuesOf } from '../store/ledger-rows.js'
 import type { AttemptRecord } from '../store/records.js'
 import { prepared } from './prepared.js'
 import { SQL } from './sql.js'
 
 /** The attempts table's columns, in the shared order, for an INSERT's column list. */
-export const ATTEMPT_NAMES = NAMES.join(', ')
+export const ATTEMPT_NAMES = columnList(NAMES)
 
 /** The attempt's row in the shared column order. */
 const valuesOfAttempt = (a: AttemptRecord): unknown[] => valuesOf(rowOfAttempt(a), NAMES)

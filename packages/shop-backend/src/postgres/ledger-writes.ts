@@ -1,6 +1,7 @@
 import type pg from 'pg'
 import type { Log } from '../telemetry/log.js'
 import type { AttemptUpdate } from '../store/ledger-sql.js'
+import { ATTEMPT_COLUMNS as NAMES, columnList } from '../store/ledger-rows.js'
 import type { AttemptRecord, WrittenAttempt } from '../store/records.js'
 import { ATTEMPT_COLUMNS } from './attempt-columns.js'
 import { ATTEMPT_NAMES, insertAttempt, insertColumnsOf } from './attempt-inserts.js'
@@ -23,8 +24,6 @@ const arraysOf = (columns: ReadonlyArray<readonly [string, string]>, first: numb
 const INSERT_ARRAYS = arraysOf(ATTEMPT_COLUMNS, 1)
 const UPDATE_ARRAYS = arraysOf(UPDATE_INPUT, ATTEMPT_COLUMNS.length + 1)
 const DELIVERED = lengthHidden(`$${ATTEMPT_COLUMNS.length + UPDATE_INPUT.length + 1}`, 'bigint')
-// Named, never `*`: a running instance's prepared plan keeps its shape when a newer one adds a column.
-const UPDATED_COLUMNS = ATTEMPT_COLUMNS.map(([name]) => `a.${name}`).join(', ')
 
 /**
  * Every kind of write as one statement, so one round trip and one commit. Its parts see the tables
@@ -40,12 +39,12 @@ const GROUP = `WITH inserted AS (
   updated AS (
     UPDATE attempts a SET ${[...UPDATE_SETS, 'version = a.version + 1'].join(', ')}
     FROM input i WHERE a.id = i.id AND a.version = i.expected
-    RETURNING ${UPDATED_COLUMNS}, i.change_order_id AS queued_order_id, i.change AS queued_change, i.change_at AS queued_at
+    RETURNING ${columnList(NAMES, 'a')}, i.change_order_id AS queued_order_id, i.change AS queued_change, i.change_at AS queued_at
   ),
   queued AS (INSERT INTO outbox (order_id, change, next_try_at) SELECT queued_order_id, queued_change, queued_at FROM updated
     WHERE queued_change IS NOT NULL RETURNING id, order_id),
   delivered AS (DELETE FROM outbox WHERE id = ANY(${DELIVERED}))
-  SELECT 'updated' AS written, ${ATTEMPT_COLUMNS.map(([name]) => `u.${name}`).join(', ')}, q.id AS queued_id,
+  SELECT 'updated' AS written, ${columnList(NAMES, 'u')}, q.id AS queued_id,
     EXISTS (SELECT 1 FROM outbox e WHERE e.order_id = q.order_id AND e.id <> ALL(${DELIVERED})) AS queued_behind
   FROM updated u LEFT JOIN queued q ON q.order_id = u.queued_order_id
   UNION ALL

@@ -132,6 +132,13 @@ export const PROBLEM_COLUMNS = columnsOf<ProblemRow>({ sequence: true, change: t
 /** The outbox columns a delivery reads. */
 export const OUTBOX_COLUMNS = columnsOf<OutboxRow>({ id: true, change: true, tries: true, next_try_at: true })
 
+/**
+ * `columns` as a statement lists them, each prefixed by `alias` when given (`a.id, a.order_id`): by
+ * name, never `*`, so a running instance's prepared plans keep their shape when a newer one adds a column.
+ */
+export const columnList = (columns: readonly string[], alias?: string): string =>
+  (alias === undefined ? columns : columns.map((column) => `${alias}.${column}`)).join(', ')
+
 /** A row's values in `columns`' order: an insert's values. */
 export const valuesOf = <Row>(row: Row, columns: ReadonlyArray<keyof Row>): unknown[] => columns.map((column) => row[column])
 

@@ -6,6 +6,7 @@
 import { DISMISSED_DELIVERY_COLUMNS, DISMISSED_PROBLEM_COLUMNS } from './dismissed.js'
 import {
   ATTEMPT_COLUMNS,
+  columnList,
   MODIFICATION_COLUMNS,
   OUTBOX_COLUMNS,
   PATCH_FIELDS,
@@ -23,18 +24,18 @@ export interface SqlDialect {
 
 /** An insert of a whole row; a row that is there already (by any unique key) is left as it is. */
 const insertOf = (table: string, columns: readonly string[]): string =>
-  `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`
+  `INSERT INTO ${table} (${columnList(columns)}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT DO NOTHING`
 
 const LEASE = 'SELECT name, holder, expires_at FROM leases WHERE name = $1'
 
-// Columns by name, never `*`: an instance still running keeps its prepared statements' shape when a
-// newer one adds a column (PostgreSQL refuses such a plan: "cached plan must not change result type").
-const ATTEMPT = ATTEMPT_COLUMNS.join(', ')
-const MODIFICATION = MODIFICATION_COLUMNS.join(', ')
-const PROBLEM = PROBLEM_COLUMNS.join(', ')
-const OUTBOX = OUTBOX_COLUMNS.join(', ')
-const DISMISSED_PROBLEM = DISMISSED_PROBLEM_COLUMNS.join(', ')
-const DISMISSED_DELIVERY = DISMISSED_DELIVERY_COLUMNS.join(', ')
+// Columns by name, never `*`: PostgreSQL refuses a prepared plan whose columns changed ("cached plan
+// must not change result type") when a newer instance adds one.
+const ATTEMPT = columnList(ATTEMPT_COLUMNS)
+const MODIFICATION = columnList(MODIFICATION_COLUMNS)
+const PROBLEM = columnList(PROBLEM_COLUMNS)
+const OUTBOX = columnList(OUTBOX_COLUMNS)
+const DISMISSED_PROBLEM = columnList(DISMISSED_PROBLEM_COLUMNS)
+const DISMISSED_DELIVERY = columnList(DISMISSED_DELIVERY_COLUMNS)
 
 /** The statements in one dialect, built once per store module. */
 export function ledgerSql(dialect: SqlDialect) {
