@@ -43,6 +43,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: [SOURCE_CONDITION] } },
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // expect.poll waits for what a payment's round trip brings (a challenge frame): 1 s, its default, is a timing test on a busy machine.
+    expect: { poll: { timeout: 10_000 } },
     projects: [
       inNode({ name: 'card-jwe:node', include: cardJweSuite, globalSetup: [testCertificates] }),
       inBrowsers({ name: 'card-jwe:browser', include: cardJweSuite, globalSetup: [testCertificates] }),
