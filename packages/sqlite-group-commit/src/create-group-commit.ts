@@ -26,7 +26,7 @@ export interface GroupCommit {
   write<T>(run: () => T, single?: boolean): Promise<T>
   /** A write of one statement (its reads aside): no savepoint needed. */
   writeOne<T>(run: () => T): Promise<T>
-  /** Runs `run` once every commit made so far is on disk. */
+  /** Runs `run` once every commit made so far is on disk; answers once every commit it saw is on disk too. */
   read<T>(run: () => T): Promise<T>
   /**
    * Settles once everything committed on this connection so far is on disk, written through the
@@ -68,8 +68,9 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * WAL sync but blocks the event loop (better-sqlite3 is synchronous). A sync covers every commit
  * made before it started. A commit made while a sync runs starts another at once (up to
  * MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end): its writer waits for one sync, not for
- * the rest of another and then its own. Reads wait until every commit made before them is on
- * disk, so nothing read (and told to the page or the shop) can be lost on a power cut. `close()`
+ * the rest of another and then its own. A read answers only once every commit it saw is on disk
+ * (those made before it, and those made while it waited), so nothing read (and told to the page or
+ * the shop) can be lost on a power cut. `close()`
  * commits what is queued and waits for the disk.
  */
 export function createGroupCommit(db: Database.Database, options: GroupCommitOptions = {}): GroupCommit {
@@ -183,10 +184,21 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   }
   /** A write of one statement. */
   const writeOne = <T>(run: () => T): Promise<T> => write(run, true)
-  /** Runs `run` once every commit made so far is on disk. */
+  /** Settles once every commit made so far is on disk. */
+  function onDisk(): Promise<void> {
+    if (synced >= committed) return Promise.resolve()
+    const commit = committed
+    return new Promise<void>((resolve, reject) => afterSync(commit, resolve, reject))
+  }
+  /**
+   * Runs `run` once every commit made so far is on disk, and answers once every commit it could see
+   * is: commits made while it waited are visible to it before their sync ends.
+   */
   function read<T>(run: () => T): Promise<T> {
-    if (synced >= committed) return Promise.resolve().then(run)
-    return new Promise<void>((resolve, reject) => afterSync(committed, resolve, reject)).then(run)
+    return onDisk().then(() => {
+      const value = run()
+      return onDisk().then(() => value)
+    })
   }
   function syncWritten(): Promise<void> {
     // Rows written since the last counted commit are a commit of their own: a sync that starts after
@@ -196,9 +208,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       changesCounted = changes
       committed++
     }
-    if (synced >= committed) return Promise.resolve()
-    const commit = committed
-    return new Promise<void>((resolve, reject) => afterSync(commit, resolve, reject))
+    return onDisk()
   }
   /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
   async function close(): Promise<void> {

@@ -5,7 +5,8 @@
  * to the same file is the outside observer.
  */
 import Database from 'better-sqlite3'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, read as readFd, rmSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -34,6 +35,35 @@ function databases() {
     observer,
     walPath: `${path}-wal`,
     committed: () => (observer.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n,
+  }
+}
+
+/**
+ * Every thread of libuv's pool held by a read of a FIFO of its own, until released: so the syncs
+ * queued meanwhile wait, and run one after the other on the one thread given back.
+ */
+function holdThreadPool() {
+  const folder = mkdtempSync(join(tmpdir(), 'held-pool-'))
+  folders.push(folder)
+  const size = Number(process.env.UV_THREADPOOL_SIZE ?? 4)
+  // O_RDWR: opening a FIFO this way does not wait for a writer; a read of it waits for a byte.
+  const fifos = Array.from({ length: size }, (_, i) => {
+    const path = join(folder, `hold-${i}`)
+    execFileSync('mkfifo', [path])
+    const fd = openSync(path, 'r+')
+    const done = new Promise<void>((resolve) => readFd(fd, Buffer.alloc(1), 0, 1, null, () => resolve()))
+    return { fd, done, released: undefined as Promise<void> | undefined }
+  })
+  const release = (fifo: (typeof fifos)[number]) => {
+    if (fifo.released === undefined) {
+      writeSync(fifo.fd, 'x')
+      fifo.released = fifo.done.then(() => closeSync(fifo.fd))
+    }
+    return fifo.released
+  }
+  return {
+    releaseOne: () => void release(fifos[0]!),
+    releaseAll: () => Promise.all(fifos.map(release)),
   }
 }
 
@@ -96,6 +126,31 @@ describe('group commit', () => {
     const read = group.read(() => order.push('read'))
     await Promise.all([written, read])
     expect(order).toEqual(['write', 'read'])
+  })
+
+  it('answers a read only once every commit it could see is on disk, newer ones included', async () => {
+    const { db, walPath } = databases()
+    const group = createGroupCommit(db, { walPath })
+    const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
+    const events: string[] = []
+    const pool = holdThreadPool()
+    try {
+      void group.write(insert('a')).then(() => events.push('a on disk'))
+      await new Promise((resolve) => setImmediate(resolve)) // a is committed; its sync waits for a thread
+      const read = group.read(() => (db.prepare('SELECT key FROM items ORDER BY id').all() as Array<{ key: string }>).map((r) => r.key))
+      void read.then(() => events.push('read answered'))
+      void group.write(insert('b')).then(() => events.push('b on disk'))
+      await new Promise((resolve) => setImmediate(resolve)) // b is committed too; its sync queues behind a's
+      // One thread back: a's sync runs, then b's, one after the other.
+      pool.releaseOne()
+      const seen = await read
+      await expect.poll(() => events.length).toBe(3)
+      // The read ran after a's sync and saw b: its answer waits for b's sync as well.
+      expect(seen).toEqual(['a', 'b'])
+      expect(events).toEqual(['a on disk', 'b on disk', 'read answered'])
+    } finally {
+      await pool.releaseAll()
+    }
   })
 
   it('refuses the writes a failed sync covered and logs the code, never a row', async () => {
