@@ -256,7 +256,8 @@ describe('checkout in Chromium', () => {
     await row(paid[0]!).getByRole('button', { name: 'Capture' }).click()
     // No Refresh: the table follows the action.
     await expect.poll(() => state(paid[0]!)).toBe('Partly captured')
-    expect(await page.textContent('#status')).toBe(`Capture requested for ${paid[0]}; now: Partly captured.`)
+    // The status line is written once the whole page is redrawn (the problems list too), after the table.
+    await expect.poll(() => page.textContent('#status')).toBe(`Capture requested for ${paid[0]}; now: Partly captured.`)
     expect(await row(paid[0]!).locator('td').nth(3).textContent()).toBe('€5.00')
     expect(await offered(paid[0]!)).toEqual(['Capture', 'Refund', 'Refund line'])
     await row(paid[1]!).getByRole('button', { name: 'Cancel' }).click()

@@ -55,7 +55,8 @@ describe('the admin refunds an order by line', () => {
     await row.getByRole('button', { name: `Refund line ${reference}`, exact: true }).click()
     await expect.poll(() => cells(2)).toBe('Partly refunded')
     expect(await cells(4)).toBe('€18.00')
-    expect(await page.textContent('#status')).toBe(`Refund requested for ${reference}; now: Partly refunded.`)
+    // Written once the whole page is redrawn (the problems list too), after the table.
+    await expect.poll(() => page.textContent('#status')).toBe(`Refund requested for ${reference}; now: Partly refunded.`)
     const orderId = await row.getAttribute('data-order-id')
     const ledger = new Database(join(stack.shopDataDir, 'payments.sqlite'), { readonly: true })
     const { psp_reference: psp } = ledger.prepare('SELECT psp_reference FROM attempts WHERE order_id = ?').get(orderId) as {
