@@ -26,7 +26,10 @@ export interface GroupCommit {
   write<T>(run: () => T, single?: boolean): Promise<T>
   /** A write of one statement (its reads aside): no savepoint needed. */
   writeOne<T>(run: () => T): Promise<T>
-  /** Runs `run` once every commit made so far is on disk; answers once every commit it saw is on disk too. */
+  /**
+   * Runs `run` once every commit made so far is on disk; answers once every commit it saw is on disk
+   * too, written through the group or not. A sync that fails rejects the reads waiting on it.
+   */
   read<T>(run: () => T): Promise<T>
   /**
    * Settles once everything committed on this connection so far is on disk, written through the
@@ -69,9 +72,10 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * made before it started. A commit made while a sync runs starts another at once (up to
  * MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end): its writer waits for one sync, not for
  * the rest of another and then its own. A read answers only once every commit it saw is on disk
- * (those made before it, and those made while it waited), so nothing read (and told to the page or
- * the shop) can be lost on a power cut. `close()`
- * commits what is queued and waits for the disk.
+ * (those made before it, those made while it waited, rows written outside the group), so nothing
+ * read (and told to the page or the shop) can be lost on a power cut. A failed sync is the
+ * exception: the writers and readers waiting on it are refused, but its rows stay committed and a
+ * later read sees them. `close()` commits what is queued and waits for the disk.
  */
 export function createGroupCommit(db: Database.Database, options: GroupCommitOptions = {}): GroupCommit {
   const { walPath } = options
@@ -87,6 +91,8 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   // Opened once and kept (an open and a close per sync cost more than the sync); SQLite keeps the
   // -wal file while a connection (this one) is open.
   let wal: number | undefined
+  /** Handles given up after a failed sync: closed once no sync in flight can still be using them. */
+  const retired: number[] = []
   // Rows this connection has changed, through the group or not (SQLite's total_changes()).
   const changesOf = db.prepare('SELECT total_changes()').pluck()
   const totalChanges = () => changesOf.get() as number
@@ -107,19 +113,25 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   )
   async function syncOnce(target: number): Promise<void> {
     let failure: { error: unknown } | undefined
+    let fd: number | undefined
     try {
       if (walPath !== undefined) {
         wal ??= openSync(walPath, 'r')
-        const fd = wal
+        const handle = wal
+        fd = handle
         // The callback form: FileHandle's promise form costs a third more per sync.
-        await new Promise<void>((resolve, reject) => fdatasync(fd, (error) => (error ? reject(error) : resolve())))
+        await new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())))
       }
     } catch (error) {
       // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
       failure = { error }
       log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
-      if (wal !== undefined) closeSync(wal)
-      wal = undefined
+      // The next sync opens the file afresh. The other sync in flight may be using this handle:
+      // closed now, its number could go to another file, which that sync would then sync instead.
+      if (fd !== undefined && wal === fd) {
+        retired.push(fd)
+        wal = undefined
+      }
     }
     synced = Math.max(synced, target)
     const due = waiters.filter((w) => w.commit <= target)
@@ -129,6 +141,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       else waiter.resolve()
     }
     inFlight--
+    if (inFlight === 0) for (const handle of retired.splice(0)) closeSync(handle)
     startSync()
   }
   /** Starts a sync if some commit is not covered by one in flight and fewer than the maximum run. */
@@ -184,8 +197,15 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   }
   /** A write of one statement. */
   const writeOne = <T>(run: () => T): Promise<T> => write(run, true)
-  /** Settles once every commit made so far is on disk. */
+  /** Settles once every commit made so far is on disk, written through the group or not. */
   function onDisk(): Promise<void> {
+    // Rows written since the last counted commit are a commit of their own: a sync that starts after
+    // this covers whatever the WAL holds now. None: wait only for the commits counted so far.
+    const changes = totalChanges()
+    if (changes !== changesCounted) {
+      changesCounted = changes
+      committed++
+    }
     if (synced >= committed) return Promise.resolve()
     const commit = committed
     return new Promise<void>((resolve, reject) => afterSync(commit, resolve, reject))
@@ -200,22 +220,14 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       return onDisk().then(() => value)
     })
   }
-  function syncWritten(): Promise<void> {
-    // Rows written since the last counted commit are a commit of their own: a sync that starts after
-    // this covers whatever the WAL holds now. None: wait only for the commits counted so far.
-    const changes = totalChanges()
-    if (changes !== changesCounted) {
-      changesCounted = changes
-      committed++
-    }
-    return onDisk()
-  }
   /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
   async function close(): Promise<void> {
     flush()
     if (synced < committed) await new Promise<void>((resolve) => afterSync(committed, resolve, () => resolve()))
-    if (wal !== undefined) closeSync(wal)
+    // A sync that covers nothing new may still run on the handle: the last one to end closes it.
+    if (wal !== undefined) retired.push(wal)
     wal = undefined
+    if (inFlight === 0) for (const handle of retired.splice(0)) closeSync(handle)
   }
-  return { write, writeOne, read, syncWritten, close }
+  return { write, writeOne, read, syncWritten: onDisk, close }
 }
