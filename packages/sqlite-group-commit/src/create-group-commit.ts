@@ -36,7 +36,7 @@ export interface GroupCommit {
    * group or not (one WAL holds it all): for a connection that also writes on its own, before it answers.
    */
   syncWritten(): Promise<void>
-  /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
+  /** Commits what is queued and waits for it to be on disk; the -wal handle is closed once no sync uses it. */
   close(): Promise<void>
 }
 
@@ -74,8 +74,10 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * the rest of another and then its own. A read answers only once every commit it saw is on disk
  * (those made before it, those made while it waited, rows written outside the group), so nothing
  * read (and told to the page or the shop) can be lost on a power cut. A failed sync is the
- * exception: the writers and readers waiting on it are refused, but its rows stay committed and a
- * later read sees them. `close()` commits what is queued and waits for the disk.
+ * exception: the writers and readers waiting on it are refused, but its rows stay committed, a later
+ * read sees them, and a later sync can succeed although the WAL lost them (Linux reports a lost
+ * write-back once): after one, nothing is safe until the process restarts. `close()` commits what
+ * is queued and waits for the disk.
  */
 export function createGroupCommit(db: Database.Database, options: GroupCommitOptions = {}): GroupCommit {
   const { walPath } = options
@@ -91,8 +93,20 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   // Opened once and kept (an open and a close per sync cost more than the sync); SQLite keeps the
   // -wal file while a connection (this one) is open.
   let wal: number | undefined
-  /** Handles given up after a failed sync: closed once no sync in flight can still be using them. */
-  const retired: number[] = []
+  /** How many syncs in flight use each handle: a handle given up is closed when its count is 0. */
+  const uses = new Map<number, number>()
+  /** Handles given up (after a failed sync, or by close()): closed once no sync uses them. */
+  const retired = new Set<number>()
+  function closeUnused(): void {
+    for (const handle of retired) {
+      if ((uses.get(handle) ?? 0) > 0) continue
+      retired.delete(handle)
+      uses.delete(handle)
+      try {
+        closeSync(handle)
+      } catch {} // nothing is waiting on a handle given up
+    }
+  }
   // Rows this connection has changed, through the group or not (SQLite's total_changes()).
   const changesOf = db.prepare('SELECT total_changes()').pluck()
   const totalChanges = () => changesOf.get() as number
@@ -119,20 +133,24 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
         wal ??= openSync(walPath, 'r')
         const handle = wal
         fd = handle
+        uses.set(handle, (uses.get(handle) ?? 0) + 1)
         // The callback form: FileHandle's promise form costs a third more per sync.
         await new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())))
       }
     } catch (error) {
       // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
       failure = { error }
-      log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
-      // The next sync opens the file afresh. The other sync in flight may be using this handle:
+      try {
+        log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
+      } catch {} // the waiters below must be told whatever the log does
+      // The next sync opens the file afresh. Another sync in flight may be using this handle:
       // closed now, its number could go to another file, which that sync would then sync instead.
       if (fd !== undefined && wal === fd) {
-        retired.push(fd)
+        retired.add(fd)
         wal = undefined
       }
     }
+    if (fd !== undefined) uses.set(fd, (uses.get(fd) ?? 1) - 1)
     synced = Math.max(synced, target)
     const due = waiters.filter((w) => w.commit <= target)
     waiters = waiters.filter((w) => w.commit > target)
@@ -141,7 +159,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       else waiter.resolve()
     }
     inFlight--
-    if (inFlight === 0) for (const handle of retired.splice(0)) closeSync(handle)
+    closeUnused()
     startSync()
   }
   /** Starts a sync if some commit is not covered by one in flight and fewer than the maximum run. */
@@ -200,9 +218,10 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   /** Settles once every commit made so far is on disk, written through the group or not. */
   function onDisk(): Promise<void> {
     // Rows written since the last counted commit are a commit of their own: a sync that starts after
-    // this covers whatever the WAL holds now. None: wait only for the commits counted so far.
+    // this covers whatever the WAL holds now. None: wait only for the commits counted so far. Inside
+    // a transaction they are not committed yet: the commit that ends it is counted (by the group's flush).
     const changes = totalChanges()
-    if (changes !== changesCounted) {
+    if (changes !== changesCounted && !db.inTransaction) {
       changesCounted = changes
       committed++
     }
@@ -220,14 +239,14 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       return onDisk().then(() => value)
     })
   }
-  /** Commits what is queued and waits for it to be on disk; then the -wal handle is closed. */
+  /** Commits what is queued and waits for it to be on disk; the -wal handle is closed once no sync uses it. */
   async function close(): Promise<void> {
     flush()
     if (synced < committed) await new Promise<void>((resolve) => afterSync(committed, resolve, () => resolve()))
     // A sync that covers nothing new may still run on the handle: the last one to end closes it.
-    if (wal !== undefined) retired.push(wal)
+    if (wal !== undefined) retired.add(wal)
     wal = undefined
-    if (inFlight === 0) for (const handle of retired.splice(0)) closeSync(handle)
+    closeUnused()
   }
   return { write, writeOne, read, syncWritten: onDisk, close }
 }
