@@ -36,7 +36,10 @@ export interface GroupCommit {
    * group or not (one WAL holds it all): for a connection that also writes on its own, before it answers.
    */
   syncWritten(): Promise<void>
-  /** Commits what is queued and waits for it to be on disk; the -wal handle is closed once no sync uses it. */
+  /**
+   * Commits what is queued and waits for it to be on disk, with what was written outside the group;
+   * the -wal handle is closed once no sync uses it.
+   */
   close(): Promise<void>
 }
 
@@ -77,7 +80,7 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * exception: the writers and readers waiting on it are refused, but its rows stay committed, a later
  * read sees them, and a later sync can succeed although the WAL lost them (Linux reports a lost
  * write-back once): after one, nothing is safe until the process restarts. `close()` commits what
- * is queued and waits for the disk.
+ * is queued and waits for the disk, rows written outside the group included.
  */
 export function createGroupCommit(db: Database.Database, options: GroupCommitOptions = {}): GroupCommit {
   const { walPath } = options
@@ -220,10 +223,13 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     // Rows written since the last counted commit are a commit of their own: a sync that starts after
     // this covers whatever the WAL holds now. None: wait only for the commits counted so far. Inside
     // a transaction they are not committed yet: the commit that ends it is counted (by the group's flush).
-    const changes = totalChanges()
-    if (changes !== changesCounted && !db.inTransaction) {
-      changesCounted = changes
-      committed++
+    // A closed connection writes nothing more: nothing to count.
+    if (db.open && !db.inTransaction) {
+      const changes = totalChanges()
+      if (changes !== changesCounted) {
+        changesCounted = changes
+        committed++
+      }
     }
     if (synced >= committed) return Promise.resolve()
     const commit = committed
@@ -239,10 +245,14 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       return onDisk().then(() => value)
     })
   }
-  /** Commits what is queued and waits for it to be on disk; the -wal handle is closed once no sync uses it. */
+  /**
+   * Commits what is queued and waits for it, and for rows written outside the group, to be on disk;
+   * the -wal handle is closed once no sync uses it.
+   */
   async function close(): Promise<void> {
     flush()
-    if (synced < committed) await new Promise<void>((resolve) => afterSync(committed, resolve, () => resolve()))
+    // A failed sync is logged and its waiters refused; closing goes on.
+    await onDisk().catch(() => {})
     // A sync that covers nothing new may still run on the handle: the last one to end closes it.
     if (wal !== undefined) retired.add(wal)
     wal = undefined

@@ -87,6 +87,31 @@ const within = <T>(promise: Promise<T>, ms = 3_000) =>
 /** With io_uring (UV_USE_IO_URING=1) file reads and syncs bypass the pool, so nothing can be held there. */
 const poolHoldsFiles = process.env.UV_USE_IO_URING !== '1'
 
+/**
+ * A group that has counted a write of its own, then a row written on its connection outside it while
+ * every thread of the pool is held: no sync can put that row on disk until the pool is released.
+ */
+async function rowWrittenOutside() {
+  const { db, walPath } = databases()
+  const group = createGroupCommit(db, { walPath })
+  await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('inside'))
+  const pool = holdThreadPool()
+  db.prepare('INSERT INTO items (key) VALUES (?)').run('outside')
+  return { db, group, pool }
+}
+
+/** `promise` has not settled while the pool is held (settled, the row might not be on disk); then it does. */
+async function settlesOnlyOnceSynced<T>(promise: Promise<T>, pool: { releaseOne(): void }): Promise<T> {
+  let settled = false
+  const watched = promise.finally(() => {
+    settled = true
+  })
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(settled).toBe(false)
+  pool.releaseOne()
+  return within(watched)
+}
+
 describe('group commit', () => {
   it('commits the writes of one turn together, and settles each only after the commit', async () => {
     const { db, walPath, committed } = databases()
@@ -170,25 +195,23 @@ describe('group commit', () => {
   })
 
   it.runIf(poolHoldsFiles)('answers a read of rows written outside the group only once they are on disk', async () => {
+    const { db, group, pool } = await rowWrittenOutside()
+    const read = group.read(() => db.prepare('SELECT COUNT(*) AS n FROM items').get())
+    expect(await settlesOnlyOnceSynced(read, pool)).toEqual({ n: 2 })
+    await group.close()
+  })
+
+  it.runIf(poolHoldsFiles)('closes only once rows written outside the group are on disk', async () => {
+    const { group, pool } = await rowWrittenOutside()
+    await expect(settlesOnlyOnceSynced(group.close(), pool)).resolves.toBeUndefined()
+  })
+
+  it('closes after its connection was closed first', async () => {
     const { db, walPath } = databases()
     const group = createGroupCommit(db, { walPath })
-    // A group write first, so the group has counted everything before the row below.
     await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('inside'))
-    const pool = holdThreadPool()
-    db.prepare('INSERT INTO items (key) VALUES (?)').run('outside')
-    let answered = false
-    const read = group
-      .read(() => db.prepare('SELECT COUNT(*) AS n FROM items').get())
-      .then((row) => {
-        answered = true
-        return row
-      })
-    // No thread can sync while every one is held: an answer now would be of a row not on disk.
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    expect(answered).toBe(false)
-    pool.releaseOne()
-    expect(await within(read)).toEqual({ n: 2 })
-    await group.close()
+    db.close()
+    await expect(group.close()).resolves.toBeUndefined()
   })
 
   it('refuses the writes a failed sync covered and logs the code, never a row', async () => {
