@@ -1,4 +1,5 @@
 export { answerChallenge, CHALLENGE_PAGE_TIMEOUT_MS } from './testing/answer-challenge.js'
+export type { ChallengeElement, ChallengeFrame, ChallengePage } from './testing/answer-challenge.js'
 export { startTestSandbox } from './testing/start-test-sandbox.js'
 export type { TestSandbox } from './testing/start-test-sandbox.js'
 export { startSandbox } from './start-sandbox.js'

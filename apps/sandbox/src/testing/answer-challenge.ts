@@ -1,12 +1,40 @@
-import type { Frame, Page } from '@playwright/test'
 import { CHALLENGE_ANSWER } from '../pages/threeds.js'
+
+/**
+ * What {@link answerChallenge} uses of a page: Playwright's `Page` fits, from `@playwright/test` or
+ * `playwright-core`, so neither is needed for the types.
+ */
+export interface ChallengePage {
+  /** The page's frames, itself first: the challenge is in one of them. */
+  frames(): readonly ChallengeFrame[]
+}
+
+/** What {@link answerChallenge} uses of a frame (Playwright's `Frame`). */
+export interface ChallengeFrame {
+  /** The frame's address: the challenge page's path tells it apart. */
+  url(): string
+  /** Whether the page removed the frame: after the answer, that means the click got through. */
+  isDetached(): boolean
+  /** The answer field and the submit button. */
+  locator(selector: string): ChallengeElement
+}
+
+/** What {@link answerChallenge} uses of an element (Playwright's `Locator`). */
+export interface ChallengeElement {
+  /** Whether it shows. */
+  isVisible(): Promise<boolean>
+  /** Types the answer. */
+  fill(value: string): Promise<void>
+  /** Sends the answer. */
+  click(options: { noWaitAfter: boolean; timeout: number }): Promise<void>
+}
 
 /** How long {@link answerChallenge} waits for the sandbox's challenge page to show. */
 export const CHALLENGE_PAGE_TIMEOUT_MS = 15_000
 /** The path the sandbox's challenge (ACS) page is posted to. */
 const ACS_PATH = '/threeds/acs'
 
-const isAcsFrame = (frame: Frame) => {
+const isAcsFrame = (frame: ChallengeFrame) => {
   try {
     return new URL(frame.url()).pathname === ACS_PATH
   } catch {
@@ -19,7 +47,7 @@ const isAcsFrame = (frame: Frame) => {
  * iframe, or the page itself): `approve` types the one accepted answer, `refuse` a wrong one.
  */
 export async function answerChallenge(
-  page: Page,
+  page: ChallengePage,
   answer: 'approve' | 'refuse',
   options: { readonly timeout?: number } = {},
 ): Promise<void> {
