@@ -59,8 +59,13 @@ describe('capture, refund and cancel by order', () => {
   it('no refund before a capture, no cancel after one, no capture above what is left, nothing on an unpaid order', async () => {
     const shop = await startShop(t.world)
     try {
+      // An order the ledger holds no payment for, unpaid or unknown, is not found: not a payment in a wrong state.
       const unpaid = shop.createOrder()
-      await expect(shop.backend.capture(unpaid.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
+      for (const orderId of [unpaid.id, 'no-such-order'])
+        await expect(shop.backend.capture(orderId)).rejects.toMatchObject({
+          code: 'ORDER_NOT_FOUND',
+          message: 'orderId: the ledger holds no payment for this order',
+        })
       const { order } = await t.paidOrder(shop)
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({

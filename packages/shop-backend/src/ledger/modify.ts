@@ -169,6 +169,7 @@ async function decide(
   // (that state may be its own doing); the service answers it once, or refuses it, and either settles it.
   if (stored) return { answer: await sendStored(context, stored) }
   const attempts = await context.store.listAttempts(orderId)
+  if (attempts.length === 0) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
   const notAllowed = () =>
