@@ -120,10 +120,16 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
   [
     'a card without its JWE',
     { ...honest, paymentMethod: { type: 'scheme' } },
-    // Either names the card: a JWE of a new card, or a saved card's id.
+    // Either names the card, a JWE of a new card or a saved card's id: one choice, not two fields that read as both required.
+    [{ kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe type:string | storedPaymentMethodId type:string' }],
+  ],
+  [
+    'a card under a field name of another API',
+    { ...honest, paymentMethod: { type: 'scheme', encryptedCard: 'x' } },
+    // What every form refuses is said once, beside the choice.
     [
-      { kind: 'invalid', path: 'paymentMethod.jwe', rule: 'type:string' },
-      { kind: 'invalid', path: 'paymentMethod.storedPaymentMethodId', rule: 'type:string' },
+      { kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe type:string | storedPaymentMethodId type:string' },
+      { kind: 'invalid', path: 'paymentMethod.encryptedCard', rule: 'unknown_key' },
     ],
   ],
 ]

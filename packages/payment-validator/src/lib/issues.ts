@@ -57,10 +57,33 @@ function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readon
   const described = (judging.length ? judging : forms).map((form) => issuesAt(at, form)).filter((form) => form.length > 0)
   if (described.length === 0) return [{ path, rule: 'none of its forms' }]
   const fewest = Math.min(...described.map((form) => form.length))
-  const closest = described.filter((form) => form.length === fewest).flat()
+  const closestForms = described.filter((form) => form.length === fewest)
+  const closest = closestForms.flat()
   if (closest.every((i) => i.path === path)) return [{ path, rule: `one of: ${[...new Set(closest.map((i) => i.rule))].join(', ')}` }]
+  const key = (i: ValidationIssue) => `${i.path} ${i.rule}`
   const seen = new Set<string>()
-  return closest.filter((i) => !seen.has(`${i.path} ${i.rule}`) && seen.add(`${i.path} ${i.rule}`))
+  const once = (issues: readonly ValidationIssue[]) => issues.filter((i) => !seen.has(key(i)) && seen.add(key(i)))
+  // What each close form wants apart from the others is one choice: "jwe type:string | storedPaymentMethodId
+  // type:string", not two fields that read as both required.
+  const inEvery = new Set(closest.map(key).filter((k) => closestForms.every((form) => form.some((i) => key(i) === k))))
+  const choices = [
+    ...new Set(
+      closestForms.map((form) =>
+        form
+          .filter((i) => !inEvery.has(key(i)))
+          .map((i) => inside(at, i))
+          .join(' and '),
+      ),
+    ),
+  ]
+  if (choices.length < 2 || choices.includes('')) return once(closest)
+  return [{ path, rule: `one of: ${choices.join(' | ')}` }, ...once(closest.filter((i) => inEvery.has(key(i))))]
+}
+
+/** An issue under a union's value as "field rule", its path from the union's own. */
+function inside(at: ReadonlyArray<PropertyKey>, issue: ValidationIssue): string {
+  const prefix = at.length ? `${pathOf(at)}.` : ''
+  return `${issue.path.startsWith(prefix) ? issue.path.slice(prefix.length) : issue.path} ${issue.rule}`
 }
 
 /** The issues as one line for a message: "amount.value (invalid_type), reference (too_big)". */
