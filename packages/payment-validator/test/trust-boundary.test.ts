@@ -168,6 +168,16 @@ describe('checkSubmission: the trust boundary', () => {
     expect(JSON.stringify(problems)).not.toContain(card)
   })
 
+  it('never repeats card data sent as a key: a card number, code or expiry as a field name is named [key]', () => {
+    const keys = ['4111111145551142', '737', '03/2030', 'cvc737']
+    const problems = problemsOf({
+      ...honest,
+      paymentMethod: { type: 'scheme', jwe: JWE, ...Object.fromEntries(keys.map((k) => [k, 'x'])) },
+    })
+    expect(problems).toContainEqual({ kind: 'invalid', path: 'paymentMethod.[key]', rule: 'unknown_key' })
+    for (const key of keys) expect(JSON.stringify(problems)).not.toContain(key)
+  })
+
   it('never lets any change to amount, currency or reference through', () => {
     const change = fc.record({
       value: fc.oneof(fc.integer(), fc.double(), fc.constant(undefined)),

@@ -1,9 +1,15 @@
 import type { z } from 'zod'
 import type { ValidationIssue } from '../errors.js'
 
+/**
+ * A key as a message may name it: a name, else `[key]`. The sender chooses unknown keys and a
+ * record's keys, and a card number, code or expiry used as a key is still card data.
+ */
+const shownKey = (key: string) => (/^[A-Za-z_$][\w$-]*$/.test(key) && !/\d{3}/.test(key) ? key : '[key]')
+
 /** "amount.value", "lineItems.0.quantity"; the body itself is "(body)". */
 export function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.length ? path.map(String).join('.') : '(body)'
+  return path.length ? path.map((part) => (typeof part === 'string' ? shownKey(part) : String(part))).join('.') : '(body)'
 }
 
 /**
@@ -49,7 +55,8 @@ const defers = (issue: Issue): boolean => issue.code === 'custom' && issue.param
 /**
  * A value that fits none of a union's forms. "invalid_union" alone told a shop developer nothing:
  * the forms that came closest (fewest issues) say what is wrong, as "one of: type:number,
- * type:string" when each is about the value itself, else as their own fields and rules.
+ * type:string" when each is about the value itself; else what they want apart as one choice at the
+ * union's path, and what all of them refuse at its own.
  */
 function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readonly (readonly Issue[])[]): ValidationIssue[] {
   // A form that only says "not mine, one of the others" is heard only when no other form has a word.
