@@ -13,8 +13,16 @@ interface PackageJson {
   readonly peerDependenciesMeta?: Record<string, { readonly optional?: boolean }>
 }
 
-/** The module names a declaration file imports or re-exports (`import type`, `export … from`, `import('…')`). */
-const specifiersOf = (text: string) => [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!)
+/**
+ * The module names a declaration file names: `import type … from`, `export … from`, `import('…')`,
+ * `require('…')`, a bare `import '…'`, `declare module '…'` and `/// <reference types="…" />`.
+ */
+const specifiersOf = (text: string) =>
+  [
+    ...text.matchAll(
+      /(?:from\s+|import\s*\(\s*|require\s*\(\s*|^\s*import\s+|declare\s+module\s+)['"]([^'"]+)['"]|<reference\s+types=['"]([^'"]+)['"]/gm,
+    ),
+  ].map((m) => (m[1] ?? m[2])!)
 
 /** The declaration files reachable from `entry`, and the packages (bare names, no subpaths) they import. */
 function packagesImportedFrom(entry: string): { files: number; packages: Set<string> } {

@@ -192,9 +192,9 @@ export interface ShopBackend {
   readonly poller: Poller
   /**
    * Captures the order's authorised payment: what is left to capture, unless `options.amount`.
-   * Refused (`ShopBackendError`, as are refund and cancel) with `ORDER_NOT_FOUND` when the ledger holds
-   * no payment for the order, `MODIFICATION_NOT_ALLOWED` for a payment in another state, and
-   * `AMOUNT_NOT_ALLOWED` for an amount over what is left.
+   * Refused (`ShopBackendError`, as are refund and cancel) with, among others, `ORDER_NOT_FOUND` when
+   * the ledger holds no attempt for the order, `MODIFICATION_NOT_ALLOWED` for a payment in another
+   * state, and `AMOUNT_NOT_ALLOWED` for an amount over what is left.
    */
   capture(orderId: string | number, options?: ModifyOptions): Promise<ModificationResult>
   /** Refunds the order's captured money: all not refunded yet, unless `options.amount`. */
