@@ -47,6 +47,8 @@ export const jsonWith = (secret: string) =>
       fc.dictionary(
         fc.oneof(
           fc.string({ maxLength: 12 }),
+          // A card number as a field name: a refusal that names unknown keys must not repeat it.
+          fc.constant(secret),
           fc.constantFrom(
             'amount',
             'value',
