@@ -11,6 +11,13 @@ export const pspReferencesOf = (attempts: readonly AttemptRecord[]): string[] =>
   ...new Set(attempts.flatMap((a) => (a.pspReference ? [a.pspReference] : []))),
 ]
 
+/** The order's attempts, oldest first; `ORDER_NOT_FOUND` when the ledger holds none (never submitted, or not the shop's). */
+export async function attemptsOfOrder(context: BackendContext, orderId: string): Promise<AttemptRecord[]> {
+  const attempts = await context.store.listAttempts(orderId)
+  if (attempts.length === 0) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
+  return attempts
+}
+
 /** The order's paid attempt, if any: the latest one in a paid state. */
 export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
 

@@ -4,7 +4,7 @@ import type { AttemptState } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
-import { paidAttempt } from './attempts.js'
+import { attemptsOfOrder, paidAttempt } from './attempts.js'
 import { resultOf, sendStored, type ModificationResult } from './send-modification.js'
 import { checkLinesLeft, linesAmount, refundLinesOf, sameLines } from './refund-lines.js'
 
@@ -168,8 +168,7 @@ async function decide(
   // The click repeated (here or on another instance): sent again under its key whatever the state now
   // (that state may be its own doing); the service answers it once, or refuses it, and either settles it.
   if (stored) return { answer: await sendStored(context, stored) }
-  const attempts = await context.store.listAttempts(orderId)
-  if (attempts.length === 0) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
+  const attempts = await attemptsOfOrder(context, orderId)
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
   const notAllowed = () =>

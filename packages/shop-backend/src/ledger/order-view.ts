@@ -4,8 +4,8 @@
  * answered reaches the admin unless it is listed: about a card, its brand and last four at most.
  */
 import type { BackendContext } from '../backend-context.js'
-import { ShopBackendError } from '../errors.js'
 import type { AttemptRecord, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
+import { attemptsOfOrder } from './attempts.js'
 import type { AttemptState } from './transitions.js'
 
 /** About a card, what the admin may see: the brand and the last four digits, when the service's answer named them. */
@@ -155,8 +155,7 @@ function modificationView(m: ModificationRecord, attempt: number): AdminModifica
 
 /** The order's attempts and modifications; `ORDER_NOT_FOUND` when the ledger holds no payment for it. */
 export async function orderView(context: BackendContext, orderId: string): Promise<AdminOrderView> {
-  const attempts = await context.store.listAttempts(orderId)
-  if (attempts.length === 0) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
+  const attempts = await attemptsOfOrder(context, orderId)
   const modifications: AdminModification[] = []
   for (const a of attempts) for (const m of await context.store.listModifications(a.id)) modifications.push(modificationView(m, a.number))
   modifications.sort((x, y) => (x.createdAt < y.createdAt ? -1 : x.createdAt > y.createdAt ? 1 : 0))

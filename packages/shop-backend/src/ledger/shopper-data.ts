@@ -1,4 +1,3 @@
-import { ShopBackendError } from '../errors.js'
 import {
   type ErasureRequest,
   PaymentServiceError,
@@ -9,7 +8,7 @@ import {
 } from '../payment-service.js'
 import type { BackendContext } from '../backend-context.js'
 import { derivedIdempotencyKey, newIdempotencyKey } from '../lib/idempotency-key.js'
-import { pspReferencesOf } from './attempts.js'
+import { attemptsOfOrder, pspReferencesOf } from './attempts.js'
 import { refusal, unreachable } from './refusals.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
 import { UNSETTLED_STATES } from './transitions.js'
@@ -82,8 +81,7 @@ export async function removeSavedCard(context: BackendContext, card: SavedCard):
  * states, references and the service's answers (result codes, actions), no name, address or card.
  */
 export async function eraseShopperData(context: BackendContext, orderId: string): Promise<ErasureRequests> {
-  let attempts = await context.store.listAttempts(orderId)
-  if (attempts.length === 0) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: the ledger holds no payment for this order')
+  let attempts = await attemptsOfOrder(context, orderId)
   // Signed calls need no selling store: an order is erased while the checkout is closed too.
   const service = await context.service()
   const subjectErasure = required(service, 'subjectErasure')
