@@ -73,24 +73,21 @@ function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readon
   // What each close form wants apart from the others is one choice: "jwe type:string | storedPaymentMethodId
   // type:string", not two fields that read as both required.
   const inEvery = new Set(closest.map(key).filter((k) => closestForms.every((form) => form.some((i) => key(i) === k))))
+  // An issue under the union's value as "field rule", its path from the union's own.
+  const under = at.length ? `${path}.` : ''
+  const inside = (i: ValidationIssue) => `${i.path.startsWith(under) ? i.path.slice(under.length) : i.path} ${i.rule}`
   const choices = [
     ...new Set(
       closestForms.map((form) =>
         form
           .filter((i) => !inEvery.has(key(i)))
-          .map((i) => inside(at, i))
+          .map(inside)
           .join(' and '),
       ),
     ),
   ]
   if (choices.length < 2 || choices.includes('')) return once(closest)
   return [{ path, rule: `one of: ${choices.join(' | ')}` }, ...once(closest.filter((i) => inEvery.has(key(i))))]
-}
-
-/** An issue under a union's value as "field rule", its path from the union's own. */
-function inside(at: ReadonlyArray<PropertyKey>, issue: ValidationIssue): string {
-  const prefix = at.length ? `${pathOf(at)}.` : ''
-  return `${issue.path.startsWith(prefix) ? issue.path.slice(prefix.length) : issue.path} ${issue.rule}`
 }
 
 /** The issues as one line for a message: "amount.value (invalid_type), reference (too_big)". */
