@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3'
 import { closeSync, fdatasync, openSync } from 'node:fs'
+import { WalSyncFailedError } from './wal-sync-failed-error.js'
 
 /** The failure's code for a log line (SQLite's, the OS's), never its message: it can quote a row. */
 function codeOf(error: unknown): string {
@@ -76,11 +77,13 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end): its writer waits for one sync, not for
  * the rest of another and then its own. A read answers only once every commit it saw is on disk
  * (those made before it, those made while it waited, rows written outside the group), so nothing
- * read (and told to the page or the shop) can be lost on a power cut. A failed sync is the
- * exception: the writers and readers waiting on it are refused, but its rows stay committed, a later
- * read sees them, and a later sync can succeed although the WAL lost them (Linux reports a lost
- * write-back once): after one, nothing is safe until the process restarts. `close()` commits what
- * is queued and waits for the disk, rows written outside the group included.
+ * read (and told to the page or the shop) can be lost on a power cut. A failed `fdatasync` stops
+ * the group for good, as PostgreSQL stops: its rows stay committed and Linux reports a lost
+ * write-back once, so a later sync could succeed over a WAL that lost them. The writers and readers
+ * waiting then get the OS's error, and every call after it a {@link WalSyncFailedError}, until the
+ * process restarts. A WAL file that cannot be opened refuses only the writes waiting (nothing was
+ * synced, so nothing was lost): the next sync tries again. `close()` commits what is queued and
+ * waits for the disk, rows written outside the group included.
  */
 export function createGroupCommit(db: Database.Database, options: GroupCommitOptions = {}): GroupCommit {
   const { walPath } = options
@@ -93,6 +96,8 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   let covered = 0
   let inFlight = 0
   let waiters: SyncWaiter[] = []
+  /** Set by a failed fdatasync: every call from then on is refused with it. */
+  let stopped: WalSyncFailedError | undefined
   // Opened once and kept (an open and a close per sync cost more than the sync); SQLite keeps the
   // -wal file while a connection (this one) is open.
   let wal: number | undefined
@@ -128,6 +133,17 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       }
     }),
   )
+  /** After a failed fdatasync: every waiter refused now, every later call by `stopped`. */
+  function stop(error: unknown): void {
+    if (stopped !== undefined) return
+    stopped = new WalSyncFailedError(codeOf(error))
+    const refused = waiters
+    waiters = []
+    for (const waiter of refused) waiter.reject(error)
+    try {
+      log(`sqlite store: syncing the WAL failed (${codeOf(error)}); nothing is written or read until the process restarts`)
+    } catch {} // the group is stopped whatever the log does
+  }
   async function syncOnce(target: number): Promise<void> {
     let failure: { error: unknown } | undefined
     let fd: number | undefined
@@ -141,16 +157,21 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
         await new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())))
       }
     } catch (error) {
-      // The disk refused (EIO, ENOSPC): the commits may not be on disk; no caller is told they are.
+      // The commits may not be on disk; no caller is told they are.
       failure = { error }
-      try {
-        log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
-      } catch {} // the waiters below must be told whatever the log does
-      // The next sync opens the file afresh. Another sync in flight may be using this handle:
-      // closed now, its number could go to another file, which that sync would then sync instead.
-      if (fd !== undefined && wal === fd) {
-        retired.add(fd)
-        wal = undefined
+      if (fd === undefined) {
+        // The file did not open: nothing was synced, so nothing was lost; the next sync opens it again.
+        try {
+          log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
+        } catch {} // the waiters below must be told whatever the log does
+      } else {
+        // The sync itself failed (EIO, ENOSPC): the OS may have dropped the pages and will not say so again.
+        stop(error)
+        // Given up, and closed once no other sync in flight uses it (closed now, its number could go to another file).
+        if (wal === fd) {
+          retired.add(fd)
+          wal = undefined
+        }
       }
     }
     if (fd !== undefined) uses.set(fd, (uses.get(fd) ?? 1) - 1)
@@ -167,12 +188,16 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   }
   /** Starts a sync if some commit is not covered by one in flight and fewer than the maximum run. */
   function startSync(): void {
-    if (covered >= committed || inFlight >= MAX_SYNCS_IN_FLIGHT) return
+    if (stopped !== undefined || covered >= committed || inFlight >= MAX_SYNCS_IN_FLIGHT) return
     covered = committed
     inFlight++
     void syncOnce(committed)
   }
   function afterSync(commit: number, resolve: () => void, reject: (error: unknown) => void): void {
+    if (stopped !== undefined) {
+      reject(stopped)
+      return
+    }
     waiters.push({ commit, resolve, reject })
     startSync()
   }
@@ -180,6 +205,11 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     const items = queue
     queue = []
     if (items.length === 0) return
+    // Stopped while they waited for their group: none of them is committed.
+    if (stopped !== undefined) {
+      for (const item of items) item.reject(stopped)
+      return
+    }
     let results: ReturnType<typeof commitAll>
     try {
       results = commitAll.immediate(items)
@@ -211,6 +241,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   function write<T>(run: () => T, single = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (!db.open) return reject(new TypeError('The database connection is not open'))
+      if (stopped !== undefined) return reject(stopped)
       // setImmediate: after this turn's I/O callbacks, so writes queued meanwhile join the group.
       if (queue.length === 0) setImmediate(flush)
       queue.push({ write: run, single, resolve: resolve as (value: unknown) => void, reject })
@@ -224,6 +255,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     // this covers whatever the WAL holds now. None: wait only for the commits counted so far. Inside
     // a transaction they are not committed yet: the commit that ends it is counted (by the group's flush).
     // A closed connection writes nothing more: nothing to count.
+    if (stopped !== undefined) return Promise.reject(stopped)
     if (db.open && !db.inTransaction) {
       const changes = totalChanges()
       if (changes !== changesCounted) {

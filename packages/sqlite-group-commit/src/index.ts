@@ -1,2 +1,3 @@
 export { createGroupCommit } from './create-group-commit.js'
 export type { GroupCommit, GroupCommitOptions } from './create-group-commit.js'
+export { WalSyncFailedError } from './wal-sync-failed-error.js'

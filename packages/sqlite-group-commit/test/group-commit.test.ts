@@ -6,11 +6,11 @@
  */
 import Database from 'better-sqlite3'
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, read as readFd, rmSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, read as readFd, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createGroupCommit } from '../src/index.js'
+import { createGroupCommit, WalSyncFailedError } from '../src/index.js'
 
 const opened: Database.Database[] = []
 const folders: string[] = []
@@ -214,15 +214,48 @@ describe('group commit', () => {
     await expect(group.close()).resolves.toBeUndefined()
   })
 
-  it('refuses the writes a failed sync covered and logs the code, never a row', async () => {
+  it('refuses the writes a failed sync covered and logs the code, never a row; a WAL that did not open is tried again', async () => {
     const { db, committed } = databases()
     const lines: string[] = []
-    const group = createGroupCommit(db, { walPath: join(tmpdir(), 'no-such-folder', 'x-wal'), log: (line) => lines.push(line) })
+    const missing = join(mkdtempSync(join(tmpdir(), 'group-commit-missing-')), 'not-yet')
+    folders.push(dirname(missing))
+    const group = createGroupCommit(db, { walPath: join(missing, 'x-wal'), log: (line) => lines.push(line) })
     await expect(group.write(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('secret-row'))).rejects.toMatchObject({
       code: 'ENOENT',
     })
     expect(committed()).toBe(1) // committed, but not known to be on disk: its writer was told it failed
     expect(lines).toEqual(['sqlite store: syncing the WAL failed (ENOENT); the writes it covered were refused'])
+    // Nothing was synced, so nothing was lost: once the file opens, the next sync goes on.
+    mkdirSync(missing)
+    writeFileSync(join(missing, 'x-wal'), '')
+    await expect(group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('later').changes)).resolves.toBe(1)
+    expect(lines).toHaveLength(1)
+  })
+
+  it('stops for good after a failed fdatasync: nothing more is written, read or acknowledged', async () => {
+    const { db, committed } = databases()
+    const lines: string[] = []
+    // fdatasync of a character device fails (EINVAL): a real failed sync, as EIO from a failing disk.
+    const group = createGroupCommit(db, { walPath: '/dev/null', log: (line) => lines.push(line) })
+    const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
+    await expect(group.writeOne(insert('secret-row'))).rejects.toMatchObject({ code: 'EINVAL' })
+    expect(committed()).toBe(1) // committed, but the OS may have dropped it: its writer was told it failed
+    const refusals = await Promise.allSettled([
+      group.writeOne(insert('after')),
+      group.write(insert('after-too')),
+      group.read(() => committed()),
+      group.syncWritten(),
+    ])
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe('rejected')
+      const reason = (refusal as PromiseRejectedResult).reason
+      expect(reason).toBeInstanceOf(WalSyncFailedError)
+      expect(reason).toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'EINVAL' })
+      expect(String(reason.message)).not.toContain('secret-row')
+    }
+    expect(committed()).toBe(1) // no later write reached the database
+    expect(lines).toEqual(['sqlite store: syncing the WAL failed (EINVAL); nothing is written or read until the process restarts'])
+    await expect(group.close()).resolves.toBeUndefined()
   })
 
   it('settles every write of a group without a WAL path of its own, not only the first', async () => {
