@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { createAdaptorServer } from '@hono/node-server'
-import { createGroupCommit } from '@card-jwe/sqlite-group-commit'
+import { createGroupCommit, type GroupCommit, walPathOf } from '@card-jwe/sqlite-group-commit'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
 import { loadOrCreateCertificate } from './certificate.js'
 import { createAccountStore } from './account-store.js'
@@ -65,7 +65,14 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const nonceConnection = openNonceConnection(databasePath)
   const decryptor = await createCardDecryptor(certificate.privateKeyPem, { now })
   // synchronous=NORMAL: a COMMIT hands the WAL to the OS; the group commit syncs it off the event loop.
-  const group = createGroupCommit(db, { walPath: `${databasePath}-wal`, log })
+  let group: GroupCommit
+  try {
+    group = createGroupCommit(db, { walPath: walPathOf(db), log })
+  } catch (error) {
+    nonceConnection.close()
+    db.close()
+    throw error
+  }
   const context: { -readonly [K in keyof SandboxContext]: SandboxContext[K] } = {
     db,
     shops: createShopStore(db),

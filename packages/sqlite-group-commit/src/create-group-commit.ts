@@ -1,22 +1,18 @@
 import type Database from 'better-sqlite3'
-import { closeSync, fdatasync, openSync } from 'node:fs'
+import { closeSync, fdatasync, fstatSync, openSync } from 'node:fs'
+import { codeOf } from './lib/code-of.js'
 import { WalSyncFailedError } from './wal-sync-failed-error.js'
-
-/** The failure's code for a log line (SQLite's, the OS's), never its message: it can quote a row. */
-function codeOf(error: unknown): string {
-  const { code, name } = (error ?? {}) as { code?: unknown; name?: unknown }
-  if (typeof code === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(code)) return code
-  return typeof name === 'string' ? name : 'Error'
-}
+import type { walPathOf } from './wal-path-of.js'
 
 /** Options of {@link createGroupCommit}. */
 export interface GroupCommitOptions {
   /**
-   * The database's `-wal` file, synced after each commit. Leave it out only when no sync of ours is
-   * needed (`:memory:`, or `synchronous=FULL`, whose COMMIT waits for the disk): commits then settle
-   * as soon as they are made.
+   * The database's `-wal` file, synced after each commit: {@link walPathOf} finds it. Opened at once,
+   * so put the database in WAL mode and run a statement first (the file appears with the first
+   * transaction). Leave it out only when no sync of ours is needed (`:memory:`, or `synchronous=FULL`,
+   * whose COMMIT waits for the disk): commits then settle as soon as they are made.
    */
-  readonly walPath?: string
+  readonly walPath?: string | undefined
   /** Told of a failed group or sync, by the error's code only. Default: nothing. */
   readonly log?: (line: string) => void
 }
@@ -38,8 +34,8 @@ export interface GroupCommit {
    */
   syncWritten(): Promise<void>
   /**
-   * Commits what is queued and waits for it to be on disk, with what was written outside the group;
-   * the -wal handle is closed once no sync uses it.
+   * Refuses every call from now on, commits what is queued and waits for it to be on disk, with what
+   * was written outside the group; closes the WAL's handles once no sync uses them.
    */
   close(): Promise<void>
 }
@@ -59,8 +55,25 @@ interface SyncWaiter {
   readonly reject: (error: unknown) => void
 }
 
+const refusedAfterClose = () => new TypeError('The group commit is closed')
+
 /** Syncs in flight at once: a commit made while one runs starts its own, not waiting for it to end. */
 const MAX_SYNCS_IN_FLIGHT = 2
+
+/**
+ * One handle a sync slot, each its own open file: Linux reports a write-back error once to each open
+ * file, so two syncs sharing one could split an error and one of them succeed over lost pages.
+ */
+function openWal(walPath: string): number[] {
+  const handles: number[] = []
+  try {
+    for (let slot = 0; slot < MAX_SYNCS_IN_FLIGHT; slot++) handles.push(openSync(walPath, 'r'))
+  } catch (error) {
+    for (const handle of handles) closeSync(handle)
+    throw error
+  }
+  return handles
+}
 
 /**
  * Group commit with the disk wait off the event loop. The writes that callers queue while the event
@@ -80,17 +93,17 @@ const MAX_SYNCS_IN_FLIGHT = 2
  * read (and told to the page or the shop) can be lost on a power cut. A failed `fdatasync` stops
  * the group for good, as PostgreSQL stops: its rows stay committed and Linux reports a lost
  * write-back once, so a later sync could succeed over a WAL that lost them. The writers and readers
- * waiting then get the OS's error, and every call after it a {@link WalSyncFailedError}, until the
- * process restarts. A WAL file that cannot be opened refuses only the writes waiting (nothing was
- * synced, so nothing was lost): the next sync tries again. `close()` commits what is queued and
- * waits for the disk, rows written outside the group included.
+ * waiting then get the OS's error, and every call after it a {@link WalSyncFailedError}. The WAL is
+ * opened once a sync slot, here: a file opened later would not hear of an error another handle saw
+ * first, and two syncs on one open file can split an error between them. `close()` commits what is
+ * queued and waits for the disk, rows written outside the group included.
  */
 export function createGroupCommit(db: Database.Database, options: GroupCommitOptions = {}): GroupCommit {
   const { walPath } = options
   const log = options.log ?? (() => {})
   let queue: QueuedWrite[] = []
   let committed = 0
-  /** Every commit up to this one is on disk (or its sync failed and its writers were told). */
+  /** Every commit up to this one is on disk. */
   let synced = 0
   /** The newest commit a sync in flight covers. */
   let covered = 0
@@ -98,23 +111,10 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   let waiters: SyncWaiter[] = []
   /** Set by a failed fdatasync: every call from then on is refused with it. */
   let stopped: WalSyncFailedError | undefined
-  // Opened once and kept (an open and a close per sync cost more than the sync); SQLite keeps the
-  // -wal file while a connection (this one) is open.
-  let wal: number | undefined
-  /** How many syncs in flight use each handle: a handle given up is closed when its count is 0. */
-  const uses = new Map<number, number>()
-  /** Handles given up (after a failed sync, or by close()): closed once no sync uses them. */
-  const retired = new Set<number>()
-  function closeUnused(): void {
-    for (const handle of retired) {
-      if ((uses.get(handle) ?? 0) > 0) continue
-      retired.delete(handle)
-      uses.delete(handle)
-      try {
-        closeSync(handle)
-      } catch {} // nothing is waiting on a handle given up
-    }
-  }
+  /** close() was called: no call is taken; what is queued or syncing still ends. */
+  let closed = false
+  /** close() has waited for the disk: no sync starts any more, and the last one to end closes the handles. */
+  let released = false
   // Rows this connection has changed, through the group or not (SQLite's total_changes()).
   const changesOf = db.prepare('SELECT total_changes()').pluck()
   const totalChanges = () => changesOf.get() as number
@@ -133,6 +133,16 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       }
     }),
   )
+  // The WAL's handles not in use by a sync: one a slot, each its own open file, kept until close().
+  // Opened last: nothing after them can throw and leave them open.
+  const idleHandles = walPath === undefined ? [] : openWal(walPath)
+  const closeHandles = () => {
+    for (const handle of idleHandles.splice(0)) {
+      try {
+        closeSync(handle)
+      } catch {} // nothing waits on a handle no sync uses
+    }
+  }
   /** After a failed fdatasync: every waiter refused now, every later call by `stopped`. */
   function stop(error: unknown): void {
     if (stopped !== undefined) return
@@ -141,49 +151,31 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     waiters = []
     for (const waiter of refused) waiter.reject(error)
     try {
-      log(`sqlite store: syncing the WAL failed (${codeOf(error)}); nothing is written or read until the process restarts`)
+      log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the store is stopped: check the disk, then restart the machine`)
     } catch {} // the group is stopped whatever the log does
   }
-  async function syncOnce(target: number): Promise<void> {
-    let failure: { error: unknown } | undefined
-    let fd: number | undefined
+  /** Syncs the WAL on `handle` (none: nothing to sync), then settles the waiters of every commit up to `target`. */
+  async function syncOnce(target: number, handle: number | undefined): Promise<void> {
     try {
       if (walPath !== undefined) {
-        wal ??= openSync(walPath, 'r')
-        const handle = wal
-        fd = handle
-        uses.set(handle, (uses.get(handle) ?? 0) + 1)
+        if (handle === undefined) throw Object.assign(new Error('no WAL handle left for a sync'), { code: 'NO_HANDLE' })
         // The callback form: FileHandle's promise form costs a third more per sync.
         await new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())))
+        // Unlinked (the connection left WAL mode and came back, or someone deleted it): SQLite writes another file.
+        if (fstatSync(handle).nlink === 0) throw Object.assign(new Error('the WAL file was replaced'), { code: 'WAL_REPLACED' })
       }
+      synced = Math.max(synced, target)
+      const due = waiters.filter((w) => w.commit <= target)
+      waiters = waiters.filter((w) => w.commit > target)
+      for (const waiter of due) waiter.resolve()
     } catch (error) {
-      // The commits may not be on disk; no caller is told they are.
-      failure = { error }
-      if (fd === undefined) {
-        // The file did not open: nothing was synced, so nothing was lost; the next sync opens it again.
-        try {
-          log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the writes it covered were refused`)
-        } catch {} // the waiters below must be told whatever the log does
-      } else {
-        // The sync itself failed (EIO, ENOSPC): the OS may have dropped the pages and will not say so again.
-        stop(error)
-        // Given up, and closed once no other sync in flight uses it (closed now, its number could go to another file).
-        if (wal === fd) {
-          retired.add(fd)
-          wal = undefined
-        }
-      }
+      // The OS may have dropped the pages (EIO, ENOSPC) and will not say so again: no caller is told they are on disk.
+      stop(error)
+    } finally {
+      if (handle !== undefined) idleHandles.push(handle)
+      inFlight--
+      if (released && inFlight === 0) closeHandles()
     }
-    if (fd !== undefined) uses.set(fd, (uses.get(fd) ?? 1) - 1)
-    synced = Math.max(synced, target)
-    const due = waiters.filter((w) => w.commit <= target)
-    waiters = waiters.filter((w) => w.commit > target)
-    for (const waiter of due) {
-      if (failure) waiter.reject(failure.error)
-      else waiter.resolve()
-    }
-    inFlight--
-    closeUnused()
     startSync()
   }
   /** Starts a sync if some commit is not covered by one in flight and fewer than the maximum run. */
@@ -191,7 +183,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     if (stopped !== undefined || covered >= committed || inFlight >= MAX_SYNCS_IN_FLIGHT) return
     covered = committed
     inFlight++
-    void syncOnce(committed)
+    void syncOnce(committed, idleHandles.pop())
   }
   function afterSync(commit: number, resolve: () => void, reject: (error: unknown) => void): void {
     if (stopped !== undefined) {
@@ -215,8 +207,10 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       results = commitAll.immediate(items)
     } catch (error) {
       // The commit itself failed (disk full, I/O error, busy past the timeout): none of the group is stored.
-      log(`sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${codeOf(error)}); none is stored`)
       for (const item of items) item.reject(error)
+      try {
+        log(`sqlite store: a group of ${items.length} write${items.length === 1 ? '' : 's'} failed (${codeOf(error)}); none is stored`)
+      } catch {} // its writers are told whatever the log does
       return
     }
     const commit = ++committed
@@ -241,6 +235,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   function write<T>(run: () => T, single = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       if (!db.open) return reject(new TypeError('The database connection is not open'))
+      if (closed) return reject(refusedAfterClose())
       if (stopped !== undefined) return reject(stopped)
       // setImmediate: after this turn's I/O callbacks, so writes queued meanwhile join the group.
       if (queue.length === 0) setImmediate(flush)
@@ -272,23 +267,29 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
    * is: commits made while it waited are visible to it before their sync ends.
    */
   function read<T>(run: () => T): Promise<T> {
+    if (closed) return Promise.reject(refusedAfterClose())
     return onDisk().then(() => {
       const value = run()
       return onDisk().then(() => value)
     })
   }
-  /**
-   * Commits what is queued and waits for it, and for rows written outside the group, to be on disk;
-   * the -wal handle is closed once no sync uses it.
-   */
-  async function close(): Promise<void> {
+  let closing: Promise<void> | undefined
+  async function closeOnce(): Promise<void> {
+    closed = true
     flush()
     // A failed sync is logged and its waiters refused; closing goes on.
     await onDisk().catch(() => {})
-    // A sync that covers nothing new may still run on the handle: the last one to end closes it.
-    if (wal !== undefined) retired.add(wal)
-    wal = undefined
-    closeUnused()
+    released = true
+    if (inFlight === 0) closeHandles()
   }
-  return { write, writeOne, read, syncWritten: onDisk, close }
+  /**
+   * Refuses every call from now on, commits what is queued and waits for it, and for rows written
+   * outside the group, to be on disk; closes the WAL's handles once no sync uses them.
+   */
+  const close = (): Promise<void> => {
+    closing ??= closeOnce()
+    return closing
+  }
+  const syncWritten = (): Promise<void> => (closed ? Promise.reject(refusedAfterClose()) : onDisk())
+  return { write, writeOne, read, syncWritten, close }
 }

@@ -9,7 +9,7 @@ export class WalSyncFailedError extends Error {
   readonly syncCode: string
 
   constructor(syncCode: string) {
-    super(`sqlite store: a WAL sync failed (${syncCode}); nothing is written or read until the process restarts`)
+    super(`sqlite store: a WAL sync failed (${syncCode}); the store is stopped: check the disk, then restart the machine`)
     this.name = 'WalSyncFailedError'
     this.syncCode = syncCode
   }

@@ -6,11 +6,11 @@
  */
 import Database from 'better-sqlite3'
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdirSync, mkdtempSync, openSync, read as readFd, rmSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdtempSync, openSync, read as readFd, readdirSync, readlinkSync, rmSync, symlinkSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createGroupCommit, WalSyncFailedError } from '../src/index.js'
+import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
 
 const opened: Database.Database[] = []
 const folders: string[] = []
@@ -214,22 +214,79 @@ describe('group commit', () => {
     await expect(group.close()).resolves.toBeUndefined()
   })
 
-  it('refuses the writes a failed sync covered and logs the code, never a row; a WAL that did not open is tried again', async () => {
-    const { db, committed } = databases()
-    const lines: string[] = []
-    const missing = join(mkdtempSync(join(tmpdir(), 'group-commit-missing-')), 'not-yet')
-    folders.push(dirname(missing))
-    const group = createGroupCommit(db, { walPath: join(missing, 'x-wal'), log: (line) => lines.push(line) })
-    await expect(group.write(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('secret-row'))).rejects.toMatchObject({
-      code: 'ENOENT',
+  it('will not start without its WAL file, and leaves no handle open', async () => {
+    const { db } = databases()
+    const missing = join(mkdtempSync(join(tmpdir(), 'group-commit-missing-')), 'not-there', 'x-wal')
+    folders.push(dirname(dirname(missing)))
+    const handles = () => readdirSync('/proc/self/fd').length
+    const before = handles()
+    expect(() => createGroupCommit(db, { walPath: missing })).toThrow(expect.objectContaining({ code: 'ENOENT' }))
+    expect(handles()).toBe(before)
+  })
+
+  it('syncs the WAL through two open files of its own, closed with the group', async () => {
+    const { db, walPath } = databases()
+    const openOnWal = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === walPath
+        } catch {
+          return false // closed since the listing
+        }
+      }).length
+    const before = openOnWal() // SQLite's own
+    const group = createGroupCommit(db, { walPath })
+    expect(openOnWal() - before).toBe(2)
+    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('one'))
+    await group.close()
+    expect(openOnWal()).toBe(before)
+  })
+
+  it('stops when its WAL file is replaced: a sync of the old one puts nothing on disk', async () => {
+    const { db, walPath, committed } = databases()
+    const group = createGroupCommit(db, { walPath })
+    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('before'))
+    // Out of WAL mode and back: SQLite deletes the file and writes a new one.
+    db.pragma('journal_mode = DELETE')
+    db.pragma('journal_mode = WAL')
+    await expect(group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('after'))).rejects.toMatchObject({
+      code: 'WAL_REPLACED',
     })
-    expect(committed()).toBe(1) // committed, but not known to be on disk: its writer was told it failed
-    expect(lines).toEqual(['sqlite store: syncing the WAL failed (ENOENT); the writes it covered were refused'])
-    // Nothing was synced, so nothing was lost: once the file opens, the next sync goes on.
-    mkdirSync(missing)
-    writeFileSync(join(missing, 'x-wal'), '')
-    await expect(group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('later').changes)).resolves.toBe(1)
-    expect(lines).toHaveLength(1)
+    await expect(group.syncWritten()).rejects.toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'WAL_REPLACED' })
+    expect(committed()).toBe(2)
+  })
+
+  it("finds the WAL SQLite writes: beside a symlinked database's target, none in memory, misuse out of WAL mode", () => {
+    const folder = mkdtempSync(join(tmpdir(), 'group-commit-wal-path-'))
+    folders.push(folder)
+    const target = join(folder, 'real.sqlite')
+    symlinkSync(target, join(folder, 'link.sqlite'))
+    const linked = new Database(join(folder, 'link.sqlite'))
+    opened.push(linked)
+    linked.pragma('journal_mode = WAL')
+    linked.exec('CREATE TABLE t (x)')
+    expect(walPathOf(linked)).toBe(`${target}-wal`)
+    expect(readdirSync(folder).sort()).toEqual(['link.sqlite', 'real.sqlite', 'real.sqlite-shm', 'real.sqlite-wal'])
+    const memory = new Database(':memory:')
+    opened.push(memory)
+    expect(walPathOf(memory)).toBeUndefined()
+    const rollback = new Database(join(folder, 'rollback.sqlite'))
+    opened.push(rollback)
+    expect(() => walPathOf(rollback)).toThrow(new TypeError('walPathOf: the database is in journal mode delete, not wal'))
+  })
+
+  it('refuses every call once closed, and writes nothing more', async () => {
+    const { db, walPath, committed } = databases()
+    const group = createGroupCommit(db, { walPath })
+    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('before'))
+    await group.close()
+    const refusals = await Promise.allSettled([
+      group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('after')),
+      group.read(() => committed()),
+      group.syncWritten(),
+    ])
+    expect(refusals.map((r) => r.status === 'rejected' && String(r.reason))).toEqual(Array(3).fill('TypeError: The group commit is closed'))
+    expect(committed()).toBe(1)
   })
 
   it('stops for good after a failed fdatasync: nothing more is written, read or acknowledged', async () => {
@@ -254,7 +311,7 @@ describe('group commit', () => {
       expect(String(reason.message)).not.toContain('secret-row')
     }
     expect(committed()).toBe(1) // no later write reached the database
-    expect(lines).toEqual(['sqlite store: syncing the WAL failed (EINVAL); nothing is written or read until the process restarts'])
+    expect(lines).toEqual(['sqlite store: syncing the WAL failed (EINVAL); the store is stopped: check the disk, then restart the machine'])
     await expect(group.close()).resolves.toBeUndefined()
   })
 
@@ -273,9 +330,10 @@ describe('group commit', () => {
     const { db, walPath } = databases()
     db.prepare('INSERT INTO items (key) VALUES (?)').run('direct')
     await expect(createGroupCommit(db, { walPath }).syncWritten()).resolves.toBeUndefined()
-    // The same with a WAL that cannot be synced: the caller hears it, so nothing is acknowledged.
+    // The same with a WAL that cannot be synced (fdatasync of a character device: EINVAL): the caller
+    // hears it, so nothing is acknowledged.
     db.prepare('INSERT INTO items (key) VALUES (?)').run('direct-2')
-    const unsynced = createGroupCommit(db, { walPath: join(tmpdir(), 'no-such-folder', 'x-wal') })
-    await expect(unsynced.syncWritten()).rejects.toMatchObject({ code: 'ENOENT' })
+    const unsynced = createGroupCommit(db, { walPath: '/dev/null' })
+    await expect(unsynced.syncWritten()).rejects.toMatchObject({ code: 'EINVAL' })
   })
 })

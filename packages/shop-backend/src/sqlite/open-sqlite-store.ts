@@ -7,7 +7,7 @@ import type { LedgerStore } from '../store/ledger-store.js'
 import { migrate } from '../store/migrate.js'
 import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { runSync } from '../store/steps.js'
-import { createGroupCommit } from '@card-jwe/sqlite-group-commit'
+import { createGroupCommit, type GroupCommit, walPathOf } from '@card-jwe/sqlite-group-commit'
 import { MIGRATIONS } from './migrations.js'
 import { sqliteDriver, sqliteMigrationSteps, sqliteSteps } from './sqlite-steps.js'
 
@@ -59,10 +59,16 @@ export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const schemaVersion = runSync(migrate(options.migrations ?? MIGRATIONS), sqliteMigrationSteps(db))
   fsyncFolder(dirname(options.path)) // the -wal file's name is on disk too
   db.pragma('synchronous = NORMAL')
-  const groupCommit = createGroupCommit(db, {
-    walPath: `${options.path}-wal`,
-    ...(options.log ? { log: lineLogOf(options.log, 'error', { component: 'store' }) } : {}),
-  })
+  let groupCommit: GroupCommit
+  try {
+    groupCommit = createGroupCommit(db, {
+      walPath: walPathOf(db),
+      ...(options.log ? { log: lineLogOf(options.log, 'error', { component: 'store' }) } : {}),
+    })
+  } catch (error) {
+    db.close()
+    throw error
+  }
   const store = sqlLedgerStore(sqliteDriver(sqliteSteps(db), groupCommit), {
     async close() {
       if (!db.open) return
