@@ -4,39 +4,14 @@
  * committed and its WAL is synced, and a write that fails is rolled back alone. A second connection
  * to the same file is the outside observer.
  */
-import Database from 'better-sqlite3'
 import { execFileSync } from 'node:child_process'
-import { closeSync, mkdtempSync, openSync, read as readFd, readdirSync, readlinkSync, rmSync, symlinkSync, writeSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { closeSync, openSync, read as readFd, writeSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
+import { createGroupCommit } from '../src/index.js'
+import { useDatabases } from './support/databases.js'
 
-const opened: Database.Database[] = []
-const folders: string[] = []
-afterEach(() => {
-  for (const db of opened.splice(0)) db.close()
-  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true })
-})
-
-function databases() {
-  const folder = mkdtempSync(join(tmpdir(), 'group-commit-'))
-  folders.push(folder)
-  const path = join(folder, 'group.sqlite')
-  const db = new Database(path)
-  db.pragma('journal_mode = WAL')
-  // The sync is the group commit's: the COMMIT only hands the WAL to the OS.
-  db.pragma('synchronous = NORMAL')
-  db.exec('CREATE TABLE items (id INTEGER PRIMARY KEY, key TEXT UNIQUE)')
-  const observer = new Database(path, { readonly: true })
-  opened.push(observer, db)
-  return {
-    db,
-    observer,
-    walPath: `${path}-wal`,
-    committed: () => (observer.prepare('SELECT COUNT(*) AS n FROM items').get() as { n: number }).n,
-  }
-}
+const { databases, temporaryFolder } = useDatabases()
 
 /** Pool holds still in place after a test: released, so the next test's file work and syncs run. */
 const holds: Array<() => Promise<void>> = []
@@ -57,8 +32,7 @@ const poolSize = () => {
  * queued meanwhile wait, and run one after the other on the one thread given back.
  */
 function holdThreadPool() {
-  const folder = mkdtempSync(join(tmpdir(), 'held-pool-'))
-  folders.push(folder)
+  const folder = temporaryFolder('held-pool-')
   const fifos: Array<() => Promise<void>> = []
   for (let i = 0; i < poolSize(); i++) {
     const path = join(folder, `hold-${i}`)
@@ -214,67 +188,6 @@ describe('group commit', () => {
     await expect(group.close()).resolves.toBeUndefined()
   })
 
-  it('will not start without its WAL file, and leaves no handle open', async () => {
-    const { db } = databases()
-    const missing = join(mkdtempSync(join(tmpdir(), 'group-commit-missing-')), 'not-there', 'x-wal')
-    folders.push(dirname(dirname(missing)))
-    const handles = () => readdirSync('/proc/self/fd').length
-    const before = handles()
-    expect(() => createGroupCommit(db, { walPath: missing })).toThrow(expect.objectContaining({ code: 'ENOENT' }))
-    expect(handles()).toBe(before)
-  })
-
-  it('syncs the WAL through two open files of its own, closed with the group', async () => {
-    const { db, walPath } = databases()
-    const openOnWal = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === walPath
-        } catch {
-          return false // closed since the listing
-        }
-      }).length
-    const before = openOnWal() // SQLite's own
-    const group = createGroupCommit(db, { walPath })
-    expect(openOnWal() - before).toBe(2)
-    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('one'))
-    await group.close()
-    expect(openOnWal()).toBe(before)
-  })
-
-  it('stops when its WAL file is replaced: a sync of the old one puts nothing on disk', async () => {
-    const { db, walPath, committed } = databases()
-    const group = createGroupCommit(db, { walPath })
-    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('before'))
-    // Out of WAL mode and back: SQLite deletes the file and writes a new one.
-    db.pragma('journal_mode = DELETE')
-    db.pragma('journal_mode = WAL')
-    await expect(group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('after'))).rejects.toMatchObject({
-      code: 'WAL_REPLACED',
-    })
-    await expect(group.syncWritten()).rejects.toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'WAL_REPLACED' })
-    expect(committed()).toBe(2)
-  })
-
-  it("finds the WAL SQLite writes: beside a symlinked database's target, none in memory, misuse out of WAL mode", () => {
-    const folder = mkdtempSync(join(tmpdir(), 'group-commit-wal-path-'))
-    folders.push(folder)
-    const target = join(folder, 'real.sqlite')
-    symlinkSync(target, join(folder, 'link.sqlite'))
-    const linked = new Database(join(folder, 'link.sqlite'))
-    opened.push(linked)
-    linked.pragma('journal_mode = WAL')
-    linked.exec('CREATE TABLE t (x)')
-    expect(walPathOf(linked)).toBe(`${target}-wal`)
-    expect(readdirSync(folder).sort()).toEqual(['link.sqlite', 'real.sqlite', 'real.sqlite-shm', 'real.sqlite-wal'])
-    const memory = new Database(':memory:')
-    opened.push(memory)
-    expect(walPathOf(memory)).toBeUndefined()
-    const rollback = new Database(join(folder, 'rollback.sqlite'))
-    opened.push(rollback)
-    expect(() => walPathOf(rollback)).toThrow(new TypeError('walPathOf: the database is in journal mode delete, not wal'))
-  })
-
   it('refuses every call once closed, and writes nothing more', async () => {
     const { db, walPath, committed } = databases()
     const group = createGroupCommit(db, { walPath })
@@ -287,32 +200,6 @@ describe('group commit', () => {
     ])
     expect(refusals.map((r) => r.status === 'rejected' && String(r.reason))).toEqual(Array(3).fill('TypeError: The group commit is closed'))
     expect(committed()).toBe(1)
-  })
-
-  it('stops for good after a failed fdatasync: nothing more is written, read or acknowledged', async () => {
-    const { db, committed } = databases()
-    const lines: string[] = []
-    // fdatasync of a character device fails (EINVAL): a real failed sync, as EIO from a failing disk.
-    const group = createGroupCommit(db, { walPath: '/dev/null', log: (line) => lines.push(line) })
-    const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
-    await expect(group.writeOne(insert('secret-row'))).rejects.toMatchObject({ code: 'EINVAL' })
-    expect(committed()).toBe(1) // committed, but the OS may have dropped it: its writer was told it failed
-    const refusals = await Promise.allSettled([
-      group.writeOne(insert('after')),
-      group.write(insert('after-too')),
-      group.read(() => committed()),
-      group.syncWritten(),
-    ])
-    for (const refusal of refusals) {
-      expect(refusal.status).toBe('rejected')
-      const reason = (refusal as PromiseRejectedResult).reason
-      expect(reason).toBeInstanceOf(WalSyncFailedError)
-      expect(reason).toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'EINVAL' })
-      expect(String(reason.message)).not.toContain('secret-row')
-    }
-    expect(committed()).toBe(1) // no later write reached the database
-    expect(lines).toEqual(['sqlite store: syncing the WAL failed (EINVAL); the store is stopped: check the disk, then restart the machine'])
-    await expect(group.close()).resolves.toBeUndefined()
   })
 
   it('settles every write of a group without a WAL path of its own, not only the first', async () => {

@@ -1,0 +1,96 @@
+/**
+ * The WAL file the group commit syncs: found from SQLite's own path, opened once for each sync that
+ * may run at once, and the group stopped for good when a sync of it fails or finds it replaced (Linux
+ * reports a lost write-back once, so a later sync could succeed over lost rows).
+ */
+import { readdirSync, readlinkSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
+import { useDatabases } from './support/databases.js'
+
+const { databases, temporaryFolder, open } = useDatabases()
+
+describe('the WAL file', () => {
+  it('will not start without its WAL file, and leaves no handle open', async () => {
+    const { db } = databases()
+    const missing = join(temporaryFolder('group-commit-missing-'), 'not-there', 'x-wal')
+    const handles = () => readdirSync('/proc/self/fd').length
+    const before = handles()
+    expect(() => createGroupCommit(db, { walPath: missing })).toThrow(expect.objectContaining({ code: 'ENOENT' }))
+    expect(handles()).toBe(before)
+  })
+
+  it('syncs the WAL through two open files of its own, closed with the group', async () => {
+    const { db, walPath } = databases()
+    const openOnWal = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === walPath
+        } catch {
+          return false // closed since the listing
+        }
+      }).length
+    const before = openOnWal() // SQLite's own
+    const group = createGroupCommit(db, { walPath })
+    expect(openOnWal() - before).toBe(2)
+    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('one'))
+    await group.close()
+    expect(openOnWal()).toBe(before)
+  })
+
+  it('stops when its WAL file is replaced: a sync of the old one puts nothing on disk', async () => {
+    const { db, walPath, committed } = databases()
+    const group = createGroupCommit(db, { walPath })
+    await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('before'))
+    // Out of WAL mode and back: SQLite deletes the file and writes a new one.
+    db.pragma('journal_mode = DELETE')
+    db.pragma('journal_mode = WAL')
+    await expect(group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('after'))).rejects.toMatchObject({
+      code: 'WAL_REPLACED',
+    })
+    await expect(group.syncWritten()).rejects.toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'WAL_REPLACED' })
+    expect(committed()).toBe(2)
+  })
+
+  it("finds the WAL SQLite writes: beside a symlinked database's target, none in memory, misuse out of WAL mode", () => {
+    const folder = temporaryFolder('group-commit-wal-path-')
+    const target = join(folder, 'real.sqlite')
+    symlinkSync(target, join(folder, 'link.sqlite'))
+    const linked = open(join(folder, 'link.sqlite'))
+    linked.pragma('journal_mode = WAL')
+    linked.exec('CREATE TABLE t (x)')
+    expect(walPathOf(linked)).toBe(`${target}-wal`)
+    expect(readdirSync(folder).sort()).toEqual(['link.sqlite', 'real.sqlite', 'real.sqlite-shm', 'real.sqlite-wal'])
+    const memory = open(':memory:')
+    expect(walPathOf(memory)).toBeUndefined()
+    const rollback = open(join(folder, 'rollback.sqlite'))
+    expect(() => walPathOf(rollback)).toThrow(new TypeError('walPathOf: the database is in journal mode delete, not wal'))
+  })
+
+  it('stops for good after a failed fdatasync: nothing more is written, read or acknowledged', async () => {
+    const { db, committed } = databases()
+    const lines: string[] = []
+    // fdatasync of a character device fails (EINVAL): a real failed sync, as EIO from a failing disk.
+    const group = createGroupCommit(db, { walPath: '/dev/null', log: (line) => lines.push(line) })
+    const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
+    await expect(group.writeOne(insert('secret-row'))).rejects.toMatchObject({ code: 'EINVAL' })
+    expect(committed()).toBe(1) // committed, but the OS may have dropped it: its writer was told it failed
+    const refusals = await Promise.allSettled([
+      group.writeOne(insert('after')),
+      group.write(insert('after-too')),
+      group.read(() => committed()),
+      group.syncWritten(),
+    ])
+    for (const refusal of refusals) {
+      expect(refusal.status).toBe('rejected')
+      const reason = (refusal as PromiseRejectedResult).reason
+      expect(reason).toBeInstanceOf(WalSyncFailedError)
+      expect(reason).toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'EINVAL' })
+      expect(String(reason.message)).not.toContain('secret-row')
+    }
+    expect(committed()).toBe(1) // no later write reached the database
+    expect(lines).toEqual(['sqlite store: syncing the WAL failed (EINVAL); the store is stopped: check the disk, then restart the machine'])
+    await expect(group.close()).resolves.toBeUndefined()
+  })
+})
