@@ -151,7 +151,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     waiters = []
     for (const waiter of refused) waiter.reject(error)
     try {
-      log(`sqlite store: syncing the WAL failed (${codeOf(error)}); the store is stopped: check the disk, then restart the machine`)
+      log(`sqlite store: syncing the WAL failed (${stopped.syncCode}); the store is stopped: check the disk, then restart the machine`)
     } catch {} // the group is stopped whatever the log does
   }
   /** Syncs the WAL on `handle` (none: nothing to sync), then settles the waiters of every commit up to `target`. */
