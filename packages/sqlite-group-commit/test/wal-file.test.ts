@@ -3,13 +3,48 @@
  * may run at once, and the group stopped for good when a sync of it fails or finds it replaced (Linux
  * reports a lost write-back once, so a later sync could succeed over lost rows).
  */
-import { readdirSync, readlinkSync, symlinkSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, open as openAsync, openSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
 import { useDatabases } from './support/databases.js'
 
 const { databases, temporaryFolder, open } = useDatabases()
+
+/** Handles this process holds on `path`. */
+const handlesOn = (path: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`) === path
+    } catch {
+      return false // closed since the listing
+    }
+  }).length
+
+/**
+ * libuv's pool held: every thread in the open of a FIFO no one writes, so work queued now waits, in
+ * order. `queueHold` queues one more such open behind it; `releaseOne` lets the oldest hold go (its
+ * thread then takes the queue's next work), `releaseAll` every one.
+ */
+function holdThreadPool(folder: string) {
+  const held: string[] = []
+  const queueHold = () => {
+    const fifo = join(folder, `hold-${held.length}-${Date.now()}`)
+    execFileSync('mkfifo', [fifo])
+    held.push(fifo)
+    openAsync(fifo, 'r', (error, fd) => {
+      if (!error) closeSync(fd)
+    })
+  }
+  for (let thread = 0; thread < (Number(process.env.UV_THREADPOOL_SIZE) || 4); thread++) queueHold()
+  // Opening a FIFO to write meets its reader in a pool thread: both opens return.
+  const release = (fifo: string | undefined) => fifo !== undefined && closeSync(openSync(fifo, 'w'))
+  return { queueHold, releaseOne: () => release(held.shift()), releaseAll: () => held.splice(0).forEach(release) }
+}
+const turns = async (count: number) => {
+  for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve))
+}
 
 describe('the WAL file', () => {
   it('will not start without its WAL file, and leaves no handle open', async () => {
@@ -23,20 +58,70 @@ describe('the WAL file', () => {
 
   it('syncs the WAL through two open files of its own, closed with the group', async () => {
     const { db, walPath } = databases()
-    const openOnWal = () =>
-      readdirSync('/proc/self/fd').filter((fd) => {
-        try {
-          return readlinkSync(`/proc/self/fd/${fd}`) === walPath
-        } catch {
-          return false // closed since the listing
-        }
-      }).length
+    const openOnWal = () => handlesOn(walPath)
     const before = openOnWal() // SQLite's own
     const group = createGroupCommit(db, { walPath })
     expect(openOnWal() - before).toBe(2)
     await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('one'))
     await group.close()
     expect(openOnWal()).toBe(before)
+  })
+
+  it('closes while a sync is in flight: waits for it, then closes its handles', async () => {
+    const { db, walPath, committed } = databases()
+    const group = createGroupCommit(db, { walPath })
+    const pool = holdThreadPool(temporaryFolder('group-commit-hold-'))
+    try {
+      let written = false
+      const writing = group
+        .writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('held'))
+        .then(() => {
+          written = true
+        })
+      await turns(3) // committed, its sync queued behind the held threads
+      expect(committed()).toBe(1)
+      const held = handlesOn(walPath) // SQLite's two connections' and the group's two
+      let closed = false
+      const closing = group.close().then(() => {
+        closed = true
+      })
+      await turns(3)
+      expect({ written, closed, handles: handlesOn(walPath) }).toEqual({ written: false, closed: false, handles: held })
+      pool.releaseAll()
+      await Promise.all([writing, closing])
+      expect(handlesOn(walPath)).toBe(held - 2)
+    } finally {
+      pool.releaseAll()
+    }
+  })
+
+  it('closes after a failed sync with another still queued: its handles are closed when that one ends', async () => {
+    const { db } = databases()
+    // Both syncs fail (fdatasync of a character device: EINVAL); the second is held while close() goes on.
+    const group = createGroupCommit(db, { walPath: '/dev/null', log: () => {} })
+    const pool = holdThreadPool(temporaryFolder('group-commit-hold-'))
+    try {
+      const onNull = () => handlesOn('/dev/null')
+      const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
+      const first = group.writeOne(insert('first')).catch((error: unknown) => error)
+      await turns(3)
+      pool.queueHold() // the thread that runs the first sync stops here, before the second
+      const second = group.writeOne(insert('second')).catch((error: unknown) => error)
+      await turns(3) // two groups committed, two syncs queued
+      const open = onNull()
+      const closing = group.close()
+      pool.releaseOne() // the first sync runs and fails; the group stops
+      expect(await first).toMatchObject({ code: 'EINVAL' })
+      expect(await second).toMatchObject({ code: 'EINVAL' })
+      await closing // close() is done; the second sync is still queued
+      await turns(3)
+      expect(onNull()).toBe(open)
+      pool.releaseAll()
+      for (let wait = 0; wait < 200 && onNull() > open - 2; wait++) await new Promise((resolve) => setTimeout(resolve, 5))
+      expect(onNull()).toBe(open - 2)
+    } finally {
+      pool.releaseAll()
+    }
   })
 
   it('stops when its WAL file is replaced: a sync of the old one puts nothing on disk', async () => {
