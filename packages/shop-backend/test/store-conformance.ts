@@ -366,6 +366,36 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'forgets sequences seen over 30 days before a batch, behind the cursor, and keeps the newer ones',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const page = (cursor: number, skipped: number[], when: string) =>
+          store.applyChangesAndCursor({ cursor, applied: [], skipped, problems: [], resolved: [], at: when })
+        await page(4, [4], '2026-01-01T00:00:00.000Z')
+        await page(5, [5], '2026-01-05T00:00:00.000Z')
+        await page(6, [6], '2026-02-01T00:00:00.000Z') // 31 days after the first mark, 27 after the second
+        // Each sequence again: a forgotten one applies, a kept one is a repeat.
+        const capture = (sequence: number, expectedVersion: number) => ({
+          sequence,
+          record: feedRecord(sequence),
+          attemptId: a.id,
+          expectedVersion,
+          patch: { capturedValue: 100 * sequence, updatedAt: at },
+        })
+        const again = await store.applyChangesAndCursor({
+          applied: [capture(4, 1), capture(5, 2), capture(6, 2)],
+          skipped: [],
+          problems: [],
+          resolved: [],
+          at: '2026-02-01T00:00:01.000Z',
+        })
+        expect(again).toEqual({ conflicts: [], repeats: [5, 6] })
+        expect(await store.findAttempt(a.id)).toMatchObject({ version: 2, capturedValue: 400 })
+      }),
+    )
+
+    it(
       'a record whose compare-and-set lost is not marked seen: a later batch on the right version applies it',
       withStore(async ({ store }) => {
         const a = attempt('o1', 1)

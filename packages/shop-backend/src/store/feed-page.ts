@@ -12,6 +12,12 @@ const resolve = (sequence: number) => changes('resolveProblem', [sequence])
 const record = (problem: Omit<PollProblem, 'tries'>) =>
   changes('recordProblem', [problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt])
 
+/**
+ * How long a seen sequence is kept. The feed is only read after the cursor, so a mark behind it
+ * guards nothing once no poller can still hold a page from before it (see docs/decisions.md).
+ */
+export const SEEN_KEPT_MS = 30 * 24 * 60 * 60 * 1000
+
 /** Marks `sequence` seen at `at`: false when it was already (a repeat of the feed, or another poller's). */
 function* markSeen(sequence: number, at: string): LedgerRule<boolean> {
   return (yield* changes('markSeen', [sequence, at])) === 1
@@ -21,7 +27,8 @@ function* markSeen(sequence: number, at: string): LedgerRule<boolean> {
  * Changes, seen sequences, problems and the cursor, after the lease check. A record is marked seen
  * before its compare-and-set: of two writers of one sequence the second finds the mark and applies
  * nothing, so amounts never move twice. A lost compare-and-set takes its mark back and is kept as a
- * `CONFLICT` problem; the rest of the batch still commits.
+ * `CONFLICT` problem; the rest of the batch still commits. Marks older than {@link SEEN_KEPT_MS},
+ * behind the cursor, are forgotten a few at a time.
  */
 export function* applyFeedPage(batch: PollBatch): LedgerRule<PollBatchResult> {
   if (batch.lease) yield* checkLease(batch.lease)
@@ -50,5 +57,7 @@ export function* applyFeedPage(batch: PollBatch): LedgerRule<PollBatchResult> {
   for (const problem of batch.problems) yield* record(problem)
   for (const sequence of batch.resolved) yield* resolve(sequence)
   if (batch.cursor !== undefined) yield* changes('moveCursor', [batch.cursor])
+  // A few of the oldest marks a batch, so the table holds about SEEN_KEPT_MS of the feed, not all of it.
+  yield* changes('forgetSeen', [new Date(Date.parse(batch.at) - SEEN_KEPT_MS).toISOString()])
   return { conflicts, repeats }
 }

@@ -58,6 +58,9 @@ export function ledgerSql(dialect: SqlDialect) {
       ON CONFLICT (id) DO UPDATE SET cursor = excluded.cursor WHERE poll_state.cursor < excluded.cursor`,
     markSeen: 'INSERT INTO seen_changes (sequence, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
     unmarkSeen: 'DELETE FROM seen_changes WHERE sequence = $1',
+    // The 500 lowest sequences, those of them seen before $1: a read of the index's start, whatever the table holds.
+    forgetSeen: `DELETE FROM seen_changes WHERE sequence IN (SELECT sequence FROM seen_changes ORDER BY sequence LIMIT 500)
+      AND seen_at < $1 AND sequence <= (SELECT cursor FROM poll_state WHERE id = 1)`,
     recordProblem: `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
       ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
       next_try_at = excluded.next_try_at`,
