@@ -366,31 +366,29 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
-      'forgets sequences seen over 30 days before a batch, behind the cursor, and keeps the newer ones',
+      "forgets sequences seen over 30 days before a batch, behind the cursor, and keeps the rest and every problem's",
       withStore(async ({ store }) => {
         const a = attempt('o1', 1)
         await store.insertAttempt(a)
-        const page = (cursor: number, skipped: number[], when: string) =>
-          store.applyChangesAndCursor({ cursor, applied: [], skipped, problems: [], resolved: [], at: when })
-        await page(4, [4], '2026-01-01T00:00:00.000Z')
-        await page(5, [5], '2026-01-05T00:00:00.000Z')
-        await page(6, [6], '2026-02-01T00:00:00.000Z') // 31 days after the first mark, 27 after the second
+        const batch = (when: string, part: Partial<Parameters<typeof store.applyChangesAndCursor>[0]>) =>
+          store.applyChangesAndCursor({ applied: [], skipped: [], problems: [], resolved: [], at: when, ...part })
+        const first = '2026-01-01T00:00:00.000Z'
+        await batch(first, { cursor: 3, problems: [{ sequence: 3, change: feedRecord(3), reason: 'UNKNOWN_ORDER', nextTryAt: first }] })
+        expect(await store.dismissProblem(3, first)).toBe(true) // seen, and kept for good
+        await batch(first, { cursor: 4, skipped: [4] })
+        await batch(first, { skipped: [9] }) // seen ahead of the cursor (no cursor move)
+        await batch('2026-01-05T00:00:00.000Z', { cursor: 5, skipped: [5] })
+        await batch('2026-02-01T00:00:00.000Z', { cursor: 6, skipped: [6] }) // 31 days after the first marks, 27 after 5's
         // Each sequence again: a forgotten one applies, a kept one is a repeat.
-        const capture = (sequence: number, expectedVersion: number) => ({
+        const capture = (sequence: number) => ({
           sequence,
           record: feedRecord(sequence),
           attemptId: a.id,
-          expectedVersion,
+          expectedVersion: 1,
           patch: { capturedValue: 100 * sequence, updatedAt: at },
         })
-        const again = await store.applyChangesAndCursor({
-          applied: [capture(4, 1), capture(5, 2), capture(6, 2)],
-          skipped: [],
-          problems: [],
-          resolved: [],
-          at: '2026-02-01T00:00:01.000Z',
-        })
-        expect(again).toEqual({ conflicts: [], repeats: [5, 6] })
+        const again = await batch('2026-02-01T00:00:01.000Z', { applied: [3, 4, 5, 6, 9].map(capture) })
+        expect(again).toEqual({ conflicts: [], repeats: [3, 5, 6, 9] })
         expect(await store.findAttempt(a.id)).toMatchObject({ version: 2, capturedValue: 400 })
       }),
     )

@@ -151,9 +151,12 @@ export function createPoller(
       for (let pages = 0; ; pages++) {
         // Renewed before each page: a long poll keeps it, a holder that died lets it lapse.
         if (pages > 0 && (await lease()) !== undefined) throw new LeaseLostError(POLLER_LEASE)
-        const page = await service.updatedPayments({ after: await context.store.readCursor(), limit: PAGE_SIZE })
+        const after = await context.store.readCursor()
+        const page = await service.updatedPayments({ after, limit: PAGE_SIZE })
         const known = await context.store.listProblems()
-        await count(await planPollBatch(context, page.payments, known, page.cursor))
+        // A record at or before the cursor was read before (a page the service gives again): its seen mark may be gone.
+        const unread = page.payments.filter((record) => record.sequence > after)
+        await count(await planPollBatch(context, unread, known, page.cursor))
         if (!page.hasMore) break
         if (pages + 1 >= maxPages) {
           moreToRead = true

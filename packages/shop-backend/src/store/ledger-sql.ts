@@ -58,8 +58,12 @@ export function ledgerSql(dialect: SqlDialect) {
       ON CONFLICT (id) DO UPDATE SET cursor = excluded.cursor WHERE poll_state.cursor < excluded.cursor`,
     markSeen: 'INSERT INTO seen_changes (sequence, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
     unmarkSeen: 'DELETE FROM seen_changes WHERE sequence = $1',
-    // The 500 lowest sequences, those of them seen before $1: a read of the index's start, whatever the table holds.
-    forgetSeen: `DELETE FROM seen_changes WHERE sequence IN (SELECT sequence FROM seen_changes ORDER BY sequence LIMIT 500)
+    // Of the 500 lowest sequences that are no problem, open or dismissed (their marks are kept for good: a
+    // problem can be recorded again), those seen before $1 and behind the cursor: a read of the index's start.
+    forgetSeen: `DELETE FROM seen_changes WHERE sequence IN (SELECT s.sequence FROM seen_changes s
+        WHERE NOT EXISTS (SELECT 1 FROM poll_problems p WHERE p.sequence = s.sequence)
+          AND NOT EXISTS (SELECT 1 FROM dismissed_problems d WHERE d.sequence = s.sequence)
+        ORDER BY s.sequence LIMIT 500)
       AND seen_at < $1 AND sequence <= (SELECT cursor FROM poll_state WHERE id = 1)`,
     recordProblem: `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
       ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,

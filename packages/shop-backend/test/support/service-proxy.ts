@@ -25,6 +25,8 @@ export interface ServiceProxy {
   matches: (method: string, path: string) => boolean
   /** Decides per request; default: the mode's action for matching requests, else forward. */
   rule: (method: string, path: string) => { readonly action: ProxyAction; readonly delayMs?: number }
+  /** What the shop gets for an answer the sandbox gave (default: the answer as it is), e.g. a page given again. */
+  answer: (method: string, path: string, body: Buffer) => Buffer
   /** Requests forwarded to the sandbox, e.g. counted('POST', '/payment-details'). */
   counted(method: string, pathEnd: string): number
   /** Requests that arrived at the proxy, forwarded or not. */
@@ -52,6 +54,7 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
     mode: 'pass',
     matches: () => true,
     rule: (method, path) => ({ action: proxy.matches(method, path) ? ACTION_OF_MODE[proxy.mode] : 'forward' }),
+    answer: (_method, _path, body) => body,
     counted: (method, pathEnd) => matching(method, pathEnd).filter((r) => r.forwarded).length,
     started: (method, pathEnd) => matching(method, pathEnd).length,
     startedAt: (method, pathEnd) => matching(method, pathEnd).map((r) => r.at),
@@ -88,7 +91,9 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
       if (action === 'hang') return
       if (action === 'lose') return request.socket.destroy()
-      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(text)
+      response
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .end(proxy.answer(method, url.pathname, text))
     })().catch(() => request.socket.destroy())
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
