@@ -9,7 +9,8 @@ const { shop, world } = useWorld()
 
 describe('the feed read again', () => {
   it('drops records at or before the cursor when the service gives a page again: nothing is planned for them', async () => {
-    const s = await shop()
+    const lines: string[] = []
+    const s = await shop({ log: (line) => void lines.push(line) })
     const order = s.createOrder()
     expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
     const pages: Buffer[] = []
@@ -27,6 +28,7 @@ describe('the feed read again', () => {
       // The service answers the next read with the page it gave before, cursor and all.
       proxy.answer = (_method, path, body) => (path.endsWith('/updated-payments') ? pages[0]! : body)
       expect(await s.backend.poller.pollNow()).toMatchObject({ applied: 0, skipped: 0, problems: [] })
+      expect(lines).toContain(`updated-payments gave ${read.payments.length} record(s) at or before the cursor; dropped`)
     } finally {
       proxy.answer = (_method, _path, body) => body
     }

@@ -4,7 +4,7 @@
  * reports a lost write-back once, so a later sync could succeed over lost rows).
  */
 import { execFileSync } from 'node:child_process'
-import { closeSync, open as openAsync, openSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs'
+import { closeSync, constants, open as openAsync, openSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
@@ -28,7 +28,7 @@ const poolThreads = () => {
   return size === undefined ? 4 : Math.min(1024, Math.max(1, Number.parseInt(size, 10) || 0))
 }
 /** With io_uring, libuv sends file operations past its pool: nothing could hold a sync there. */
-const poolHoldsSyncs = !['1', 'true'].includes(process.env.UV_USE_IO_URING ?? '')
+const poolHoldsSyncs = (Number.parseInt(process.env.UV_USE_IO_URING ?? '0', 10) || 0) === 0
 
 /**
  * libuv's pool held: every thread in the open of a FIFO no one writes, so work queued now waits, in
@@ -47,9 +47,22 @@ function holdThreadPool(folder: string) {
     })
   }
   for (let thread = 0; thread < poolThreads(); thread++) queueHold()
-  // Opened for reading and writing, a FIFO never blocks the opener, and its blocked reader's open returns.
-  const release = (fifo: string | undefined) => fifo !== undefined && closeSync(openSync(fifo, 'r+'))
-  return { queueHold, releaseOne: () => release(held.shift()), releaseAll: () => held.splice(0).forEach(release) }
+  // A writer's open that never blocks: it fails (ENXIO) until the hold's reader is in its open, so no release
+  // comes before the hold it ends, and it then lets that reader's open return.
+  const release = async (fifo: string | undefined) => {
+    for (let turn = 0; fifo !== undefined; turn++) {
+      try {
+        return closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
+      } catch (error) {
+        if ((error as { code?: string }).code !== 'ENXIO' || turn > 100_000) throw error
+        await turns(1)
+      }
+    }
+  }
+  const releaseAll = async () => {
+    for (const fifo of held.splice(0)) await release(fifo)
+  }
+  return { queueHold, releaseOne: () => release(held.shift()), releaseAll }
 }
 const turns = async (count: number) => {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve))
@@ -96,11 +109,11 @@ describe('the WAL file', () => {
       })
       await turns(3)
       expect({ written, closed, handles: handlesOn(walPath) }).toEqual({ written: false, closed: false, handles: held })
-      pool.releaseAll()
+      await pool.releaseAll()
       await Promise.all([writing, closing])
       expect(handlesOn(walPath)).toBe(held - 2)
     } finally {
-      pool.releaseAll()
+      await pool.releaseAll()
     }
   })
 
@@ -119,17 +132,17 @@ describe('the WAL file', () => {
       await turns(3) // two groups committed, two syncs queued
       const open = onNull()
       const closing = group.close()
-      pool.releaseOne() // the first sync runs and fails; the group stops
+      await pool.releaseOne() // the first sync runs and fails; the group stops
       expect(await first).toMatchObject({ code: 'EINVAL' })
       expect(await second).toMatchObject({ code: 'EINVAL' })
       await closing // close() is done; the second sync is still queued
       await turns(3)
       expect(onNull()).toBe(open)
-      pool.releaseAll()
-      while (onNull() > open - 2) await turns(1) // the test's timeout ends it if they are never closed
+      await pool.releaseAll()
+      for (let turn = 0; turn < 100_000 && onNull() > open - 2; turn++) await turns(1)
       expect(onNull()).toBe(open - 2)
     } finally {
-      pool.releaseAll()
+      await pool.releaseAll()
     }
   })
 

@@ -156,6 +156,11 @@ export function createPoller(
         const known = await context.store.listProblems()
         // A record at or before the cursor was read before (a page the service gives again): its seen mark may be gone.
         const unread = page.payments.filter((record) => record.sequence > after)
+        if (unread.length < page.payments.length)
+          context.log(`updated-payments gave ${page.payments.length - unread.length} record(s) at or before the cursor; dropped`, 'warn', {
+            component: 'poller',
+            code: 'RECORD_BEHIND_CURSOR',
+          })
         await count(await planPollBatch(context, unread, known, page.cursor))
         if (!page.hasMore) break
         if (pages + 1 >= maxPages) {

@@ -58,8 +58,8 @@ export function ledgerSql(dialect: SqlDialect) {
       ON CONFLICT (id) DO UPDATE SET cursor = excluded.cursor WHERE poll_state.cursor < excluded.cursor`,
     markSeen: 'INSERT INTO seen_changes (sequence, seen_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
     unmarkSeen: 'DELETE FROM seen_changes WHERE sequence = $1',
-    // Of the 500 lowest sequences that are no problem, open or dismissed (their marks are kept for good: a
-    // problem can be recorded again), those seen before $1 and behind the cursor: a read of the index's start.
+    // Of the 500 lowest sequences that are no problem's (a dismissed one's mark is kept for good, an open one's
+    // while open), those seen before $1 and behind the cursor: a read from the index's start, past the kept marks.
     forgetSeen: `DELETE FROM seen_changes WHERE sequence IN (SELECT s.sequence FROM seen_changes s
         WHERE NOT EXISTS (SELECT 1 FROM poll_problems p WHERE p.sequence = s.sequence)
           AND NOT EXISTS (SELECT 1 FROM dismissed_problems d WHERE d.sequence = s.sequence)
