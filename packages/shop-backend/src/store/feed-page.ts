@@ -12,10 +12,8 @@ const resolve = (sequence: number) => changes('resolveProblem', [sequence])
 const record = (problem: Omit<PollProblem, 'tries'>) =>
   changes('recordProblem', [problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt])
 
-/**
- * How long a seen sequence is kept. The feed is only read after the cursor, so a mark behind it
- * guards nothing once no poller can still hold a page from before it (see docs/decisions.md).
- */
+// How long a seen sequence is kept: the feed is read only after the cursor, so a mark a month behind
+// it guards nothing (docs/decisions.md, "Forgetting seen sequences"; not JSDoc: typings name no repository file).
 export const SEEN_KEPT_MS = 30 * 24 * 60 * 60 * 1000
 
 /** Marks `sequence` seen at `at`: false when it was already (a repeat of the feed, or another poller's). */
