@@ -4,62 +4,14 @@
  * committed and its WAL is synced, and a write that fails is rolled back alone. A second connection
  * to the same file is the outside observer.
  */
-import { execFileSync } from 'node:child_process'
-import { closeSync, openSync, read as readFd, writeSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createGroupCommit } from '../src/index.js'
 import { useDatabases } from './support/databases.js'
+import { type HeldPool, poolHoldsFiles, useThreadPoolHolds, within } from './support/thread-pool.js'
 
 const { databases, temporaryFolder } = useDatabases()
 
-/** Pool holds still in place after a test: released, so the next test's file work and syncs run. */
-const holds: Array<() => Promise<void>> = []
-afterEach(async () => {
-  await Promise.all(holds.splice(0).map((release) => release()))
-})
-
-/** The threads of libuv's pool, read from the environment as libuv reads it (atoi, unsigned; 0 is 1; at most 1024). */
-const poolSize = () => {
-  const set = process.env.UV_THREADPOOL_SIZE
-  if (set === undefined) return 4
-  const asked = Number.parseInt(set, 10) || 0
-  return asked < 0 ? 1024 : Math.min(Math.max(asked, 1), 1024)
-}
-
-/**
- * Every thread of libuv's pool held by a read of a FIFO of its own, until released: so the syncs
- * queued meanwhile wait, and run one after the other on the one thread given back.
- */
-function holdThreadPool() {
-  const folder = temporaryFolder('held-pool-')
-  const fifos: Array<() => Promise<void>> = []
-  for (let i = 0; i < poolSize(); i++) {
-    const path = join(folder, `hold-${i}`)
-    execFileSync('mkfifo', [path])
-    // O_RDWR: opening a FIFO this way does not wait for a writer; a read of it waits for a byte.
-    const fd = openSync(path, 'r+')
-    const done = new Promise<void>((resolve) => readFd(fd, Buffer.alloc(1), 0, 1, null, () => resolve()))
-    let released: Promise<void> | undefined
-    const release = () => {
-      if (released === undefined) {
-        writeSync(fd, 'x')
-        released = done.then(() => closeSync(fd))
-      }
-      return released
-    }
-    fifos.push(release)
-    holds.push(release)
-  }
-  return { releaseOne: () => void fifos[0]!() }
-}
-
-/** `promise`, or a failure after `ms` (within the test's 5 s): a test that waits on a held pool still ends, its holds released. */
-const within = <T>(promise: Promise<T>, ms = 3_000) =>
-  Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))])
-
-/** With io_uring (UV_USE_IO_URING=1) file reads and syncs bypass the pool, so nothing can be held there. */
-const poolHoldsFiles = process.env.UV_USE_IO_URING !== '1'
+const holdThreadPool = useThreadPoolHolds()
 
 /**
  * A group that has counted a write of its own, then a row written on its connection outside it while
@@ -69,20 +21,20 @@ async function rowWrittenOutside() {
   const { db, walPath } = databases()
   const group = createGroupCommit(db, { walPath })
   await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('inside'))
-  const pool = holdThreadPool()
+  const pool = holdThreadPool(temporaryFolder('held-pool-'))
   db.prepare('INSERT INTO items (key) VALUES (?)').run('outside')
   return { db, group, pool }
 }
 
 /** `promise` has not settled while the pool is held (settled, the row might not be on disk); then it does. */
-async function settlesOnlyOnceSynced<T>(promise: Promise<T>, pool: { releaseOne(): void }): Promise<T> {
+async function settlesOnlyOnceSynced<T>(promise: Promise<T>, pool: HeldPool): Promise<T> {
   let settled = false
   const watched = promise.finally(() => {
     settled = true
   })
   await new Promise((resolve) => setTimeout(resolve, 50))
   expect(settled).toBe(false)
-  pool.releaseOne()
+  void pool.releaseOne()
   return within(watched)
 }
 
@@ -152,7 +104,7 @@ describe('group commit', () => {
     const group = createGroupCommit(db, { walPath })
     const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
     const events: string[] = []
-    const pool = holdThreadPool()
+    const pool = holdThreadPool(temporaryFolder('held-pool-'))
     const a = group.write(insert('a')).then(() => events.push('a on disk'))
     await new Promise((resolve) => setImmediate(resolve)) // a is committed; its sync waits for a thread
     const read = group.read(() => (db.prepare('SELECT key FROM items ORDER BY id').all() as Array<{ key: string }>).map((r) => r.key))
@@ -160,7 +112,7 @@ describe('group commit', () => {
     const b = group.write(insert('b')).then(() => events.push('b on disk'))
     await new Promise((resolve) => setImmediate(resolve)) // b is committed too; its sync queues behind a's
     // One thread back: a's sync runs, then b's, one after the other.
-    pool.releaseOne()
+    void pool.releaseOne()
     // The read ran after a's sync and saw b: its answer waits for b's sync as well.
     expect(await within(read)).toEqual(['a', 'b'])
     await within(Promise.all([a, b, answered]))

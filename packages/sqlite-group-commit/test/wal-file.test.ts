@@ -3,12 +3,12 @@
  * may run at once, and the group stopped for good when a sync of it fails or finds it replaced (Linux
  * reports a lost write-back once, so a later sync could succeed over lost rows).
  */
-import { execFileSync } from 'node:child_process'
-import { closeSync, constants, open as openAsync, openSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs'
+import { readdirSync, readlinkSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
 import { useDatabases } from './support/databases.js'
+import { poolHoldsFiles, useThreadPoolHolds } from './support/thread-pool.js'
 
 const { databases, temporaryFolder, open } = useDatabases()
 
@@ -22,48 +22,8 @@ const handlesOn = (path: string) =>
     }
   }).length
 
-/** Threads in libuv's pool, read as libuv reads UV_THREADPOOL_SIZE (atoi, at least 1, at most 1024). */
-const poolThreads = () => {
-  const size = process.env.UV_THREADPOOL_SIZE
-  return size === undefined ? 4 : Math.min(1024, Math.max(1, Number.parseInt(size, 10) || 0))
-}
-/** With io_uring, libuv sends file operations past its pool: nothing could hold a sync there. */
-const poolHoldsSyncs = (Number.parseInt(process.env.UV_USE_IO_URING ?? '0', 10) || 0) === 0
-
-/**
- * libuv's pool held: every thread in the open of a FIFO no one writes, so work queued now waits, in
- * order. `queueHold` queues one more such open behind it; `releaseOne` lets the oldest hold go (its
- * thread then takes the queue's next work), `releaseAll` every one.
- */
-function holdThreadPool(folder: string) {
-  const held: string[] = []
-  let made = 0
-  const queueHold = () => {
-    const fifo = join(folder, `hold-${made++}`)
-    execFileSync('mkfifo', [fifo])
-    held.push(fifo)
-    openAsync(fifo, 'r', (error, fd) => {
-      if (!error) closeSync(fd)
-    })
-  }
-  for (let thread = 0; thread < poolThreads(); thread++) queueHold()
-  // A writer's open that never blocks: it fails (ENXIO) until the hold's reader is in its open, so no release
-  // comes before the hold it ends, and it then lets that reader's open return.
-  const release = async (fifo: string | undefined) => {
-    for (let turn = 0; fifo !== undefined; turn++) {
-      try {
-        return closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK))
-      } catch (error) {
-        if ((error as { code?: string }).code !== 'ENXIO' || turn > 100_000) throw error
-        await turns(1)
-      }
-    }
-  }
-  const releaseAll = async () => {
-    for (const fifo of held.splice(0)) await release(fifo)
-  }
-  return { queueHold, releaseOne: () => release(held.shift()), releaseAll }
-}
+/** The pool's holds, every one released after each test. */
+const holdThreadPool = useThreadPoolHolds()
 const turns = async (count: number) => {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve))
 }
@@ -89,61 +49,53 @@ describe('the WAL file', () => {
     expect(openOnWal()).toBe(before)
   })
 
-  it.runIf(poolHoldsSyncs)('closes while a sync is in flight: waits for it, then closes its handles', async () => {
+  it.runIf(poolHoldsFiles)('closes while a sync is in flight: waits for it, then closes its handles', async () => {
     const { db, walPath, committed } = databases()
     const group = createGroupCommit(db, { walPath })
     const pool = holdThreadPool(temporaryFolder('group-commit-hold-'))
-    try {
-      let written = false
-      const writing = group
-        .writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('held'))
-        .then(() => {
-          written = true
-        })
-      await turns(3) // committed, its sync queued behind the held threads
-      expect(committed()).toBe(1)
-      const held = handlesOn(walPath) // SQLite's two connections' and the group's two
-      let closed = false
-      const closing = group.close().then(() => {
-        closed = true
+    let written = false
+    const writing = group
+      .writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('held'))
+      .then(() => {
+        written = true
       })
-      await turns(3)
-      expect({ written, closed, handles: handlesOn(walPath) }).toEqual({ written: false, closed: false, handles: held })
-      await pool.releaseAll()
-      await Promise.all([writing, closing])
-      expect(handlesOn(walPath)).toBe(held - 2)
-    } finally {
-      await pool.releaseAll()
-    }
+    await turns(3) // committed, its sync queued behind the held threads
+    expect(committed()).toBe(1)
+    const held = handlesOn(walPath) // SQLite's two connections' and the group's two
+    let closed = false
+    const closing = group.close().then(() => {
+      closed = true
+    })
+    await turns(3)
+    expect({ written, closed, handles: handlesOn(walPath) }).toEqual({ written: false, closed: false, handles: held })
+    await pool.releaseAll()
+    await Promise.all([writing, closing])
+    expect(handlesOn(walPath)).toBe(held - 2)
   })
 
-  it.runIf(poolHoldsSyncs)('closes with a sync queued behind one that fails: the handles are closed when the queued one ends', async () => {
+  it.runIf(poolHoldsFiles)('closes with a sync queued behind one that fails: the handles are closed when the queued one ends', async () => {
     const { db } = databases()
     // Both syncs fail (fdatasync of a character device: EINVAL); the second is held while close() goes on.
     const group = createGroupCommit(db, { walPath: '/dev/null', log: () => {} })
     const pool = holdThreadPool(temporaryFolder('group-commit-hold-'))
-    try {
-      const onNull = () => handlesOn('/dev/null')
-      const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
-      const first = group.writeOne(insert('first')).catch((error: unknown) => error)
-      await turns(3)
-      pool.queueHold() // the thread that runs the first sync stops here, before the second
-      const second = group.writeOne(insert('second')).catch((error: unknown) => error)
-      await turns(3) // two groups committed, two syncs queued
-      const open = onNull()
-      const closing = group.close()
-      await pool.releaseOne() // the first sync runs and fails; the group stops
-      expect(await first).toMatchObject({ code: 'EINVAL' })
-      expect(await second).toMatchObject({ code: 'EINVAL' })
-      await closing // close() is done; the second sync is still queued
-      await turns(3)
-      expect(onNull()).toBe(open)
-      await pool.releaseAll()
-      for (let turn = 0; turn < 100_000 && onNull() > open - 2; turn++) await turns(1)
-      expect(onNull()).toBe(open - 2)
-    } finally {
-      await pool.releaseAll()
-    }
+    const onNull = () => handlesOn('/dev/null')
+    const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
+    const first = group.writeOne(insert('first')).catch((error: unknown) => error)
+    await turns(3)
+    pool.queueHold() // the thread that runs the first sync stops here, before the second
+    const second = group.writeOne(insert('second')).catch((error: unknown) => error)
+    await turns(3) // two groups committed, two syncs queued
+    const open = onNull()
+    const closing = group.close()
+    await pool.releaseOne() // the first sync runs and fails; the group stops
+    expect(await first).toMatchObject({ code: 'EINVAL' })
+    expect(await second).toMatchObject({ code: 'EINVAL' })
+    await closing // close() is done; the second sync is still queued
+    await turns(3)
+    expect(onNull()).toBe(open)
+    await pool.releaseAll()
+    for (let turn = 0; turn < 100_000 && onNull() > open - 2; turn++) await turns(1)
+    expect(onNull()).toBe(open - 2)
   })
 
   it('stops when its WAL file is replaced: a sync of the old one puts nothing on disk', async () => {
