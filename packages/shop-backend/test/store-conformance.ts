@@ -591,6 +591,23 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'a dismissed problem stays dismissed when a retry planned before the dismissal fails again',
+      withStore(async ({ store }) => {
+        const problem = { sequence: 7, change: feedRecord(7), reason: 'UNKNOWN_ORDER', nextTryAt: at }
+        await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [problem], resolved: [], at, cursor: 7 })
+        const later = '2026-01-01T00:05:00.000Z'
+        expect(await store.dismissProblem(7, later)).toBe(true)
+        // The poller's retry read the problem before the dismissal and commits after it, failing again.
+        const retried = { ...problem, nextTryAt: '2026-01-01T00:10:00.000Z' }
+        await store.applyChangesAndCursor({ applied: [], skipped: [], problems: [retried], resolved: [], at: later })
+        expect(await store.listProblems()).toEqual([])
+        expect((await store.listDismissed(10)).problems).toEqual([
+          { sequence: 7, change: feedRecord(7), reason: 'UNKNOWN_ORDER', tries: 1, dismissedAt: later },
+        ])
+      }),
+    )
+
+    it(
       'a lease: taken when free, refused while another holds it, renewed by its holder, taken over once expired, released',
       withStore(async ({ store }) => {
         const t0 = '2026-01-01T00:00:00.000Z'

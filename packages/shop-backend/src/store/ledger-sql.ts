@@ -65,7 +65,10 @@ export function ledgerSql(dialect: SqlDialect) {
           AND NOT EXISTS (SELECT 1 FROM dismissed_problems d WHERE d.sequence = s.sequence)
         ORDER BY s.sequence LIMIT 500)
       AND seen_at < $1 AND sequence <= (SELECT cursor FROM poll_state WHERE id = 1)`,
-    recordProblem: `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at) VALUES ($1, $2, $3, 1, $4)
+    // Not for a dismissed sequence: a retry planned before the dismissal must not open it again.
+    recordProblem: `INSERT INTO poll_problems (sequence, change, reason, tries, next_try_at)
+      SELECT CAST($1 AS BIGINT), CAST($2 AS TEXT), CAST($3 AS TEXT), 1, CAST($4 AS TEXT)
+      WHERE NOT EXISTS (SELECT 1 FROM dismissed_problems d WHERE d.sequence = $1)
       ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
       next_try_at = excluded.next_try_at`,
     resolveProblem: 'DELETE FROM poll_problems WHERE sequence = $1',
