@@ -7,7 +7,7 @@ import Database from 'better-sqlite3'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { result, typeCard } from './checkout-steps.js'
+import { adminRow, payNewOrder } from './checkout-steps.js'
 import { startDemoStack, type DemoStack } from './demo-stack.js'
 
 let stack: DemoStack
@@ -30,19 +30,10 @@ function refundedAtSandbox(pspReference: string): Record<string, number> {
 describe('the admin refunds an order by line', () => {
   it('gives one line back from a captured order: that line refunded at its price, the other kept', async () => {
     const { page, problems } = await stack.page()
-    await page.goto(stack.shop.url)
-    await page.waitForSelector('body[data-ready="true"]')
-    await page.locator('#qty-mug-stone').fill('1')
-    await page.getByRole('button', { name: 'Continue to payment' }).click()
-    await typeCard(page, findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' }), 'A. Shopper')
-    await page.getByRole('button', { name: /^Pay/ }).click()
-    const paid = await result(page)
-    expect(paid.code).toBe('Authorised')
-    const reference = paid.order.split(' ')[0]!
-
-    await page.goto(`${stack.shop.url}/admin.html`)
-    await page.waitForSelector('body[data-ready="true"]')
-    const row = page.locator('tr', { hasText: reference })
+    const mug = () => page.locator('#qty-mug-stone').fill('1')
+    const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+    const reference = await payNewOrder(page, stack.shop.url, card, { before: mug })
+    const row = await adminRow(page, stack.shop.url, reference)
     const cells = (n: number) => row.locator('td').nth(n).textContent()
     // Before a capture there is nothing to give back: no line to choose.
     expect(await row.locator('select').count()).toBe(0)

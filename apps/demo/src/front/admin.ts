@@ -7,7 +7,8 @@
 import { api, formatAmount } from './api.js'
 import { ACTION_LABELS, stateOf, type OrderAction } from './order-states.js'
 import { renderProblems } from './problems.js'
-import { renew } from './renewal.js'
+import { renew, RENEWALS_PATH } from './renewal.js'
+import { sendForOrder, unanswered } from './unanswered-requests.js'
 import { startSetupWizard } from './setup-wizard.js'
 import { startCaptureTiming } from './capture-timing.js'
 import { lineChoice, oneOfLine, type OrderLine } from './refund-line.js'
@@ -39,8 +40,13 @@ function button(order: AdminOrder, label: string, onClick: () => Promise<void>):
   element.addEventListener('click', () => {
     element.disabled = true
     void onClick()
-      // A refusal names the order it is about.
-      .catch((error: unknown) => (status.textContent = `${label} ${order.reference}: ${(error as Error).message}`))
+      .catch((error: unknown) => {
+        // A refusal names the order it is about; no answer leaves the request to repeat, shown in its row.
+        const pending = unanswered(order.id)
+        const repeat = pending ? ` No answer yet: "Repeat ${pending.label}" sends the same request again; nothing moves twice.` : ''
+        status.textContent = `${label} ${order.reference}: ${(error as Error).message}${repeat}`
+        if (pending) void renderOrders()
+      })
       .finally(() => (element.disabled = false))
   })
   return element
@@ -53,20 +59,40 @@ async function refresh(): Promise<number> {
   return applied
 }
 
-async function modify(order: AdminOrder, action: OrderAction, input?: HTMLInputElement, line?: HTMLSelectElement): Promise<void> {
+type FreshRequest = Parameters<typeof sendForOrder>[1]
+
+/** A capture, refund or cancel of `order` as the admin asks for it now (the amount typed, the line chosen). */
+function modification(order: AdminOrder, action: OrderAction, input?: HTMLInputElement, line?: HTMLSelectElement): FreshRequest {
   const value = input?.value ? Math.round(Number(input.value) * 100) : undefined
-  // One requestId per click: the back end answers a repeat of it from its ledger, never a second capture.
-  const requestId = crypto.randomUUID()
-  await api(`/api/admin/orders/${order.id}/${action}`, {
+  return {
+    path: `/api/admin/orders/${order.id}/${action}`,
     // By line the back end prices it: no amount.
-    ...(line ? oneOfLine(line) : value ? { amount: { currency: order.amount.currency, value } } : {}),
-    requestId,
-  })
-  status.textContent = `${ACTION_LABELS[action]} requested for ${order.reference}.`
+    body: line ? oneOfLine(line) : value ? { amount: { currency: order.amount.currency, value } } : {},
+    label: ACTION_LABELS[action],
+  }
+}
+
+/**
+ * Sends `fresh` for the order, or its unanswered request again (the back end answers a repeated
+ * requestId from its ledger, never a second capture), then shows the state the service reports.
+ */
+async function modify(order: AdminOrder, fresh: FreshRequest): Promise<void> {
+  const { request, repeated } = await sendForOrder(order.id, fresh)
+  const asked = `${request.label} requested for ${order.reference}${repeated ? ' (sent again)' : ''}`
+  status.textContent = `${asked}.`
   // The table shows the state the service now reports, without waiting for Refresh.
   await refresh()
   const now = document.querySelector<HTMLElement>(`tr[data-order-id="${order.id}"] td[data-state]`)
-  status.textContent = `${ACTION_LABELS[action]} requested for ${order.reference}; now: ${now?.textContent ?? 'see the table'}.`
+  status.textContent = `${asked}; now: ${now?.textContent ?? 'see the table'}.`
+}
+
+/** The one button of an order whose request got no answer: it sends that request again. */
+function repeatButton(order: AdminOrder): HTMLButtonElement | undefined {
+  const pending = unanswered(order.id)
+  if (!pending) return undefined
+  return button(order, `Repeat ${pending.label}`, () =>
+    pending.path === RENEWALS_PATH ? renew(order, status, render) : modify(order, pending),
+  )
 }
 
 async function render(): Promise<void> {
@@ -91,20 +117,27 @@ async function renderOrders(): Promise<void> {
       amountInput.setAttribute('aria-label', `Amount for ${order.reference} (empty: all)`)
       const actions = document.createElement('td')
       const state = stateOf(order.status)
-      // Only what the state can take: no Capture on a refund, no Refund before a capture.
-      const offered = order.pspReference ? state.actions : []
+      // Only what the state can take: no Capture on a refund, no Refund before a capture; nothing
+      // new while a request of the order has no answer, only that request again.
+      const repeat = repeatButton(order)
+      if (repeat) actions.append(repeat)
+      const offered = order.pspReference && !repeat ? state.actions : []
       if (offered.some((action) => action !== 'cancel')) actions.append(amountInput)
       for (const action of offered)
-        actions.append(button(order, ACTION_LABELS[action], () => modify(order, action, action === 'cancel' ? undefined : amountInput)))
+        actions.append(
+          button(order, ACTION_LABELS[action], () =>
+            modify(order, modification(order, action, action === 'cancel' ? undefined : amountInput)),
+          ),
+        )
       // A refund by line: one unit of the chosen line, at the price its payment was sent with.
       if (offered.includes('refund') && order.lines.length > 0) {
         const line = lineChoice(order.reference, order.amount.currency, order.lines)
         actions.append(
           line,
-          button(order, 'Refund line', () => modify(order, 'refund', undefined, line)),
+          button(order, 'Refund line', () => modify(order, modification(order, 'refund', undefined, line))),
         )
       }
-      if (order.renewable) actions.append(button(order, 'Renew subscription', () => renew(order, status, render)))
+      if (order.renewable && !repeat) actions.append(button(order, 'Renew subscription', () => renew(order, status, render)))
       const stateCell = cell(state.label)
       stateCell.dataset.state = order.status
       const money = (value: number) => formatAmount({ currency: order.amount.currency, value })

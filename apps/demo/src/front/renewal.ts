@@ -1,9 +1,14 @@
 /**
  * The admin's renewal of a subscription: a paid order of a signed-in shopper is renewed as a new
  * order charged to the shopper's saved card without them (the shop's /api/admin/renewals, which
- * calls the back end's chargeSavedCard). One requestId per click: a repeat of it charges nothing new.
+ * calls the back end's chargeSavedCard). A click's requestId is sent again until it gets an answer
+ * (unanswered-requests.ts): a repeat of it charges nothing new.
  */
-import { api, type PublicOrder } from './api.js'
+import type { PublicOrder } from './api.js'
+import { sendForOrder } from './unanswered-requests.js'
+
+/** The path of a renewal: its unanswered request is repeated by {@link renew}. */
+export const RENEWALS_PATH = '/api/admin/renewals'
 
 interface RenewalResult {
   readonly order: PublicOrder
@@ -15,12 +20,15 @@ interface RenewalResult {
 
 /** Renews `order` and says the outcome in `status`; `render` redraws the table with the new order. */
 export async function renew(order: { id: number; reference: string }, status: HTMLElement, render: () => Promise<void>): Promise<void> {
-  const requestId = crypto.randomUUID()
   status.textContent = `Renewing ${order.reference}…`
-  const result = await api<RenewalResult>('/api/admin/renewals', { orderId: order.id, requestId })
+  const { result, repeated } = await sendForOrder<RenewalResult>(order.id, {
+    path: RENEWALS_PATH,
+    body: { orderId: order.id },
+    label: 'Renew subscription',
+  })
   await render()
   const why = result.refusalReason ? ` (${result.refusalReason})` : ''
   status.textContent =
-    `Renewal of ${order.reference}: ${result.order.reference} charged to the saved card ending in ${result.card.lastFour ?? '?'} ` +
-    `(${result.card.brand ?? 'card'}): ${result.resultCode}${why}.`
+    `Renewal of ${order.reference}${repeated ? ', sent again' : ''}: ${result.order.reference} charged to the saved card ending in ` +
+    `${result.card.lastFour ?? '?'} (${result.card.brand ?? 'card'}): ${result.resultCode}${why}.`
 }

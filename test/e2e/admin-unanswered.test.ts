@@ -1,0 +1,96 @@
+/**
+ * The demo admin's click whose answer is lost, in real Chromium: a partial refund, or a renewal
+ * charged to a saved card, reaches the service, but the shop never hears back (a proxy between the
+ * shop and the sandbox drops every answer to it). The admin is told the outcome is unknown, and the
+ * row offers only that request again; once the service answers, pressing it moves nothing more: one
+ * refund or one charge at the service, under one idempotency key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { startServiceProxy, type ServiceProxy } from '../../packages/shop-backend/test/support/service-proxy.js'
+import { adminRow, payNewOrder } from './checkout-steps.js'
+import { startDemoStack, type DemoStack } from './demo-stack.js'
+
+const CARD = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+
+let stack: DemoStack
+let proxy: ServiceProxy
+beforeAll(async () => {
+  stack = await startDemoStack({
+    serviceUrlFor: async (url) => {
+      proxy = await startServiceProxy(url)
+      return proxy.baseUrl
+    },
+  })
+}, 60_000)
+afterAll(async () => {
+  await stack?.close()
+  await proxy?.close()
+})
+
+describe('an admin click whose answer is lost', () => {
+  it('a partial refund: pressed again, the same request, refunded once', async () => {
+    const { page } = await stack.page()
+    const reference = await payNewOrder(page, stack.shop.url, CARD)
+    const row = await adminRow(page, stack.shop.url, reference)
+    const cells = (n: number) => row.locator('td').nth(n).textContent()
+    await row.getByRole('button', { name: `Capture ${reference}`, exact: true }).click()
+    await expect.poll(() => cells(2)).toBe('Captured')
+
+    proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
+    proxy.mode = 'lose-answers'
+    const refund = async () => {
+      // The amount again where the row asks for it; a row that repeats the request does not.
+      const amount = row.getByLabel(`Amount for ${reference} (empty: all)`)
+      if ((await amount.count()) > 0) await amount.fill('5.00')
+      await row.getByRole('button', { name: new RegExp(`^(Repeat )?Refund ${reference}$`) }).click()
+    }
+    await refund()
+    await expect.poll(() => page.textContent('#status'), { timeout: 30_000 }).toMatch(/No answer yet/)
+    expect(proxy.counted('POST', '/refunds')).toBeGreaterThan(0)
+    expect(await row.getByRole('button', { name: `Repeat Refund ${reference}`, exact: true }).count()).toBe(1)
+    // Nothing new while it is unanswered: no other action of the order.
+    expect(await row.getByRole('button', { name: `Cancel ${reference}`, exact: true }).count()).toBe(0)
+
+    // A reload keeps the request to repeat.
+    await page.reload()
+    await page.waitForSelector('body[data-ready="true"]')
+    proxy.mode = 'pass'
+    await refund()
+    await expect
+      .poll(() => page.textContent('#status'), { timeout: 20_000 })
+      .toBe(`Refund requested for ${reference} (sent again); now: Partly refunded.`)
+    expect(proxy.keysForwarded('POST', '/refunds')).toHaveLength(1)
+    expect(await cells(4)).toBe('€5.00')
+    // Answered: the row offers the order's actions again.
+    expect(await row.getByRole('button', { name: `Refund ${reference}`, exact: true }).count()).toBe(1)
+  })
+
+  it('a renewal on the saved card: pressed again, the same renewal order, charged once', async () => {
+    const { page } = await stack.page()
+    proxy.mode = 'pass'
+    const signIn = async () => {
+      await page.click('#sign-in')
+      await page.waitForSelector('#sign-out')
+    }
+    const reference = await payNewOrder(page, stack.shop.url, CARD, { before: signIn, saveCard: true })
+    const row = await adminRow(page, stack.shop.url, reference)
+    proxy.matches = (method, path) => method === 'POST' && path.endsWith('/payments')
+    proxy.mode = 'lose-answers'
+    await row.getByRole('button', { name: `Renew subscription ${reference}`, exact: true }).click()
+    await expect.poll(() => page.textContent('#status'), { timeout: 30_000 }).toMatch(/No answer yet/)
+    const lost = proxy.keysForwarded('POST', '/payments').length
+    proxy.mode = 'pass'
+    await row.getByRole('button', { name: `Repeat Renew subscription ${reference}`, exact: true }).click()
+    await expect.poll(() => page.textContent('#status'), { timeout: 20_000 }).toMatch(/^Renewal of /)
+    const said = (await page.textContent('#status'))!
+    const renewal = new RegExp(
+      `^Renewal of ${reference}, sent again: (order-\\S+) charged to the saved card ending in \\d{4} \\(visa\\): Authorised\\.$`,
+    ).exec(said)?.[1]
+    expect(renewal, said).toBeDefined()
+    // The repeat went under the lost call's key: no key beyond those of the payments before.
+    expect(proxy.keysForwarded('POST', '/payments')).toHaveLength(lost)
+    const atSandbox = await fetch(`${stack.sandbox.baseUrl}/sandbox/payments?reference=${encodeURIComponent(renewal!)}`)
+    expect(((await atSandbox.json()) as { payments: unknown[] }).payments).toHaveLength(1)
+  })
+})
