@@ -109,6 +109,35 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     }
   })
 
+  const refusedResend =
+    "a second tab's card refused under the open attempt's key while the first tab's call is out: the attempt stays open, the first payment is kept, nothing is paid twice"
+  it(refusedResend, async () => {
+    const shared = await newWorld()
+    const timeouts = { deadlineMs: 6_000, attemptTimeoutMs: 5_000 }
+    const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
+    const shopId = world.sandbox.readyMadeShop.shopId
+    const id = orderId()
+    const before = world.sandboxPayments(shopId)
+    // a's payment call waits 1.5 s on its way: its attempt and key are stored, the sandbox has seen nothing yet.
+    let payments = 0
+    a.proxy.rule = (method, path) => ({ action: 'forward', holdMs: isPayment(method, path) && payments++ === 0 ? 1_500 : 0 })
+    const first = a.post('/api/payments', await cardSubmission(world, id))
+    await until('the attempt stored', async () => (await shared.pool.query('SELECT 1 FROM attempts WHERE order_id = $1', [id])).rows[0])
+    // The second tab's card data cannot be read (its ciphertext damaged): the service refuses that request.
+    const damaged = await cardSubmission(world, id)
+    const parts = damaged.paymentMethod.jwe.split('.')
+    parts[3] = (parts[3]!.startsWith('A') ? 'B' : 'A') + parts[3]!.slice(1)
+    const second = await b.post('/api/payments', { ...damaged, paymentMethod: { ...damaged.paymentMethod, jwe: parts.join('.') } })
+    expect(second.status).toBe(422)
+    expect(second.body).toMatchObject({ error: 'CARD_DATA_REFUSED' })
+    expect(await first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    const { rows } = await shared.pool.query('SELECT state, psp_reference FROM attempts WHERE order_id = $1', [id])
+    expect(rows).toEqual([{ state: 'authorised', psp_reference: expect.any(String) }])
+    // Paid: the next submission is answered from that payment, and the sandbox holds one.
+    expect(await b.post('/api/payments', await cardSubmission(world, id))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(world.sandboxPayments(shopId) - before).toBe(1)
+  })
+
   /**
    * A new order paid through `a`, and an earlier capture of 1.00 whose answers `a` lost: the sandbox
    * took it, the ledger holds it open. `capture(value)` is the admin's click on the order.

@@ -2,6 +2,13 @@
 import { ShopBackendError } from '../errors.js'
 import type { PaymentServiceError } from '../payment-service.js'
 
+/**
+ * A failed call whose outcome is open: no answer, or the service still runs an earlier call under
+ * the same key (`IDEMPOTENCY_KEY_IN_USE`: another instance, another tab), which may yet move money.
+ * Never read as a refusal.
+ */
+export const outcomeIsOpen = (error: PaymentServiceError): boolean => error.kind === 'unknown' || error.code === 'IDEMPOTENCY_KEY_IN_USE'
+
 export function unreachable(): ShopBackendError {
   return new ShopBackendError(
     'SERVICE_UNREACHABLE',

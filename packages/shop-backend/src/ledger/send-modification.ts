@@ -3,7 +3,7 @@ import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError, type ModificationAnswer, type PaymentService, type RefundCall } from '../payment-service.js'
 import type { ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { BackendContext } from '../backend-context.js'
-import { refusal } from './refusals.js'
+import { outcomeIsOpen, refusal } from './refusals.js'
 
 /** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
 export interface ModificationResult {
@@ -53,8 +53,7 @@ export async function sendStored(context: BackendContext, modification: Modifica
     answer = await send(service, modification.kind, attempt!.pspReference!, modification.amount, call)
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
-    // In use: the same key's first call is still out (another instance): its outcome is unknown, not refused.
-    if (error.kind === 'unknown' || error.code === 'IDEMPOTENCY_KEY_IN_USE') throw unreachableModification(modification.id)
+    if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
     await context.store.updateModification(modification.id, modification.version, {
       state: 'refused',
       errorCode: error.code,

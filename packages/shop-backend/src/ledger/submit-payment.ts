@@ -8,7 +8,7 @@ import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, changeOf, compareAndSetQueueing, markOpen, newAttempt, paidAttempt, sameOrder, storeAnswer } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
-import { outcomePending, refusal, unreachable } from './refusals.js'
+import { outcomeIsOpen, outcomePending, refusal, unreachable } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
@@ -18,13 +18,13 @@ async function attemptFor(
   fingerprint: string,
   repeatWindowMs: number,
   freshEachTry: boolean,
-): Promise<AttemptRecord | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
+): Promise<{ fresh: AttemptRecord } | { resend: AttemptRecord } | { paid: AttemptRecord } | { repeat: AttemptRecord }> {
   const orderId = String(order.id)
   // Most submissions are an order's first: attempt 1 is stored at once, and it can be only when the
   // order has no attempt (numbers start at 1, one per number). That saves a read and decides nothing
   // differently; otherwise the attempts are read and judged below.
   const first = newAttempt(context, order, 1, methodType, fingerprint)
-  if (await context.store.insertAttempt(first)) return first
+  if (await context.store.insertAttempt(first)) return { fresh: first }
   const wait = waitForOthers(context)
   let polled = false
   for (let tries = 0; tries < 5; tries++) {
@@ -42,7 +42,7 @@ async function attemptFor(
           'ORDER_NOT_PAYABLE',
           `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
         )
-      return sameOrder(latest, order)
+      return { resend: sameOrder(latest, order) }
     }
     // The same submission again (a double click, a second tab): the stored answer, not a second payment.
     // A JWE is made afresh for each real try, so its repeat is always a repeat; anything else (a saved
@@ -76,7 +76,7 @@ async function attemptFor(
     }
     const attempt = newAttempt(context, order, (latest?.number ?? 0) + 1, methodType, fingerprint)
     // Stored before the call (the key with it); losing the insert means another process is first: read again.
-    if (await context.store.insertAttempt(attempt)) return attempt
+    if (await context.store.insertAttempt(attempt)) return { fresh: attempt }
   }
   throw new ShopBackendError('INTERNAL', 'attempt: could not be stored')
 }
@@ -104,18 +104,20 @@ export async function submitPayment(
   )
   if ('paid' in chosen) return browserAnswer(chosen.paid)
   if ('repeat' in chosen) return browserAnswer(chosen.repeat)
+  const attempt = 'fresh' in chosen ? chosen.fresh : chosen.resend
   let answer: PaymentResponse
   try {
-    answer = await send(chosen)
+    answer = await send(attempt)
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
-    if (error.kind === 'unknown') {
-      await markOpen(context, chosen)
-      throw unreachable()
+    if (outcomeIsOpen(error)) {
+      await markOpen(context, attempt)
+      throw error.kind === 'unknown' ? unreachable() : outcomePending()
     }
     // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
-    // Not so when the key was used before for another request: that request may have charged.
-    const current = await context.store.findAttempt(chosen.id)
+    // Only for the attempt's first call: a resend's refusal (another tab's card) says nothing of the
+    // call sent first under the key, which may be out still, or have charged.
+    const current = 'fresh' in chosen ? await context.store.findAttempt(attempt.id) : undefined
     if (current && UNSETTLED_STATES.has(current.state) && error.code !== 'IDEMPOTENCY_KEY_REUSED') {
       await compareAndSetQueueing(
         context,
@@ -126,5 +128,5 @@ export async function submitPayment(
     }
     throw refusal(error)
   }
-  return browserAnswer(await storeAnswer(context, chosen, answer))
+  return browserAnswer(await storeAnswer(context, attempt, answer))
 }

@@ -4,6 +4,7 @@ import type { LedgerStore } from '../store/ledger-store.js'
 import { type BackendContext, readSealed, SETTING, writeSettings } from '../backend-context.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
 import { recordReadyMadeStore } from './setup-state.js'
+import { outcomeIsOpen } from '../ledger/refusals.js'
 
 /** The lease an instance holds while it registers the shop (the `leases` table, beside the poller's). */
 export const REGISTRATION_LEASE = 'shop-registration'
@@ -77,8 +78,8 @@ export function createRegistration(deps: {
         }
         // No answer, or the service still runs the first call under this key: ask again under it. Not a
         // refusal about the shop itself (SHOP_UNREACHABLE, SHOP_SETTINGS_INVALID): that is the caller's to mend.
-        const open = error.kind === 'unknown' && !error.code.startsWith('SHOP_')
-        if (!(open || error.code === 'IDEMPOTENCY_KEY_IN_USE') || context.now().getTime() > giveUpAt) throw error
+        const open = outcomeIsOpen(error) && !error.code.startsWith('SHOP_')
+        if (!open || context.now().getTime() > giveUpAt) throw error
         await context.sleep(REGISTRATION_REPEAT_WAIT_MS)
       }
     }

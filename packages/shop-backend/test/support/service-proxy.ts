@@ -8,8 +8,9 @@ import type { AddressInfo } from 'node:net'
  *   service acted; the shop never hears it);
  * - `hang`s: forwards it and never answers (the instance is killed while it waits);
  * - treats the service as `down`: destroys the socket without forwarding (the service never saw it).
- * An answer may be held back `delayMs` first (a slow feed page). Requests are logged with their
- * start time, and those that reached the sandbox are counted.
+ * A request may be held `holdMs` before it is forwarded (a slow network on the way there: the
+ * sandbox has not seen it yet), an answer `delayMs` before it is given (a slow feed page). Requests
+ * are logged with their start time, and those that reached the sandbox are counted.
  */
 export type ProxyAction = 'forward' | 'lose' | 'hang' | 'down'
 
@@ -24,7 +25,7 @@ export interface ServiceProxy {
   /** Which requests the mode applies to (default: all). */
   matches: (method: string, path: string) => boolean
   /** Decides per request; default: the mode's action for matching requests, else forward. */
-  rule: (method: string, path: string) => { readonly action: ProxyAction; readonly delayMs?: number }
+  rule: (method: string, path: string) => { readonly action: ProxyAction; readonly delayMs?: number; readonly holdMs?: number }
   /** What the shop gets for an answer the sandbox gave (default: the answer as it is), e.g. a page given again. */
   answer: (method: string, path: string, body: Buffer) => Buffer
   /** Requests forwarded to the sandbox, e.g. counted('POST', '/payment-details'). */
@@ -78,10 +79,11 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
         body: '',
       }
       arrived.push(entry)
-      const { action, delayMs = 0 } = proxy.rule(method, url.pathname)
+      const { action, delayMs = 0, holdMs = 0 } = proxy.rule(method, url.pathname)
       const body = await bodyOf(request)
       entry.body = body.toString('utf8')
       if (action === 'down') return request.socket.destroy()
+      if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs))
       entry.forwarded = true
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers))
