@@ -2,6 +2,7 @@ import type { CardDecryptor } from '@card-jwe/testkit/decryptor'
 import type { AccountStore } from './account-store.js'
 import type { AnswerStore } from './answer-store.js'
 import type { Db } from './db.js'
+import type { KeysInUse } from './keys-in-use.js'
 import type { MerchantStore } from './merchant-store.js'
 import type { NonceStore } from './nonce-store.js'
 import type { OrderTermsStore } from './order-terms-store.js'
@@ -27,6 +28,8 @@ export interface SandboxContext {
   /** Settles once every write on `db` so far is on disk (the WAL synced off the event loop); every answer waits for it. */
   readonly syncWritten: () => Promise<void>
   readonly decryptor: CardDecryptor
+  /** Payment keys whose first request is still being made: a second one under them is 409. */
+  readonly keysInUse: KeysInUse
   /** The sandbox's own origin, for the URLs it hands out (3-D Secure pages, bank page). */
   readonly baseUrl: string
   readonly now: () => Date

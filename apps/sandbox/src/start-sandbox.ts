@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { createAdaptorServer } from '@hono/node-server'
 import { createGroupCommit, type GroupCommit, walPathOf } from '@card-jwe/sqlite-group-commit'
 import { createCardDecryptor } from '@card-jwe/testkit/decryptor'
+import { createKeysInUse } from './keys-in-use.js'
 import { loadOrCreateCertificate } from './certificate.js'
 import { createAccountStore } from './account-store.js'
 import { createAnswerStore } from './answer-store.js'
@@ -85,6 +86,7 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     commit: group.write,
     syncWritten: group.syncWritten,
     decryptor,
+    keysInUse: createKeysInUse(),
     baseUrl: '',
     now,
     log,

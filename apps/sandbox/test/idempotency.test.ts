@@ -4,13 +4,18 @@
  * the caller's key or one it generated. Counted in the sandbox's own database.
  */
 import Database from 'better-sqlite3'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { createServiceClient } from '@card-jwe/service-client'
 import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
 import { serviceError } from './support/service-error.js'
+import { useThreadPoolHolds, within } from '../../../packages/sqlite-group-commit/test/support/thread-pool.js'
 
+const holdThreadPool = useThreadPoolHolds()
 const card = findTestCard({ brand: 'mastercard', threeDSecure: 'none', outcome: 'authorised' })
 let fixture: RegisteredShop
 let dataDir: string
@@ -64,15 +69,39 @@ describe('idempotency keys', () => {
     )
   })
 
-  it('creates one payment for five concurrent requests under one key', async () => {
+  it('makes one payment of five concurrent requests under one key: the others answered with it, or 409 while it is made', async () => {
     const bodies = await Promise.all(
       Array.from({ length: 5 }, () => fixture.cardPayment(card, { reference: 'idem-3', metadata: { shop_order_id: 3 } })),
     )
-    const answers = await Promise.all(
+    const answers = await Promise.allSettled(
       bodies.map((body) => fixture.client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-3-attempt-0' })),
     )
-    expect(new Set(answers.map((a) => a.pspReference)).size).toBe(1)
+    const paid = answers.flatMap((a) => (a.status === 'fulfilled' ? [a.value.pspReference] : []))
+    expect(new Set(paid).size).toBe(1)
+    for (const refused of answers.flatMap((a) => (a.status === 'rejected' ? [a.reason] : [])))
+      expect(refused).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' })
     expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-3'")).toBe(1)
+  })
+
+  it('refuses a payment under a key whose first request is still being made (409 IDEMPOTENCY_KEY_IN_USE), then answers with the first', async () => {
+    const body = await fixture.cardPayment(card, { reference: 'idem-in-use', metadata: { shop_order_id: 9 } })
+    const send = () => fixture.client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-in-use-attempt-0' })
+    // libuv's pool held: the first request waits in its card's decryption, its key held.
+    const pool = holdThreadPool(mkdtempSync(join(tmpdir(), 'sandbox-pool-')))
+    const outcomes = [send(), send()].map((call) =>
+      call.then(
+        (answer) => ({ answer }),
+        (error: unknown) => ({ error }),
+      ),
+    )
+    const first = await within(Promise.race(outcomes))
+    expect(first).toMatchObject({ error: { status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' } })
+    await pool.releaseAll()
+    const [a, b] = await Promise.all(outcomes)
+    const made = 'answer' in a! ? a.answer : 'answer' in b! ? b.answer : undefined
+    expect(made).toMatchObject({ resultCode: 'Authorised' })
+    expect(await send()).toEqual(made)
+    expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-in-use'")).toBe(1)
   })
 
   it('applies a capture and a refund once however often they are retried', async () => {

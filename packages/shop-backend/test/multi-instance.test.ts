@@ -4,6 +4,9 @@
  * through a proxy of its own. Needs the build: beforeAll runs `tsc -b packages/shop-backend`.
  */
 import { execFileSync } from 'node:child_process'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
@@ -13,6 +16,7 @@ import { type InstanceProcess, spawnInstance, until } from './support/instances.
 import { type ServiceProxy, startServiceProxy } from './support/service-proxy.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 import { startWorld, type World } from './support/shop.js'
+import { useThreadPoolHolds } from '../../sqlite-group-commit/test/support/thread-pool.js'
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -24,6 +28,8 @@ const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!()
 })
+
+const holdThreadPool = useThreadPoolHolds()
 
 const onServer = describe.skipIf(postgres.missing !== undefined)
 
@@ -107,6 +113,30 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
       const { rows } = await shared.pool.query('SELECT state FROM attempts WHERE order_id = $1', [id])
       expect(rows).toEqual([{ state: 'authorised' }])
     }
+  })
+
+  const keyInUse =
+    "a second tab's resend refused as in use (the first tab's request still being made at the service) waits for it: both tabs answered with the one payment"
+  it(keyInUse, async () => {
+    const shared = await newWorld()
+    const timeouts = { deadlineMs: 6_000, attemptTimeoutMs: 5_000 }
+    const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
+    const shopId = world.sandbox.readyMadeShop.shopId
+    const id = orderId()
+    const [firstTab, secondTab] = [await cardSubmission(world, id), await cardSubmission(world, id)]
+    const before = world.sandboxPayments(shopId)
+    // The sandbox runs in this process: with libuv's pool held, a's request waits in its card's decryption, its key in use.
+    const pool = holdThreadPool(mkdtempSync(join(tmpdir(), 'instances-pool-')))
+    const first = a.post('/api/payments', firstTab)
+    await until('a at the sandbox', () => (a.proxy.counted('POST', '/payments') === 1 ? true : undefined))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const second = b.post('/api/payments', secondTab)
+    // b is refused as in use, waits, asks again.
+    await until('b asking again', () => (b.proxy.counted('POST', '/payments') >= 2 ? true : undefined))
+    await pool.releaseAll()
+    expect(await first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(await second).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(world.sandboxPayments(shopId) - before).toBe(1)
   })
 
   const refusedResend =

@@ -5,7 +5,7 @@ import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { CARD_ERROR_CODES, isExpired, remember, savedCardPayment, type CardFields, type CardOutcome } from './saved-cards.js'
-import { claimOf, isUniqueViolation, replay } from '../idempotency.js'
+import { claimOf, type IdempotencyClaim, isUniqueViolation, replay } from '../idempotency.js'
 import { afterAuthorised } from '../capture-timing.js'
 import { checkMethodTerms, termsClaim, termsOf } from './order-terms.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
@@ -76,7 +76,21 @@ export async function createPayment(c: RequestContext, context: SandboxContext):
   const claim = claimOf(c, shop, [body.amount, body.reference ?? null, body.metadata ?? null, method.type, ...termsClaim(body)])
   const earlier = replay(context, 'payments', claim, 200)
   if (earlier) return earlier
+  return context.keysInUse.run(claim, () => makePayment(context, { shop, store, body, method, claim }))
+}
 
+/** A new payment under `claim` (its key held meanwhile): stored with its answer, and answered. */
+async function makePayment(
+  context: SandboxContext,
+  request: {
+    readonly shop: ShopRow
+    readonly store: OwnedStore
+    readonly body: ServicePaymentRequest
+    readonly method: { type: string; jwe?: string; storedPaymentMethodId?: string }
+    readonly claim: IdempotencyClaim | undefined
+  },
+): Promise<Response> {
+  const { shop, store, body, method, claim } = request
   const base = {
     psp_reference: newPspReference(),
     shop_id: shop.shop_id,

@@ -107,7 +107,7 @@ export async function submitPayment(
   const attempt = 'fresh' in chosen ? chosen.fresh : chosen.resend
   let answer: PaymentResponse
   try {
-    answer = await send(attempt)
+    answer = await sendWhileKeyInUse(context, attempt, send)
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) {
@@ -129,4 +129,28 @@ export async function submitPayment(
     throw refusal(error)
   }
   return browserAnswer(await storeAnswer(context, attempt, answer))
+}
+
+/**
+ * Sends the attempt's call. While an earlier call under its key still runs (another tab, another
+ * instance: 409 `IDEMPOTENCY_KEY_IN_USE`) it waits and asks again, as a double click waits for the
+ * first: that call's answer, once in, is this one's too. Past the wait, the key-in-use error goes
+ * up, an open outcome.
+ */
+async function sendWhileKeyInUse(
+  context: BackendContext,
+  attempt: AttemptRecord,
+  send: (attempt: AttemptRecord) => Promise<PaymentResponse>,
+): Promise<PaymentResponse> {
+  const wait = waitForOthers(context)
+  for (;;) {
+    try {
+      return await send(attempt)
+    } catch (error) {
+      if (!(error instanceof PaymentServiceError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error
+      await wait().catch(() => {
+        throw error
+      })
+    }
+  }
 }
