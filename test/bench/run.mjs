@@ -93,7 +93,7 @@ const loadRows = (load ?? []).flatMap((l, i) => [
     p50Ms: l.sandbox.p50Ms,
     p99Ms: l.sandbox.p99Ms,
     errors: l.sandbox.errors + l.sandbox.non2xx,
-    ratio: `${l.sandboxVsFloor} of floor (${l.decryptionFloorPerSecond}/s)`,
+    ratio: `${l.sandboxVsFloor} of floor (${l.decryptionFloorPerSecond}/s; the key parsed once ${l.decryptionKeyParsedOncePerSecond}/s)`,
     stored: `${l.paymentRows}/${l.paymentsAcknowledged}`,
   },
   {

@@ -1,9 +1,11 @@
 /**
  * 4. The sandbox under load: card payments per second and latency, beside the floor of node:crypto
- * RSA-OAEP private decryption, with zero errors and every acknowledged payment in the database.
+ * RSA-OAEP private decryption on one core (its PEM parsed on each call, as the target was set; the
+ * same with the key parsed once is reported beside it), with zero errors and every acknowledged
+ * payment in the database.
  * 5. The demo backend's forwarding overhead: the same load through the shop, as a throughput ratio.
  */
-import { constants, privateDecrypt, publicEncrypt, randomBytes, createPublicKey } from 'node:crypto'
+import { constants, createPrivateKey, createPublicKey, privateDecrypt, publicEncrypt, randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -49,6 +51,12 @@ export async function sandboxLoad({ seconds }) {
       () => privateDecrypt({ key: privateKeyPem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, wrapped),
       { seconds: 1.5 },
     )
+    // Beside it, not the target's: the key parsed once, as the sandbox holds it (the floor parses the PEM each time).
+    const keyObject = createPrivateKey(privateKeyPem)
+    const parsedOnce = await opsPerSecond(
+      () => privateDecrypt({ key: keyObject, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, wrapped),
+      { seconds: 1.5 },
+    )
 
     // Calibrate, then run for about `seconds` with every request used once.
     const calibration = summary(await runLoad({ url, requests: await build(400, 0) }))
@@ -62,6 +70,7 @@ export async function sandboxLoad({ seconds }) {
     const overhead = await demoOverhead({ url, certificatePath, certificatePem, dataDir, count, card })
     return {
       decryptionFloorPerSecond: round(floor),
+      decryptionKeyParsedOncePerSecond: round(parsedOnce),
       sandbox: direct,
       sandboxVsFloor: ratio(direct.perSecond, floor),
       paymentsAcknowledged: acknowledged,
