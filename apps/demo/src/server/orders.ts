@@ -119,25 +119,26 @@ const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(stat
 
 /**
  * The back end's `onOrderChange`: sets (never adds to) the order's state, result, pspReference and
- * amounts from the ledger. Delivery is at least once (a late copy of an older change is ignored by its
- * version); news of an older
- * attempt (one abandoned at the bank) does not undo a newer one, unless it is a payment the newer
- * one is not.
+ * amounts from the ledger, following one attempt. Delivery is at least once, so a late copy of the
+ * followed attempt's older change is ignored by its version. Once an attempt has paid, the order
+ * follows it alone (its capture, refund, cancel) and the other attempts' news is ignored (a card
+ * refused after an earlier bank payment went through); before, it follows a paying attempt, or the
+ * newest.
  */
 export function applyOrderChange(orders: OrderStore, change: OrderChange, now: Date): void {
   const order = /^\d{1,12}$/.test(change.orderId) ? orders.find(Number(change.orderId)) : undefined
   if (!order) return
   const status = statusOfState(change.state)
-  if (change.attempt < order.payment_attempt && !(isPaid(status) && !isPaid(order.status))) return
-  // The same attempt's older change, heard late (delivery is at least once, from any instance).
-  if (change.attempt === order.payment_attempt && change.version <= order.payment_version) return
+  if (change.attempt === order.payment_attempt) {
+    if (change.version <= order.payment_version) return
+  } else if (isPaid(order.status) || (change.attempt < order.payment_attempt && !isPaid(status))) return
   updateOrder(
     orders,
     order.id,
     {
       status,
-      payment_attempt: Math.max(order.payment_attempt, change.attempt),
-      payment_version: change.attempt >= order.payment_attempt ? change.version : order.payment_version,
+      payment_attempt: change.attempt,
+      payment_version: change.version,
       ...(change.resultCode ? { result_code: change.resultCode } : {}),
       ...(change.pspReference ? { psp_reference: change.pspReference } : {}),
       captured: change.capturedValue,
