@@ -115,17 +115,22 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     }
   })
 
-  const keyInUse =
-    "a second tab's resend refused as in use (the first tab's request still being made at the service) waits for it: both tabs answered with the one payment"
-  it(keyInUse, async () => {
+  /** Two instances whose calls may be out for seconds (5 s a try), and a new order for two tabs to pay. */
+  async function twoTabsOnTwoInstances() {
     const shared = await newWorld()
     const timeouts = { deadlineMs: 6_000, attemptTimeoutMs: 5_000 }
     const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
-    const shopId = world.sandbox.readyMadeShop.shopId
-    const id = orderId()
+    return { shared, a, b, shopId: world.sandbox.readyMadeShop.shopId, id: orderId() }
+  }
+
+  const keyInUse =
+    "a second tab's resend refused as in use (the first tab's request still being made at the service) waits for it: both tabs answered with the one payment"
+  it(keyInUse, async () => {
+    const { a, b, shopId, id } = await twoTabsOnTwoInstances()
     const [firstTab, secondTab] = [await cardSubmission(world, id), await cardSubmission(world, id)]
     const before = world.sandboxPayments(shopId)
-    // The sandbox runs in this process: with libuv's pool held, a's request waits in its card's decryption, its key in use.
+    // The sandbox runs in this process: with libuv's pool held both calls stall in it (their clients ask again
+    // after 5 s); released, they race for the key, and the one told 409 must wait for the other's payment.
     const pool = holdThreadPool(mkdtempSync(join(tmpdir(), 'instances-pool-')))
     const first = a.post('/api/payments', firstTab)
     await until('a at the sandbox', () => (a.proxy.counted('POST', '/payments') === 1 ? true : undefined))
@@ -139,14 +144,32 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     expect(world.sandboxPayments(shopId) - before).toBe(1)
   })
 
+  const firstRefusedAfterResend =
+    "the first tab's call refused (its card unreadable) after the second tab resent under the key: the second tab's payment is kept, nothing paid twice"
+  it(firstRefusedAfterResend, async () => {
+    const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
+    const damaged = await cardSubmission(world, id)
+    const parts = damaged.paymentMethod.jwe.split('.')
+    parts[3] = (parts[3]!.startsWith('A') ? 'B' : 'A') + parts[3]!.slice(1)
+    const before = world.sandboxPayments(shopId)
+    // a's call is refused at once, its answer slow on the way back; b's resend slow on the way there.
+    a.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isPayment(method, path) ? 1_500 : 0 })
+    b.proxy.rule = (method, path) => ({ action: 'forward', holdMs: isPayment(method, path) ? 2_500 : 0 })
+    const first = a.post('/api/payments', { ...damaged, paymentMethod: { ...damaged.paymentMethod, jwe: parts.join('.') } })
+    await until('a at the sandbox', () => (a.proxy.counted('POST', '/payments') === 1 ? true : undefined))
+    const second = b.post('/api/payments', await cardSubmission(world, id))
+    // a hears its refusal while b's call is out under the key: the attempt must stay open for it.
+    expect(await first).toMatchObject({ status: 422, body: { error: 'CARD_DATA_REFUSED' } })
+    expect(await second).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    const { rows } = await shared.pool.query('SELECT state, psp_reference FROM attempts WHERE order_id = $1', [id])
+    expect(rows).toEqual([{ state: 'authorised', psp_reference: expect.any(String) }])
+    expect(world.sandboxPayments(shopId) - before).toBe(1)
+  })
+
   const refusedResend =
     "a second tab's card refused under the open attempt's key while the first tab's call is out: the attempt stays open, the first payment is kept, nothing is paid twice"
   it(refusedResend, async () => {
-    const shared = await newWorld()
-    const timeouts = { deadlineMs: 6_000, attemptTimeoutMs: 5_000 }
-    const [a, b] = [await startInstance('a', shared, undefined, timeouts), await startInstance('b', shared, undefined, timeouts)]
-    const shopId = world.sandbox.readyMadeShop.shopId
-    const id = orderId()
+    const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
     const before = world.sandboxPayments(shopId)
     // a's payment call waits 1.5 s on its way: its attempt and key are stored, the sandbox has seen nothing yet.
     let payments = 0

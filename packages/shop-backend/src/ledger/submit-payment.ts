@@ -94,63 +94,78 @@ export async function submitPayment(
   },
   send: (attempt: AttemptRecord) => Promise<PaymentResponse>,
 ): Promise<BrowserPaymentResult> {
-  const chosen = await attemptFor(
-    context,
-    order,
-    submission.methodType,
-    submission.fingerprint,
-    submission.repeatWindowMs,
-    submission.freshEachTry,
-  )
-  if ('paid' in chosen) return browserAnswer(chosen.paid)
-  if ('repeat' in chosen) return browserAnswer(chosen.repeat)
-  const attempt = 'fresh' in chosen ? chosen.fresh : chosen.resend
-  let answer: PaymentResponse
-  try {
-    answer = await sendWhileKeyInUse(context, attempt, send)
-  } catch (error) {
-    if (!(error instanceof PaymentServiceError)) throw error
-    if (outcomeIsOpen(error)) {
-      await markOpen(context, attempt)
-      throw error.kind === 'unknown' ? unreachable() : outcomePending()
-    }
-    // Refused: nothing was charged; the attempt is final and failed, so the next submission is a new attempt.
-    // Only for the attempt's first call: a resend's refusal (another tab's card) says nothing of the
-    // call sent first under the key, which may be out still, or have charged.
-    const current = 'fresh' in chosen ? await context.store.findAttempt(attempt.id) : undefined
-    if (current && UNSETTLED_STATES.has(current.state) && error.code !== 'IDEMPOTENCY_KEY_REUSED') {
-      await compareAndSetQueueing(
-        context,
-        current,
-        { state: 'error', errorCode: error.code, updatedAt: context.now().toISOString() },
-        changeOf(current, { state: 'error', updatedAt: '' }),
-      )
-    }
-    throw refusal(error)
+  for (let tries = 0; tries < 3; tries++) {
+    const chosen = await attemptFor(
+      context,
+      order,
+      submission.methodType,
+      submission.fingerprint,
+      submission.repeatWindowMs,
+      submission.freshEachTry,
+    )
+    if ('paid' in chosen) return browserAnswer(chosen.paid)
+    if ('repeat' in chosen) return browserAnswer(chosen.repeat)
+    const sent = await sendUnderKey(context, chosen, send)
+    // Another submission moved the attempt on (its refusal ended it, or it resent): judged again.
+    if (sent === 'moved') continue
+    return browserAnswer(await storeAnswer(context, sent.attempt, sent.answer))
   }
-  return browserAnswer(await storeAnswer(context, attempt, answer))
+  throw outcomePending()
 }
 
 /**
- * Sends the attempt's call. While an earlier call under its key still runs (another tab, another
- * instance: 409 `IDEMPOTENCY_KEY_IN_USE`) it waits and asks again, as a double click waits for the
- * first: that call's answer, once in, is this one's too. Past the wait, the key-in-use error goes
- * up, an open outcome.
+ * The attempt's call under its key. A resend first moves the attempt's version on, so the refusal
+ * of a call sent before it (another tab's, another instance's) cannot end the attempt under it: a
+ * refusal ends the attempt only by a compare-and-set on the version its call was sent with, and
+ * only for the attempt's first call (a resend's refusal says nothing of calls sent before it, which
+ * may still arrive). While an earlier call under the key still runs (409 `IDEMPOTENCY_KEY_IN_USE`)
+ * it waits and resends, as a double click waits for the first; past the wait the outcome is open.
  */
-async function sendWhileKeyInUse(
+async function sendUnderKey(
   context: BackendContext,
-  attempt: AttemptRecord,
+  chosen: { fresh: AttemptRecord } | { resend: AttemptRecord },
   send: (attempt: AttemptRecord) => Promise<PaymentResponse>,
-): Promise<PaymentResponse> {
+): Promise<{ attempt: AttemptRecord; answer: PaymentResponse } | 'moved'> {
+  let attempt = 'fresh' in chosen ? chosen.fresh : chosen.resend
+  let resent = !('fresh' in chosen)
   const wait = waitForOthers(context)
   for (;;) {
+    if (resent) {
+      const moved = await context.store.compareAndSet(attempt.id, attempt.version, { updatedAt: context.now().toISOString() })
+      if (!moved) return 'moved'
+      const { queued: _, ...current } = moved
+      attempt = current
+    }
     try {
-      return await send(attempt)
+      return { attempt, answer: await send(attempt) }
     } catch (error) {
-      if (!(error instanceof PaymentServiceError) || error.code !== 'IDEMPOTENCY_KEY_IN_USE') throw error
-      await wait().catch(() => {
-        throw error
-      })
+      if (!(error instanceof PaymentServiceError)) throw error
+      if (
+        error.code === 'IDEMPOTENCY_KEY_IN_USE' &&
+        (await wait().then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        resent = true
+        continue
+      }
+      if (outcomeIsOpen(error)) {
+        await markOpen(context, attempt)
+        throw error.kind === 'unknown' ? unreachable() : outcomePending()
+      }
+      // Refused: nothing was charged under the key; the attempt is final and failed, and the next
+      // submission is a new attempt. Not when the key was used before for another request (that one
+      // may have charged), nor for a resend, nor once another sender moved the attempt on.
+      if (!resent && error.code !== 'IDEMPOTENCY_KEY_REUSED' && UNSETTLED_STATES.has(attempt.state)) {
+        await compareAndSetQueueing(
+          context,
+          attempt,
+          { state: 'error', errorCode: error.code, updatedAt: context.now().toISOString() },
+          changeOf(attempt, { state: 'error', updatedAt: '' }),
+        )
+      }
+      throw refusal(error)
     }
   }
 }

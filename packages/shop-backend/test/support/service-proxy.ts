@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 
 /**
@@ -39,6 +39,28 @@ export interface ServiceProxy {
   /** Each matching request that reached the sandbox: its `idempotency-key` and its body as sent. */
   callsForwarded(method: string, pathEnd: string): Array<{ readonly key: string | undefined; readonly body: string }>
   close(): Promise<void>
+}
+
+/**
+ * The request sent on to the sandbox with node:http, as the shop's own client sends: fetch (undici)
+ * would take a thread of libuv's pool, which a test may hold on purpose while requests go through.
+ */
+function forwarded(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ status: number; contentType: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { method, headers }, (answer) => {
+      bodyOf(answer).then(
+        (text) => resolve({ status: answer.statusCode ?? 0, contentType: answer.headers['content-type'], body: text }),
+        reject,
+      )
+    })
+    outgoing.once('error', reject)
+    outgoing.end(body.length > 0 ? body : undefined)
+  })
 }
 
 async function bodyOf(request: IncomingMessage): Promise<Buffer> {
@@ -88,13 +110,13 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers))
         if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
-      const answer = await fetch(url, { method, headers, ...(body.length > 0 ? { body: new Uint8Array(body) } : {}) })
-      const text = Buffer.from(await answer.arrayBuffer())
+      const answer = await forwarded(url, method, headers, body)
+      const text = answer.body
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
       if (action === 'hang') return
       if (action === 'lose') return request.socket.destroy()
       response
-        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .writeHead(answer.status, { 'content-type': answer.contentType ?? 'application/json' })
         .end(proxy.answer(method, url.pathname, text))
     })().catch(() => request.socket.destroy())
   })
