@@ -75,6 +75,16 @@ describe('an admin click whose answer is lost', () => {
     }
     const reference = await payNewOrder(page, stack.shop.url, CARD, { before: signIn, saveCard: true })
     const row = await adminRow(page, stack.shop.url, reference)
+    // A renewal is a new order like any other: its money is taken as the admin set it now.
+    const post = (path: string, body: unknown) =>
+      page.evaluate(
+        async ([to, data]) => {
+          const answer = await fetch(to, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) })
+          return { status: answer.status, body: await answer.json() }
+        },
+        [path, body] as const,
+      )
+    expect((await post('/api/admin/capture-timing', { captureDelayHours: 0 })).status).toBe(200)
     proxy.matches = (method, path) => method === 'POST' && path.endsWith('/payments')
     proxy.mode = 'lose-answers'
     await row.getByRole('button', { name: `Renew subscription ${reference}`, exact: true }).click()
@@ -92,5 +102,13 @@ describe('an admin click whose answer is lost', () => {
     expect(proxy.keysForwarded('POST', '/payments')).toHaveLength(lost)
     const atSandbox = await fetch(`${stack.sandbox.baseUrl}/sandbox/payments?reference=${encodeURIComponent(renewal!)}`)
     expect(((await atSandbox.json()) as { payments: unknown[] }).payments).toHaveLength(1)
+    const renewed = page.locator('tr', { hasText: renewal! })
+    expect(await renewed.locator('td').nth(5).textContent()).toBe('at payment')
+
+    // Only a paid order is renewed: the shopper's order not paid yet is refused, nothing charged.
+    const unpaid = (await post('/api/orders', { items: [{ sku: 'tea-sencha', quantity: 1 }] })).body as { id: number }
+    const refused = await post('/api/admin/renewals', { orderId: unpaid.id, requestId: crypto.randomUUID() })
+    expect(refused).toMatchObject({ status: 409, body: { error: 'ORDER_NOT_RENEWABLE' } })
+    expect(proxy.keysForwarded('POST', '/payments')).toHaveLength(lost)
   })
 })

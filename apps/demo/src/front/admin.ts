@@ -43,7 +43,7 @@ function button(order: AdminOrder, label: string, onClick: () => Promise<void>):
       .catch((error: unknown) => {
         // A refusal names the order it is about; no answer leaves the request to repeat, shown in its row.
         const pending = unanswered(order.id)
-        const repeat = pending ? ` No answer yet: "Repeat ${pending.label}" sends the same request again; nothing moves twice.` : ''
+        const repeat = pending ? ` No answer yet: "Repeat ${pending.label}" sends the same request again, answered from the ledger.` : ''
         status.textContent = `${label} ${order.reference}: ${(error as Error).message}${repeat}`
         if (pending) void renderOrders()
       })
@@ -59,7 +59,7 @@ async function refresh(): Promise<number> {
   return applied
 }
 
-type FreshRequest = Parameters<typeof sendForOrder>[1]
+type FreshRequest = NonNullable<Parameters<typeof sendForOrder>[1]>
 
 /** A capture, refund or cancel of `order` as the admin asks for it now (the amount typed, the line chosen). */
 function modification(order: AdminOrder, action: OrderAction, input?: HTMLInputElement, line?: HTMLSelectElement): FreshRequest {
@@ -76,8 +76,10 @@ function modification(order: AdminOrder, action: OrderAction, input?: HTMLInputE
  * Sends `fresh` for the order, or its unanswered request again (the back end answers a repeated
  * requestId from its ledger, never a second capture), then shows the state the service reports.
  */
-async function modify(order: AdminOrder, fresh: FreshRequest): Promise<void> {
-  const { request, repeated } = await sendForOrder(order.id, fresh)
+async function modify(order: AdminOrder, fresh: FreshRequest | undefined): Promise<void> {
+  const sent = await sendForOrder(order.id, fresh)
+  if (!sent) return answeredMeanwhile(order)
+  const { request, repeated } = sent
   const asked = `${request.label} requested for ${order.reference}${repeated ? ' (sent again)' : ''}`
   status.textContent = `${asked}.`
   // The table shows the state the service now reports, without waiting for Refresh.
@@ -86,12 +88,18 @@ async function modify(order: AdminOrder, fresh: FreshRequest): Promise<void> {
   status.textContent = `${asked}; now: ${now?.textContent ?? 'see the table'}.`
 }
 
-/** The one button of an order whose request got no answer: it sends that request again. */
+/** A repeat pressed after its request was answered (in another tab, or before a redraw failed): nothing is sent. */
+async function answeredMeanwhile(order: AdminOrder): Promise<void> {
+  status.textContent = `${order.reference}: that request has been answered; the table shows the order as it is now.`
+  await render()
+}
+
+/** The one button of an order whose request got no answer: it sends that request again, and only that. */
 function repeatButton(order: AdminOrder): HTMLButtonElement | undefined {
   const pending = unanswered(order.id)
   if (!pending) return undefined
   return button(order, `Repeat ${pending.label}`, () =>
-    pending.path === RENEWALS_PATH ? renew(order, status, render) : modify(order, pending),
+    pending.path === RENEWALS_PATH ? renew(order, status, render, () => answeredMeanwhile(order)) : modify(order, undefined),
   )
 }
 

@@ -18,14 +18,21 @@ interface RenewalResult {
   readonly refusalReason?: string
 }
 
-/** Renews `order` and says the outcome in `status`; `render` redraws the table with the new order. */
-export async function renew(order: { id: number; reference: string }, status: HTMLElement, render: () => Promise<void>): Promise<void> {
+/**
+ * Renews `order` and says the outcome in `status`; `render` redraws the table with the new order.
+ * With `repeatOnly`, only the order's unanswered renewal is sent again; answered meanwhile, that runs.
+ */
+export async function renew(
+  order: { id: number; reference: string },
+  status: HTMLElement,
+  render: () => Promise<void>,
+  repeatOnly?: () => Promise<void>,
+): Promise<void> {
   status.textContent = `Renewing ${order.reference}…`
-  const { result, repeated } = await sendForOrder<RenewalResult>(order.id, {
-    path: RENEWALS_PATH,
-    body: { orderId: order.id },
-    label: 'Renew subscription',
-  })
+  const fresh = { path: RENEWALS_PATH, body: { orderId: order.id }, label: 'Renew subscription' }
+  const sent = await sendForOrder<RenewalResult>(order.id, repeatOnly ? undefined : fresh)
+  if (!sent) return repeatOnly?.()
+  const { result, repeated } = sent
   await render()
   const why = result.refusalReason ? ` (${result.refusalReason})` : ''
   status.textContent =

@@ -1,9 +1,9 @@
 /**
  * An admin request that got no answer (the service could not be reached, the connection dropped)
- * has an unknown outcome: it may have moved money. It is kept per order in the tab's sessionStorage
- * (a reload keeps it), and the order's next click sends it again as it was, with its requestId: the
- * back end answers a repeat from its ledger, never moving money twice, where a new requestId would
- * be a second refund or renewal. Any answer, a refusal included, settles it.
+ * has an unknown outcome: it may have moved money. It is kept per order in localStorage (a reload
+ * and the admin's other tabs see it), and the order's next click sends it again as it was, with its
+ * requestId: the back end answers a repeat from its ledger, where a new requestId would be a second
+ * refund or renewal. Any answer, a refusal included, settles it.
  */
 import { api, ApiError } from './api.js'
 
@@ -18,7 +18,7 @@ const keyOf = (orderId: number) => `card-jwe-demo:unanswered:${orderId}`
 
 /** The order's request still without an answer, if any. */
 export function unanswered(orderId: number): AdminRequest | undefined {
-  const text = sessionStorage.getItem(keyOf(orderId))
+  const text = localStorage.getItem(keyOf(orderId))
   return text === null ? undefined : (JSON.parse(text) as AdminRequest)
 }
 
@@ -26,22 +26,24 @@ export function unanswered(orderId: number): AdminRequest | undefined {
 const answered = (error: unknown) => error instanceof ApiError && error.status < 500
 
 /**
- * Sends the order's unanswered request again if it has one, else `fresh` under a new requestId. It
- * is kept before it goes (a reload while it runs keeps it) and dropped once answered.
+ * Sends the order's unanswered request again if it has one, else `fresh` under a new requestId
+ * (none: only a repeat is wanted, and an order whose request was answered meanwhile sends nothing).
+ * It is kept before it goes (a reload while it runs keeps it) and dropped once answered.
  */
 export async function sendForOrder<T>(
   orderId: number,
-  fresh: { readonly path: string; readonly body: Readonly<Record<string, unknown>>; readonly label: string },
-): Promise<{ readonly result: T; readonly request: AdminRequest; readonly repeated: boolean }> {
+  fresh: { readonly path: string; readonly body: Readonly<Record<string, unknown>>; readonly label: string } | undefined,
+): Promise<{ readonly result: T; readonly request: AdminRequest; readonly repeated: boolean } | undefined> {
   const earlier = unanswered(orderId)
-  const request: AdminRequest = earlier ?? { ...fresh, body: { ...fresh.body, requestId: crypto.randomUUID() } }
-  sessionStorage.setItem(keyOf(orderId), JSON.stringify(request))
+  if (!earlier && !fresh) return undefined
+  const request: AdminRequest = earlier ?? { ...fresh!, body: { ...fresh!.body, requestId: crypto.randomUUID() } }
+  localStorage.setItem(keyOf(orderId), JSON.stringify(request))
   try {
     const result = await api<T>(request.path, request.body)
-    sessionStorage.removeItem(keyOf(orderId))
+    localStorage.removeItem(keyOf(orderId))
     return { result, request, repeated: earlier !== undefined }
   } catch (error) {
-    if (answered(error)) sessionStorage.removeItem(keyOf(orderId))
+    if (answered(error)) localStorage.removeItem(keyOf(orderId))
     throw error
   }
 }

@@ -8,7 +8,7 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { z } from 'zod'
 import { parseJsonBody } from '@card-jwe/payment-validator'
-import type { ShopBackend } from '@card-jwe/shop-backend'
+import { PAID_STATES, type ShopBackend } from '@card-jwe/shop-backend'
 import { shownCard } from './account-api.js'
 import type { ShopDb } from './db.js'
 import { HttpError, json } from './http-error.js'
@@ -19,7 +19,14 @@ const RenewalSchema = z.strictObject({ orderId: z.int().min(1), requestId: z.uui
 
 export function addRenewalRoute(
   app: Hono<{ Bindings: HttpBindings }>,
-  deps: { readonly db: ShopDb; readonly orders: OrderStore; readonly backend: ShopBackend; readonly now: () => Date },
+  deps: {
+    readonly db: ShopDb
+    readonly orders: OrderStore
+    readonly backend: ShopBackend
+    readonly now: () => Date
+    /** When a new order's money is taken, as the admin set it: a renewal is a new order like any other. */
+    readonly captureDelayHours: () => number | null
+  },
 ): void {
   const { db, orders, backend } = deps
   const byRequest = db.prepare('SELECT order_id FROM renewals WHERE request_id = ?')
@@ -28,8 +35,14 @@ export function addRenewalRoute(
   const renewalOrder = db.transaction((requestId: string, original: OrderRow & { shopper_reference: string }): OrderRow => {
     const known = byRequest.get(requestId) as { order_id: number } | undefined
     if (known) return orders.find(known.order_id)!
+    // Only a paid order is renewed (the page offers no other); a repeat above answers whatever it is now.
+    if (!(PAID_STATES as ReadonlySet<string>).has(original.status))
+      throw new HttpError(409, 'ORDER_NOT_RENEWABLE', 'orderId: only a paid order is renewed')
     const cart = CartSchema.parse({ items: JSON.parse(original.items) })
-    const order = createOrder(orders, cart, deps.now(), { shopperReference: original.shopper_reference ?? undefined })
+    const order = createOrder(orders, cart, deps.now(), {
+      shopperReference: original.shopper_reference ?? undefined,
+      captureDelayHours: deps.captureDelayHours(),
+    })
     record.run(requestId, order.id, original.id)
     return order
   })

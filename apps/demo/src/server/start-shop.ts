@@ -222,7 +222,7 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
   app.all('/api/admin/setup/*', wizard)
   app.get('/api/admin/orders', () => json(200, listOrders(orders)))
   addAccountRoutes(app, backend)
-  addRenewalRoute(app, { db, orders, backend, now })
+  addRenewalRoute(app, { db, orders, backend, now, captureDelayHours: () => captureTiming.get() })
   app.get('/api/admin/capture-timing', () => json(200, { captureDelayHours: captureTiming.get() }))
   app.post('/api/admin/capture-timing', async (c) => {
     const body = parseJsonBody(await bodyOf(c.req.raw), CaptureTimingSchema)
