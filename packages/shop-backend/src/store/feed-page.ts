@@ -9,8 +9,11 @@ import { changes, type LedgerRule, step } from './steps.js'
 const resolve = (sequence: number) => changes('resolveProblem', [sequence])
 
 /** Recorded, or recorded again: tries + 1. */
-const record = (problem: Omit<PollProblem, 'tries'>) =>
-  changes('recordProblem', [problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt])
+function* record(problem: Omit<PollProblem, 'tries'>): LedgerRule<void> {
+  yield* changes('recordProblem', [problem.sequence, JSON.stringify(problem.change), problem.reason, problem.nextTryAt])
+  // Again on a fresh snapshot: PostgreSQL's insert may have waited for a dismissal that committed meanwhile.
+  yield* changes('dropDismissedProblem', [problem.sequence])
+}
 
 // How long a seen sequence is kept: the feed is read only after the cursor, so a mark a month behind
 // it guards nothing (docs/decisions.md, "Forgetting seen sequences"; not JSDoc: typings name no repository file).

@@ -72,6 +72,8 @@ export function ledgerSql(dialect: SqlDialect) {
       ON CONFLICT (sequence) DO UPDATE SET reason = excluded.reason, change = excluded.change, tries = poll_problems.tries + 1,
       next_try_at = excluded.next_try_at`,
     resolveProblem: 'DELETE FROM poll_problems WHERE sequence = $1',
+    dropDismissedProblem:
+      'DELETE FROM poll_problems WHERE sequence = $1 AND EXISTS (SELECT 1 FROM dismissed_problems d WHERE d.sequence = $1)',
     allProblems: `SELECT ${PROBLEM} FROM poll_problems ORDER BY sequence`,
     dueProblems: `SELECT ${PROBLEM} FROM poll_problems WHERE next_try_at <= $1 ORDER BY sequence`,
     // An order's change waits while an earlier one of it waits for its next try: the shop hears them in order.
