@@ -83,7 +83,9 @@ describe('idempotency keys', () => {
     expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-3'")).toBe(1)
   })
 
-  it('refuses a payment under a key whose first request is still being made (409 IDEMPOTENCY_KEY_IN_USE), then answers with the first', async () => {
+  const inUse =
+    'refuses a payment under a key whose first request is still being made (409 IDEMPOTENCY_KEY_IN_USE), then answers with the first'
+  it(inUse, async () => {
     const body = await fixture.cardPayment(card, { reference: 'idem-in-use', metadata: { shop_order_id: 9 } })
     const send = () => fixture.client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-in-use-attempt-0' })
     // libuv's pool held: the first request waits in its card's decryption, its key held.

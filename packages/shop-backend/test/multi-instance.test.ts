@@ -124,7 +124,8 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
   }
 
   const keyInUse =
-    "a second tab's resend refused as in use (the first tab's request still being made at the service) waits for it: both tabs answered with the one payment"
+    "a second tab's resend refused as in use (the first tab's request still being made at the service) waits for it: " +
+    'both tabs answered with the one payment'
   it(keyInUse, async () => {
     const { a, b, shopId, id } = await twoTabsOnTwoInstances()
     const [firstTab, secondTab] = [await cardSubmission(world, id), await cardSubmission(world, id)]
@@ -145,7 +146,8 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
   })
 
   const firstRefusedAfterResend =
-    "the first tab's call refused (its card unreadable) after the second tab resent under the key: the second tab's payment is kept, nothing paid twice"
+    "the first tab's call refused (its card unreadable) after the second tab resent under the key: " +
+    "the second tab's payment is kept, nothing paid twice"
   it(firstRefusedAfterResend, async () => {
     const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
     const damaged = await cardSubmission(world, id)
@@ -167,7 +169,8 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
   })
 
   const refusedResend =
-    "a second tab's card refused under the open attempt's key while the first tab's call is out: the attempt stays open, the first payment is kept, nothing is paid twice"
+    "a second tab's card refused under the open attempt's key while the first tab's call is out: " +
+    'the attempt stays open, the first payment is kept, nothing is paid twice'
   it(refusedResend, async () => {
     const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
     const before = world.sandboxPayments(shopId)
