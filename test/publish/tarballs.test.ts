@@ -15,7 +15,8 @@ import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { changedCheckoutPage, type PageChange } from './changed-checkout-page.ts'
 import { APP_JOSE, makeShopProject, PUBLISHED, root, runIn, type ShopProject } from './shop-project.ts'
 
-const SETUP_TIMEOUT = 180_000
+// A new project installed from the packed tarballs with a cold store: past 180 s on a loaded two-core host.
+const SETUP_TIMEOUT = 360_000
 const STEP_TIMEOUT = 120_000
 
 let project: ShopProject
