@@ -1,7 +1,7 @@
-import { PAID_STATES } from '@card-jwe/shop-backend'
 import type { OrderStore } from './order-store.js'
 import { captureTimingLabel } from './capture-timing.js'
 import { lineItemsOf } from './order-lines.js'
+import { isPaid } from './orders.js'
 
 /** The admin's order table; capture, refund, cancel and the problems are the back end's admin routes. */
 export function listOrders(orders: OrderStore) {
@@ -24,6 +24,6 @@ export function listOrders(orders: OrderStore) {
     })),
     updatedAt: o.updated_at,
     // A paid order of a signed-in shopper can be renewed on their saved card (renewals.ts).
-    renewable: o.shopper_reference !== null && (PAID_STATES as ReadonlySet<string>).has(o.status),
+    renewable: o.shopper_reference !== null && isPaid(o.status),
   }))
 }

@@ -115,7 +115,8 @@ export function statusOfState(state: AttemptState): string {
   return state
 }
 
-const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(status)
+/** The order's status says it is paid (authorised, captured or refunded, in part or whole). */
+export const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(status)
 
 /**
  * The back end's `onOrderChange`: sets (never adds to) the order's state, result, pspReference and

@@ -8,12 +8,12 @@ import type { HttpBindings } from '@hono/node-server'
 import type { Hono } from 'hono'
 import { z } from 'zod'
 import { parseJsonBody } from '@card-jwe/payment-validator'
-import { PAID_STATES, type ShopBackend } from '@card-jwe/shop-backend'
+import type { ShopBackend } from '@card-jwe/shop-backend'
 import { shownCard } from './account-api.js'
 import type { ShopDb } from './db.js'
 import { HttpError, json } from './http-error.js'
 import type { OrderStore } from './order-store.js'
-import { CartSchema, createOrder, publicOrder, type OrderRow } from './orders.js'
+import { CartSchema, createOrder, isPaid, publicOrder, type OrderRow } from './orders.js'
 
 const RenewalSchema = z.strictObject({ orderId: z.int().min(1), requestId: z.uuid() })
 
@@ -36,8 +36,7 @@ export function addRenewalRoute(
     const known = byRequest.get(requestId) as { order_id: number } | undefined
     if (known) return orders.find(known.order_id)!
     // Only a paid order is renewed (the page offers no other); a repeat above answers whatever it is now.
-    if (!(PAID_STATES as ReadonlySet<string>).has(original.status))
-      throw new HttpError(409, 'ORDER_NOT_RENEWABLE', 'orderId: only a paid order is renewed')
+    if (!isPaid(original.status)) throw new HttpError(409, 'ORDER_NOT_RENEWABLE', 'orderId: only a paid order is renewed')
     const cart = CartSchema.parse({ items: JSON.parse(original.items) })
     const order = createOrder(orders, cart, deps.now(), {
       shopperReference: original.shopper_reference ?? undefined,

@@ -29,3 +29,6 @@ export function outcomePending(): ShopBackendError {
     'The payment is being confirmed. Reload this page in a moment; the order is never charged twice.',
   )
 }
+
+/** What the page hears of an open outcome: no answer, or a key still in use (being confirmed). */
+export const openOutcome = (error: PaymentServiceError): ShopBackendError => (error.kind === 'unknown' ? unreachable() : outcomePending())

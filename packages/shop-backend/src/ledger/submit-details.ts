@@ -8,7 +8,7 @@ import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, releaseClaim, waitForOthers } from './details-claim.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
-import { outcomeIsOpen, outcomePending, refusal, unreachable } from './refusals.js'
+import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 
 /**
  * The attempt a details answer is about. Two windows on one order each run their own payment's
@@ -95,7 +95,7 @@ export async function submitDetails(
     } catch (error) {
       if (!(error instanceof PaymentServiceError)) throw error
       // No answer, or the same details still out under this key (another instance): the claim stays with that call.
-      if (outcomeIsOpen(error)) throw error.kind === 'unknown' ? unreachable() : outcomePending()
+      if (outcomeIsOpen(error)) throw openOutcome(error)
       // The step went through before and its answer was lost: the feed knows the outcome.
       if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
       // Refused (the step not finished yet, details of another payment): judged again on the next try.

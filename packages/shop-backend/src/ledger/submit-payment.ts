@@ -8,7 +8,7 @@ import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, changeOf, compareAndSetQueueing, markOpen, newAttempt, paidAttempt, sameOrder, storeAnswer } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
-import { outcomeIsOpen, outcomePending, refusal, unreachable } from './refusals.js'
+import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
@@ -152,7 +152,7 @@ async function sendUnderKey(
       }
       if (outcomeIsOpen(error)) {
         await markOpen(context, attempt)
-        throw error.kind === 'unknown' ? unreachable() : outcomePending()
+        throw openOutcome(error)
       }
       // Refused: nothing was charged under the key; the attempt is final and failed, and the next
       // submission is a new attempt. Not when the key was used before for another request (that one
