@@ -81,6 +81,14 @@ async function cardSubmission(world: World, id: string) {
   }
 }
 
+/** A card submission whose JWE the service cannot read: its ciphertext damaged, so its tag fails. */
+async function unreadableCardSubmission(world: World, id: string) {
+  const submission = await cardSubmission(world, id)
+  const parts = submission.paymentMethod.jwe.split('.')
+  parts[3] = (parts[3]!.startsWith('A') ? 'B' : 'A') + parts[3]!.slice(1)
+  return { ...submission, paymentMethod: { ...submission.paymentMethod, jwe: parts.join('.') } }
+}
+
 const isPayment = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 const isCapture = (method: string, path: string) => method === 'POST' && path.endsWith('/captures')
 const isFeed = (method: string, path: string) => method === 'GET' && path.endsWith('/updated-payments')
@@ -150,14 +158,11 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     "the second tab's payment is kept, nothing paid twice"
   it(firstRefusedAfterResend, async () => {
     const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
-    const damaged = await cardSubmission(world, id)
-    const parts = damaged.paymentMethod.jwe.split('.')
-    parts[3] = (parts[3]!.startsWith('A') ? 'B' : 'A') + parts[3]!.slice(1)
     const before = world.sandboxPayments(shopId)
     // a's call is refused at once, its answer slow on the way back; b's resend slow on the way there.
     a.proxy.rule = (method, path) => ({ action: 'forward', delayMs: isPayment(method, path) ? 1_500 : 0 })
     b.proxy.rule = (method, path) => ({ action: 'forward', holdMs: isPayment(method, path) ? 2_500 : 0 })
-    const first = a.post('/api/payments', { ...damaged, paymentMethod: { ...damaged.paymentMethod, jwe: parts.join('.') } })
+    const first = a.post('/api/payments', await unreadableCardSubmission(world, id))
     await until('a at the sandbox', () => (a.proxy.counted('POST', '/payments') === 1 ? true : undefined))
     const second = b.post('/api/payments', await cardSubmission(world, id))
     // a hears its refusal while b's call is out under the key: the attempt must stay open for it.
@@ -180,10 +185,7 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     const first = a.post('/api/payments', await cardSubmission(world, id))
     await until('the attempt stored', async () => (await shared.pool.query('SELECT 1 FROM attempts WHERE order_id = $1', [id])).rows[0])
     // The second tab's card data cannot be read (its ciphertext damaged): the service refuses that request.
-    const damaged = await cardSubmission(world, id)
-    const parts = damaged.paymentMethod.jwe.split('.')
-    parts[3] = (parts[3]!.startsWith('A') ? 'B' : 'A') + parts[3]!.slice(1)
-    const second = await b.post('/api/payments', { ...damaged, paymentMethod: { ...damaged.paymentMethod, jwe: parts.join('.') } })
+    const second = await b.post('/api/payments', await unreadableCardSubmission(world, id))
     expect(second.status).toBe(422)
     expect(second.body).toMatchObject({ error: 'CARD_DATA_REFUSED' })
     expect(await first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
