@@ -321,7 +321,7 @@ describe('registration after an unknown outcome', () => {
   it('a registration made but never recorded (killed before shop_id) is made anew after a restart at another address', async () => {
     let listenerA: ReturnType<typeof toNodeListener> | undefined
     const httpA = await listen((req, res) => listenerA!(req, res))
-    const { registerShop } = connectServiceClient({ baseUrl: world.proxy.baseUrl })
+    const { registerShop } = connectServiceClient({ baseUrl: world.proxy.baseUrl, fetch: world.proxy.fetch })
     const first = await startShop(world, {
       connect: false,
       shopUrl: httpA.url,

@@ -249,7 +249,7 @@ describe('on a bad day: the network', () => {
 
   it("the checkout config gives up on a service that is down after its own 3 s deadline, not a payment call's 15 s", async () => {
     // The client's default deadlines (15 s a call), not the short ones of the other tests' shops.
-    const s = await shop({ ...connectServiceClient({ baseUrl: world.proxy.baseUrl }) })
+    const s = await shop({ ...connectServiceClient({ baseUrl: world.proxy.baseUrl, fetch: world.proxy.fetch }) })
     world.proxy.mode = 'down'
     const tries = world.proxy.started('GET', '/checkout-payment-methods')
     const config = await s.backend.fetch(new Request('http://shop.test/api/config'))

@@ -27,7 +27,13 @@ const billingAddress = { street: 'Dam', houseNumberOrName: '1', postalCode: '101
 const shopOnClock = (captureDelayHours?: number): Promise<TestShop> =>
   startShop(world, {
     now,
-    service: connectServiceClient({ baseUrl: world.proxy.baseUrl, now, deadlineMs: 2_000, attemptTimeoutMs: 1_000 }).service,
+    service: connectServiceClient({
+      baseUrl: world.proxy.baseUrl,
+      fetch: world.proxy.fetch,
+      now,
+      deadlineMs: 2_000,
+      attemptTimeoutMs: 1_000,
+    }).service,
     ...(captureDelayHours === undefined ? {} : { captureDelayHours }),
   })
 

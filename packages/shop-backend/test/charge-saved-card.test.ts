@@ -21,7 +21,8 @@ const REFUSED_ON_FILE = findTestCard({ outcomeWithoutShopper: 'refused' })
  * turn that wait into a timeout (the test is about one charge, not about deadlines).
  */
 const PATIENT = { deadlineMs: 15_000, attemptTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 } } as const
-const patientShop = () => startShop(t.world, connectServiceClient({ baseUrl: t.world.proxy.baseUrl, ...PATIENT }))
+const patientShop = () =>
+  startShop(t.world, connectServiceClient({ baseUrl: t.world.proxy.baseUrl, fetch: t.world.proxy.fetch, ...PATIENT }))
 
 /**
  * Runs the charges while the service's payment answers are held back 400 ms, so the second back end
@@ -128,7 +129,7 @@ function backendOn(store: LedgerStore, orders: Map<string, ShopOrder>, changes: 
   const readyMade = t.world.sandbox.readyMadeShop
   const backend = createShopBackend({
     store,
-    ...connectServiceClient({ baseUrl: t.world.proxy.baseUrl, ...PATIENT }),
+    ...connectServiceClient({ baseUrl: t.world.proxy.baseUrl, fetch: t.world.proxy.fetch, ...PATIENT }),
     secretKey,
     findOrder: (id) => orders.get(id),
     onOrderChange: (change) => void changes.push(change),

@@ -390,7 +390,8 @@ describe('merchant set-up from a fresh registration (real sandbox)', () => {
   it('throws a TypeError when a custom service factory gives only the payment calls', async () => {
     const readyMade = world.sandbox.readyMadeShop
     const shop = await startShop(world, {
-      service: (credentials) => paymentServiceFromClient(createServiceClient({ baseUrl: world.proxy.baseUrl, credentials })),
+      service: (credentials) =>
+        paymentServiceFromClient(createServiceClient({ baseUrl: world.proxy.baseUrl, fetch: world.proxy.fetch, credentials })),
     })
     closers.push(() => shop.close())
     await expect(shop.backend.merchantSetup.listContractors()).rejects.toThrow(TypeError)

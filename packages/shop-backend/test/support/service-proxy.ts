@@ -1,5 +1,8 @@
 import { createServer, type IncomingMessage, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { FetchLike } from '@card-jwe/service-client'
+// The client's own Node transport, only stamped: the tests keep sending as the shop sends.
+import { nodeHttpFetch } from '../../../service-client/src/node/node-http-fetch.js'
 
 /**
  * A loopback proxy in front of the sandbox, to make a bad network on purpose. Per request it:
@@ -11,6 +14,11 @@ import type { AddressInfo } from 'node:net'
  * A request may be held `holdMs` before it is forwarded (a slow network on the way there: the
  * sandbox has not seen it yet), an answer `delayMs` before it is given (a slow feed page). Requests
  * are logged with their start time, and those that reached the sandbox are counted.
+ *
+ * A request is judged by the settings (mode, matches, rule) in force when the shop sent it, not when
+ * the proxy read it: a client that gave up during a stalled event loop leaves its request unread,
+ * and a service that was down when it was sent must never see it after the test brings it back.
+ * Requests sent through {@link ServiceProxy.fetch} carry that time; others are judged on arrival.
  */
 export type ProxyAction = 'forward' | 'lose' | 'hang' | 'down'
 
@@ -28,6 +36,8 @@ export interface ServiceProxy {
   rule: (method: string, path: string) => { readonly action: ProxyAction; readonly delayMs?: number; readonly holdMs?: number }
   /** What the shop gets for an answer the sandbox gave (default: the answer as it is), e.g. a page given again. */
   answer: (method: string, path: string, body: Buffer) => Buffer
+  /** The shop's transport to the proxy: the client's own, each request stamped with when it was sent. */
+  readonly fetch: FetchLike
   /** Requests forwarded to the sandbox, e.g. counted('POST', '/payment-details'). */
   counted(method: string, pathEnd: string): number
   /** Requests that arrived at the proxy, forwarded or not. */
@@ -69,14 +79,56 @@ async function bodyOf(request: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
+/** The header that carries when a request was sent (`performance.now()` of this process); never forwarded. */
+const SENT_AT = 'x-test-proxy-sent-at'
+
+type Decision = ReturnType<ServiceProxy['rule']>
+
+/** The settings in force from `at` on (`performance.now()`). */
+interface Settings {
+  readonly at: number
+  readonly mode: ProxyMode
+  readonly matches: ServiceProxy['matches']
+  readonly rule: ServiceProxy['rule']
+}
+
 export async function startServiceProxy(target: string): Promise<ServiceProxy> {
   const arrived: Array<{ method: string; path: string; at: number; forwarded: boolean; key: string | undefined; body: string }> = []
   const matching = (method: string, pathEnd: string) => arrived.filter((r) => r.method === method && r.path.endsWith(pathEnd))
+  // The default rule: the mode of the settings it is judged under, for the requests they match.
+  const byMode: ServiceProxy['rule'] = (method, path) => decide(history.at(-1)!, method, path)
+  const history: Settings[] = [{ at: Number.NEGATIVE_INFINITY, mode: 'pass', matches: () => true, rule: byMode }]
+  function decide(settings: Settings, method: string, path: string): Decision {
+    if (settings.rule !== byMode) return settings.rule(method, path)
+    return { action: settings.matches(method, path) ? ACTION_OF_MODE[settings.mode] : 'forward' }
+  }
+  const change = (next: Partial<Omit<Settings, 'at'>>) => history.push({ ...history.at(-1)!, ...next, at: performance.now() })
+  /** The settings in force when a request was sent; unstamped, those in force now. */
+  function settingsAt(sentAt: number): Settings {
+    for (let i = history.length - 1; i > 0; i--) if (history[i]!.at <= sentAt) return history[i]!
+    return history[0]!
+  }
   const proxy: { -readonly [K in keyof ServiceProxy]: ServiceProxy[K] } = {
     baseUrl: '',
-    mode: 'pass',
-    matches: () => true,
-    rule: (method, path) => ({ action: proxy.matches(method, path) ? ACTION_OF_MODE[proxy.mode] : 'forward' }),
+    get mode() {
+      return history.at(-1)!.mode
+    },
+    set mode(mode) {
+      change({ mode })
+    },
+    get matches() {
+      return history.at(-1)!.matches
+    },
+    set matches(matches) {
+      change({ matches })
+    },
+    get rule() {
+      return history.at(-1)!.rule
+    },
+    set rule(rule) {
+      change({ rule })
+    },
+    fetch: (url, init) => nodeHttpFetch(url, { ...init, headers: { ...init.headers, [SENT_AT]: String(performance.now()) } }),
     answer: (_method, _path, body) => body,
     counted: (method, pathEnd) => matching(method, pathEnd).filter((r) => r.forwarded).length,
     started: (method, pathEnd) => matching(method, pathEnd).length,
@@ -101,7 +153,8 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
         body: '',
       }
       arrived.push(entry)
-      const { action, delayMs = 0, holdMs = 0 } = proxy.rule(method, url.pathname)
+      const sentAt = Number(request.headers[SENT_AT] ?? Number.POSITIVE_INFINITY)
+      const { action, delayMs = 0, holdMs = 0 } = decide(settingsAt(sentAt), method, url.pathname)
       const body = await bodyOf(request)
       entry.body = body.toString('utf8')
       if (action === 'down') return request.socket.destroy()
@@ -109,7 +162,7 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       entry.forwarded = true
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === 'string' && name !== 'host' && name !== 'connection') headers[name] = value
+        if (typeof value === 'string' && name !== 'host' && name !== 'connection' && name !== SENT_AT) headers[name] = value
       const answer = await forwarded(url, method, headers, body)
       const text = answer.body
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))

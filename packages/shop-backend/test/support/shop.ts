@@ -117,6 +117,7 @@ export async function startShop(
     // Short deadlines: a lost answer is noticed in about a second, not fifteen.
     ...connectServiceClient({
       baseUrl: world.proxy.baseUrl,
+      fetch: world.proxy.fetch,
       deadlineMs: 2_000,
       attemptTimeoutMs: 1_000,
       backoff: { initialMs: 50, maxMs: 100 },
