@@ -183,6 +183,7 @@ const SANDBOX_PATHS = [
   '/onboarding/{id}',
   '/sandbox/inbox?email={id}',
   '/sandbox/payments?reference={id}&limit={id}',
+  '/sandbox/payments?{id}=1',
   '/static/sandbox-page.js',
   '/{id}/../../etc/passwd',
 ]

@@ -217,6 +217,8 @@ describe("the shop's CSP report reader", () => {
         'https://{}@skimmer.example',
         'wss://a{}b.example:8443',
         'data:text/plain,{}',
+        // An opaque origin names its scheme, which the sender chose: `x5555…:` parses.
+        'x{}:',
         '{}',
       ),
       hostileText(),

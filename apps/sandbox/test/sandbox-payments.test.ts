@@ -149,6 +149,8 @@ describe('GET /sandbox/payments', () => {
       status: 422,
       body: { errorCode: 'INVALID_REQUEST', message: 'query: referense: not a filter' },
     })
+    // A name is the caller's text: a card number as one is not repeated.
+    expect((await refusal('?5555444433331111=1')).body.message).toBe('query: [key]: not a filter')
     expect((await refusal('?reference=a&reference=b')).body.message).toMatch(/^query: reference: /)
     for (const limit of ['0', String(SANDBOX_PAYMENTS_MAX_LIMIT + 1), 'ten', '-1'])
       expect((await refusal(`?limit=${limit}`)).body.message, limit).toMatch(/^query: limit: /)

@@ -113,3 +113,4 @@ export type {
   UpdateStoreRequest,
 } from './schemas/merchant-setup.js'
 export { MAX_LOGGED_PATH_LENGTH, redactPathForLog } from './redact-path.js'
+export { keyForMessage } from './key-for-message.js'

@@ -169,13 +169,16 @@ describe('checkSubmission: the trust boundary', () => {
   })
 
   it('never repeats card data sent as a key: a card number, code or expiry as a field name is named [key]', () => {
-    const keys = ['4111111145551142', '737', '03/2030', 'cvc737']
+    // Digits apart count as much as digits in a row: `a4-1-1-1…` is the number, `exp12-30` the expiry.
+    const keys = ['4111111145551142', '737', '03/2030', 'cvc737', 'a4-1-1-1-1-1-1-1-4-5-5-5-1-1-4-2', 'exp12-30', 'c7v3c7']
     const problems = problemsOf({
       ...honest,
       paymentMethod: { type: 'scheme', jwe: JWE, ...Object.fromEntries(keys.map((k) => [k, 'x'])) },
     })
     expect(problems).toContainEqual({ kind: 'invalid', path: 'paymentMethod.[key]', rule: 'unknown_key' })
     for (const key of keys) expect(JSON.stringify(problems)).not.toContain(key)
+    // A plain name with a digit or two is still named, so a typo stays easy to find.
+    expect(problemsOf({ ...honest, address2: 'x' })).toContainEqual({ kind: 'invalid', path: 'address2', rule: 'unknown_key' })
   })
 
   it('never lets any change to amount, currency or reference through', () => {

@@ -118,6 +118,27 @@ describe('admin routes: where they are', () => {
   })
 })
 
+describe('admin routes: what a failure logs', () => {
+  it("names the path with any card-length run of digits redacted: an order id in the path is the caller's text", async () => {
+    const log: string[] = []
+    const shop = await startShop(world, {
+      log: (line) => log.push(line),
+      admin: {
+        authorize: () => {
+          throw new Error('the sign-in service is down')
+        },
+      },
+    })
+    try {
+      const response = await shop.backend.fetch(new Request('http://shop.test/api/admin/orders/5555444433331111'))
+      expect(response.status).toBe(500)
+      expect(log).toEqual(['GET /api/admin/orders/[digits] failed (Error)'])
+    } finally {
+      await shop.close()
+    }
+  })
+})
+
 describe('admin routes: without the option', () => {
   it('serves no admin path: 404 as any path the back end does not serve', async () => {
     const shop = await startShop(world)

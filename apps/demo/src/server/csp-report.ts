@@ -33,7 +33,8 @@ function blockedOrigin(value: unknown): string {
   try {
     const url = new URL(value)
     // Opaque origins (data:, blob:, about:) have no host: name the scheme instead.
-    if (url.origin === 'null') return url.protocol.replace(/:$/, '')
+    // The scheme is the sender's text too (`x5555444433331111:` parses): its digits go as a host's do.
+    if (url.origin === 'null') return withoutCardDigits(url.protocol.replace(/:$/, ''))
     return `${url.protocol}//${withoutCardDigits(url.hostname)}${url.port ? `:${url.port}` : ''}`
   } catch {
     return 'unknown'

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { keyForMessage } from '@card-jwe/payment-validator'
 import { runDueCaptures } from '../capture-timing.js'
 import { SandboxError } from '../errors.js'
 import { json } from '../http/json.js'
@@ -192,7 +193,8 @@ export function sandboxPayments(c: RequestContext, context: SandboxContext): Res
   const parsed = QuerySchema.safeParse(single)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
-    const field = issue.code === 'unrecognized_keys' ? issue.keys.join(', ') : issue.path.join('.')
+    // An unknown name is the caller's text (a card number may be one): shown only when it is a plain name.
+    const field = issue.code === 'unrecognized_keys' ? issue.keys.map(keyForMessage).join(', ') : issue.path.join('.')
     throw new SandboxError('INVALID_REQUEST', `query: ${field}: ${issue.code === 'unrecognized_keys' ? 'not a filter' : issue.message}`)
   }
   const { limit = 100, ...filters } = parsed.data

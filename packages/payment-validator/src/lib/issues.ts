@@ -1,15 +1,10 @@
 import type { z } from 'zod'
 import type { ValidationIssue } from '../errors.js'
-
-/**
- * A key as a message may name it: a name, else `[key]`. The sender chooses unknown keys and a
- * record's keys, and a card number, code or expiry used as a key is still card data.
- */
-const shownKey = (key: string) => (/^[A-Za-z_$][\w$-]*$/.test(key) && !/\d{3}/.test(key) ? key : '[key]')
+import { keyForMessage } from '../key-for-message.js'
 
 /** "amount.value", "lineItems.0.quantity"; the body itself is "(body)". */
 export function pathOf(path: ReadonlyArray<PropertyKey>): string {
-  return path.length ? path.map((part) => (typeof part === 'string' ? shownKey(part) : String(part))).join('.') : '(body)'
+  return path.length ? path.map((part) => (typeof part === 'string' ? keyForMessage(part) : String(part))).join('.') : '(body)'
 }
 
 /**

@@ -1,3 +1,4 @@
+import { redactPathForLog } from '@card-jwe/payment-validator'
 import { Hono } from 'hono'
 import { ShopBackendError } from '../errors.js'
 import { storeUnavailableOf } from '../lib/store-failure.js'
@@ -16,12 +17,14 @@ export function createApp(addRoutes: (app: Hono<BackendEnv>) => void, log: Log):
   app.notFound(() => errorResponse(new ShopBackendError('NOT_FOUND', 'path: not served by the shop back end')))
   app.onError((error, c) => {
     if (error instanceof ShopBackendError) return errorResponse(error)
-    const what = `${c.req.method} ${c.req.path}`
+    // Paths are the client's text (an admin route takes any order id): redacted as every log line's.
+    const path = redactPathForLog(c.req.path)
+    const what = `${c.req.method} ${path}`
     const unavailable = storeUnavailableOf(error, log, what)
     if (unavailable) return errorResponse(unavailable)
     // The error's code or kind only: a foreign message could quote request data.
     const code = String(errorCodeOf(error))
-    log(`${what} failed (${code})`, 'error', { component: 'http', code, method: c.req.method, path: c.req.path })
+    log(`${what} failed (${code})`, 'error', { component: 'http', code, method: c.req.method, path })
     return errorResponse(new ShopBackendError('INTERNAL', 'internal error'))
   })
   return app

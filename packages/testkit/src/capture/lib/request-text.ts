@@ -47,10 +47,13 @@ export function clearTextOf(request: CapturedRequest): ClearText {
   return { url: blank(location), decodedUrl: blank(percentDecoded(location)), body: blank(body), decodedBody: blank(percentDecoded(body)) }
 }
 
-/** "POST /api/payments", for messages: the query is left out, it may hold anything. */
+/**
+ * "POST /api/payments", for messages: the query is left out, and the path's digits (decoded) shown
+ * as `#`, since a finding may be about the very number the path carries (`/c/5555….gif`).
+ */
 export function describeRequest(request: CapturedRequest): string {
   try {
-    return `${request.method} ${new URL(request.url).pathname}`
+    return `${request.method} ${percentDecoded(new URL(request.url).pathname).replace(/\d/g, '#')}`
   } catch {
     return request.method
   }
