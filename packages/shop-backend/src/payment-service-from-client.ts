@@ -13,8 +13,11 @@ import {
   type ServiceCredentials,
 } from './payment-service.js'
 
-/** Statuses that leave the outcome open: overloaded, a gateway without an answer, the service's own crash. */
-const isOpenStatus = (status: number) => status === 429 || status >= 500
+/**
+ * Statuses that leave the outcome open: overloaded, a gateway without an answer, the service's own
+ * crash; and a 2xx whose body could not be read (`INVALID_RESPONSE`): the service took the request.
+ */
+const isOpenStatus = (status: number) => status === 429 || status >= 500 || (status >= 200 && status < 300)
 
 /**
  * Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays

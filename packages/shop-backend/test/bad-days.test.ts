@@ -204,6 +204,26 @@ describe('on a bad day: the network', () => {
     })
   })
 
+  it('the service took the payment and its 200 could not be read: the outcome is open, never a refusal; Pay again pays once', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const before = paymentsBefore()
+    const asAnswered = world.proxy.answer
+    // A 200 whose body breaks the answer's schema (an empty pspReference), as a faulty gateway might give.
+    world.proxy.answer = (method, path, body) =>
+      isPaymentCall(method, path) ? Buffer.from('{"resultCode":"Authorised","pspReference":""}') : body
+    try {
+      const unread = await s.post('/api/payments', await s.cardSubmission(order))
+      expect(unread).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
+    } finally {
+      world.proxy.answer = asAnswered
+    }
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['pending'])
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(paymentsBefore() - before).toBe(1)
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
+  })
+
   it('answer lost, shopper gone: the poller finds the payment by its metadata and the order becomes authorised', async () => {
     const { s, order } = await cardAnswerLost()
     const report = await s.backend.poller.pollNow()

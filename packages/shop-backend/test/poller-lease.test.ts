@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { POLLER_LEASE } from '../src/poller/create-poller.js'
 import { useWorld } from './support/shop.js'
 
-const { shop } = useWorld()
+const { shop, world } = useWorld()
 
 async function until(check: () => Promise<boolean>, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs
@@ -78,5 +78,24 @@ describe('the poller lease (two shops on one ledger file)', () => {
     }
     expect(await a.backend.poller.pollNow()).toMatchObject({ applied: 0, failed: 'LEASE_LOST' })
     expect(await store.readCursor()).toBe(cursor)
+  })
+
+  it('a feed slower than the interval: a tick adds no poll while its last is queued or running, so stop() waits for one', async () => {
+    const a = await shop()
+    const forward = world().proxy.rule
+    const feedReads = () => world().proxy.started('GET', '/updated-payments')
+    world().proxy.rule = (_method, path) => ({ action: 'forward', ...(path.endsWith('/updated-payments') ? { delayMs: 250 } : {}) })
+    try {
+      const before = feedReads()
+      a.backend.poller.start({ intervalMs: 20, leaseMs: 60_000 })
+      await until(async () => feedReads() >= before + 3)
+      const stopped = a.backend.poller.stop()
+      const atStop = feedReads()
+      await stopped
+      // Ticks piled up behind each 250 ms read would each read the feed once more before the stop.
+      expect(feedReads() - atStop).toBeLessThanOrEqual(1)
+    } finally {
+      world().proxy.rule = forward
+    }
   })
 })

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type { ShopOrder } from '../src/index.js'
+import { POLLER_LEASE } from '../src/poller/create-poller.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 import { answerChallenge, runThreeDSMethod } from './support/threeds.js'
 
@@ -165,6 +166,18 @@ describe('3-D Secure 2 through the back end', () => {
       expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
     }))
 
+  it('the same last step posted to two instances at once (a double submit split by the balancer): one call, both paid', () =>
+    onTwoInstances(async (shop, other, order) => {
+      const final = await lastStepOf(shop, order)
+      const calls = world.proxy.counted('POST', '/payment-details')
+      const answers = await Promise.all([shop.post('/api/payment-details', final), other.post('/api/payment-details', final)])
+      expect(answers).toEqual([
+        { status: 200, body: { resultCode: 'Authorised' } },
+        { status: 200, body: { resultCode: 'Authorised' } },
+      ])
+      expect(world.proxy.counted('POST', '/payment-details') - calls).toBe(1)
+    }))
+
   it("a new try on another instance while one tab's last step is with the service: it waits, and hears the order is paid", () =>
     onTwoInstances(async (shop, other, order) => {
       const final = await lastStepOf(shop, order)
@@ -238,6 +251,81 @@ describe('3-D Secure 2 through the back end', () => {
       expect(world.proxy.counted('POST', '/payment-details')).toBe(detailsCalls)
       expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
     }, '/payments'))
+
+  it('a new card after the merchant cancelled an earlier attempt, while a later one waits at a step: 409, nothing sent', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      // Two tabs, each at its challenge: attempt 1's answer comes back after attempt 2 was made.
+      const first = await lastStepOf(shop, order)
+      await lastStepOf(shop, order)
+      expect((await shop.post('/api/payment-details', first)).body).toEqual({ resultCode: 'Authorised' })
+      await shop.backend.cancel(order.id)
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['cancelled', 'action_required'])
+      const calls = world.proxy.counted('POST', '/payments')
+      expect(await shop.post('/api/payments', await shop.cardSubmission(order))).toMatchObject({
+        status: 409,
+        body: { error: 'ORDER_NOT_PAYABLE' },
+      })
+      expect(world.proxy.counted('POST', '/payments')).toBe(calls)
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it("a stale claim's feed check counts a problem the lease holder commits while it looks: 503, the details not sent", async () => {
+    let aheadMs = 0
+    const now = () => new Date(Date.now() + aheadMs)
+    let holderPolls: (() => Promise<unknown>) | undefined
+    const shop = await startShop(world, {
+      now,
+      // The lease holder commits a page between this instance's reads of the problems and the feed.
+      wrapStore: (store) => ({
+        ...store,
+        listProblems: async (at?: string) => {
+          const problems = await store.listProblems(at)
+          const poll = holderPolls
+          holderPolls = undefined
+          await poll?.()
+          return problems
+        },
+      }),
+    })
+    const holder = await startShop(world, { storePath: shop.storePath, secretKey: shop.secretKey, now })
+    const elsewhere = await startShop(world)
+    const forward = world.proxy.rule
+    try {
+      const order = shop.createOrder()
+      holder.orders.set(String(order.id), order)
+      elsewhere.orders.set(String(order.id), order)
+      const started = await shop.post(
+        '/api/payments',
+        await shop.cardSubmission(order, findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })),
+      )
+      // The fingerprint step's answer is lost: its claim stays on the attempt.
+      world.proxy.rule = (method, path) => ({ action: method === 'POST' && path.endsWith('/payment-details') ? 'lose' : 'forward' })
+      const fingerprint = { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(started.body)) } }
+      expect((await shop.post('/api/payment-details', fingerprint)).status).toBe(503)
+      world.proxy.rule = forward
+      // A payment for the same order id from another ledger: news about the order this ledger keeps as a problem.
+      expect((await elsewhere.post('/api/payments', await elsewhere.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      const now0 = now().toISOString()
+      expect((await holder.store.acquireLease(POLLER_LEASE, holder.backend.poller.holder, 600_000, now0)).acquired).toBe(true)
+      holderPolls = () => holder.backend.poller.pollNow()
+      aheadMs = 61_000
+      const calls = world.proxy.counted('POST', '/payment-details')
+      const other = { orderId: order.id, details: { threeDSResult: 'another-window' } }
+      expect(await shop.post('/api/payment-details', other)).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+      expect(holderPolls).toBeUndefined()
+      expect(world.proxy.counted('POST', '/payment-details')).toBe(calls)
+    } finally {
+      world.proxy.rule = forward
+      await elsewhere.close()
+      await holder.close()
+      await shop.close()
+    }
+  })
 
   it("a tab's step finished after the merchant cancelled the order's payment from another tab: 409, nothing sent", async () => {
     const shop = await startShop(world)

@@ -35,14 +35,28 @@ export function waitForOthers(context: BackendContext): () => Promise<void> {
 export const claimIsStale = (context: BackendContext, attempt: AttemptRecord) =>
   context.now().getTime() - Date.parse(attempt.updatedAt) >= DETAILS_CLAIM_STALE_MS
 
+/**
+ * The claim once its call under `key` ended without an answer: the same details may go again at once
+ * (a reload of the return page). While the call is out the claim is `key` itself, and the same
+ * details on another instance wait for its answer like any others: payment-details is never sent
+ * twice at once. Not a key (a space): nothing is ever sent under it.
+ */
+export const unansweredClaim = (key: string) => `${key} unanswered`
+
 /** Clears the attempt's details claim if it is still this call's. */
-export async function releaseClaim(context: BackendContext, attemptId: string, key: string): Promise<void> {
+export const releaseClaim = (context: BackendContext, attemptId: string, key: string) => replaceClaim(context, attemptId, key, null)
+
+/** Marks the claim of a call that ended without an answer ({@link unansweredClaim}), if it is still this call's. */
+export const markUnanswered = (context: BackendContext, attemptId: string, key: string) =>
+  replaceClaim(context, attemptId, key, unansweredClaim(key))
+
+async function replaceClaim(context: BackendContext, attemptId: string, key: string, next: string | null): Promise<void> {
   // Again when another writer (the poller) moved the attempt meanwhile: a claim left behind would
   // hold the order for a minute.
   for (let tries = 0; tries < 5; tries++) {
     const current = await context.store.findAttempt(attemptId)
     if (current?.detailsKey !== key) return
-    const patch = { detailsKey: null, updatedAt: context.now().toISOString() }
+    const patch = { detailsKey: next, updatedAt: context.now().toISOString() }
     if (await context.store.compareAndSet(current.id, current.version, patch)) return
   }
 }

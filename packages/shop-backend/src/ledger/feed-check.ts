@@ -41,11 +41,15 @@ export async function readFeedFor(context: BackendContext, orderId: string): Pro
   const references = new Set(pspReferencesOf(await context.store.listAttempts(orderId)))
   const aboutOrder = (record: Readonly<Record<string, unknown>>) =>
     orderIdOfRecord(record) === orderId || references.has(String(record.pspReference))
+  // The cursor before the problems: the lease holder commits a page's problems and the cursor past
+  // them in one write, so a page committed between the two reads shows in the one or the other.
+  const cursor = report.leaseHeldBy === undefined ? undefined : await context.store.readCursor()
   if ((await context.store.listProblems()).some((p) => aboutOrder(p.change))) return 'pending'
-  if (report.leaseHeldBy === undefined) return 'clear'
+  // This instance polled under its own lease: nothing is committed behind its back.
+  if (cursor === undefined) return 'clear'
   try {
     const service = await context.service()
-    let after = await context.store.readCursor()
+    let after = cursor
     for (let pages = 0; pages < FEED_PAGES_TO_LOOK_AT; pages++) {
       const page = await service.updatedPayments({ after, limit: 100 })
       if (page.payments.some(aboutOrder)) return 'pending'

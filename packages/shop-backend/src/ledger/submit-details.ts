@@ -6,7 +6,7 @@ import type { AttemptRecord } from '../store/ledger-store.js'
 import { FAILED_STATES, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, storeAnswer } from './attempts.js'
-import { claimIsStale, detailsKeyOf, releaseClaim, waitForOthers } from './details-claim.js'
+import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
 import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 
@@ -69,8 +69,10 @@ export async function submitDetails(
       continue
     }
     const key = detailsKeyOf(latest, detailsFingerprint)
-    if (latest.detailsKey !== undefined && latest.detailsKey !== key) {
-      // Other details are out (another window, another instance), or a new attempt is being made: their outcome first.
+    // Free, or these details' own call ended without an answer: they go (again) now. Any other claim
+    // is a call out (these same details on another instance too) or a new attempt being made.
+    if (latest.detailsKey !== undefined && latest.detailsKey !== unansweredClaim(key)) {
+      // Its outcome first.
       if (!claimIsStale(context, latest)) {
         await wait()
         continue
@@ -94,8 +96,11 @@ export async function submitDetails(
       answer = await send(attempt, key)
     } catch (error) {
       if (!(error instanceof PaymentServiceError)) throw error
-      // No answer, or the same details still out under this key (another instance): the claim stays with that call.
-      if (outcomeIsOpen(error)) throw openOutcome(error)
+      // No answer: the claim stays, marked so, and only these details may go again before it is stale.
+      if (outcomeIsOpen(error)) {
+        await markUnanswered(context, attempt.id, key)
+        throw openOutcome(error)
+      }
       // The step went through before and its answer was lost: the feed knows the outcome.
       if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
       // Refused (the step not finished yet, details of another payment): judged again on the next try.

@@ -32,7 +32,9 @@ async function attemptFor(
     const paid = paidAttempt(attempts)
     if (paid) return { paid: sameOrder(paid, order) }
     const latest = attempts.at(-1)
-    if (latest?.state === 'cancelled') throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    // The merchant cancelled a payment of the order, the latest or not (a tab at a step made a later
+    // attempt): as for details, nothing more is charged for it.
+    if (attempts.some((a) => a.state === 'cancelled')) throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
     if (latest && UNSETTLED_STATES.has(latest.state)) {
       // Its call may have gone through: another method under its key would be refused by the

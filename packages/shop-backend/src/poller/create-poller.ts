@@ -210,7 +210,16 @@ export function createPoller(
       if (timer) return
       leaseMs = startOptions.leaseMs ?? Math.max(DEFAULT_POLLER_LEASE_MS, 3 * (startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS))
       maxPages = startOptions.maxPagesPerPoll ?? DEFAULT_MAX_PAGES_PER_POLL
-      timer = setInterval(() => void poller.pollNow(), startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS)
+      // A tick while the last tick's poll is still queued or running adds none: a feed slower than the
+      // interval (an outage, each read to its deadline) must not pile polls up for requests to wait behind.
+      let ticked: Promise<unknown> | undefined
+      const tick = () => {
+        if (ticked) return
+        ticked = poller.pollNow().finally(() => {
+          ticked = undefined
+        })
+      }
+      timer = setInterval(tick, startOptions.intervalMs ?? DEFAULT_POLL_INTERVAL_MS)
       // A shop's process may end while the poller runs (Node: the timer does not hold it open).
       ;(timer as { unref?: () => void }).unref?.()
     },
