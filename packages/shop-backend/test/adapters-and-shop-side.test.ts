@@ -284,6 +284,25 @@ describe('registration after an unknown outcome', () => {
     }
   }, 30_000)
 
+  it('a registration whose 2xx answer cannot be read fails at once, INVALID_RESPONSE: asking again gets the same answer', async () => {
+    let listener: ReturnType<typeof toNodeListener> | undefined
+    const http = await listen((req, res) => listener!(req, res))
+    const shop = await startShop(world, { connect: false, shopUrl: http.url })
+    listener = toNodeListener(shop.backend)
+    const asAnswered = world.proxy.answer
+    const isRegistration = (method: string, path: string) => method === 'POST' && path.endsWith('/shop-registrations')
+    world.proxy.answer = (method, path, body) => (isRegistration(method, path) ? Buffer.from('<html>a login page</html>') : body)
+    const asked = world.proxy.started('POST', '/shop-registrations')
+    try {
+      await expect(shop.backend.register()).rejects.toMatchObject({ code: 'INVALID_RESPONSE' })
+      expect(world.proxy.started('POST', '/shop-registrations') - asked).toBe(1)
+    } finally {
+      world.proxy.answer = asAnswered
+      await http.close()
+      await shop.close()
+    }
+  }, 60_000)
+
   it('a push the shop stored only after the service gave up (10 s): one shop, and the secret stored last is still its own', async () => {
     let listener: ReturnType<typeof toNodeListener> | undefined
     const http = await listen((req, res) => listener!(req, res))

@@ -20,7 +20,11 @@ export async function settledByFeed(context: BackendContext, attempt: AttemptRec
   const paid = paidAttempt(attempts)
   if (paid) return browserAnswer(paid)
   const current = attempts.find((a) => a.id === attempt.id)
-  if (current && FAILED_STATES.has(current.state)) return browserAnswer(current)
+  if (current && FAILED_STATES.has(current.state)) {
+    // Final and failed: nothing more goes for it, so its claim must not hold the next Pay for a minute.
+    await releaseClaim(context, attempt.id, key)
+    return browserAnswer(current)
+  }
   if (read !== 'clear') throw outcomePending()
   // The feed was read: the payment these details were for is final and did not pay the order.
   await releaseClaim(context, attempt.id, key)

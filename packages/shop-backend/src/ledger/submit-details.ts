@@ -91,34 +91,49 @@ export async function submitDetails(
       updatedAt: context.now().toISOString(),
     })
     if (!attempt) continue // another writer moved it: read again
-    let answer: PaymentResponse
     try {
-      answer = await send(attempt, key)
+      return await sendUnderClaim(context, attempts, attempt, { key, detailsFingerprint }, send)
     } catch (error) {
-      if (!(error instanceof PaymentServiceError)) throw error
-      // No answer: the claim stays, marked so, and only these details may go again before it is stale.
-      if (outcomeIsOpen(error)) {
-        await markUnanswered(context, attempt.id, key)
-        throw openOutcome(error)
-      }
-      // The step went through before and its answer was lost: the feed knows the outcome.
-      if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
-      // Refused (the step not finished yet, details of another payment): judged again on the next try.
-      await releaseClaim(context, attempt.id, key)
-      throw refusal(error)
+      // The call is over without a stored answer, however it ended (no answer, a feed not read yet, a
+      // store error): its claim, if still its own, says so, and only these details may go again at once.
+      await markUnanswered(context, attempt.id, key).catch(() => {})
+      throw error
     }
-    // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
-    const target = answeredAttempt(attempts, attempt, answer)
-    if (!target) {
-      // Whose answer it is, the feed will say: the claim goes, the page is asked to reload.
-      await releaseClaim(context, attempt.id, key)
-      throw outcomePending()
-    }
-    const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
-    const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
-    // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
-    await releaseClaim(context, attempt.id, key)
-    return browserAnswer(stored)
   }
   throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: the payment kept changing; try again')
+}
+
+/** The details call under the claim `key` on `attempt`, and its answer stored on the attempt it is about. */
+async function sendUnderClaim(
+  context: BackendContext,
+  attempts: readonly AttemptRecord[],
+  attempt: AttemptRecord,
+  { key, detailsFingerprint }: { readonly key: string; readonly detailsFingerprint: string },
+  send: (attempt: AttemptRecord, idempotencyKey: string) => Promise<PaymentResponse>,
+): Promise<BrowserPaymentResult> {
+  let answer: PaymentResponse
+  try {
+    answer = await send(attempt, key)
+  } catch (error) {
+    if (!(error instanceof PaymentServiceError)) throw error
+    // No answer: the claim stays (marked unanswered by the caller) until the feed or a resend settles it.
+    if (outcomeIsOpen(error)) throw openOutcome(error)
+    // The step went through before and its answer was lost: the feed knows the outcome.
+    if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
+    // Refused (the step not finished yet, details of another payment): judged again on the next try.
+    await releaseClaim(context, attempt.id, key)
+    throw refusal(error)
+  }
+  // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
+  const target = answeredAttempt(attempts, attempt, answer)
+  if (!target) {
+    // Whose answer it is, the feed will say: the claim goes, the page is asked to reload.
+    await releaseClaim(context, attempt.id, key)
+    throw outcomePending()
+  }
+  const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
+  const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
+  // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
+  await releaseClaim(context, attempt.id, key)
+  return browserAnswer(stored)
 }

@@ -78,7 +78,8 @@ export function createRegistration(deps: {
         }
         // No answer, or the service still runs the first call under this key: ask again under it. Not a
         // refusal about the shop itself (SHOP_UNREACHABLE, SHOP_SETTINGS_INVALID): that is the caller's to mend.
-        const open = outcomeIsOpen(error) && !error.code.startsWith('SHOP_')
+        // Nor an answer that could not be read: the service gives the same one again under the key.
+        const open = outcomeIsOpen(error) && !error.code.startsWith('SHOP_') && error.code !== 'INVALID_RESPONSE'
         if (!open || context.now().getTime() > giveUpAt) throw error
         await context.sleep(REGISTRATION_REPEAT_WAIT_MS)
       }
