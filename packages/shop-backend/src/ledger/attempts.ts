@@ -21,6 +21,14 @@ export async function attemptsOfOrder(context: BackendContext, orderId: string):
 /** The order's paid attempt, if any: the latest one in a paid state. */
 export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
 
+/**
+ * Refuses anything more for an order once the merchant cancelled one of its payments, the latest or
+ * not (a tab at a step may have made a later attempt): no new payment, no other tab's step.
+ */
+export function refuseIfCancelled(attempts: readonly AttemptRecord[]): void {
+  if (attempts.some((a) => a.state === 'cancelled')) throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+}
+
 /** What the page is told of an attempt: its stored answer, or (settled by the poller) its state in words. */
 export function browserAnswer(attempt: AttemptRecord): BrowserPaymentResult {
   const stored = attempt.answer as PaymentResponse | undefined

@@ -5,7 +5,7 @@ import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
 import { FAILED_STATES, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
-import { browserAnswer, paidAttempt, storeAnswer } from './attempts.js'
+import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
 import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
@@ -53,8 +53,7 @@ export async function submitDetails(
     if (answered) return browserAnswer(answered)
     const latest = attempts.at(-1)
     if (!latest) throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
-    // The merchant cancelled the order's payment: another tab's step must not pay it again.
-    if (attempts.some((a) => a.state === 'cancelled')) throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    refuseIfCancelled(attempts)
     // Any attempt stopped at a step may be the one these details finish, not only the latest: a bank
     // redirect can come back after another tab's card was refused. The claim stays on the latest.
     const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined

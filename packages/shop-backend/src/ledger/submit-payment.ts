@@ -5,7 +5,17 @@ import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
 import { FAILED_STATES, UNSETTLED_STATES, ABANDONABLE_RESULT_CODES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
-import { browserAnswer, changeOf, compareAndSetQueueing, markOpen, newAttempt, paidAttempt, sameOrder, storeAnswer } from './attempts.js'
+import {
+  browserAnswer,
+  changeOf,
+  compareAndSetQueueing,
+  markOpen,
+  newAttempt,
+  paidAttempt,
+  refuseIfCancelled,
+  sameOrder,
+  storeAnswer,
+} from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
 import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
@@ -32,9 +42,7 @@ async function attemptFor(
     const paid = paidAttempt(attempts)
     if (paid) return { paid: sameOrder(paid, order) }
     const latest = attempts.at(-1)
-    // The merchant cancelled a payment of the order, the latest or not (a tab at a step made a later
-    // attempt): as for details, nothing more is charged for it.
-    if (attempts.some((a) => a.state === 'cancelled')) throw new ShopBackendError('ORDER_NOT_PAYABLE', 'order: its payment was cancelled')
+    refuseIfCancelled(attempts)
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
     if (latest && UNSETTLED_STATES.has(latest.state)) {
       // Its call may have gone through: another method under its key would be refused by the
