@@ -214,7 +214,8 @@ describe('on a bad day: the network', () => {
       isPaymentCall(method, path) ? Buffer.from('{"resultCode":"Authorised","pspReference":""}') : body
     try {
       const unread = await s.post('/api/payments', await s.cardSubmission(order))
-      expect(unread).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
+      // "Being confirmed", not "could not be reached": the service took it.
+      expect(unread).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
     } finally {
       world.proxy.answer = asAnswered
     }

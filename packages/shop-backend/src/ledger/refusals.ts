@@ -30,5 +30,9 @@ export function outcomePending(): ShopBackendError {
   )
 }
 
-/** What the page hears of an open outcome: no answer, or a key still in use (being confirmed). */
-export const openOutcome = (error: PaymentServiceError): ShopBackendError => (error.kind === 'unknown' ? unreachable() : outcomePending())
+/** The service answered 2xx (its body unreadable): it took the request, so the outcome is being confirmed, not unreached. */
+const tookTheRequest = (error: PaymentServiceError) => error.status !== undefined && error.status >= 200 && error.status < 300
+
+/** What the page hears of an open outcome: no answer (unreachable), or one it took or still runs (being confirmed). */
+export const openOutcome = (error: PaymentServiceError): ShopBackendError =>
+  error.kind === 'unknown' && !tookTheRequest(error) ? unreachable() : outcomePending()
