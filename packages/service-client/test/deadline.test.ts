@@ -41,9 +41,11 @@ describe('deadline', () => {
     server = await misbehavingServer(() => reply.hang())
     const { client } = fastClient(server.url, { deadlineMs: 10_000, attemptTimeoutMs: 5_000 })
     const started = performance.now()
-    const error = await rejection(client.createPayment(STORE, payment, { deadlineMs: 150, attemptTimeoutMs: 100 }))
-    expect(error).toMatchObject({ code: 'SERVICE_TIMEOUT', attempts: 2 })
-    expect(performance.now() - started).toBeLessThan(150 + 2_000)
+    const error = await rejection(client.createPayment(STORE, payment, { deadlineMs: 1_000, attemptTimeoutMs: 300 }))
+    // The client's 5 s attempt would allow one attempt in 1 s, its 10 s deadline a call past 5 s: room for a busy host.
+    expect(error).toMatchObject({ code: 'SERVICE_TIMEOUT' })
+    expect((error as ServiceUnreachableError).attempts).toBeGreaterThanOrEqual(2)
+    expect(performance.now() - started).toBeLessThan(5_000)
   })
 
   it('the waits count against the deadline even when sleep returns at once', async () => {

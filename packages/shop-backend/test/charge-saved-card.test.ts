@@ -4,13 +4,13 @@
  */
 import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { connectServiceClient, createShopBackend, generateSecretKey, type OrderChange, type ShopOrder } from '../src/index.js'
+import { createShopBackend, generateSecretKey, type OrderChange, type ShopOrder } from '../src/index.js'
 import { openPostgresStore } from '../src/postgres/index.js'
 import { openSqliteStore } from '../src/sqlite/index.js'
 import type { LedgerStore } from '../src/store/ledger-store.js'
 import { freshDatabase, postgres } from './support/postgres.js'
 import { savedCardWorld } from './support/saved-card-world.js'
-import { startShop } from './support/shop.js'
+import { patientClient, startShop } from './support/shop.js'
 
 const t = savedCardWorld()
 const { newShopper, orderOf, saveCard, paymentsAtSandbox } = t
@@ -20,9 +20,7 @@ const REFUSED_ON_FILE = findTestCard({ outcomeWithoutShopper: 'refused' })
  * For the back ends charging at once: the proxy holds each call back, and a loaded machine must not
  * turn that wait into a timeout (the test is about one charge, not about deadlines).
  */
-const PATIENT = { deadlineMs: 15_000, attemptTimeoutMs: 10_000, backoff: { initialMs: 50, maxMs: 100 } } as const
-const patientShop = () =>
-  startShop(t.world, connectServiceClient({ baseUrl: t.world.proxy.baseUrl, fetch: t.world.proxy.fetch, ...PATIENT }))
+const patientShop = () => startShop(t.world, patientClient(t.world))
 
 /**
  * Runs the charges while the service's payment answers are held back 400 ms, so the second back end
@@ -129,7 +127,7 @@ function backendOn(store: LedgerStore, orders: Map<string, ShopOrder>, changes: 
   const readyMade = t.world.sandbox.readyMadeShop
   const backend = createShopBackend({
     store,
-    ...connectServiceClient({ baseUrl: t.world.proxy.baseUrl, fetch: t.world.proxy.fetch, ...PATIENT }),
+    ...patientClient(t.world),
     secretKey,
     findOrder: (id) => orders.get(id),
     onOrderChange: (change) => void changes.push(change),

@@ -4,13 +4,14 @@
  */
 import { describe, expect, it } from 'vitest'
 import { modificationWorld } from './support/modification-world.js'
-import { startShop } from './support/shop.js'
+import { patientClient, startShop } from './support/shop.js'
 
 const t = modificationWorld()
 
 describe('capture, refund and cancel clicked twice', () => {
   it('a double click on a refund while the first call is still out is the same refund, not a second', async () => {
-    const shop = await startShop(t.world)
+    // The proxy holds the refund back: a patient client, so a loaded machine cannot make it a timeout.
+    const shop = await startShop(t.world, patientClient(t.world))
     const rule = t.world.proxy.rule
     try {
       const { order, payment } = await t.capturedOrder(shop)

@@ -179,13 +179,19 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
   it(refusedResend, async () => {
     const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
     const before = world.sandboxPayments(shopId)
-    // a's payment call waits 1.5 s on its way: its attempt and key are stored, the sandbox has seen nothing yet.
+    // a's payment call waits on its way until b's is answered: its attempt and key are stored, the sandbox has seen nothing yet.
     let payments = 0
-    a.proxy.rule = (method, path) => ({ action: 'forward', holdMs: isPayment(method, path) && payments++ === 0 ? 1_500 : 0 })
+    let letAThrough!: () => void
+    const bAnswered = new Promise<void>((resolve) => (letAThrough = resolve))
+    a.proxy.rule = (method, path) => ({
+      action: 'forward',
+      ...(isPayment(method, path) && payments++ === 0 ? { holdUntil: bAnswered } : {}),
+    })
     const first = a.post('/api/payments', await cardSubmission(world, id))
     await until('the attempt stored', async () => (await shared.pool.query('SELECT 1 FROM attempts WHERE order_id = $1', [id])).rows[0])
     // The second tab's card data cannot be read (its ciphertext damaged): the service refuses that request.
     const second = await b.post('/api/payments', await unreadableCardSubmission(world, id))
+    letAThrough()
     expect(second.status).toBe(422)
     expect(second.body).toMatchObject({ error: 'CARD_DATA_REFUSED' })
     expect(await first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })

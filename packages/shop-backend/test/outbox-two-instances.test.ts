@@ -36,6 +36,8 @@ describe('the outbox with two instances on one ledger', () => {
       }
       let release!: () => void
       const gate = new Promise<void>((resolve) => (release = resolve))
+      let reached!: () => void
+      const atGate = new Promise<void>((resolve) => (reached = resolve))
       let slowOnce = true
       const outboxA = createOutbox(
         storeA,
@@ -43,6 +45,7 @@ describe('the outbox with two instances on one ledger', () => {
           // A's handler for order p is slow once: its drain, which also read q's first change, waits here.
           if (c.orderId === 'p' && slowOnce) {
             slowOnce = false
+            reached()
             await gate
           }
           shopHears('A')(c)
@@ -57,7 +60,8 @@ describe('the outbox with two instances on one ledger', () => {
         () => {},
       )
       const drainingA = outboxA.drain()
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // A's drain has read p and q and waits in p's handler.
+      await atGate
       q = await move(storeB, q, { state: 'authorised', updatedAt: at })
       await outboxB.drain()
       release()

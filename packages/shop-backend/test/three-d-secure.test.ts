@@ -3,7 +3,8 @@ import { CHALLENGE_ANSWER } from '@card-jwe/sandbox'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type { ShopOrder } from '../src/index.js'
 import { POLLER_LEASE } from '../src/poller/create-poller.js'
-import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { until } from './support/instances.js'
+import { patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 import { answerChallenge, runThreeDSMethod } from './support/threeds.js'
 
 let world: World
@@ -33,8 +34,9 @@ async function onTwoInstances(
   run: (shop: TestShop, other: TestShop, order: ShopOrder) => Promise<void>,
   slowCall = '/payment-details',
 ): Promise<void> {
-  const shop = await startShop(world)
-  const other = await startShop(world, { storePath: shop.storePath, secretKey: shop.secretKey })
+  // Patient clients: the proxy holds the slow call back, and a timeout's retry must not count as a second call.
+  const shop = await startShop(world, patientClient(world))
+  const other = await startShop(world, { storePath: shop.storePath, secretKey: shop.secretKey, ...patientClient(world) })
   const forward = world.proxy.rule
   try {
     const order = shop.createOrder()
@@ -182,8 +184,10 @@ describe('3-D Secure 2 through the back end', () => {
     onTwoInstances(async (shop, other, order) => {
       const final = await lastStepOf(shop, order)
       const payments = world.proxy.counted('POST', '/payments')
+      const sent = world.proxy.started('POST', '/payment-details')
       const finishing = shop.post('/api/payment-details', final)
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // Its claim is stored before its call leaves.
+      await until('the last step at the service', () => world.proxy.started('POST', '/payment-details') > sent)
       // The other tab gives up on the challenge and pays with a card that needs no step, on another instance.
       const newTry = other.post('/api/payments', await other.cardSubmission(order))
       expect(await Promise.all([finishing, newTry])).toEqual([
@@ -241,8 +245,10 @@ describe('3-D Secure 2 through the back end', () => {
       const final = await lastStepOf(shop, order)
       const detailsCalls = world.proxy.counted('POST', '/payment-details')
       // The other tab gives up on the challenge and pays with a card that needs no step; its call is slow.
+      const sent = world.proxy.started('POST', '/payments')
       const newTry = other.post('/api/payments', await other.cardSubmission(order))
-      await new Promise((resolve) => setTimeout(resolve, 100))
+      // Its attempt is stored before its call leaves.
+      await until('the new payment at the service', () => world.proxy.started('POST', '/payments') > sent)
       const finishing = shop.post('/api/payment-details', final)
       expect(await Promise.all([newTry, finishing])).toEqual([
         { status: 200, body: { resultCode: 'Authorised' } },

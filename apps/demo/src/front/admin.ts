@@ -40,12 +40,13 @@ function button(order: AdminOrder, label: string, onClick: () => Promise<void>):
   element.addEventListener('click', () => {
     element.disabled = true
     void onClick()
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         // A refusal names the order it is about; no answer leaves the request to repeat, shown in its row.
         const pending = unanswered(order.id)
         const repeat = pending ? ` No answer yet: "Repeat ${pending.label}" sends the same request again, answered from the ledger.` : ''
+        // The row first: the words name its "Repeat" button, which must be there when they are read.
+        if (pending) await renderOrders().catch(() => {})
         status.textContent = `${label} ${order.reference}: ${(error as Error).message}${repeat}`
-        if (pending) void renderOrders()
       })
       .finally(() => (element.disabled = false))
   })

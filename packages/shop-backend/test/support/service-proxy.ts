@@ -11,8 +11,8 @@ import { nodeHttpFetch } from '../../../service-client/src/node/node-http-fetch.
  *   service acted; the shop never hears it);
  * - `hang`s: forwards it and never answers (the instance is killed while it waits);
  * - treats the service as `down`: destroys the socket without forwarding (the service never saw it).
- * A request may be held `holdMs` before it is forwarded (a slow network on the way there: the
- * sandbox has not seen it yet), an answer `delayMs` before it is given (a slow feed page). Requests
+ * A request may be held `holdMs` (or until `holdUntil` settles) before it is forwarded (a slow network
+ * on the way there: the sandbox has not seen it yet), an answer `delayMs` before it is given (a slow feed page). Requests
  * are logged with their start time, and those that reached the sandbox are counted.
  *
  * A request is judged by the settings (mode, matches, rule) in force when the shop sent it, not when
@@ -33,7 +33,10 @@ export interface ServiceProxy {
   /** Which requests the mode applies to (default: all). */
   matches: (method: string, path: string) => boolean
   /** Decides per request; default: the mode's action for matching requests, else forward. */
-  rule: (method: string, path: string) => { readonly action: ProxyAction; readonly delayMs?: number; readonly holdMs?: number }
+  rule: (
+    method: string,
+    path: string,
+  ) => { readonly action: ProxyAction; readonly delayMs?: number; readonly holdMs?: number; readonly holdUntil?: Promise<void> }
   /** What the shop gets for an answer the sandbox gave (default: the answer as it is), e.g. a page given again. */
   answer: (method: string, path: string, body: Buffer) => Buffer
   /** The shop's transport to the proxy: the client's own, each request stamped with when it was sent. */
@@ -154,11 +157,12 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       }
       arrived.push(entry)
       const sentAt = Number(request.headers[SENT_AT] ?? Number.POSITIVE_INFINITY)
-      const { action, delayMs = 0, holdMs = 0 } = decide(settingsAt(sentAt), method, url.pathname)
+      const { action, delayMs = 0, holdMs = 0, holdUntil } = decide(settingsAt(sentAt), method, url.pathname)
       const body = await bodyOf(request)
       entry.body = body.toString('utf8')
       if (action === 'down') return request.socket.destroy()
       if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs))
+      await holdUntil
       entry.forwarded = true
       const headers: Record<string, string> = {}
       for (const [name, value] of Object.entries(request.headers))

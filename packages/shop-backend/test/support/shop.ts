@@ -93,6 +93,19 @@ export interface TestShop {
 
 let orderCounter = 0
 
+/**
+ * A client for tests whose proxy holds calls back: a loaded machine must not turn that wait into a
+ * timeout (such a test is about one call, not about deadlines).
+ */
+export const patientClient = (world: World) =>
+  connectServiceClient({
+    baseUrl: world.proxy.baseUrl,
+    fetch: world.proxy.fetch,
+    deadlineMs: 15_000,
+    attemptTimeoutMs: 10_000,
+    backoff: { initialMs: 50, maxMs: 100 },
+  })
+
 /** A shop on a fresh SQLite file, connected as the sandbox's ready-made shop, talking through the proxy. */
 export async function startShop(
   world: World,
