@@ -18,6 +18,7 @@ import {
 } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
+import { endIfNeverReceived } from './unreceived-attempt.js'
 import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
@@ -45,14 +46,18 @@ async function attemptFor(
     refuseIfCancelled(attempts)
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
     if (latest && UNSETTLED_STATES.has(latest.state)) {
-      // Its call may have gone through: another method under its key would be refused by the
-      // service's idempotency, and that refusal must not read as "nothing charged".
-      if (latest.methodType !== methodType)
-        throw new ShopBackendError(
-          'ORDER_NOT_PAYABLE',
-          `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
-        )
-      return { resend: sameOrder(latest, order) }
+      if (latest.methodType === methodType) return { resend: sameOrder(latest, order) }
+      // Another method: its call may have gone through, and another body under its key would be refused
+      // by the service's idempotency, a refusal that must not read as "nothing charged". Unless the
+      // service never received it (quiet past any call, the feed clear): then it ends, judged again.
+      if (!polled && (await endIfNeverReceived(context, latest))) {
+        polled = true
+        continue
+      }
+      throw new ShopBackendError(
+        'ORDER_NOT_PAYABLE',
+        `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
+      )
     }
     // The same submission again (a double click, a second tab): the stored answer, not a second payment.
     // A JWE is made afresh for each real try, so its repeat is always a repeat; anything else (a saved
@@ -162,20 +167,32 @@ async function sendUnderKey(
       }
       if (outcomeIsOpen(error)) {
         await markOpen(context, attempt)
+        saidOpen(context, attempt, error.code, 'no answer')
         throw openOutcome(error)
       }
       // Refused: nothing was charged under the key; the attempt is final and failed, and the next
       // submission is a new attempt. Not when the key was used before for another request (that one
       // may have charged), nor for a resend, nor once another sender moved the attempt on.
-      if (!resent && error.code !== 'IDEMPOTENCY_KEY_REUSED' && UNSETTLED_STATES.has(attempt.state)) {
+      const mayHaveCharged = resent || error.code === 'IDEMPOTENCY_KEY_REUSED'
+      if (UNSETTLED_STATES.has(attempt.state) && !mayHaveCharged) {
         await compareAndSetQueueing(
           context,
           attempt,
           { state: 'error', errorCode: error.code, updatedAt: context.now().toISOString() },
           changeOf(attempt, { state: 'error', updatedAt: '' }),
         )
-      }
+      } else if (UNSETTLED_STATES.has(attempt.state))
+        saidOpen(context, attempt, error.code, resent ? 'a resend refused' : 'its key used before')
       throw refusal(error)
     }
   }
+}
+
+/** An attempt left open is said in the log: the merchant sees it before any shopper asks. */
+function saidOpen(context: BackendContext, attempt: AttemptRecord, code: string, why: string): void {
+  context.log(
+    `order ${attempt.orderId}: attempt ${attempt.number} stays open (${why}, ${code}); its key is kept for the next try and the poller`,
+    'warn',
+    { component: 'ledger', code, orderId: attempt.orderId },
+  )
 }

@@ -89,9 +89,24 @@ const FEED_STATES: Readonly<Record<string, AttemptState>> = {
   refused: 'refused',
 }
 
+/** A step's status in the feed, as the resultCode its lost answer would have had: the step stays abandonable. */
+const STEP_RESULT_CODES: Readonly<Record<string, string>> = {
+  identify_shopper: 'IdentifyShopper',
+  challenge_shopper: 'ChallengeShopper',
+  redirect_shopper: 'RedirectShopper',
+}
+
 /** The state an updated-payments status means; undefined for a status this package does not know. */
 export function stateOfPaymentStatus(status: string): AttemptState | undefined {
   return Object.hasOwn(FEED_STATES, status) ? FEED_STATES[status] : undefined
+}
+
+/**
+ * The resultCode the poller stores for an attempt moved to `state` by a feed `status`: a step's own
+ * code ("Pending" would make a step the shopper never saw block every new try).
+ */
+export function resultCodeOfFeed(status: string, state: AttemptState): string {
+  return Object.hasOwn(STEP_RESULT_CODES, status) ? STEP_RESULT_CODES[status]! : resultCodeOfState(state)
 }
 
 /** The resultCode the page is told for an attempt the poller settled (its own answer was lost). */

@@ -8,7 +8,7 @@ import type { BackendContext } from '../backend-context.js'
 import { PATCH_FIELDS, patchWrites } from '../store/ledger-rows.js'
 import { type FeedRecord, orderIdOfRecord } from '../payment-service.js'
 import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from '../store/ledger-store.js'
-import { PAID_STATES, resultCodeOfState, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
+import { PAID_STATES, resultCodeOfFeed, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
 
 type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
 
@@ -55,7 +55,7 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
   // An older record for an attempt already further along: nothing to write, nothing goes back.
   if (verdict === 'ignore' || (verdict === 'same' && !amountsMoved && attempt.pspReference !== undefined)) return { kind: 'skip' }
   const patch: AttemptPatch = {
-    ...(verdict === 'move' ? { state: to, resultCode: resultCodeOfState(to) } : {}),
+    ...(verdict === 'move' ? { state: to, resultCode: resultCodeOfFeed(record.status, to) } : {}),
     pspReference: record.pspReference,
     capturedValue: Math.max(captured, attempt.capturedValue),
     refundedValue: Math.max(refunded, attempt.refundedValue),
