@@ -305,7 +305,8 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     'nothing lost or applied twice'
   it(takeover, async () => {
     const shared = await newWorld()
-    const poll = { intervalMs: 200, leaseMs: 4_000 }
+    // A lease and a page long enough that b's start (seconds on a busy host) falls inside a's one page.
+    const poll = { intervalMs: 200, leaseMs: 8_000 }
     const lease = async () => (await shared.pool.query('SELECT holder FROM leases')).rows[0] as { holder: string } | undefined
     const feedReads = (i: Instance) => i.proxy.started('GET', '/updated-payments')
 
@@ -317,8 +318,8 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     for (const id of ids) expect((await payer.post('/api/payments', await cardSubmission(world, id))).status).toBe(503)
     await payer.kill()
 
-    // a polls first, and its feed pages take 3 s (inside its 4 s lease): it holds one page, uncommitted, for a while.
-    const slowFeed: ServiceProxy['rule'] = (method, path) => ({ action: 'forward', ...(isFeed(method, path) ? { delayMs: 3_000 } : {}) })
+    // a polls first, and its feed pages take 6 s (inside its 8 s lease): it holds one page, uncommitted, for a while.
+    const slowFeed: ServiceProxy['rule'] = (method, path) => ({ action: 'forward', ...(isFeed(method, path) ? { delayMs: 6_000 } : {}) })
     const a = await startInstance('a', shared, poll, { deadlineMs: 10_000, attemptTimeoutMs: 8_000 }, slowFeed)
     await until('a to hold the lease', async () => (await lease())?.holder === a.holder || undefined)
     const pageAt = await until('a to ask for a page', () => a.proxy.startedAt('GET', '/updated-payments')[0])
@@ -363,7 +364,7 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     expect(bReads).toBeGreaterThanOrEqual(3)
     expect(feedReads(c)).toBe(0)
     console.log(
-      `multi-instance takeover: lease ${poll.leaseMs} ms, poll every ${poll.intervalMs} ms; a SIGKILLed 2 s into a 3 s page; ` +
+      `multi-instance takeover: lease ${poll.leaseMs} ms, poll every ${poll.intervalMs} ms; a SIGKILLed 2 s or more into a 6 s page; ` +
         `b read the feed ${takeoverMs} ms later and settled ${ids.length}/${ids.length} orders (${delivered.length} deliveries, ` +
         `the outbox empty, ${seen[0].n} feed records seen, versions ${versions}); ` +
         `then in 1.5 s b read ${bReads}x, c 0x`,
