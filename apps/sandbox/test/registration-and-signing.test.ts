@@ -56,12 +56,13 @@ describe('registration (spec: "Shop registration")', () => {
   })
 
   it('under one Idempotency-Key: a repeat gets the first shop (one push), one still running is 409, a failed one runs again', async () => {
-    const shop = await startTestShop({ pushDelayMs: 300 })
+    const shop = await startTestShop({ pushDelayMs: 1_000 })
     const client = createServiceClient({ baseUrl: sandbox.baseUrl })
     const body = { shopUrl: shop.url, key: shop.key, secret: shop.secret }
     const key = { idempotencyKey: 'registration-0001' }
     const running = client.register(body, key)
-    await new Promise((resolve) => setTimeout(resolve, 100)) // the first is waiting for its push
+    // The first has read the shop's settings (its key claimed before), and waits for its push.
+    while (!shop.calls.some((c) => c.startsWith('GET'))) await new Promise((resolve) => setTimeout(resolve, 10))
     expect(await serviceError(client.register(body, key))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' })
     const first = await running
     const pushed = shop.settings.get('service_secret')
