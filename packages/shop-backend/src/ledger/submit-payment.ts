@@ -18,7 +18,6 @@ import {
 } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
-import { endIfNeverReceived } from './unreceived-attempt.js'
 import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
@@ -46,14 +45,9 @@ async function attemptFor(
     refuseIfCancelled(attempts)
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
     if (latest && UNSETTLED_STATES.has(latest.state)) {
+      // Its call may have gone through: another method under its key would be refused by the
+      // service's idempotency, and that refusal must not read as "nothing charged".
       if (latest.methodType === methodType) return { resend: sameOrder(latest, order) }
-      // Another method: its call may have gone through, and another body under its key would be refused
-      // by the service's idempotency, a refusal that must not read as "nothing charged". Unless the
-      // service never received it (quiet past any call, the feed clear): then it ends, judged again.
-      if (!polled && (await endIfNeverReceived(context, latest))) {
-        polled = true
-        continue
-      }
       throw new ShopBackendError(
         'ORDER_NOT_PAYABLE',
         `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
@@ -167,7 +161,7 @@ async function sendUnderKey(
       }
       if (outcomeIsOpen(error)) {
         await markOpen(context, attempt)
-        saidOpen(context, attempt, error.code, 'no answer')
+        saidOpen(context, attempt, error.code, error.kind === 'unknown' ? 'no answer' : 'an earlier call still running')
         throw openOutcome(error)
       }
       // Refused: nothing was charged under the key; the attempt is final and failed, and the next
