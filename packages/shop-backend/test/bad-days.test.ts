@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
-import { connectServiceClient } from '../src/index.js'
+import { connectServiceClient, type ShopOrder } from '../src/index.js'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
@@ -26,13 +26,13 @@ const paymentsBefore = () => world.sandboxPayments(world.sandbox.readyMadeShop.s
 const isPaymentCall = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 const attemptsOf = (s: TestShop, orderId: string | number) => s.store.listAttempts(String(orderId))
 
-/** A shop whose first card payment for a new order reached the service and lost its answer (503). */
-async function cardAnswerLost() {
+/** A shop whose first payment for a new order (a card unless said) reached the service and lost its answer (503). */
+async function answerLost(submission: (s: TestShop, order: ShopOrder) => Promise<object> | object = (s, order) => s.cardSubmission(order)) {
   const s = await shop()
   const order = s.createOrder()
   world.proxy.matches = isPaymentCall
   world.proxy.mode = 'lose-answers'
-  expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+  expect((await s.post('/api/payments', await submission(s, order))).status).toBe(503)
   world.proxy.mode = 'pass'
   return { s, order }
 }
@@ -205,7 +205,8 @@ describe('on a bad day: the network', () => {
   })
 
   it('the service took the payment and its 200 could not be read: the outcome is open, never a refusal; Pay again pays once', async () => {
-    const s = await shop()
+    const lines: string[] = []
+    const s = await shop({ log: (line) => lines.push(line) })
     const order = s.createOrder()
     const before = paymentsBefore()
     const asAnswered = world.proxy.answer
@@ -216,6 +217,10 @@ describe('on a bad day: the network', () => {
       const unread = await s.post('/api/payments', await s.cardSubmission(order))
       // "Being confirmed", not "could not be reached": the service took it.
       expect(unread).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+      // The merchant's log says what happened: an answer came, not "no answer".
+      expect(lines.filter((line) => line.includes('stays open'))).toEqual([
+        expect.stringContaining(`order ${order.id}: attempt 1 stays open (an answer that could not be read, INVALID_RESPONSE)`),
+      ])
     } finally {
       world.proxy.answer = asAnswered
     }
@@ -226,7 +231,7 @@ describe('on a bad day: the network', () => {
   })
 
   it('answer lost, shopper gone: the poller finds the payment by its metadata and the order becomes authorised', async () => {
-    const { s, order } = await cardAnswerLost()
+    const { s, order } = await answerLost()
     const report = await s.backend.poller.pollNow()
     expect(report.failed).toBeUndefined()
     const [attempt] = await attemptsOf(s, order.id)
@@ -241,7 +246,7 @@ describe('on a bad day: the network', () => {
   })
 
   it('answer lost, then another method: 409 and nothing sent (the first may have charged); the same method again pays once', async () => {
-    const { s, order } = await cardAnswerLost()
+    const { s, order } = await answerLost()
     const calls = world.proxy.counted('POST', '/payments')
     expect(await s.post('/api/payments', s.idealSubmission(order))).toMatchObject({ status: 409, body: { error: 'ORDER_NOT_PAYABLE' } })
     expect(world.proxy.counted('POST', '/payments')).toBe(calls)
@@ -250,13 +255,8 @@ describe('on a bad day: the network', () => {
   })
 
   it('answer lost at a step the shopper never saw, then the poller found it: a new try may go, one payment each', async () => {
-    const s = await shop()
-    const order = s.createOrder()
     const before = paymentsBefore()
-    world.proxy.matches = isPaymentCall
-    world.proxy.mode = 'lose-answers'
-    expect(await s.post('/api/payments', s.idealSubmission(order))).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
-    world.proxy.mode = 'pass'
+    const { s, order } = await answerLost((s, order) => s.idealSubmission(order))
     expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
     // The feed says the payment waits at the bank's redirect: a step, as its lost answer would have said.
     expect(await attemptsOf(s, order.id)).toEqual([expect.objectContaining({ state: 'action_required', resultCode: 'RedirectShopper' })])

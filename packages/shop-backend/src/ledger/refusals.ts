@@ -36,3 +36,9 @@ const tookTheRequest = (error: PaymentServiceError) => error.status !== undefine
 /** What the page hears of an open outcome: no answer (unreachable), or one it took or still runs (being confirmed). */
 export const openOutcome = (error: PaymentServiceError): ShopBackendError =>
   error.kind === 'unknown' && !tookTheRequest(error) ? unreachable() : outcomePending()
+
+/** Why an outcome is open, in the merchant's log's words. */
+export function whyOpen(error: PaymentServiceError): string {
+  if (error.kind !== 'unknown') return 'an earlier call still running'
+  return tookTheRequest(error) ? 'an answer that could not be read' : 'no answer'
+}

@@ -18,7 +18,7 @@ import {
 } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
-import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
+import { openOutcome, outcomeIsOpen, outcomePending, refusal, whyOpen } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
@@ -161,7 +161,7 @@ async function sendUnderKey(
       }
       if (outcomeIsOpen(error)) {
         await markOpen(context, attempt)
-        saidOpen(context, attempt, error.code, error.kind === 'unknown' ? 'no answer' : 'an earlier call still running')
+        saidOpen(context, attempt, error.code, whyOpen(error))
         throw openOutcome(error)
       }
       // Refused: nothing was charged under the key; the attempt is final and failed, and the next
