@@ -1,8 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient, type ShopOrder } from '../src/index.js'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { approveAtBank, patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
 const shops: TestShop[] = []
@@ -25,6 +25,7 @@ async function shop(...args: Parameters<typeof startShop> extends [World, ...inf
 const paymentsBefore = () => world.sandboxPayments(world.sandbox.readyMadeShop.shopId)
 const isPaymentCall = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 const attemptsOf = (s: TestShop, orderId: string | number) => s.store.listAttempts(String(orderId))
+const methodOf = (call: { readonly body: string }) => (JSON.parse(call.body) as { paymentMethod: { type: string } }).paymentMethod.type
 
 /** A shop whose first payment for a new order (a card unless said) reached the service and lost its answer (503). */
 async function answerLost(submission: (s: TestShop, order: ShopOrder) => Promise<object> | object = (s, order) => s.cardSubmission(order)) {
@@ -245,13 +246,109 @@ describe('on a bad day: the network', () => {
     expect(paymentsBefore()).toBe(before)
   })
 
-  it('answer lost, then another method: 409 and nothing sent (the first may have charged); the same method again pays once', async () => {
+  it('answer lost, then another method: sent under the same key, refused there (the key names the card); the card pays once', async () => {
+    const before = paymentsBefore()
     const { s, order } = await answerLost()
-    const calls = world.proxy.counted('POST', '/payments')
-    expect(await s.post('/api/payments', s.idealSubmission(order))).toMatchObject({ status: 409, body: { error: 'ORDER_NOT_PAYABLE' } })
-    expect(world.proxy.counted('POST', '/payments')).toBe(calls)
+    const [open] = await attemptsOf(s, order.id)
+    const calls = world.proxy.callsForwarded('POST', '/payments').length
+    expect(await s.post('/api/payments', s.idealSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    const sent = world.proxy.callsForwarded('POST', '/payments').slice(calls)
+    expect(sent.map((call) => [call.key, methodOf(call)])).toEqual([[open!.idempotencyKey, 'ideal']])
+    expect(paymentsBefore() - before).toBe(1)
+    expect(await attemptsOf(s, order.id)).toEqual([expect.objectContaining({ state: 'pending', methodType: 'scheme' })])
     expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
+    expect(paymentsBefore() - before).toBe(1)
+  })
+
+  it('a card call held on the way, then iDEAL: iDEAL is the one payment under the key, the card arriving late is refused', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const before = paymentsBefore()
+    const asRuled = world.proxy.rule
+    const asAnswered = world.proxy.answer
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    // What the sandbox answered each payment call, heard or not by the shop.
+    const answers: string[] = []
+    world.proxy.answer = (method, path, body) => {
+      if (isPaymentCall(method, path)) answers.push(body.toString('utf8'))
+      return body
+    }
+    try {
+      const startedBefore = world.proxy.started('POST', '/payments')
+      // The card's request (and the client's retries) wait on the way: the service has seen none of them.
+      world.proxy.rule = (method, path) => (isPaymentCall(method, path) ? { action: 'forward', holdUntil: held } : { action: 'forward' })
+      const card = await s.post('/api/payments', await s.cardSubmission(order))
+      world.proxy.rule = asRuled
+      expect(card).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
+      const cardCalls = world.proxy.started('POST', '/payments') - startedBefore
+      const [open] = await attemptsOf(s, order.id)
+      expect(open).toMatchObject({ state: 'pending', methodType: 'scheme' })
+      expect(answers).toEqual([])
+
+      const ideal = await s.post('/api/payments', s.idealSubmission(order))
+      expect(ideal).toMatchObject({ status: 200, body: { resultCode: 'RedirectShopper' } })
+      expect(await attemptsOf(s, order.id)).toEqual([
+        expect.objectContaining({ idempotencyKey: open!.idempotencyKey, methodType: 'ideal', state: 'action_required' }),
+      ])
+      const idealCall = world.proxy.callsForwarded('POST', '/payments').at(-1)!
+      expect([idealCall.key, methodOf(idealCall)]).toEqual([open!.idempotencyKey, 'ideal'])
+
+      // The card's requests arrive now, under the key that names the iDEAL payment: each refused, nothing charged.
+      release()
+      const refused = () => answers.filter((answer) => JSON.parse(answer).errorCode === 'IDEMPOTENCY_KEY_REUSED')
+      await vi.waitFor(() => expect(refused()).toHaveLength(cardCalls), { timeout: 5_000 })
+      expect(answers).toHaveLength(cardCalls + 1)
+      expect(paymentsBefore() - before).toBe(1)
+
+      const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+      expect(await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).toEqual({
+        status: 200,
+        body: { resultCode: 'Authorised' },
+      })
+      expect(await attemptsOf(s, order.id)).toEqual([expect.objectContaining({ methodType: 'ideal', state: 'authorised' })])
+      expect(paymentsBefore() - before).toBe(1)
+    } finally {
+      world.proxy.rule = asRuled
+      world.proxy.answer = asAnswered
+      release()
+    }
+  })
+
+  it('two instances: iDEAL goes under the key while the card call is on the way; the card hears "being confirmed"', async () => {
+    const a = await shop(patientClient(world))
+    const b = await shop({ storePath: a.storePath, secretKey: a.secretKey })
+    const order = a.createOrder()
+    b.orders.set(String(order.id), order)
+    const before = paymentsBefore()
+    const asRuled = world.proxy.rule
+    let release!: () => void
+    const held = new Promise<void>((resolve) => {
+      release = resolve
+    })
+    try {
+      const startedBefore = world.proxy.started('POST', '/payments')
+      world.proxy.rule = (method, path) => (isPaymentCall(method, path) ? { action: 'forward', holdUntil: held } : { action: 'forward' })
+      const card = a.post('/api/payments', await a.cardSubmission(order))
+      await vi.waitFor(() => expect(world.proxy.started('POST', '/payments')).toBe(startedBefore + 1), { timeout: 5_000 })
+      world.proxy.rule = asRuled
+      // b finds a's attempt with no answer yet: iDEAL goes under its key and reaches the service first.
+      expect(await b.post('/api/payments', b.idealSubmission(order))).toMatchObject({
+        status: 200,
+        body: { resultCode: 'RedirectShopper' },
+      })
+      release()
+      // The card's first call is refused under the key (it names iDEAL now): not "refused" to the page, the order is at a step.
+      expect(await card).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    } finally {
+      world.proxy.rule = asRuled
+      release()
+    }
+    expect(paymentsBefore() - before).toBe(1)
+    expect(await attemptsOf(a, order.id)).toEqual([expect.objectContaining({ methodType: 'ideal', state: 'action_required' })])
   })
 
   it('answer lost at a step the shopper never saw, then the poller found it: a new try may go, one payment each', async () => {

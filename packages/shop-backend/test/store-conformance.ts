@@ -195,6 +195,21 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'compare-and-set writes the method and fingerprint of a resend whose answer the attempt now holds',
+      withStore(async ({ store }) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const patch = { methodType: 'ideal', fingerprint: 'f-ideal', state: 'action_required', updatedAt: at } as const
+        expect(await store.compareAndSet(a.id, 1, patch)).toMatchObject({ methodType: 'ideal', fingerprint: 'f-ideal', version: 2 })
+        expect(await store.findAttempt(a.id)).toMatchObject({
+          methodType: 'ideal',
+          fingerprint: 'f-ideal',
+          idempotencyKey: a.idempotencyKey,
+        })
+      }),
+    )
+
+    it(
       'compare-and-set clears optional fields with null',
       withStore(async ({ store }) => {
         const a = attempt('o1', 1, { detailsKey: 'k-d1' })

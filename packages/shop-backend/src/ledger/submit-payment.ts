@@ -44,10 +44,12 @@ async function attemptFor(
     const latest = attempts.at(-1)
     refuseIfCancelled(attempts)
     // Outcome open: the same attempt again, so the service's idempotency answers with the first payment.
+    // Another method too while no answer was ever stored: under the same key the service charges at
+    // most one of them (a key names its method: the other is IDEMPOTENCY_KEY_REUSED, nothing charged).
     if (latest && UNSETTLED_STATES.has(latest.state)) {
-      // Its call may have gone through: another method under its key would be refused by the
-      // service's idempotency, and that refusal must not read as "nothing charged".
-      if (latest.methodType === methodType) return { resend: sameOrder(latest, order) }
+      const unanswered = latest.answer === undefined && latest.pspReference === undefined
+      if (latest.methodType === methodType || unanswered) return { resend: sameOrder(latest, order) }
+      // The service answered and holds the payment ("Received", "Pending"): only its outcome can end it.
       throw new ShopBackendError(
         'ORDER_NOT_PAYABLE',
         `order: its payment by ${latest.methodType} is still being confirmed; pay with it again, or try again in a moment`,
@@ -117,7 +119,11 @@ export async function submitPayment(
     const sent = await sendUnderKey(context, chosen, send)
     // Another submission moved the attempt on (its refusal ended it, or it resent): judged again.
     if (sent === 'moved') continue
-    return browserAnswer(await storeAnswer(context, sent.attempt, sent.answer))
+    // Another method under the key: the answer is that method's own (a key names its method), so the
+    // attempt now is. The same method's answer may be the first submission's (the key's first payment).
+    const { methodType, fingerprint } = submission
+    const switched = 'resend' in chosen && chosen.resend.methodType !== methodType
+    return browserAnswer(await storeAnswer(context, sent.attempt, sent.answer, switched ? { methodType, fingerprint } : {}))
   }
   throw outcomePending()
 }
@@ -177,6 +183,8 @@ async function sendUnderKey(
         )
       } else if (UNSETTLED_STATES.has(attempt.state))
         saidOpen(context, attempt, error.code, resent ? 'a resend refused' : 'its key used before')
+      // The key names another request that reached the service (another method, another tab's): its outcome is open.
+      if (error.code === 'IDEMPOTENCY_KEY_REUSED') throw outcomePending()
       throw refusal(error)
     }
   }

@@ -264,6 +264,8 @@ export const PATCH_COLUMNS: Readonly<Record<keyof AttemptPatch, string>> = Objec
   resultCode: 'result_code',
   pspReference: 'psp_reference',
   answer: 'answer',
+  methodType: 'method_type',
+  fingerprint: 'fingerprint',
   detailsStep: 'details_step',
   detailsKey: 'details_key',
   detailsFingerprint: 'details_fingerprint',

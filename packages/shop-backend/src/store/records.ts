@@ -86,6 +86,10 @@ export interface AttemptPatch {
   readonly pspReference?: string | null
   /** See {@link AttemptRecord.answer}. */
   readonly answer?: Readonly<Record<string, unknown>> | null
+  /** See {@link AttemptRecord.methodType}: a method sent under the open attempt's key instead of the first. */
+  readonly methodType?: string
+  /** See {@link AttemptRecord.fingerprint}: the submission whose answer the attempt now holds. */
+  readonly fingerprint?: string
   /** See {@link AttemptRecord.detailsStep}. */
   readonly detailsStep?: number
   /** See {@link AttemptRecord.detailsKey}. */
