@@ -253,7 +253,7 @@ describe("@card-jwe/checkout's README page on the shop-backend README's Express 
       const dir = join(project.dir, 'checkout-page')
       mkdirSync(dir, { recursive: true })
       writeFileSync(join(dir, 'checkout.ts'), script)
-      const body = markup.replace('src="checkout.js"', 'src="./checkout.ts"')
+      const body = markup.replace('src="assets/checkout.js"', 'src="./checkout.ts"')
       writeFileSync(join(dir, 'index.html'), `<!doctype html>\n<html lang="en">\n<title>Checkout</title>\n${body}</html>\n`)
       writeFileSync(join(dir, 'vite.config.mjs'), "export default { build: { target: 'es2022', outDir: 'dist' }, logLevel: 'warn' }\n")
       runIn(project, 'vite', ['build', dir, '--config', join(dir, 'vite.config.mjs')])
