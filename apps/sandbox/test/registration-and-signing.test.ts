@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createServiceClient, SIGNATURE_HEADERS, signRequest } from '@card-jwe/service-client'
 import { serviceError } from './support/service-error.js'
 import { canonicalMessage, signatureOf } from '@card-jwe/service-client/signing'
@@ -62,7 +62,7 @@ describe('registration (spec: "Shop registration")', () => {
     const key = { idempotencyKey: 'registration-0001' }
     const running = client.register(body, key)
     // The first has read the shop's settings (its key claimed before), and waits for its push.
-    while (!shop.calls.some((c) => c.startsWith('GET'))) await new Promise((resolve) => setTimeout(resolve, 10))
+    await vi.waitFor(() => expect(shop.calls.some((c) => c.startsWith('GET'))).toBe(true), { timeout: 10_000 })
     expect(await serviceError(client.register(body, key))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_KEY_IN_USE' })
     const first = await running
     const pushed = shop.settings.get('service_secret')

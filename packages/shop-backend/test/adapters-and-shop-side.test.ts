@@ -7,6 +7,7 @@ import { mountShopBackend } from '../src/hono/index.js'
 import { toNodeListener } from '../src/node/index.js'
 import { listen } from './support/listen.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { gate } from './support/gate.js'
 
 let world: World
 beforeAll(async () => {
@@ -309,8 +310,7 @@ describe('registration after an unknown outcome', () => {
     let listener: ReturnType<typeof toNodeListener> | undefined
     const http = await listen((req, res) => listener!(req, res))
     let slowWrites = 1
-    let lateWriteDone!: () => void
-    const lateWrite = new Promise<void>((resolve) => (lateWriteDone = resolve))
+    const lateWrite = gate()
     const shop = await startShop(world, {
       connect: false,
       shopUrl: http.url,
@@ -321,7 +321,7 @@ describe('registration after an unknown outcome', () => {
           if (!('service_secret' in settings) || slowWrites-- <= 0) return store.putSettings(settings)
           await new Promise((resolve) => setTimeout(resolve, 11_000))
           await store.putSettings(settings)
-          lateWriteDone()
+          lateWrite.open()
         },
       }),
     })
@@ -330,7 +330,7 @@ describe('registration after an unknown outcome', () => {
       // The 1 s client gives up; the repeats meet 409 while the service waits for the push, then run it
       // again under the key, pushing the key's one secret: the late write stores that same secret.
       const registered = await shop.backend.register()
-      await lateWrite
+      await lateWrite.opened
       await new Promise((resolve) => setTimeout(resolve, 1_200)) // past the connection cache
       expect(await shopsAt(http.url, shop)).toEqual({ shopIds: [registered.shopId], secretOf: registered.shopId })
     } finally {

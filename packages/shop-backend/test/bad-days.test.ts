@@ -2,6 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createServiceClient } from '@card-jwe/service-client'
 import { connectServiceClient, type ShopOrder } from '../src/index.js'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { type Gate, gate } from './support/gate.js'
+import type { ServiceProxy } from './support/service-proxy.js'
 import { approveAtBank, patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -25,6 +27,10 @@ async function shop(...args: Parameters<typeof startShop> extends [World, ...inf
 const paymentsBefore = () => world.sandboxPayments(world.sandbox.readyMadeShop.shopId)
 const isPaymentCall = (method: string, path: string) => method === 'POST' && path.endsWith('/payments')
 const attemptsOf = (s: TestShop, orderId: string | number) => s.store.listAttempts(String(orderId))
+/** A proxy rule: payment calls wait on the way until the gate opens (the service has not seen them). */
+const paymentCallsHeldUntil =
+  (held: Gate): ServiceProxy['rule'] =>
+  (method, path) => ({ action: 'forward', ...(isPaymentCall(method, path) ? { holdUntil: held.opened } : {}) })
 const methodOf = (call: { readonly body: string }) => (JSON.parse(call.body) as { paymentMethod: { type: string } }).paymentMethod.type
 
 /** A shop whose first payment for a new order (a card unless said) reached the service and lost its answer (503). */
@@ -267,10 +273,7 @@ describe('on a bad day: the network', () => {
     const before = paymentsBefore()
     const asRuled = world.proxy.rule
     const asAnswered = world.proxy.answer
-    let release!: () => void
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const held = gate()
     // What the sandbox answered each payment call, heard or not by the shop.
     const answers: string[] = []
     world.proxy.answer = (method, path, body) => {
@@ -280,7 +283,7 @@ describe('on a bad day: the network', () => {
     try {
       const startedBefore = world.proxy.started('POST', '/payments')
       // The card's request (and the client's retries) wait on the way: the service has seen none of them.
-      world.proxy.rule = (method, path) => (isPaymentCall(method, path) ? { action: 'forward', holdUntil: held } : { action: 'forward' })
+      world.proxy.rule = paymentCallsHeldUntil(held)
       const card = await s.post('/api/payments', await s.cardSubmission(order))
       world.proxy.rule = asRuled
       expect(card).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
@@ -298,7 +301,7 @@ describe('on a bad day: the network', () => {
       expect([idealCall.key, methodOf(idealCall)]).toEqual([open!.idempotencyKey, 'ideal'])
 
       // The card's requests arrive now, under the key that names the iDEAL payment: each refused, nothing charged.
-      release()
+      held.open()
       const refused = () => answers.filter((answer) => JSON.parse(answer).errorCode === 'IDEMPOTENCY_KEY_REUSED')
       await vi.waitFor(() => expect(refused()).toHaveLength(cardCalls), { timeout: 5_000 })
       expect(answers).toHaveLength(cardCalls + 1)
@@ -314,7 +317,7 @@ describe('on a bad day: the network', () => {
     } finally {
       world.proxy.rule = asRuled
       world.proxy.answer = asAnswered
-      release()
+      held.open()
     }
   })
 
@@ -325,13 +328,10 @@ describe('on a bad day: the network', () => {
     b.orders.set(String(order.id), order)
     const before = paymentsBefore()
     const asRuled = world.proxy.rule
-    let release!: () => void
-    const held = new Promise<void>((resolve) => {
-      release = resolve
-    })
+    const held = gate()
     try {
       const startedBefore = world.proxy.started('POST', '/payments')
-      world.proxy.rule = (method, path) => (isPaymentCall(method, path) ? { action: 'forward', holdUntil: held } : { action: 'forward' })
+      world.proxy.rule = paymentCallsHeldUntil(held)
       const card = a.post('/api/payments', await a.cardSubmission(order))
       await vi.waitFor(() => expect(world.proxy.started('POST', '/payments')).toBe(startedBefore + 1), { timeout: 5_000 })
       world.proxy.rule = asRuled
@@ -340,12 +340,12 @@ describe('on a bad day: the network', () => {
         status: 200,
         body: { resultCode: 'RedirectShopper' },
       })
-      release()
+      held.open()
       // The card's first call is refused under the key (it names iDEAL now): not "refused" to the page, the order is at a step.
       expect(await card).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
     } finally {
       world.proxy.rule = asRuled
-      release()
+      held.open()
     }
     expect(paymentsBefore() - before).toBe(1)
     expect(await attemptsOf(a, order.id)).toEqual([expect.objectContaining({ methodType: 'ideal', state: 'action_required' })])

@@ -17,6 +17,7 @@ import { type ServiceProxy, startServiceProxy } from './support/service-proxy.js
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 import { startWorld, type World } from './support/shop.js'
 import { useThreadPoolHolds } from '../../sqlite-group-commit/test/support/thread-pool.js'
+import { gate } from './support/gate.js'
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url))
 
@@ -181,17 +182,16 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     const before = world.sandboxPayments(shopId)
     // a's payment call waits on its way until b's is answered: its attempt and key are stored, the sandbox has seen nothing yet.
     let payments = 0
-    let letAThrough!: () => void
-    const bAnswered = new Promise<void>((resolve) => (letAThrough = resolve))
+    const bAnswered = gate()
     a.proxy.rule = (method, path) => ({
       action: 'forward',
-      ...(isPayment(method, path) && payments++ === 0 ? { holdUntil: bAnswered } : {}),
+      ...(isPayment(method, path) && payments++ === 0 ? { holdUntil: bAnswered.opened } : {}),
     })
     const first = a.post('/api/payments', await cardSubmission(world, id))
     await until('the attempt stored', async () => (await shared.pool.query('SELECT 1 FROM attempts WHERE order_id = $1', [id])).rows[0])
     // The second tab's card data cannot be read (its ciphertext damaged): the service refuses that request.
     const second = await b.post('/api/payments', await unreadableCardSubmission(world, id))
-    letAThrough()
+    bAnswered.open()
     expect(second.status).toBe(422)
     expect(second.body).toMatchObject({ error: 'CARD_DATA_REFUSED' })
     expect(await first).toEqual({ status: 200, body: { resultCode: 'Authorised' } })

@@ -7,6 +7,7 @@ import { createOutbox } from '../src/ledger/outbox.js'
 import { openSqliteStore, type SqliteStore } from '../src/sqlite/index.js'
 import type { AttemptPatch, AttemptRecord, LedgerStore, OrderChange } from '../src/store/ledger-store.js'
 import { attempt } from './store-conformance.js'
+import { gate } from './support/gate.js'
 
 const at = '2026-01-01T00:00:00.000Z'
 const cleanups: Array<() => Promise<void>> = []
@@ -130,14 +131,13 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     await storeA.insertAttempt(o)
 
     const heardA: string[] = []
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => (release = resolve))
+    const handler = gate()
     let slowStarted = false
     const outboxA = outboxOf(storeA, async (c: OrderChange) => {
       // A's shop handler is slow for order p: A's drain waits here with the rest of its read.
       if (c.orderId === 'p') {
         slowStarted = true
-        await gate
+        await handler.opened
       }
       heardA.push(`${c.orderId}:${c.state}@${c.version}`)
     })
@@ -166,7 +166,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     expect(heardA.filter((h) => h.startsWith('o:'))).toEqual([])
 
     // p's handler returns: A's drain goes on with its read (a late copy of o's pending), then the request's turn.
-    release()
+    handler.open()
     await Promise.all([draining, answered])
     // One instance delivers an order's changes in order: A never hears o's old "pending" after "authorised".
     expect(heardA.filter((h) => h.startsWith('o:'))).toEqual(['o:pending@2', 'o:authorised@3'])
@@ -297,11 +297,10 @@ describe("the outbox in one process: an order's changes in order, each handed ov
     const o = attempt('o', 1)
     await store.insertAttempt(o)
     const heard: string[] = []
-    let release!: () => void
-    const gate = new Promise<void>((resolve) => (release = resolve))
+    const handler = gate()
     const outbox = outboxOf(store, async (c: OrderChange) => {
       heard.push(`${c.state}@${c.version}`)
-      if (c.state === 'captured') await gate // the shop's handler takes a moment
+      if (c.state === 'captured') await handler.opened // the shop's handler takes a moment
     })
 
     const authorised = await move(store, o, { state: 'authorised', updatedAt: at })
@@ -315,7 +314,7 @@ describe("the outbox in one process: an order's changes in order, each handed ov
 
     // The details request now reaches deliver(): its turn waits behind the drain in progress.
     const answered = ticket.deliver()
-    release()
+    handler.open()
     await Promise.all([draining, answered])
     await outbox.drain()
     expect(heard.at(-1)).toBe('captured@3')

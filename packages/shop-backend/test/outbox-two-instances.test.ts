@@ -7,6 +7,7 @@ import { createOutbox } from '../src/ledger/outbox.js'
 import { openSqliteStore } from '../src/sqlite/index.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../src/store/ledger-store.js'
 import { attempt } from './store-conformance.js'
+import { gate } from './support/gate.js'
 
 const at = '2026-01-01T00:00:00.000Z'
 
@@ -34,10 +35,8 @@ describe('the outbox with two instances on one ledger', () => {
         const key = `${c.orderId}:${c.attempt}`
         if (c.version > (kept.get(key)?.version ?? 0)) kept.set(key, { state: c.state, version: c.version })
       }
-      let release!: () => void
-      const gate = new Promise<void>((resolve) => (release = resolve))
-      let reached!: () => void
-      const atGate = new Promise<void>((resolve) => (reached = resolve))
+      const handler = gate()
+      const atHandler = gate()
       let slowOnce = true
       const outboxA = createOutbox(
         storeA,
@@ -45,8 +44,8 @@ describe('the outbox with two instances on one ledger', () => {
           // A's handler for order p is slow once: its drain, which also read q's first change, waits here.
           if (c.orderId === 'p' && slowOnce) {
             slowOnce = false
-            reached()
-            await gate
+            atHandler.open()
+            await handler.opened
           }
           shopHears('A')(c)
         },
@@ -61,10 +60,10 @@ describe('the outbox with two instances on one ledger', () => {
       )
       const drainingA = outboxA.drain()
       // A's drain has read p and q and waits in p's handler.
-      await atGate
+      await atHandler.opened
       q = await move(storeB, q, { state: 'authorised', updatedAt: at })
       await outboxB.drain()
-      release()
+      handler.open()
       await drainingA
 
       const forQ = heard.filter((h) => h.includes(' q:'))

@@ -97,14 +97,11 @@ let orderCounter = 0
  * A client for tests whose proxy holds calls back: a loaded machine must not turn that wait into a
  * timeout (such a test is about one call, not about deadlines).
  */
-export const patientClient = (world: World) =>
-  connectServiceClient({
-    baseUrl: world.proxy.baseUrl,
-    fetch: world.proxy.fetch,
-    deadlineMs: 15_000,
-    attemptTimeoutMs: 10_000,
-    backoff: { initialMs: 50, maxMs: 100 },
-  })
+export const patientClient = (world: World) => proxiedClient(world, { deadlineMs: 15_000, attemptTimeoutMs: 10_000 })
+
+/** The service client through the world's proxy, with these deadlines and a short backoff. */
+const proxiedClient = (world: World, deadlines: { readonly deadlineMs: number; readonly attemptTimeoutMs: number }) =>
+  connectServiceClient({ baseUrl: world.proxy.baseUrl, fetch: world.proxy.fetch, ...deadlines, backoff: { initialMs: 50, maxMs: 100 } })
 
 /** A shop on a fresh SQLite file, connected as the sandbox's ready-made shop, talking through the proxy. */
 export async function startShop(
@@ -128,13 +125,7 @@ export async function startShop(
   const backend = createShopBackend({
     store: wrapStore ? wrapStore(store) : store,
     // Short deadlines: a lost answer is noticed in about a second, not fifteen.
-    ...connectServiceClient({
-      baseUrl: world.proxy.baseUrl,
-      fetch: world.proxy.fetch,
-      deadlineMs: 2_000,
-      attemptTimeoutMs: 1_000,
-      backoff: { initialMs: 50, maxMs: 100 },
-    }),
+    ...proxiedClient(world, { deadlineMs: 2_000, attemptTimeoutMs: 1_000 }),
     secretKey,
     findOrder: (id) => orders.get(id),
     onOrderChange: (change) => void changes.push(change),
