@@ -202,6 +202,27 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
     expect(world.sandboxPayments(shopId) - before).toBe(1)
   })
 
+  const methodSwitch =
+    "iDEAL on a second instance while the first instance's card call is on its way: both go under the open key, " +
+    'iDEAL is the one payment, the card is told "being confirmed"'
+  it(methodSwitch, async () => {
+    const { shared, a, b, shopId, id } = await twoTabsOnTwoInstances()
+    const before = world.sandboxPayments(shopId)
+    // a's card call waits on its way until b's iDEAL is answered: the sandbox has seen nothing of it yet.
+    const bAnswered = gate()
+    a.proxy.rule = (method, path) => ({ action: 'forward', ...(isPayment(method, path) ? { holdUntil: bAnswered.opened } : {}) })
+    const first = a.post('/api/payments', await cardSubmission(world, id))
+    await until('the attempt stored', async () => (await shared.pool.query('SELECT 1 FROM attempts WHERE order_id = $1', [id])).rows[0])
+    const ideal = { orderId: id, reference: `order-${id}`, amount: { currency: 'EUR', value: 2800 }, paymentMethod: { type: 'ideal' } }
+    const second = await b.post('/api/payments', ideal)
+    bAnswered.open()
+    expect(second).toMatchObject({ status: 200, body: { resultCode: 'RedirectShopper' } })
+    expect(await first).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    const { rows } = await shared.pool.query('SELECT number, method_type, state FROM attempts WHERE order_id = $1', [id])
+    expect(rows).toEqual([{ number: 1, method_type: 'ideal', state: 'action_required' }])
+    expect(world.sandboxPayments(shopId) - before).toBe(1)
+  })
+
   /**
    * A new order paid through `a`, and an earlier capture of 1.00 whose answers `a` lost: the sandbox
    * took it, the ledger holds it open. `capture(value)` is the admin's click on the order.
