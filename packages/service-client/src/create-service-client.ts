@@ -8,7 +8,7 @@ import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency.j
 import type { Backoff } from './lib/backoff.js'
 import { send, type SendPolicy } from './lib/send.js'
 import { callTelemetry, type CallOutcome } from './lib/call-telemetry.js'
-import { checkCredentials, defaultSleep, envelopeOf, id, positive, query } from './lib/call-arguments.js'
+import { amountOf, checkCredentials, defaultSleep, envelopeOf, id, positive, query } from './lib/call-arguments.js'
 import { signRequest } from './signing.js'
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -159,10 +159,12 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     setStorePaymentMethods: async (storeId, body, o) => call(E.setStorePaymentMethods, { store_id: id('storeId', storeId) }, body, o),
     createPayment: async (storeId, request, o) => call(E.createPayment, { store_id: id('storeId', storeId) }, request, o),
     paymentDetails: async (storeId, request, o) => call(E.paymentDetails, { store_id: id('storeId', storeId) }, request, o),
-    capture: async (psp, amount, o) => call(E.capture, { psp_reference: id('pspReference', psp) }, { amount }, o),
+    capture: async (psp, amount, o) => call(E.capture, { psp_reference: id('pspReference', psp) }, { amount: amountOf(amount) }, o),
     refund: async (psp, amount, o) => {
       const body =
-        o?.lineItems === undefined ? { amount } : { amount, lineItems: o.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })) }
+        o?.lineItems === undefined
+          ? { amount: amountOf(amount) }
+          : { amount: amountOf(amount), lineItems: o.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })) }
       return call(E.refund, { psp_reference: id('pspReference', psp) }, body, o)
     },
     cancel: async (psp, o) => call(E.cancel, { psp_reference: id('pspReference', psp) }, undefined, o),

@@ -116,6 +116,17 @@ describe('idempotency keys', () => {
     expect(new Set(server.keys()).size).toBe(1)
   })
 
+  it('a capture or refund sends its amount in one key order and nothing else, so two calls under one key are the same bytes', async () => {
+    server = await misbehavingServer(() => reply.refusal(422, 'STOP_HERE'))
+    const { client } = fastClient(server.url)
+    const valueFirst = { value: 100, currency: 'EUR', note: 'from the shop' } as unknown as typeof amount
+    for (const call of [(a: typeof amount) => client.capture(PSP, a), (a: typeof amount) => client.refund(PSP, a)]) {
+      await rejection(call(amount))
+      await rejection(call(valueFirst))
+    }
+    expect(server.received.map((r) => r.body)).toEqual(Array(4).fill('{"amount":{"currency":"EUR","value":100}}'))
+  })
+
   it.each([
     ['listContractors', (c: ServiceClient) => c.listContractors()],
     ['updatedPayments', (c: ServiceClient) => c.updatedPayments({ after: 3 })],

@@ -3,6 +3,7 @@
  * under its stored key, settled once, never refused as "nothing left" for money it took itself.
  */
 import { describe, expect, it } from 'vitest'
+import { createServiceClient } from '@card-jwe/service-client'
 import { modificationWorld } from './support/modification-world.js'
 import { startShop } from './support/shop.js'
 
@@ -117,6 +118,62 @@ describe('capture, refund and cancel called again after a lost answer', () => {
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
       await shop.backend.poller.pollNow()
       expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', refundedValue: 1500 })
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it.each(['capture', 'refund'] as const)(
+    'a %s of an amount written value first, its answer lost, is sent again byte for byte under its key: one of it',
+    async (kind) => {
+      const shop = await startShop(t.world)
+      try {
+        const { order, payment } = kind === 'capture' ? await t.paidOrder(shop) : await t.capturedOrder(shop)
+        const path = kind === 'capture' ? '/captures' : '/refunds'
+        const before = t.world.proxy.callsForwarded('POST', path).length
+        // The shop's own code may build the amount in any key order; the type allows it.
+        const tenEuros = { amount: { value: 1000, currency: 'EUR' } }
+        t.failing('lose-answers', path)
+        await expect(shop.backend[kind](order.id, tenEuros)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+        t.world.proxy.mode = 'pass'
+        expect(await shop.backend[kind](order.id, tenEuros)).toMatchObject({ state: 'received', amount: { value: 1000 } })
+        const calls = t.world.proxy.callsForwarded('POST', path).slice(before)
+        // The retry sent what the lost call sent, under its key: the service repeats its answer, nothing moves twice.
+        expect(new Set(calls.map((c) => c.key)).size).toBe(1)
+        expect(new Set(calls.map((c) => c.body)).size).toBe(1)
+        expect(t.world.sandboxModifications(payment, kind)).toBe(1)
+      } finally {
+        await shop.close()
+      }
+    },
+  )
+
+  it('a refund whose key the service says names another request stays open: 503 with its id, none sent under a new key', async () => {
+    const lines: string[] = []
+    const shop = await startShop(t.world, { log: (line) => lines.push(line) })
+    try {
+      const { order, payment } = await t.capturedOrder(shop)
+      t.failing('down', '/refunds')
+      const tenEuros = { amount: { currency: 'EUR', value: 1000 } }
+      const lost = await shop.backend.refund(order.id, tenEuros).catch((error: unknown) => error)
+      expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      t.world.proxy.mode = 'pass'
+      // Another request reaches the service under that key first (as a shop that sent another body would).
+      const [attempt] = await shop.store.listAttempts(String(order.id))
+      const refunds = async () => (await shop.store.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
+      const [stored] = await refunds()
+      const direct = createServiceClient({ baseUrl: t.world.sandbox.baseUrl, credentials: t.world.sandbox.readyMadeShop })
+      await direct.refund(payment, { currency: 'EUR', value: 500 }, { idempotencyKey: stored!.idempotencyKey })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      // That request may have moved money: the outcome is open, never a refusal that lets a new key go.
+      const again = await shop.backend.refund(order.id, tenEuros).catch((error: unknown) => error)
+      expect(again).toMatchObject({ code: 'OUTCOME_PENDING', details: { requestId: stored!.id } })
+      expect((await refunds()).map((m) => m.state)).toEqual(['requested'])
+      // The merchant's log says so, naming the order and the request.
+      expect(lines).toContainEqual(
+        expect.stringContaining(`order ${order.id}: refund ${stored!.id} stays open (its key names another request`),
+      )
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
     } finally {
       await shop.close()
     }

@@ -1,3 +1,4 @@
+import type { Amount } from '@card-jwe/payment-validator'
 import type { ServiceCredentials } from '../service-client-types.js'
 
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/
@@ -7,6 +8,12 @@ export function id(field: 'storeId' | 'pspReference', value: unknown): string {
   if (typeof value !== 'string' || !ID_PATTERN.test(value)) throw new TypeError(`${field}: 1 to 64 characters of [A-Za-z0-9_-]`)
   return value
 }
+
+/**
+ * An amount as the body carries it, in one key order and nothing else: a retry under the same key
+ * must send the same bytes, whatever order the caller's object had (a service may compare the text).
+ */
+export const amountOf = (amount: Amount): Amount => ({ currency: amount.currency, value: amount.value })
 
 export function query(values: { readonly [key: string]: string | number | undefined }): string {
   const params = new URLSearchParams()

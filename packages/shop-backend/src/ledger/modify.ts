@@ -83,7 +83,8 @@ function amountFor(
   if (!Number.isSafeInteger(amount.value) || amount.value < 1 || amount.value > left) {
     throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind}`)
   }
-  return amount
+  // As the ledger reads it back: the first call's row and a retry's are the same record.
+  return { currency: amount.currency, value: amount.value }
 }
 
 /**

@@ -9,6 +9,12 @@ import type { PaymentServiceError } from '../payment-service.js'
  */
 export const outcomeIsOpen = (error: PaymentServiceError): boolean => error.kind === 'unknown' || error.code === 'IDEMPOTENCY_KEY_IN_USE'
 
+/**
+ * The key already names another request that reached the service (`IDEMPOTENCY_KEY_REUSED`): that
+ * one may have moved money, so the outcome is open; a new key after it could move money twice.
+ */
+export const keyUsedBefore = (error: PaymentServiceError): boolean => error.code === 'IDEMPOTENCY_KEY_REUSED'
+
 export function unreachable(): ShopBackendError {
   return new ShopBackendError(
     'SERVICE_UNREACHABLE',

@@ -3,7 +3,7 @@ import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError, type ModificationAnswer, type PaymentService, type RefundCall } from '../payment-service.js'
 import type { ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { BackendContext } from '../backend-context.js'
-import { outcomeIsOpen, refusal } from './refusals.js'
+import { keyUsedBefore, outcomeIsOpen, refusal } from './refusals.js'
 
 /** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
 export interface ModificationResult {
@@ -32,6 +32,24 @@ function unreachableModification(requestId: string): ShopBackendError {
   )
 }
 
+/**
+ * The service holds another request under this one's key: that one may have moved money, so this
+ * stays `requested` (never refused, which would let a new key go) and the merchant is told.
+ */
+function keyNamesAnother(context: BackendContext, m: ModificationRecord): ShopBackendError {
+  context.log(
+    `order ${m.orderId}: ${m.kind} ${m.id} stays open (its key names another request at the service, IDEMPOTENCY_KEY_REUSED); ` +
+      'check the payment in the back office before asking for more',
+    'warn',
+    { component: 'ledger', code: 'IDEMPOTENCY_KEY_REUSED', orderId: m.orderId },
+  )
+  return new ShopBackendError(
+    'OUTCOME_PENDING',
+    `The payment service holds another request under this ${m.kind}'s key; its outcome is unknown and nothing was sent again.`,
+    { requestId: m.id },
+  )
+}
+
 export const resultOf = (m: ModificationRecord): ModificationResult => ({
   requestId: m.id,
   orderId: m.orderId,
@@ -54,6 +72,7 @@ export async function sendStored(context: BackendContext, modification: Modifica
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
+    if (keyUsedBefore(error)) throw keyNamesAnother(context, modification)
     await context.store.updateModification(modification.id, modification.version, {
       state: 'refused',
       errorCode: error.code,

@@ -18,7 +18,7 @@ import {
 } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
-import { openOutcome, outcomeIsOpen, outcomePending, refusal, whyOpen } from './refusals.js'
+import { keyUsedBefore, openOutcome, outcomeIsOpen, outcomePending, refusal, whyOpen } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
 async function attemptFor(
@@ -173,7 +173,7 @@ async function sendUnderKey(
       // Refused: nothing was charged under the key; the attempt is final and failed, and the next
       // submission is a new attempt. Not when the key was used before for another request (that one
       // may have charged), nor for a resend, nor once another sender moved the attempt on.
-      const mayHaveCharged = resent || error.code === 'IDEMPOTENCY_KEY_REUSED'
+      const mayHaveCharged = resent || keyUsedBefore(error)
       if (UNSETTLED_STATES.has(attempt.state) && !mayHaveCharged) {
         await compareAndSetQueueing(
           context,
@@ -182,9 +182,9 @@ async function sendUnderKey(
           changeOf(attempt, { state: 'error', updatedAt: '' }),
         )
       } else if (UNSETTLED_STATES.has(attempt.state))
-        saidOpen(context, attempt, error.code, resent ? 'a resend refused' : 'its key used before')
+        saidOpen(context, attempt, error.code, keyUsedBefore(error) ? 'its key used before' : 'a resend refused')
       // The key names another request that reached the service (another method, another tab's): its outcome is open.
-      if (error.code === 'IDEMPOTENCY_KEY_REUSED') throw outcomePending()
+      if (keyUsedBefore(error)) throw outcomePending()
       throw refusal(error)
     }
   }
