@@ -235,7 +235,14 @@ for (const variant of variants) {
           status: 400,
           body: { error: 'INVALID_BODY' },
         })
-        expect(await admin.post(`/api/admin/orders/${order.id}/refund`, { requestId: 'x' })).toMatchObject({ status: 400 })
+        // The rule in words, as the type's documentation gives it: not zod's "format:regex".
+        expect(await admin.post(`/api/admin/orders/${order.id}/refund`, { requestId: 'click-1' })).toMatchObject({
+          status: 400,
+          body: { error: 'INVALID_BODY', message: 'body: requestId (8 to 64 characters of [A-Za-z0-9_-])' },
+        })
+        expect((await admin.post(`/api/admin/orders/${order.id}/refund`, { amount: { currency: 'eur', value: 1 } })).body).toMatchObject({
+          message: 'body: amount.currency (an ISO 4217 code)',
+        })
         expect(await admin.post(`/api/admin/orders/${order.id}/refund`, { amount: EUR(99_999) })).toMatchObject({
           status: 422,
           body: { error: 'AMOUNT_NOT_ALLOWED' },

@@ -13,7 +13,7 @@ import { savedCardWorld } from './support/saved-card-world.js'
 import { patientClient, startShop } from './support/shop.js'
 
 const t = savedCardWorld()
-const { newShopper, orderOf, saveCard, paymentsAtSandbox } = t
+const { newShopper, orderOf, saveCard, shopperWithCard, paymentsAtSandbox } = t
 
 const REFUSED_ON_FILE = findTestCard({ outcomeWithoutShopper: 'refused' })
 /**
@@ -46,9 +46,7 @@ describe('chargeSavedCard: the shop charges a saved card without the shopper', (
   it('authorised on SQLite: the attempt kept with its key, onOrderChange heard before it returns', async () => {
     const shop = await startShop(t.world)
     try {
-      const shopper = newShopper()
-      const id = await saveCard(shop, shopper)
-      const order = orderOf(shop, shopper)
+      const { id, order } = await shopperWithCard(shop)
       const result = await shop.backend.chargeSavedCard(order.id, { storedPaymentMethodId: id, recurringProcessingModel: 'Subscription' })
       expect(result).toEqual({ resultCode: 'Authorised' })
       const [attempt, ...more] = await shop.store.listAttempts(String(order.id))
@@ -62,6 +60,27 @@ describe('chargeSavedCard: the shop charges a saved card without the shopper', (
         },
       )
       expect(t.world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a paid renewal charged again after its card was removed gets the stored Authorised, not a 422; nothing is sent', async () => {
+    // A scheduler that lost the answer retries after the shopper unsubscribed: the renewal was made.
+    const shop = await startShop(t.world)
+    try {
+      const { shopper, id, order } = await shopperWithCard(shop)
+      const charge = { storedPaymentMethodId: id, recurringProcessingModel: 'Subscription' } as const
+      expect(await shop.backend.chargeSavedCard(order.id, charge)).toEqual({ resultCode: 'Authorised' })
+      await shop.backend.removeSavedCard({ shopperReference: shopper, storedPaymentMethodId: id })
+      const sent = paymentsAtSandbox()
+      expect(await shop.backend.chargeSavedCard(order.id, charge)).toEqual({ resultCode: 'Authorised' })
+      expect(paymentsAtSandbox()).toBe(sent)
+      // An order not paid yet is still checked against the cards the service lists now.
+      await expect(shop.backend.chargeSavedCard(orderOf(shop, shopper).id, charge)).rejects.toMatchObject({
+        code: 'STORED_PAYMENT_METHOD_UNKNOWN',
+      })
+      expect(paymentsAtSandbox()).toBe(sent)
     } finally {
       await shop.close()
     }

@@ -62,9 +62,7 @@ describe('saved cards at the checkout (the page)', () => {
   it('a saved card of the shopper pays with its code alone; the request carries ContAuth and CardOnFile', async () => {
     const shop = await startShop(t.world)
     try {
-      const shopper = newShopper()
-      const id = await saveCard(shop, shopper)
-      const order = orderOf(shop, shopper)
+      const { shopper, id, order } = await t.shopperWithCard(shop)
       const paid = await shop.post('/api/payments', await savedCardSubmission(order, id))
       expect(paid).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
       // The sandbox refuses a saved card without ContAuth and a model (rule between the fields): authorised says they were sent.

@@ -3,6 +3,7 @@ import type { OrderRecord } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import type { StoredCard } from '../payment-service.js'
 import type { BackendContext } from '../backend-context.js'
+import { paidAttempt } from './attempts.js'
 import { savedCards } from './shopper-data.js'
 
 /** A saved card as the page sees it: enough to tell cards apart and pick one, nothing more. */
@@ -40,9 +41,12 @@ export function unknownSavedCard(): ShopBackendError {
 
 /**
  * Checks, before anything is stored or sent, that `storedPaymentMethodId` is one of the saved cards of
- * the order's shopper (the shop's `shopperReference`, never the page's), as the service lists them now.
+ * the order's shopper (the shop's `shopperReference`, never the page's), as the service lists them now;
+ * unless the order is paid, when nothing will be sent.
  */
 export async function requireOwnSavedCard(context: BackendContext, order: OrderRecord, storedPaymentMethodId: string): Promise<void> {
+  // A paid order is answered from the ledger with nothing sent: a repeat after the card was removed gets its result, not a 422.
+  if (paidAttempt(await context.store.listAttempts(String(order.id)))) return
   const shopperReference = order.shopperReference
   if (shopperReference === undefined) throw unknownSavedCard()
   const cards = await savedCards(context, shopperReference)

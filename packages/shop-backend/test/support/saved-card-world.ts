@@ -35,14 +35,22 @@ export function savedCardWorld() {
     return saved.id
   }
 
+  const newShopper = () => `shopper-${Date.now().toString(36)}-${++shoppers}`
+
   return {
     /** The file's world, started before its first test. */
     get world(): World {
       return world!
     },
-    newShopper: () => `shopper-${Date.now().toString(36)}-${++shoppers}`,
+    newShopper,
     orderOf,
     saveCard,
+    /** A new shopper with a saved card (its id), and a new order of theirs to pay with it. */
+    async shopperWithCard(shop: TestShop) {
+      const shopper = newShopper()
+      const id = await saveCard(shop, shopper)
+      return { shopper, id, order: orderOf(shop, shopper) }
+    },
     paymentsAtSandbox: () => world!.proxy.counted('POST', '/payments'),
   }
 }
