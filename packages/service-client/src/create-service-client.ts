@@ -161,10 +161,8 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     paymentDetails: async (storeId, request, o) => call(E.paymentDetails, { store_id: id('storeId', storeId) }, request, o),
     capture: async (psp, amount, o) => call(E.capture, { psp_reference: id('pspReference', psp) }, { amount: amountOf(amount) }, o),
     refund: async (psp, amount, o) => {
-      const body =
-        o?.lineItems === undefined
-          ? { amount: amountOf(amount) }
-          : { amount: amountOf(amount), lineItems: o.lineItems.map((l) => ({ id: l.id, quantity: l.quantity })) }
+      const lineItems = o?.lineItems?.map((l) => ({ id: l.id, quantity: l.quantity }))
+      const body = { amount: amountOf(amount), ...(lineItems === undefined ? {} : { lineItems }) }
       return call(E.refund, { psp_reference: id('pspReference', psp) }, body, o)
     },
     cancel: async (psp, o) => call(E.cancel, { psp_reference: id('pspReference', psp) }, undefined, o),
