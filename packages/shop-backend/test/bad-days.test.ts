@@ -57,6 +57,17 @@ async function detailsAnswerLost(s: TestShop) {
   return { order, details }
 }
 
+/** An order whose iDEAL payment (attempt 1) the shopper approved at the bank after a card was refused in another tab (attempt 2). */
+async function bankApprovedAfterOtherTabRefused() {
+  const s = await shop()
+  const order = s.createOrder()
+  const started = await s.post('/api/payments', s.idealSubmission(order))
+  const refusedCard = findTestCard({ threeDSecure: 'none', outcome: 'refused' })
+  expect((await s.post('/api/payments', await s.cardSubmission(order, refusedCard))).body).toMatchObject({ resultCode: 'Refused' })
+  const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+  return { s, order, redirectResult }
+}
+
 describe('on a bad day: the shopper submits twice', () => {
   it('two identical card submissions at once make one service payment, and both get the same answer', async () => {
     const s = await shop()
@@ -153,16 +164,36 @@ describe('on a bad day: the shopper submits twice', () => {
   })
 
   it('a bank redirect finished after another card was refused in a second tab: its details go, and the order is paid', async () => {
-    const s = await shop()
-    const order = s.createOrder()
-    const started = await s.post('/api/payments', s.idealSubmission(order))
-    const refusedCard = findTestCard({ threeDSecure: 'none', outcome: 'refused' })
-    expect((await s.post('/api/payments', await s.cardSubmission(order, refusedCard))).body).toMatchObject({ resultCode: 'Refused' })
-    // The shopper approves the first tab's payment at the bank and comes back: not "Refused" from the other card.
-    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    const { s, order, redirectResult } = await bankApprovedAfterOtherTabRefused()
+    // The shopper comes back from the bank: not "Refused" from the other card.
     const back = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
     expect(back).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refused'])
+  })
+
+  it("a bank's lost details answer after another tab's refusal, the feed unread: being confirmed, not that card's Refused", async () => {
+    const { s, order, redirectResult } = await bankApprovedAfterOtherTabRefused()
+    // The first details call authorises at the service and its answer is lost; the client's retry hears
+    // PAYMENT_ALREADY_FINAL. The feed cannot be read meanwhile, so the ledger does not know yet.
+    let detailsCalls = 0
+    const asRuled = world.proxy.rule
+    world.proxy.rule = (method, path) => {
+      if (method === 'POST' && path.endsWith('/payment-details')) return { action: detailsCalls++ === 0 ? 'lose' : 'forward' }
+      return { action: path.endsWith('/updated-payments') ? 'down' : 'forward' }
+    }
+    const details = { orderId: order.id, details: { redirectResult } }
+    expect(await s.post('/api/payment-details', details)).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    expect(detailsCalls).toBe(2)
+    // Told "being confirmed", the shopper pays again: nothing goes while the order's outcome is open.
+    const before = paymentsBefore()
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+    expect(paymentsBefore()).toBe(before)
+    // The feed back: the bank's payment pays the order, and the return page hears it.
+    world.proxy.rule = asRuled
+    await s.backend.poller.pollNow()
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refused'])
+    expect(paymentsBefore()).toBe(before)
   })
 
   it('a reload of the return page after success answers the stored Authorised (200), with no second /details call', async () => {

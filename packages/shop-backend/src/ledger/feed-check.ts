@@ -20,7 +20,10 @@ export async function settledByFeed(context: BackendContext, attempt: AttemptRec
   const paid = paidAttempt(attempts)
   if (paid) return browserAnswer(paid)
   const current = attempts.find((a) => a.id === attempt.id)
-  if (current && FAILED_STATES.has(current.state)) {
+  // The claim holder failed, but the details may have been another tab's step (a bank's return after
+  // this card's refusal): while one waits and the feed is unread, that payment may be the paid one.
+  const anotherAtAStep = attempts.some((a) => a.id !== attempt.id && a.state === 'action_required')
+  if (current && FAILED_STATES.has(current.state) && (!anotherAtAStep || read === 'clear')) {
     // Final and failed: nothing more goes for it, so its claim must not hold the next Pay for a minute.
     await releaseClaim(context, attempt.id, key)
     return browserAnswer(current)
