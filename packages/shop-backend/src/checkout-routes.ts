@@ -18,6 +18,7 @@ import { json } from './http/answers.js'
 import type { BackendEnv } from './http/backend-env.js'
 import { jsonBody, readJsonBody } from './http/json-body.js'
 import { onlyMethod } from './http/only-method.js'
+import { pageOriginCheck } from './http/page-origin-check.js'
 import type { BackendContext } from './backend-context.js'
 import { fingerprintOf } from './lib/fingerprint.js'
 import { submitDetails } from './ledger/submit-details.js'
@@ -75,6 +76,7 @@ export function addCheckoutRoutes(
   },
 ) {
   const { context } = deps
+  const checkPageOrigin = pageOriginCheck(context.log)
   async function orderOf(orderId: string | number): Promise<OrderRecord> {
     const order = await context.findOrder(String(orderId))
     if (!order) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: no such order')
@@ -113,6 +115,7 @@ export function addCheckoutRoutes(
         ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
       }),
     )
+    checkPageOrigin(request.headers.get('origin'), body.returnUrl)
     const { service, storeId } = await context.connection()
     const fingerprint = fingerprintOf(submission.paymentMethod)
     const methodType = String(submission.paymentMethod.type)

@@ -67,12 +67,20 @@ describe('capture, refund and cancel by order', () => {
           message: 'orderId: the ledger holds no payment for this order',
         })
       const { order } = await t.paidOrder(shop)
-      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({
+        code: 'MODIFICATION_NOT_ALLOWED',
+        message: 'orderId: a refund needs a payment that is partially_captured or captured or partially_refunded',
+      })
       await expect(shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 2801 } })).rejects.toMatchObject({
         code: 'AMOUNT_NOT_ALLOWED',
         message: expect.stringContaining('amount.value'),
       })
       await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 100 } })
+      // Asked for, not yet shown captured by the feed: the refusal says what it waits for.
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({
+        code: 'MODIFICATION_NOT_ALLOWED',
+        message: expect.stringContaining("the feed has not shown this payment's capture yet"),
+      })
       await shop.backend.poller.pollNow()
       await expect(shop.backend.cancel(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
     } finally {

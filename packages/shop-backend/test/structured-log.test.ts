@@ -136,4 +136,30 @@ describe('the log option as a structured logger (pino) or a function', () => {
       await rm(dir, { recursive: true, force: true })
     }
   })
+
+  it("warns once, by code, when the paying page is not at its return URL's origin, where 3-D Secure results go", async () => {
+    const { logger, entries } = capturedPino()
+    const s = await shop({ log: logger, shopUrl: 'http://127.0.0.1:3000' })
+    const payFrom = async (origin: string) => {
+      const order = s.createOrder()
+      const response = await s.backend.fetch(
+        new Request('http://shop.test/api/payments', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin },
+          body: JSON.stringify(await s.cardSubmission(order)),
+        }),
+        { ip: '127.0.0.1' },
+      )
+      expect(response.status).toBe(200)
+    }
+    const mismatches = () => entries.filter((e) => e.code === 'PAGE_ORIGIN_MISMATCH')
+    await payFrom('http://127.0.0.1:3000')
+    expect(mismatches()).toEqual([])
+    await payFrom('http://localhost:3000')
+    await payFrom('http://localhost:3000')
+    expect(mismatches()).toEqual([expect.objectContaining({ level: LEVEL.warn, component: 'http', msg: expect.any(String) })])
+    const message = String(mismatches()[0]!.msg)
+    expect(message).toContain('http://localhost:3000')
+    expect(message).toContain('http://127.0.0.1:3000')
+  })
 })
