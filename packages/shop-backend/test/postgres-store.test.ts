@@ -8,11 +8,13 @@ import { freshDatabase, postgres, testPool } from './support/postgres.js'
 /** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
 const onServer = describe.skipIf(postgres.missing !== undefined)
 
-/** A test on a store of its own, in a fresh database; closed (again, if the test did) and dropped after. */
+/** A test on a store of its own, in a fresh database, with what it logs; closed (again, if the test did) and dropped after. */
 const onFreshStore = (name: string, run: (store: PostgresStore, logged: readonly string[]) => Promise<void>) => async () => {
   const database = await freshDatabase(name)
   const logged: string[] = []
   const store = await openPostgresStore({ connectionString: database.url, log: (line) => logged.push(line) })
+  // What it logs once open: its warning at open (this server runs with synchronous_commit off) is tested apart.
+  logged.length = 0
   try {
     await run(store, logged)
   } finally {
@@ -387,5 +389,43 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(await store.insertAttempt(attempt('after-drop', 1))).toBe(true)
       }),
     )
+  })
+
+  describe("PostgreSQL store: the server's settings", () => {
+    /** A fresh database with `setting` as its default for every session, and a store opened on it. */
+    async function openWith(setting: string) {
+      const database = await freshDatabase('settings')
+      const admin = testPool(database.url, 1)
+      await admin.query(`ALTER DATABASE "${new URL(database.url).pathname.slice(1)}" SET ${setting}`)
+      await admin.end()
+      const logged: string[] = []
+      const opened = openPostgresStore({ connectionString: database.url, log: (line) => logged.push(line) })
+      return { opened, logged, database }
+    }
+
+    it('refuses a database whose transactions default to repeatable read, naming the setting and the level it needs', async () => {
+      const { opened, database } = await openWith("default_transaction_isolation = 'repeatable read'")
+      try {
+        await expect(opened).rejects.toThrow(/default_transaction_isolation is 'repeatable read', and the store needs 'read committed'/)
+      } finally {
+        await database.drop()
+      }
+    })
+
+    it('warns at open when commits are not synchronous (a crash could lose a stored key), and not when they are', async () => {
+      for (const [synchronous, warned] of [
+        ['off', true],
+        ['on', false],
+      ] as const) {
+        const { opened, logged, database } = await openWith(`synchronous_commit = ${synchronous}`)
+        const store = await opened
+        try {
+          expect(logged.some((line) => line.includes('synchronous_commit is off'))).toBe(warned)
+        } finally {
+          await store.close()
+          await database.drop()
+        }
+      }
+    })
   })
 })

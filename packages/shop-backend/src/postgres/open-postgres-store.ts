@@ -7,6 +7,7 @@ import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { createLedgerWrites } from './ledger-writes.js'
 import { migratePostgres } from './migrate.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
+import { checkServerSettings } from './server-settings.js'
 import { pgDriver } from './pg-steps.js'
 
 /** Options of {@link openPostgresStore}: the shop's own pool, or a connection string (the store makes and ends its pool). */
@@ -76,6 +77,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     })
   let schemaVersion: number
   try {
+    await checkServerSettings(pool, log)
     schemaVersion = await migratePostgres(pool, options.migrations ?? POSTGRES_MIGRATIONS)
   } catch (error) {
     if (owned) await pool.end().catch(() => {})
