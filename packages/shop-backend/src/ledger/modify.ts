@@ -172,22 +172,20 @@ async function decide(
   const attempts = await attemptsOfOrder(context, orderId)
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
-  const notAllowed = () =>
-    new ShopBackendError('MODIFICATION_NOT_ALLOWED', `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`)
+  // A refund right after a capture: the money is captured once the feed shows it, not when it is asked for.
+  const notAllowed = (asked: readonly ModificationRecord[] = []) =>
+    new ShopBackendError(
+      'MODIFICATION_NOT_ALLOWED',
+      kind === 'refund' && asked.some((m) => m.kind === 'capture' && m.state !== 'refused')
+        ? "orderId: a refund needs captured money, and the feed has not shown this payment's capture yet; try again once it has"
+        : `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
+    )
   if (!attempt) throw notAllowed()
   const allowed = ALLOWED[kind].has(attempt.state)
+  const asked = await context.store.listModifications(attempt.id)
   // A state this kind may have caused (a refund lost, then the feed showed "refunded") still lets a
   // plain retry settle it; any other state refuses before anything is sent (a stale cancel once captured).
-  const asked = await context.store.listModifications(attempt.id)
-  if (!allowed && (options.requestId !== undefined || !CAUSED_BY[kind].has(attempt.state))) {
-    // A refund right after a capture: the money is not captured until the feed confirms it.
-    if (kind === 'refund' && asked.some((m) => m.kind === 'capture' && m.state !== 'refused'))
-      throw new ShopBackendError(
-        'MODIFICATION_NOT_ALLOWED',
-        "orderId: a refund needs captured money, and the feed has not shown this payment's capture yet; try again once it has",
-      )
-    throw notAllowed()
-  }
+  if (!allowed && (options.requestId !== undefined || !CAUSED_BY[kind].has(attempt.state))) throw notAllowed(asked)
   // This click stored by another instance since the lookup above: the next round answers it as a repeat,
   // not as a new request that finds nothing left (its own row already counts as asked).
   if (options.requestId !== undefined && asked.some((m) => m.id === options.requestId)) return undefined
