@@ -19,7 +19,7 @@ interface Answer {
  * config and imports its certificate at once, encrypts the card at Pay, runs 3-D Secure and
  * redirects, and ends each payment in one {@link CheckoutResult} for `onResult`. On the page a
  * redirect method returns to (`orderId` and `redirectResult` in its address) it sends the details
- * once; a reload of that page is answered from the result stored in `sessionStorage`.
+ * once; a reload of that page sends them again, and the back end answers from its ledger.
  */
 export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): Checkout {
   const { messages: words, cardMessages, baseUrl = '', actionContainer: area, onEvent, ...shop } = options
@@ -28,10 +28,9 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   const fields = attachCardFields({ ...shop, messages: cardMessages })
   let busy = false
   let leftForBank = false
+  let destroyed = false
   /** Ends the action under way (a challenge's Cancel); checkout-actions then rejects with ERR_ABORTED. */
   let abort: AbortController | undefined
-  /** sessionStorage key of the return page's result, until that result is known. */
-  let returnKey: string | undefined
 
   const say = (text: string) => {
     if (announcer) announcer.textContent = text
@@ -42,17 +41,17 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     fields.setDisabled(on)
   }
   const finish = (result: CheckoutResult) => {
+    // A page that unmounted (React's Strict Mode mounts twice) hears nothing more from this instance.
+    if (destroyed) return
     // Pay stays off once paid, and while the outcome is still to come.
     setBusy(result.kind === 'paid' || result.kind === 'pending')
     if (result.kind === 'paid' || result.kind === 'refused') fields.clear()
     say(result.message)
-    onEvent?.({ type: 'result', detail: result.kind, code: result.code })
-    options.onResult(result)
+    // Apart from the flow: a shop's callback that throws is reported, and this result stays.
+    queueMicrotask(() => onEvent?.({ type: 'result', detail: result.kind, code: result.code }))
+    queueMicrotask(() => options.onResult(result))
   }
-  const fail = (error: unknown) => {
-    returnKey = undefined // a reload of the return page asks again
-    finish(outcomeOf((error as { code?: string }).code ?? 'INTERNAL', words))
-  }
+  const fail = (error: unknown) => finish(outcomeOf((error as { code?: string }).code ?? 'INTERNAL', words))
 
   let certificate: Promise<EncryptionCertificate> | undefined
   const loadCertificate = () =>
@@ -94,8 +93,6 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       }
       answer = await request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: outcome.details })
     }
-    if (returnKey) sessionStorage.setItem(returnKey, answer.resultCode)
-    returnKey = undefined
     finish(outcomeOf(answer.resultCode, words))
   }
 
@@ -153,18 +150,12 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   const orderId = params.get('orderId')
   const redirectResult = params.get('redirectResult')
   if (orderId && redirectResult) {
+    // A reload sends them again: the back end answers the same details from its ledger, never calling twice.
     setBusy(true)
-    returnKey = redirectResult // the bank's opaque answer names the payment: no other key is like it
-    const stored = sessionStorage.getItem(returnKey)
-    if (stored) {
-      returnKey = undefined
-      finish(outcomeOf(stored, words))
-    } else {
-      say(words.processing)
-      request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: { redirectResult } })
-        .then((answer) => follow(answer, orderId))
-        .catch(fail)
-    }
+    say(words.processing)
+    request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: { redirectResult } })
+      .then((answer) => follow(answer, orderId))
+      .catch(fail)
   }
 
   return {
@@ -172,6 +163,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     pay,
     cancel: () => abort?.abort(),
     destroy() {
+      destroyed = true
       form.removeEventListener('submit', onSubmit)
       removeEventListener('pageshow', onPageShow)
       fields.destroy()

@@ -3,13 +3,11 @@
  * card typed into the shop's own inputs, encrypted at Pay, 3-D Secure answered in the bank's frame,
  * the redirect return answered once, and every result in the shopper's words.
  */
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { commands } from 'vitest/browser'
 import { messages as AR } from '../src/locales/ar.js'
 import { messages as EN } from '../src/locales/en.js'
 import { $, calls, mount, newOrder, pressPay, shop, typeCard } from './page.ts'
-
-afterEach(() => sessionStorage.clear())
 
 describe('mountCheckout', () => {
   it('loads the config and certificate at mount, keeps Pay off while the payment is out, and ends paid', async () => {
@@ -155,7 +153,8 @@ describe('mountCheckout', () => {
     page.checkout.destroy()
   })
 
-  it('finishes a redirect payment on the return page once; a reload is answered from the stored result', async () => {
+  /** A redirect payment paid at the bank: the address the shopper comes back to. */
+  async function returnFromBank(): Promise<string> {
     const order = await newOrder()
     const body = { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: { type: 'ideal' } }
     const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
@@ -163,16 +162,87 @@ describe('mountCheckout', () => {
     const bank = { method: 'POST', body: JSON.stringify({ url: started.action.url }) }
     const { returnUrl } = (await (await fetch(`${shop.url}/test/bank`, bank)).json()) as { returnUrl: string }
     expect(new URL(returnUrl).searchParams.get('orderId')).toBe(String(order.id))
-    const before = (await calls())['/api/payment-details'] ?? 0
+    return returnUrl
+  }
+
+  it('finishes a redirect payment on the return page; a reload asks the back end, which answers from its ledger', async () => {
+    const returnUrl = await returnFromBank()
+    const before = await calls()
 
     const first = mount({ url: returnUrl })
     expect(await first.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
     first.checkout.destroy()
-    // The reload: the same address, the same tab's storage.
+    // The reload: the same address. Its details reach the back end again, the service once.
     const again = mount({ url: returnUrl })
     expect(await again.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
     again.checkout.destroy()
-    expect((await calls())['/api/payment-details']).toBe(before + 1)
+    const after = await calls()
+    expect(after['/api/payment-details']).toBe((before['/api/payment-details'] ?? 0) + 2)
+    expect(after['service details']).toBe((before['service details'] ?? 0) + 1)
+  })
+
+  it('finishes the return page where the browser refuses its storage (cookies blocked)', async () => {
+    const returnUrl = await returnFromBank()
+    // What a browser with cookies blocked does: reading sessionStorage throws.
+    const storage = Object.getOwnPropertyDescriptor(window, 'sessionStorage')!
+    Object.defineProperty(window, 'sessionStorage', {
+      configurable: true,
+      get: () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError')
+      },
+    })
+    try {
+      const page = mount({ url: returnUrl })
+      expect(await page.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+      page.checkout.destroy()
+    } finally {
+      Object.defineProperty(window, 'sessionStorage', storage)
+    }
+  })
+
+  it('keeps a paid result when the shop’s own callbacks throw, and reports their errors', async () => {
+    const reported: unknown[] = []
+    const report = (event: ErrorEvent) => {
+      event.preventDefault()
+      reported.push(event.error)
+    }
+    window.addEventListener('error', report)
+    try {
+      const seen: string[] = []
+      const page = mount({
+        order: await newOrder(),
+        onEvent: (event) => {
+          seen.push(event.type)
+          if (event.type === 'result') throw new Error('the shop’s analytics failed')
+        },
+      })
+      await typeCard(shop.cards.frictionless)
+      await pressPay(page)
+      expect(await page.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+      expect($('status').textContent).toBe(EN.paid)
+      expect(page.pay.disabled).toBe(true)
+      await expect.poll(() => reported.length).toBe(1)
+      expect(String(reported[0])).toContain('the shop’s analytics failed')
+      expect(seen.filter((type) => type === 'result')).toHaveLength(1)
+      expect(page.results).toHaveLength(1)
+      page.checkout.destroy()
+    } finally {
+      window.removeEventListener('error', report)
+    }
+  })
+
+  it('says nothing more from a destroyed checkout: a page mounted twice (Strict Mode) hears one result', async () => {
+    const returnUrl = await returnFromBank()
+    const before = (await calls())['/api/payment-details'] ?? 0
+    const first = mount({ url: returnUrl })
+    first.checkout.destroy()
+    const second = mount({ url: returnUrl })
+    expect(await second.nextResult()).toEqual({ kind: 'paid', message: EN.paid, code: 'Authorised' })
+    // Both mounts sent their details; the first one's answer is in too, and went nowhere.
+    await expect.poll(async () => (await calls())['/api/payment-details']).toBe(before + 2)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(first.results).toEqual([])
+    second.checkout.destroy()
   })
 
   it('speaks the chosen locale, with any word the shop changes laid over it', async () => {

@@ -65,6 +65,10 @@ describe('the shopper’s words for each code', () => {
     expect(outcomeOf('CARD_DATA_REFUSED', EN).message).toBe(EN.card)
   })
 
+  it('never says "no money was taken" for an error the payment may have outlived (a 5xx without a code)', () => {
+    expect(outcomeOf('INTERNAL', EN)).toEqual({ kind: 'retry', message: EN.unavailable, code: 'INTERNAL' })
+  })
+
   it.each([
     ['Authorised', 'paid', EN.paid],
     ['Refused', 'refused', EN.refused],

@@ -20,6 +20,8 @@ export const WORDS_OF_CODE: Readonly<Record<string, Key>> = {
   STORE_UNAVAILABLE: 'unavailable',
   NOT_REGISTERED: 'unavailable',
   SERVICE_REFUSED: 'unavailable',
+  // A 5xx without a code (a proxy's page, a crash): the payment may have gone, so never "no money was taken".
+  INTERNAL: 'unavailable',
   OUTCOME_PENDING: 'pending',
   CARD_DATA_REFUSED: 'card',
   STORED_PAYMENT_METHOD_UNKNOWN: 'card',

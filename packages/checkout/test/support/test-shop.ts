@@ -29,11 +29,13 @@ const readBody = async (request: IncomingMessage): Promise<Record<string, unknow
 }
 
 export async function startTestShop(): Promise<TestShop> {
-  const sandbox = await startTestSandbox()
-  const dir = await mkdtemp(join(tmpdir(), 'checkout-test-shop-'))
-  const orders = new Map<string, ShopOrder & { origin: string }>()
   /** Requests per path of the back end (POSTs by path, others as `GET /path`): "details posted once" is counted here. */
   const calls = new Map<string, number>()
+  const count = (call: string) => calls.set(call, (calls.get(call) ?? 0) + 1)
+  // The service's own details calls, from the sandbox's request log: what the back end sent on.
+  const sandbox = await startTestSandbox({ log: (line) => /^POST \S*\/payment-details 200/.test(line) && count('service details') })
+  const dir = await mkdtemp(join(tmpdir(), 'checkout-test-shop-'))
+  const orders = new Map<string, ShopOrder & { origin: string }>()
   const backend = createShopBackend({
     store: openSqliteStore({ path: join(dir, 'payments.sqlite') }),
     ...connectServiceClient({ baseUrl: sandbox.baseUrl }),
@@ -77,8 +79,7 @@ export async function startTestShop(): Promise<TestShop> {
       const answer = await fetch(`${String(url)}/${String(decision)}`, { method: 'POST', redirect: 'manual' })
       reply({ returnUrl: answer.headers.get('location') })
     } else {
-      const call = request.method === 'POST' ? path : `${request.method} ${path}`
-      calls.set(call, (calls.get(call) ?? 0) + 1)
+      count(request.method === 'POST' ? path : `${request.method} ${path}`)
       listener(request, response)
     }
   })
