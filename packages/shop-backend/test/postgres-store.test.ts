@@ -391,6 +391,75 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
     )
   })
 
+  describe('PostgreSQL store: the admin beside the poller and the deliverer', () => {
+    /** Resolves once `waiting` of the database's sessions wait for a lock. */
+    const lockWaits = (pool: pg.Pool, waiting: number) =>
+      expect
+        .poll(async () => {
+          const { rows } = await pool.query<{ n: string }>(
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          )
+          return Number(rows[0]!.n)
+        })
+        .toBe(waiting)
+
+    it(
+      'a problem dismissed while a poll applies it: the apply stands, the dismissal finds it resolved, nothing kept as dismissed',
+      onOwnPool('dismiss-problem-race', async (store, pool) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        const record = { sequence: 5, pspReference: 'PSP5', status: 'authorised' }
+        await store.applyChangesAndCursor({
+          applied: [],
+          skipped: [],
+          problems: [{ sequence: 5, change: record, reason: 'STORE_ERROR', nextTryAt: at }],
+          resolved: [],
+          at,
+        })
+        // The poll's compare-and-set waits on a row another session holds: its sequence is marked, its problem open.
+        const holder = await pool.connect()
+        await holder.query('BEGIN')
+        await holder.query('SELECT id FROM attempts WHERE id = $1 FOR UPDATE', [a.id])
+        const applied = { sequence: 5, record, attemptId: a.id, expectedVersion: 1, patch: { state: 'authorised' as const, updatedAt: at } }
+        const poll = store.applyChangesAndCursor({ applied: [applied], skipped: [], problems: [], resolved: [], at })
+        await lockWaits(pool, 1)
+        const dismissal = store.dismissProblem(5, at)
+        await lockWaits(pool, 2)
+        await holder.query('COMMIT')
+        holder.release()
+        expect(await poll).toEqual({ conflicts: [], repeats: [] })
+        expect(await dismissal).toBe(false)
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
+        expect(await store.listProblems()).toEqual([])
+        expect((await store.listDismissed(10)).problems).toEqual([])
+      }),
+    )
+
+    it(
+      'a delivery dismissed while the deliverer marks it delivered: found delivered, not kept as dismissed too',
+      onOwnPool('dismiss-delivery-race', async (store, pool) => {
+        const a = attempt('o1', 1)
+        await store.insertAttempt(a)
+        await store.compareAndSet(a.id, 1, { state: 'authorised', updatedAt: at }, change(a, 'authorised'))
+        const [entry] = await store.dueOutbox(FAR, 10)
+        // The deliverer's mark waits on the entry another session holds; the admin's dismissal comes after it.
+        const holder = await pool.connect()
+        await holder.query('BEGIN')
+        await holder.query('SELECT id FROM outbox WHERE id = $1 FOR UPDATE', [entry!.id])
+        const delivered = store.markDelivered(entry!.id)
+        await lockWaits(pool, 1)
+        const dismissal = store.dismissDelivery(entry!.id, at)
+        await lockWaits(pool, 2)
+        await holder.query('COMMIT')
+        holder.release()
+        await delivered
+        expect(await dismissal).toBe(false)
+        expect(await store.listOutbox(10)).toEqual([])
+        expect((await store.listDismissed(10)).deliveries).toEqual([])
+      }),
+    )
+  })
+
   describe("PostgreSQL store: the server's settings", () => {
     /** A fresh database with `setting` as its default for every session, and a store opened on it. */
     async function openWith(setting: string) {

@@ -11,9 +11,14 @@ export function* deliverNow(id: number, now: string): LedgerRule<boolean> {
   return true
 }
 
-/** Moves an undelivered entry to dismissed_deliveries: false when it is not in the outbox (delivered meanwhile). */
+/**
+ * Moves an undelivered entry to dismissed_deliveries: false when it is not in the outbox (delivered
+ * meanwhile). The entry is locked first: on PostgreSQL a delivery committing meanwhile is waited for,
+ * and its entry then found gone, not kept as dismissed as well.
+ */
 export function* dismissDelivery(id: number, at: string): LedgerRule<boolean> {
-  if ((yield* changes('keepDismissedDelivery', [id, at])) === 0) return false
+  if (!(yield* first<{ id: number }>('outboxEntryForCommit', [id]))) return false
+  yield* changes('keepDismissedDelivery', [id, at])
   yield* changes('delivered', [id])
   return true
 }
@@ -21,10 +26,16 @@ export function* dismissDelivery(id: number, at: string): LedgerRule<boolean> {
 /**
  * Moves an open problem to dismissed_problems and marks its sequence seen, so no poll (the feed read
  * again after a lost lease included) applies it later: false when it is not open (resolved meanwhile).
+ * The mark goes first: a poll applying the same sequence marks it first too, so on PostgreSQL one waits
+ * for the other's commit and then finds the mark, and a problem is never both applied and dismissed.
  */
 export function* dismissProblem(sequence: number, at: string): LedgerRule<boolean> {
-  if ((yield* changes('keepDismissedProblem', [sequence, at])) === 0) return false
+  // Already seen: a poll applied or skipped it (an open problem's sequence is never marked).
+  if ((yield* changes('markSeen', [sequence, at])) === 0) return false
+  if ((yield* changes('keepDismissedProblem', [sequence, at])) === 0) {
+    yield* changes('unmarkSeen', [sequence])
+    return false
+  }
   yield* changes('resolveProblem', [sequence])
-  yield* changes('markSeen', [sequence, at])
   return true
 }

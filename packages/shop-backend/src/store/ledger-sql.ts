@@ -96,6 +96,7 @@ export function ledgerSql(dialect: SqlDialect) {
     // The admin's view and hands: what waits, tried again now, or dismissed (kept in dismissed_*).
     undeliveredOutbox: `SELECT ${OUTBOX} FROM outbox WHERE delivered_at IS NULL AND id >= $2 ORDER BY id LIMIT $1`,
     outboxEntry: 'SELECT id FROM outbox WHERE id = $1 AND delivered_at IS NULL',
+    outboxEntryForCommit: `SELECT id FROM outbox WHERE id = $1 AND delivered_at IS NULL${dialect.lockForCommit}`,
     // The entry and its order's earlier undelivered ones: due now, so the shop still hears them in order.
     deliverNow: `UPDATE outbox SET next_try_at = $2 WHERE delivered_at IS NULL AND next_try_at > $2 AND id <= $1
       AND order_id = (SELECT order_id FROM outbox WHERE id = $1)`,
