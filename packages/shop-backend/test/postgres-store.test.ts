@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { openPostgresStore, type PostgresStore } from '../src/postgres/index.js'
 import type { AttemptRecord } from '../src/store/ledger-store.js'
 import { attempt, change, describeStoreConformance } from './store-conformance.js'
+import { startCommitAnswerLoss } from './support/commit-answer-loss.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
 
 /** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
@@ -105,6 +106,44 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
         expect(await Promise.all(fresh.map((a) => store.findAttempt(a.id)))).toEqual(fresh)
       }),
     )
+
+    it('a group committed but its answer lost: each write sent again finds its own, and answers as made, not as lost', async () => {
+      const database = await freshDatabase('answer-lost')
+      const proxy = await startCommitAnswerLoss(database.url)
+      const logged: string[] = []
+      const store = await openPostgresStore({ connectionString: proxy.url, log: (line) => logged.push(line) })
+      try {
+        const [a, b] = [attempt('lost1', 1), attempt('lost2', 1)]
+        proxy.loseAnswerOf('WITH inserted AS')
+        expect(await Promise.all([a, b].map((x) => store.insertAttempt(x)))).toEqual([true, true])
+        expect(proxy.lost()).toBe(1)
+        // A claim on each, as the details call and a new try take theirs: the group's answer lost again.
+        proxy.loseAnswerOf('WITH inserted AS')
+        const claims = await Promise.all(
+          [a, b].map((x) => store.compareAndSet(x.id, 1, { detailsKey: `claim-${x.id}`, updatedAt: at }, change(x, 'created'))),
+        )
+        expect(proxy.lost()).toBe(2)
+        expect(claims).toEqual([
+          expect.objectContaining({ id: a.id, version: 2, detailsKey: `claim-${a.id}` }),
+          expect.objectContaining({ id: b.id, version: 2, detailsKey: `claim-${b.id}` }),
+        ])
+        // Their changes were queued in the lost commit, once each.
+        expect((await store.dueOutbox(FAR, 10)).map((e) => e.change.orderId).sort()).toEqual(['lost1', 'lost2'])
+        // Another writer's move is still a lost race for a write sent again.
+        proxy.loseAnswerOf('WITH inserted AS')
+        const [stale, fresh] = await Promise.all([
+          store.compareAndSet(a.id, 1, { state: 'refused', updatedAt: at }),
+          store.compareAndSet(b.id, 2, { state: 'refused', updatedAt: at }),
+        ])
+        expect(stale).toBeUndefined()
+        expect(fresh).toMatchObject({ id: b.id, version: 3, state: 'refused' })
+        expect(logged.filter((line) => line.includes('each is sent again alone'))).toHaveLength(3)
+      } finally {
+        await store.close()
+        await proxy.close()
+        await database.drop()
+      }
+    })
 
     it(
       "a change queued beside the delivered mark of its order's earlier change is not held behind it",

@@ -1,7 +1,15 @@
 import type pg from 'pg'
 import type { Log } from '../telemetry/log.js'
 import type { AttemptUpdate } from '../store/ledger-sql.js'
-import { ATTEMPT_COLUMNS as NAMES, columnList } from '../store/ledger-rows.js'
+import {
+  ATTEMPT_COLUMNS as NAMES,
+  type AttemptRow,
+  attemptOf,
+  columnList,
+  PATCH_FIELDS,
+  patchWrites,
+  storedPatchValue,
+} from '../store/ledger-rows.js'
 import type { AttemptRecord, WrittenAttempt } from '../store/records.js'
 import { ATTEMPT_COLUMNS } from './attempt-columns.js'
 import { ATTEMPT_NAMES, insertAttempt, insertColumnsOf } from './attempt-inserts.js'
@@ -52,6 +60,33 @@ const GROUP = `WITH inserted AS (
     .map(([, type]) => `NULL::${type}`)
     .join(', ')}, NULL::bigint, NULL::boolean FROM inserted`
 
+async function deleteDelivered(pool: pg.Pool, id: number): Promise<undefined> {
+  await pool.query(prepared('DELETE FROM outbox WHERE id = $1', [id]))
+  return undefined
+}
+
+/** An attempt stored under this insert's key: the insert's own, committed before its answer was lost. */
+async function ownInsert(pool: pg.Pool, attempt: AttemptRecord): Promise<boolean> {
+  const { rows } = await pool.query<{ key: string }>(prepared('SELECT idempotency_key AS key FROM attempts WHERE id = $1', [attempt.id]))
+  return rows[0]?.key === attempt.idempotencyKey
+}
+
+/**
+ * The attempt as this update left it, one version on with every field it writes: its own write,
+ * committed before its answer was lost. Its queued change is in the outbox; the deliverer's scan sends it.
+ */
+async function ownUpdate(pool: pg.Pool, update: AttemptUpdate): Promise<WrittenAttempt | undefined> {
+  const row = (await pool.query<AttemptRow>(prepared(`SELECT ${columnList(NAMES)} FROM attempts WHERE id = $1`, [update.id]))).rows[0]
+  const stored = (value: unknown) => (value === null || value === undefined ? null : String(value))
+  const own =
+    row?.version === update.expectedVersion + 1 &&
+    PATCH_FIELDS.every(
+      ([key, column]) =>
+        !patchWrites(update.patch, key) || stored(row[column as keyof AttemptRow]) === stored(storedPatchValue(update.patch, key)),
+    )
+  return own ? attemptOf(row) : undefined
+}
+
 /** A row of the group statement: an updated attempt with its queued entry, or the id of an attempt inserted. */
 type GroupRow = QueuedRow & { written: 'updated' | 'inserted' }
 
@@ -100,8 +135,12 @@ export function createLedgerWrites(
       async one(write) {
         if (write.kind === 'insert') return count(await insertAttempt(pool, write.attempt))
         if (write.kind === 'update') return casAttempt(pool, write.update)
-        await pool.query(prepared('DELETE FROM outbox WHERE id = $1', [write.id]))
-        return undefined
+        return deleteDelivered(pool, write.id)
+      },
+      async again(write) {
+        if (write.kind === 'insert') return count(await insertAttempt(pool, write.attempt)) || ownInsert(pool, write.attempt)
+        if (write.kind === 'update') return (await casAttempt(pool, write.update)) ?? ownUpdate(pool, write.update)
+        return deleteDelivered(pool, write.id) // a delete twice deletes once
       },
       async many(writes) {
         const inserts = writes.flatMap((w) => (w.kind === 'insert' ? [w.attempt] : []))

@@ -11,6 +11,11 @@ export interface GroupedWrite<Job, Result> {
   orderOf(job: Job): string
   /** One job as its own statement. */
   one(job: Job): Promise<Result>
+  /**
+   * One job sent again alone after its group failed: the group may have committed before its answer
+   * was lost, so a job that finds its own write answers as if it had just made it.
+   */
+  again(job: Job): Promise<Result>
   /** A group (two or more jobs) as one statement and one commit: one result per job, in the group's order. */
   many(jobs: readonly Job[]): Promise<Result[]>
 }
@@ -26,9 +31,9 @@ interface Queued<Job, Result> {
  * next, one statement and one commit for many requests instead of one each. Each caller still learns
  * only of its own job, and only after the commit. A group that fails (a row PostgreSQL refuses, a
  * deadlock it broke, a lost connection) is sent again one job a statement, so each caller gets its
- * own answer or error. A group that committed before its answer was lost reads, when sent again, as
- * lost races (`ON CONFLICT DO NOTHING`, a version that moved on): the ledger then reads what is
- * stored, as after any lost race.
+ * own answer or error. A group that committed before its answer was lost would read, when sent
+ * again, as lost races (`ON CONFLICT DO NOTHING`, a version that moved on), and the ledger would wait
+ * on a claim that is its own: each job sent again (`again`) looks for its own write first.
  */
 export function createStatementGroups<Job, Result>(
   write: GroupedWrite<Job, Result>,
@@ -61,9 +66,9 @@ export function createStatementGroups<Job, Result>(
   }
 
   /** One job alone; whatever it throws, sync or not, reaches its caller and no one else. */
-  function sendOne(item: Queued<Job, Result>): Promise<void> {
+  function sendOne(item: Queued<Job, Result>, send = write.one): Promise<void> {
     return Promise.resolve()
-      .then(() => write.one(item.job))
+      .then(() => send(item.job))
       .then(item.resolve, item.reject)
   }
 
@@ -86,7 +91,7 @@ export function createStatementGroups<Job, Result>(
         code,
         writes: group.length,
       })
-      await Promise.all(group.map(sendOne))
+      await Promise.all(group.map((item) => sendOne(item, write.again)))
       return
     }
     for (const [i, item] of group.entries()) item.resolve(results[i]!)
