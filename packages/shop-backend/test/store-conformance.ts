@@ -606,6 +606,48 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'a problem open again after its sequence was marked (a retry committing after the poll applied it) can be dismissed',
+      withStore(async ({ store }) => {
+        const batch = (part: Partial<Parameters<typeof store.applyChangesAndCursor>[0]>) =>
+          store.applyChangesAndCursor({ applied: [], skipped: [], problems: [], resolved: [], at, ...part })
+        await batch({ skipped: [8] })
+        await batch({ problems: [{ sequence: 8, change: feedRecord(8), reason: 'STORE_ERROR', nextTryAt: at }] })
+        expect((await store.listProblems()).map((p) => p.sequence)).toEqual([8])
+        const later = '2026-01-01T00:05:00.000Z'
+        expect(await store.dismissProblem(8, later)).toBe(true)
+        expect(await store.listProblems()).toEqual([])
+        expect((await store.listDismissed(10)).problems.map((p) => p.sequence)).toEqual([8])
+        // Still seen: the record read again is a repeat, applied to nothing.
+        const o8 = attempt('o8', 1)
+        await store.insertAttempt(o8)
+        const again = {
+          sequence: 8,
+          record: feedRecord(8),
+          attemptId: o8.id,
+          expectedVersion: 1,
+          patch: { state: 'authorised' as const, updatedAt: at },
+        }
+        expect(await batch({ applied: [again] })).toEqual({ conflicts: [], repeats: [8] })
+        expect(await store.findAttempt(o8.id)).toMatchObject({ state: 'created', version: 1 })
+        expect(await store.dismissProblem(8, later)).toBe(false)
+        // A sequence that never was a problem: nothing kept, and no mark left behind by the refusal.
+        expect(await store.dismissProblem(12, later)).toBe(false)
+        expect((await store.listDismissed(10)).problems.map((p) => p.sequence)).toEqual([8])
+        const a = attempt('o12', 1)
+        await store.insertAttempt(a)
+        const applied = {
+          sequence: 12,
+          record: feedRecord(12),
+          attemptId: a.id,
+          expectedVersion: 1,
+          patch: { state: 'authorised' as const, updatedAt: at },
+        }
+        expect(await batch({ applied: [applied] })).toEqual({ conflicts: [], repeats: [] })
+        expect(await store.findAttempt(a.id)).toMatchObject({ state: 'authorised', version: 2 })
+      }),
+    )
+
+    it(
       'a dismissed problem stays dismissed when a retry planned before the dismissal fails again',
       withStore(async ({ store }) => {
         const problem = { sequence: 7, change: feedRecord(7), reason: 'UNKNOWN_ORDER', nextTryAt: at }

@@ -30,10 +30,10 @@ export function* dismissDelivery(id: number, at: string): LedgerRule<boolean> {
  * for the other's commit and then finds the mark, and a problem is never both applied and dismissed.
  */
 export function* dismissProblem(sequence: number, at: string): LedgerRule<boolean> {
-  // Already seen: a poll applied or skipped it (an open problem's sequence is never marked).
-  if ((yield* changes('markSeen', [sequence, at])) === 0) return false
+  // Marked already: mostly by a poll that applied it (its problem then gone), or by a retry that re-opened it.
+  const marked = (yield* changes('markSeen', [sequence, at])) === 1
   if ((yield* changes('keepDismissedProblem', [sequence, at])) === 0) {
-    yield* changes('unmarkSeen', [sequence])
+    if (marked) yield* changes('unmarkSeen', [sequence])
     return false
   }
   yield* changes('resolveProblem', [sequence])
