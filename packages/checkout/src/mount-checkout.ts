@@ -6,7 +6,7 @@ import { focusFrame } from './lib/focus-frame.js'
 import { outcomeOf } from './lib/outcome.js'
 import { refusal, request } from './lib/request.js'
 import { warmUp } from './lib/warm-up.js'
-import type { Checkout, CheckoutOptions, CheckoutResult } from './types.js'
+import type { Checkout, CheckoutEvent, CheckoutOptions, CheckoutResult } from './types.js'
 
 /** What the back end's payments and payment-details answer the page. */
 interface Answer {
@@ -22,7 +22,7 @@ interface Answer {
  * once; a reload of that page sends them again, and the back end answers from its ledger.
  */
 export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): Checkout {
-  const { messages: words, cardMessages, baseUrl = '', actionContainer: area, onEvent, ...shop } = options
+  const { messages: words, cardMessages, baseUrl = '', actionContainer: area, ...shop } = options
   const announcer = options.announcer
   const button = options.payButton ?? form.querySelector<HTMLButtonElement>('[type=submit]')
   const fields = attachCardFields({ ...shop, messages: cardMessages })
@@ -32,6 +32,8 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   /** Ends the action under way (a challenge's Cancel); checkout-actions then rejects with ERR_ABORTED. */
   let abort: AbortController | undefined
 
+  // The shop's callbacks run apart from the flow: one that throws is reported, and the payment goes on.
+  const onEvent = (event: CheckoutEvent) => queueMicrotask(() => options.onEvent?.(event))
   const say = (text: string) => {
     if (announcer) announcer.textContent = text
   }
@@ -47,8 +49,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     setBusy(result.kind === 'paid' || result.kind === 'pending')
     if (result.kind === 'paid' || result.kind === 'refused') fields.clear()
     say(result.message)
-    // Apart from the flow: a shop's callback that throws is reported, and this result stays.
-    queueMicrotask(() => onEvent?.({ type: 'result', detail: result.kind, code: result.code }))
+    onEvent({ type: 'result', detail: result.kind, code: result.code })
     queueMicrotask(() => options.onResult(result))
   }
   const fail = (error: unknown) => finish(outcomeOf((error as { code?: string }).code ?? 'INTERNAL', words))
@@ -68,7 +69,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
   // Imported and warmed now, not at Pay: the first JWE after Pay costs about what a later one does.
   const ready = loadCertificate().then(
     () => {
-      onEvent?.({ type: 'ready' })
+      onEvent({ type: 'ready' })
       return true
     },
     () => false,
@@ -76,9 +77,10 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
 
   /** Runs the answer's actions, sending each step's details once, to its final result. */
   async function follow(answer: Answer, orderId: string | number): Promise<void> {
-    for (let action = answer.action; action; action = answer.action) {
+    // A destroyed instance starts no step: the page mounted again runs it (Strict Mode mounts twice).
+    for (let action = answer.action; action && !destroyed; action = answer.action) {
       const challenge = action.subtype === 'challenge'
-      onEvent?.({ type: 'action', detail: action.type })
+      onEvent({ type: 'action', detail: action.type })
       say(action.type === 'redirect' ? words.redirecting : challenge ? words.challenge : words.processing)
       area.hidden = !challenge
       const watch = focusFrame(area)
@@ -106,7 +108,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       if (!order) throw refusal('ORDER_NOT_FOUND')
       const paymentMethod = await method
       const type = (paymentMethod as { type: string }).type
-      onEvent?.({ type: 'submit', detail: type })
+      onEvent({ type: 'submit', detail: type })
       const { id, reference, amount } = order
       const body = {
         orderId: id,
@@ -127,7 +129,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     if (busy) return
     if (!fields.validate()) {
       say(words.fix)
-      onEvent?.({ type: 'invalid' })
+      onEvent({ type: 'invalid' })
       return
     }
     // Encrypted at submit, so its generationtime is fresh.
@@ -164,6 +166,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     cancel: () => abort?.abort(),
     destroy() {
       destroyed = true
+      abort?.abort() // a step under way ends, its frame with it
       form.removeEventListener('submit', onSubmit)
       removeEventListener('pageshow', onPageShow)
       fields.destroy()
