@@ -196,6 +196,25 @@ describe('checkout in Chromium', () => {
     expect(problems).toEqual([])
   })
 
+  it('pays by iDEAL where the browser refuses its storage (cookies blocked): to the bank and back', async () => {
+    const { page, problems } = await stack.page()
+    // What a browser with cookies blocked does on every page: reading sessionStorage throws.
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'sessionStorage', {
+        configurable: true,
+        get: () => {
+          throw new DOMException('The operation is insecure.', 'SecurityError')
+        },
+      })
+    })
+    await openCheckout(page, stack.shop.url)
+    await page.getByRole('button', { name: 'pay with iDEAL' }).click()
+    await page.getByRole('heading', { name: /Sandbox bank/ }).waitFor()
+    await page.getByRole('button', { name: 'Approve' }).click()
+    expect((await result(page)).code).toBe('Authorised')
+    expect(problems).toEqual([])
+  })
+
   it('stops invalid entries in the browser without sending anything', async () => {
     const { page, problems } = await stack.page()
     await openCheckout(page, stack.shop.url)

@@ -12,6 +12,7 @@ import { api, ApiError, formatAmount, type PublicOrder } from './api.js'
 import { addressAfterReturn, applyLanguage, keepLanguageForReturn } from './language.js'
 import { clearSavedCardCode, offerSavedCards, savedCardFocus, setSavedCardsDisabled, storeCardChoice } from './saved-cards.js'
 import { startShopperSignIn } from './shopper-sign-in.js'
+import { recall, remember } from './tab-memory.js'
 import './styles.css'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
@@ -45,7 +46,7 @@ function showResult(result: CheckoutResult): void {
   const { kind, message, code } = result
   setBusy(kind === 'paid' || kind === 'pending')
   clearSavedCardCode()
-  sessionStorage.removeItem(ORDER_AT_BANK)
+  remember(ORDER_AT_BANK, null)
   // Back from the bank's page (restored as it was): the same order stays on offer, the status says so.
   if (code === 'RETURNED_BACK') return
   $('#result-title').textContent = message
@@ -132,8 +133,8 @@ function showMethods(config: CheckoutConfig): void {
 
 /** Back from the bank page, reloaded: the same order, ready to pay another way. */
 async function resumeAfterBank(pem: string): Promise<boolean> {
-  const id = Number(sessionStorage.getItem(ORDER_AT_BANK))
-  sessionStorage.removeItem(ORDER_AT_BANK)
+  const id = Number(recall(ORDER_AT_BANK))
+  remember(ORDER_AT_BANK, null)
   // Only the Back button brings the order back; opening the shop afresh starts a new one.
   const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
   if (!id || navigation?.type !== 'back_forward') return false
@@ -186,7 +187,7 @@ function mount(): Checkout {
       if (event.type === 'action' && event.detail === 'redirect' && order) {
         // The bank sends the shopper back to an address without the language; a Back may reload this page.
         keepLanguageForReturn(language.tag)
-        sessionStorage.setItem(ORDER_AT_BANK, String(order.id))
+        remember(ORDER_AT_BANK, String(order.id))
       }
     },
   })
@@ -235,7 +236,7 @@ async function main(): Promise<void> {
   const returning = params.has('redirectResult') && params.has('orderId')
   if (returning) {
     // Back from a redirect method: the package sends the bank's answer once; the page shows the order.
-    sessionStorage.removeItem(ORDER_AT_BANK)
+    remember(ORDER_AT_BANK, null)
     order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
     showOrder(order)
   }
