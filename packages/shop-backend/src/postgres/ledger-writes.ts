@@ -16,6 +16,7 @@ import { ATTEMPT_NAMES, insertAttempt, insertColumnsOf } from './attempt-inserts
 import { casAttempt, type QueuedRow, UPDATE_INPUT, UPDATE_SETS, updateColumnsOf, writtenOf } from './attempt-updates.js'
 import { lengthHidden, replannedText } from './planner-workarounds.js'
 import { prepared } from './prepared.js'
+import { SQL } from './sql.js'
 import { createStatementGroups } from './statement-groups.js'
 
 /** A write on a payment's path: an attempt stored, a compare-and-set, a delivered change's outbox row removed. */
@@ -67,16 +68,19 @@ async function deleteDelivered(pool: pg.Pool, id: number): Promise<undefined> {
 
 /** An attempt stored under this insert's key: the insert's own, committed before its answer was lost. */
 async function ownInsert(pool: pg.Pool, attempt: AttemptRecord): Promise<boolean> {
-  const { rows } = await pool.query<{ key: string }>(prepared('SELECT idempotency_key AS key FROM attempts WHERE id = $1', [attempt.id]))
-  return rows[0]?.key === attempt.idempotencyKey
+  return (await storedRow(pool, attempt.id))?.idempotency_key === attempt.idempotencyKey
 }
+
+/** The attempt's row as committed now (the store's own `findAttempt` statement). */
+const storedRow = async (pool: pg.Pool, id: string): Promise<AttemptRow | undefined> =>
+  (await pool.query<AttemptRow>(prepared(SQL.findAttempt, [id]))).rows[0]
 
 /**
  * The attempt as this update left it, one version on with every field it writes: its own write,
  * committed before its answer was lost. Its queued change is in the outbox; the deliverer's scan sends it.
  */
 async function ownUpdate(pool: pg.Pool, update: AttemptUpdate): Promise<WrittenAttempt | undefined> {
-  const row = (await pool.query<AttemptRow>(prepared(`SELECT ${columnList(NAMES)} FROM attempts WHERE id = $1`, [update.id]))).rows[0]
+  const row = await storedRow(pool, update.id)
   const stored = (value: unknown) => (value === null || value === undefined ? null : String(value))
   const own =
     row?.version === update.expectedVersion + 1 &&
