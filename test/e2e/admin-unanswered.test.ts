@@ -66,6 +66,37 @@ describe('an admin click whose answer is lost', () => {
     expect(await row.getByRole('button', { name: `Refund ${reference}`, exact: true }).count()).toBe(1)
   })
 
+  it('a partial refund where the browser refuses storage: pressed again on the page, refunded once', async () => {
+    const { page } = await stack.page()
+    proxy.mode = 'pass'
+    const reference = await payNewOrder(page, stack.shop.url, CARD)
+    // From here on, as a browser with cookies blocked: reading localStorage throws.
+    await page.addInitScript(() => {
+      Object.defineProperty(window, 'localStorage', {
+        configurable: true,
+        get: () => {
+          throw new DOMException('The operation is insecure.', 'SecurityError')
+        },
+      })
+    })
+    const row = await adminRow(page, stack.shop.url, reference)
+    await row.getByRole('button', { name: `Capture ${reference}`, exact: true }).click()
+    await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('Captured')
+    const before = proxy.keysForwarded('POST', '/refunds').length
+
+    proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
+    proxy.mode = 'lose-answers'
+    await row.getByLabel(`Amount for ${reference} (empty: all)`).fill('5.00')
+    await row.getByRole('button', { name: `Refund ${reference}`, exact: true }).click()
+    await expect.poll(() => page.textContent('#status'), { timeout: 30_000 }).toMatch(/No answer yet/)
+    proxy.mode = 'pass'
+    await row.getByRole('button', { name: `Repeat Refund ${reference}`, exact: true }).click()
+    await expect
+      .poll(() => page.textContent('#status'), { timeout: 20_000 })
+      .toBe(`Refund requested for ${reference} (sent again); now: Partly refunded.`)
+    expect(proxy.keysForwarded('POST', '/refunds')).toHaveLength(before + 1)
+  })
+
   it('a renewal on the saved card: pressed again, the same renewal order, charged once', async () => {
     const { page } = await stack.page()
     proxy.mode = 'pass'

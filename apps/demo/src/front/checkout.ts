@@ -12,7 +12,7 @@ import { api, ApiError, formatAmount, type PublicOrder } from './api.js'
 import { addressAfterReturn, applyLanguage, keepLanguageForReturn } from './language.js'
 import { clearSavedCardCode, offerSavedCards, savedCardFocus, setSavedCardsDisabled, storeCardChoice } from './saved-cards.js'
 import { startShopperSignIn } from './shopper-sign-in.js'
-import { recall, remember } from './tab-memory.js'
+import { tabMemory } from './browser-memory.js'
 import './styles.css'
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!
@@ -46,7 +46,7 @@ function showResult(result: CheckoutResult): void {
   const { kind, message, code } = result
   setBusy(kind === 'paid' || kind === 'pending')
   clearSavedCardCode()
-  remember(ORDER_AT_BANK, null)
+  tabMemory.remember(ORDER_AT_BANK, null)
   // Back from the bank's page (restored as it was): the same order stays on offer, the status says so.
   if (code === 'RETURNED_BACK') return
   $('#result-title').textContent = message
@@ -133,8 +133,8 @@ function showMethods(config: CheckoutConfig): void {
 
 /** Back from the bank page, reloaded: the same order, ready to pay another way. */
 async function resumeAfterBank(pem: string): Promise<boolean> {
-  const id = Number(recall(ORDER_AT_BANK))
-  remember(ORDER_AT_BANK, null)
+  const id = Number(tabMemory.recall(ORDER_AT_BANK))
+  tabMemory.remember(ORDER_AT_BANK, null)
   // Only the Back button brings the order back; opening the shop afresh starts a new one.
   const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined
   if (!id || navigation?.type !== 'back_forward') return false
@@ -187,7 +187,7 @@ function mount(): Checkout {
       if (event.type === 'action' && event.detail === 'redirect' && order) {
         // The bank sends the shopper back to an address without the language; a Back may reload this page.
         keepLanguageForReturn(language.tag)
-        remember(ORDER_AT_BANK, String(order.id))
+        tabMemory.remember(ORDER_AT_BANK, String(order.id))
       }
     },
   })
@@ -236,7 +236,7 @@ async function main(): Promise<void> {
   const returning = params.has('redirectResult') && params.has('orderId')
   if (returning) {
     // Back from a redirect method: the package sends the bank's answer once; the page shows the order.
-    remember(ORDER_AT_BANK, null)
+    tabMemory.remember(ORDER_AT_BANK, null)
     order = await api<PublicOrder>(`/api/orders/${Number(params.get('orderId'))}`)
     showOrder(order)
   }

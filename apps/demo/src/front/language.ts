@@ -14,7 +14,7 @@ import { messages as arabicFields } from '@card-jwe/card-fields/locales/ar'
 import { messages as germanFields } from '@card-jwe/card-fields/locales/de'
 import { messages as englishFields } from '@card-jwe/card-fields/locales/en'
 import { SHOP_WORDS, type ShopWords } from './shop-words.js'
-import { recall, remember } from './tab-memory.js'
+import { tabMemory } from './browser-memory.js'
 
 /** sessionStorage key: the language of the page that left for the bank, for the page it returns to. */
 const LANGUAGE_AT_BANK = 'language-at-bank'
@@ -38,7 +38,7 @@ const PACKAGE_WORDS: Readonly<Record<LanguageTag, Pick<PageLanguage, 'messages' 
 /** Sets the page's language and direction and the shop's words on the page; returns every word the page needs. */
 export function applyLanguage(): PageLanguage {
   const params = new URLSearchParams(location.search)
-  const asked = params.get('lang') ?? (params.has('redirectResult') ? recall(LANGUAGE_AT_BANK) : null)
+  const asked = params.get('lang') ?? (params.has('redirectResult') ? tabMemory.recall(LANGUAGE_AT_BANK) : null)
   const picked = asked ? pickLocale([asked]) : 'en'
   const tag: LanguageTag = picked in PACKAGE_WORDS ? (picked as LanguageTag) : 'en'
   const words = SHOP_WORDS[tag]
@@ -52,7 +52,7 @@ export function applyLanguage(): PageLanguage {
 
 /** Keeps the language for the page the bank sends the shopper back to (its address has no `lang`). */
 export function keepLanguageForReturn(tag: LanguageTag): void {
-  remember(LANGUAGE_AT_BANK, tag)
+  tabMemory.remember(LANGUAGE_AT_BANK, tag)
 }
 
 /** The page's address without the bank's answer, its language kept. */

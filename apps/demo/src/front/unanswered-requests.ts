@@ -1,11 +1,13 @@
 /**
  * An admin request that got no answer (the service could not be reached, the connection dropped)
  * has an unknown outcome: it may have moved money. It is kept per order in localStorage (a reload
- * and the admin's other tabs see it), and the order's next click sends it again as it was, with its
- * requestId: the back end answers a repeat from its ledger, where a new requestId would be a second
- * refund or renewal. Any answer, a refusal included, settles it.
+ * and the admin's other tabs see it; only this page where the browser refuses storage), and the
+ * order's next click sends it again as it was, with its requestId: the back end answers a repeat
+ * from its ledger, where a new requestId would be a second refund or renewal. Any answer, a
+ * refusal included, settles it.
  */
 import { api, ApiError } from './api.js'
+import { sharedMemory } from './browser-memory.js'
 
 /** A request as sent: where, its body with its requestId, and the words of the button that sent it. */
 export interface AdminRequest {
@@ -18,7 +20,7 @@ const keyOf = (orderId: number) => `card-jwe-demo:unanswered:${orderId}`
 
 /** The order's request still without an answer, if any. */
 export function unanswered(orderId: number): AdminRequest | undefined {
-  const text = localStorage.getItem(keyOf(orderId))
+  const text = sharedMemory.recall(keyOf(orderId))
   return text === null ? undefined : (JSON.parse(text) as AdminRequest)
 }
 
@@ -37,13 +39,13 @@ export async function sendForOrder<T>(
   const earlier = unanswered(orderId)
   if (!earlier && !fresh) return undefined
   const request: AdminRequest = earlier ?? { ...fresh!, body: { ...fresh!.body, requestId: crypto.randomUUID() } }
-  localStorage.setItem(keyOf(orderId), JSON.stringify(request))
+  sharedMemory.remember(keyOf(orderId), JSON.stringify(request))
   try {
     const result = await api<T>(request.path, request.body)
-    localStorage.removeItem(keyOf(orderId))
+    sharedMemory.remember(keyOf(orderId), null)
     return { result, request, repeated: earlier !== undefined }
   } catch (error) {
-    if (answered(error)) localStorage.removeItem(keyOf(orderId))
+    if (answered(error)) sharedMemory.remember(keyOf(orderId), null)
     throw error
   }
 }
