@@ -103,7 +103,10 @@ describe('verdicts and accessibility', () => {
     const seen = JSON.stringify(changes)
     expect(changes.length).toBeGreaterThan(10)
     expect(changes.at(-1)).toMatchObject({ field: 'securityCode', brand: 'visa', verdict: { isValid: true } })
-    for (const secret of ['4111', '1111', '0330', '03/30', '737']) expect(seen).not.toContain(secret)
+    for (const secret of ['4111', '1111', '0330', '03/30', '2030', '"03"', '737']) expect(seen).not.toContain(secret)
+    // No field that holds a value: card-jwe's expiry verdict also carries its month and year.
+    const keys = new Set(changes.flatMap((change) => Object.keys(change.verdict)))
+    expect([...keys].sort()).toEqual(['brand', 'candidates', 'field', 'isPotentiallyValid', 'isValid', 'rule'])
   })
 })
 
@@ -155,8 +158,9 @@ describe('autofill, composition, month and year apart', () => {
     expect(card.fields.values()).toMatchObject({ expiryMonth: '03', expiryYear: '2030' })
   })
 
-  it('leaves an IME composition alone and formats once it ends', async () => {
-    const { number } = attach()
+  it('leaves an IME composition alone, then formats and judges its text once it ends', async () => {
+    const changes: CardFieldChange[] = []
+    const { number, securityCodeLabel } = attach({ onChange: (change) => changes.push(change) })
     number.focus()
     number.dispatchEvent(new CompositionEvent('compositionstart', { bubbles: true }))
     number.value = '４１１１１'
@@ -166,6 +170,10 @@ describe('autofill, composition, month and year apart', () => {
     expect(number.value).toBe('４１１１１')
     number.dispatchEvent(new CompositionEvent('compositionend', { bubbles: true, data: '４１１１１' }))
     expect(number.value).toBe('4111 1')
+    // Its brand followed, and the shop heard of the change: the last input came while composing.
+    expect(card.fields!.brand()?.type).toBe('visa')
+    expect(securityCodeLabel.textContent).toBe('Security code (CVV, 3 digits)')
+    expect(changes.at(-1)).toMatchObject({ field: 'number', brand: 'visa' })
   })
 
   it('types month and year apart, "4" becoming April', async () => {

@@ -25,8 +25,8 @@ export type ExpiryInput =
 
 /** Options of {@link expiryVerdict}. */
 export interface ExpiryOptions {
-  /** Clock for "not expired"; defaults to the real time. Expiry is compared in UTC. */
-  readonly now?: Clock
+  /** Clock for "not expired"; defaults to the real time (also when undefined). Expiry is compared in UTC. */
+  readonly now?: Clock | undefined
 }
 
 /** Splits "0330", "330", "032030" into month and year; "13" is 1/3..., a short input is still the month. */

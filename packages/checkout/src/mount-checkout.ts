@@ -10,7 +10,8 @@ import type { Checkout, CheckoutEvent, CheckoutOptions, CheckoutResult } from '.
 
 /** What the back end's payments and payment-details answer the page. */
 interface Answer {
-  readonly resultCode: string
+  /** Absent in a body the page could not read. */
+  readonly resultCode?: string
   readonly action?: { readonly type: string; readonly subtype?: string }
 }
 
@@ -95,7 +96,8 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       }
       answer = await request<Answer>(`${baseUrl}/api/payment-details`, { orderId, details: outcome.details })
     }
-    finish(outcomeOf(answer.resultCode, words))
+    // A 2xx whose body could not be read (`{}`): the payment may have gone, its outcome is to come.
+    finish(outcomeOf(answer.resultCode ?? 'OUTCOME_PENDING', words))
   }
 
   async function pay(method: object | Promise<object>, storePaymentMethod?: boolean): Promise<void> {
@@ -107,6 +109,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       const order = typeof options.order === 'function' ? options.order() : options.order
       if (!order) throw refusal('ORDER_NOT_FOUND')
       const paymentMethod = await method
+      if (destroyed) return // unmounted while the card was encrypted: the page mounted again pays
       const type = (paymentMethod as { type: string }).type
       onEvent({ type: 'submit', detail: type })
       const { id, reference, amount } = order
@@ -169,6 +172,7 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
       abort?.abort() // a step under way ends, its frame with it
       form.removeEventListener('submit', onSubmit)
       removeEventListener('pageshow', onPageShow)
+      setBusy(false) // the form as it was, for the checkout mounted on it next
       fields.destroy()
     },
   }

@@ -244,6 +244,42 @@ describe('mountCheckout', () => {
     expect(page.events.map((event) => event.type)).not.toContain('result')
   })
 
+  it('says the outcome is to come, never "no money was taken", when the payment’s answer cannot be read', async () => {
+    const page = mount({ order: await newOrder() })
+    await typeCard(shop.cards.frictionless)
+    const realFetch = window.fetch
+    // The back end answered 200 and the connection dropped in its body.
+    window.fetch = async (input, init) => {
+      const answer = await realFetch(input, init)
+      return String(input).endsWith('/api/payments') ? new Response('{"resultCode":"Autho', { status: 200 }) : answer
+    }
+    try {
+      await pressPay(page)
+      expect(await page.nextResult()).toEqual({ kind: 'pending', message: EN.pending, code: 'OUTCOME_PENDING' })
+      expect(page.pay.disabled).toBe(true)
+    } finally {
+      window.fetch = realFetch
+    }
+    page.checkout.destroy()
+  })
+
+  it('destroy() while Pay waits for the card sends nothing, and gives the form back', async () => {
+    const page = mount({ order: await newOrder() })
+    await page.checkout.ready
+    const before = (await calls())['/api/payments'] ?? 0
+    let encrypted!: (method: object) => void
+    const pay = page.checkout.pay(new Promise<object>((resolve) => (encrypted = resolve)))
+    expect(page.pay.disabled).toBe(true)
+    page.checkout.destroy() // a framework unmounting while the card is encrypted
+    encrypted({ type: 'scheme', encryptedCard: 'not sent' })
+    await pay
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect((await calls())['/api/payments'] ?? 0).toBe(before)
+    expect(page.pay.disabled).toBe(false)
+    expect($<HTMLInputElement>('number').disabled).toBe(false)
+    expect(page.results).toEqual([])
+  })
+
   it('says nothing more from a destroyed checkout: a page mounted twice (Strict Mode) hears one result', async () => {
     const returnUrl = await returnFromBank()
     const before = (await calls())['/api/payment-details'] ?? 0

@@ -1,4 +1,4 @@
-import { numberVerdict, type CardBrand, type CardInput } from 'card-jwe'
+import { numberVerdict, type CardBrand, type CardInput, type ExpiryVerdict } from 'card-jwe'
 import { editCardNumber, reformatCardNumber } from '../edit-card-number.js'
 import { editExpiry, editExpiryMonth, editExpiryYear, reformatExpiry, reformatExpiryPart, splitWholeExpiry } from '../edit-expiry.js'
 import { editSecurityCode, reformatSecurityCode } from '../edit-security-code.js'
@@ -65,7 +65,7 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
     for (const [name, input] of inputs) values[name] = input.value
     return values
   }
-  const context = (): VerdictContext => (options.now ? { brand, now: options.now } : { brand })
+  const context = (): VerdictContext => ({ brand, now: options.now })
 
   /** The shop's own label for a field, in the page's language, to start an announcement. */
   function labelOf(input: HTMLInputElement): string {
@@ -87,7 +87,9 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
     const flagged = isFlagged(verdict, final)
     const message = flagged ? errorMessage(verdict, messages.errors[name]) : ''
     if (views.get(name)!.show(message) && message && !quiet) announce(`${labelOf(inputs.get(name)!)}${message}`)
-    options.onChange?.({ field: name, verdict, brand: brand?.type ?? null })
+    // Never a value: an expiry's verdict also carries its month and year.
+    const { month, year, ...seen } = verdict as ExpiryVerdict
+    options.onChange?.({ field: name, verdict: seen, brand: brand?.type ?? null })
     return !flagged
   }
 
@@ -165,18 +167,16 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
         },
         { signal },
       )
-      input.addEventListener(
-        'input',
-        (event) => {
-          // The browser made this edit (composition, autofill, a word deletion): re-format what is there.
-          if ((event as InputEvent).isComposing || (name === 'expiryMonth' && splitIntoMonthAndYear(input.value))) return
-          const result = editor.reformat(stateOf(input))
-          if (result.value !== input.value) write(input, result)
-          changed(name, false)
-        },
-        { signal },
-      )
-      input.addEventListener('compositionend', () => write(input, editor.reformat(stateOf(input))), { signal })
+      // The browser made this edit (composition, autofill, a word deletion): re-format what is there.
+      // A composition's last input comes while composing: its end judges the text.
+      const reformat = (event: Event) => {
+        if ((event as InputEvent).isComposing || (name === 'expiryMonth' && splitIntoMonthAndYear(input.value))) return
+        const result = editor.reformat(stateOf(input))
+        if (result.value !== input.value) write(input, result)
+        changed(name, false)
+      }
+      input.addEventListener('input', reformat, { signal })
+      input.addEventListener('compositionend', reformat, { signal })
     } else {
       input.addEventListener('input', () => changed(name, false), { signal })
     }

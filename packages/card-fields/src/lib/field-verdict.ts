@@ -9,7 +9,7 @@ export interface VerdictContext {
   /** The brand the number field shows (null while unknown). */
   readonly brand: CardBrand | null
   /** Clock for "expired"; card-jwe's real time when absent. */
-  readonly now?: () => Date
+  readonly now?: (() => Date) | undefined
 }
 
 /** The most digits the code field takes: the brand's code size, 4 while the brand is unknown (CID is the longest). */
@@ -23,15 +23,14 @@ export function securityCodeSize(brand: CardBrand | null): number {
  */
 export function fieldVerdict(name: CardFieldName, typed: TypedValues, context: VerdictContext): FieldVerdict {
   const value = (field: CardFieldName) => typed[field] ?? ''
-  const clock = context.now ? { now: context.now } : {}
   switch (name) {
     case 'number':
       return numberVerdict(value('number'))
     case 'expiry':
-      return expiryVerdict(value('expiry'), clock)
+      return expiryVerdict(value('expiry'), context)
     case 'expiryMonth':
     case 'expiryYear': {
-      const pair = expiryVerdict({ month: value('expiryMonth'), year: value('expiryYear') }, clock)
+      const pair = expiryVerdict({ month: value('expiryMonth'), year: value('expiryYear') }, context)
       const blamed = pair.field === 'expiryMonth' ? 'expiryMonth' : 'expiryYear'
       return pair.isValid || blamed === name ? pair : { isValid: true, isPotentiallyValid: true }
     }
