@@ -196,6 +196,42 @@ describe('on a bad day: the shopper submits twice', () => {
     expect(paymentsBefore()).toBe(before)
   })
 
+  it('a bank step the service confirms later (Received): being confirmed, never the bank again, never a second payment', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    const asAnswered = world.proxy.answer
+    // The service took the shopper's step and confirms the payment later, as it may for a bank's.
+    world.proxy.answer = (method, path, body) => {
+      if (method !== 'POST' || !path.endsWith('/payment-details')) return body
+      const { pspReference } = JSON.parse(body.toString()) as { pspReference: string }
+      return Buffer.from(JSON.stringify({ resultCode: 'Received', pspReference }))
+    }
+    const details = { orderId: order.id, details: { redirectResult } }
+    try {
+      expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Received' } })
+    } finally {
+      world.proxy.answer = asAnswered
+    }
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['confirming'])
+    // The return page reloaded: the same answer, from the ledger.
+    const detailsBefore = world.proxy.counted('POST', '/payment-details')
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Received' } })
+    expect(world.proxy.counted('POST', '/payment-details')).toBe(detailsBefore)
+    // Pay again, in another tab or with a card: nothing goes while the bank's payment is confirmed.
+    const before = paymentsBefore()
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    // The same iDEAL start again is a repeat: its stored answer, "being confirmed" on the page.
+    expect(await s.post('/api/payments', s.idealSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Received' } })
+    expect(paymentsBefore()).toBe(before)
+    expect(await attemptsOf(s, order.id)).toHaveLength(1)
+    // The feed confirms it: the order is paid, and the return page hears so.
+    await s.backend.poller.pollNow()
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
+    expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+  })
+
   it('a reload of the return page after success answers the stored Authorised (200), with no second /details call', async () => {
     const s = await shop()
     const order = s.createOrder()

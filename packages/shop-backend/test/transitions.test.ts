@@ -10,6 +10,11 @@ import {
 } from '../src/index.js'
 
 describe('the transition table', () => {
+  it('a payment being confirmed after its step ends only as the feed says: paid or refused, never a step again', () => {
+    for (const to of ['authorised', 'refused', 'error'] as const) expect(transition('confirming', to)).toBe('move')
+    for (const back of ['created', 'pending', 'action_required'] as const) expect(transition('confirming', back)).toBe('ignore')
+  })
+
   it('a late failure never overwrites a success', () => {
     for (const paid of PAID_STATES) for (const failed of FAILED_STATES) expect(transition(paid, failed)).toBe('ignore')
     expect(transition('cancelled', 'refused')).toBe('ignore')
@@ -20,6 +25,7 @@ describe('the transition table', () => {
       'created',
       'pending',
       'action_required',
+      'confirming',
       'authorised',
       'partially_captured',
       'captured',
@@ -51,6 +57,11 @@ describe('the transition table', () => {
     expect(stateOfResultCode('Cancelled', false)).toBe('refused')
     expect(stateOfResultCode('RedirectShopper', true)).toBe('action_required')
     expect(stateOfResultCode('Received', false)).toBe('pending')
+    // After the shopper's step, "wait" is the service confirming it: not a step, not a call to send again.
+    expect(stateOfResultCode('Received', false, true)).toBe('confirming')
+    expect(stateOfResultCode('Pending', false, true)).toBe('confirming')
+    expect(stateOfResultCode('ChallengeShopper', true, true)).toBe('action_required')
+    expect(stateOfResultCode('Authorised', false, true)).toBe('authorised')
     expect(stateOfPaymentStatus('redirect_shopper')).toBe('action_required')
     expect(stateOfPaymentStatus('partially_refunded')).toBe('partially_refunded')
     expect(stateOfPaymentStatus('chargeback')).toBeUndefined()

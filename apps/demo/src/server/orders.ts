@@ -110,7 +110,7 @@ export function findOrderRecord(
 
 /** The order status the shop shows (and the admin's table knows) for a ledger state. */
 export function statusOfState(state: AttemptState): string {
-  if (state === 'action_required') return 'pending'
+  if (state === 'action_required' || state === 'confirming') return 'pending'
   if (state === 'error') return 'refused'
   return state
 }

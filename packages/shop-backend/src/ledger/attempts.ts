@@ -33,7 +33,9 @@ export function refuseIfCancelled(attempts: readonly AttemptRecord[]): void {
 export function browserAnswer(attempt: AttemptRecord): BrowserPaymentResult {
   const stored = attempt.answer as PaymentResponse | undefined
   // A stored answer that the poller has since overtaken (an action, then paid) is not repeated: the state is.
-  if (stored && stateOfResultCode(stored.resultCode, stored.action !== undefined) === attempt.state) return toBrowserPaymentResult(stored)
+  // A details answer (a step made) is judged as one: its "wait" is `confirming`.
+  const sameState = stored && stateOfResultCode(stored.resultCode, stored.action !== undefined, attempt.detailsStep > 0) === attempt.state
+  if (stored && sameState) return toBrowserPaymentResult(stored)
   return { resultCode: resultCodeOfState(attempt.state) }
 }
 
@@ -83,7 +85,8 @@ export async function storeAnswer(
   extra: Partial<AttemptPatch> = {},
 ): Promise<AttemptRecord> {
   for (let current: AttemptRecord | undefined = attempt; current; current = await context.store.findAttempt(attempt.id)) {
-    const to = stateOfResultCode(answer.resultCode, answer.action !== undefined)
+    // A details answer carries its step: its "wait" comes after the shopper's step, not before the call.
+    const to = stateOfResultCode(answer.resultCode, answer.action !== undefined, extra.detailsStep !== undefined)
     const verdict = transition(current.state, to)
     if (verdict === 'ignore') return current
     const patch: AttemptPatch = {

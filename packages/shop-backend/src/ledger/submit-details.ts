@@ -59,6 +59,7 @@ export async function submitDetails(
     const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
     if (!detailsOut && !attempts.some((a) => a.state === 'action_required')) {
       if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
+      if (latest.state === 'confirming') throw outcomePending()
       throw new ShopBackendError('NOT_AWAITING_DETAILS', `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`)
     }
     // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must

@@ -3,11 +3,16 @@
  * poller all ask it, and every write that follows is a compare-and-set on the attempt's version.
  */
 
-/** An attempt's state. `created`: the row and its idempotency key are stored, the call not answered yet. */
+/**
+ * An attempt's state. `created`: the row and its idempotency key are stored, the call not answered
+ * yet. `confirming`: the shopper's step is done and the service confirms the payment later (a
+ * details answer `Received` or `Pending`): only the feed ends it, and nothing is sent for it again.
+ */
 export const ATTEMPT_STATES = Object.freeze([
   'created',
   'pending',
   'action_required',
+  'confirming',
   'error',
   'refused',
   'authorised',
@@ -25,8 +30,9 @@ const RANK: Readonly<Record<AttemptState, number>> = {
   created: 0,
   pending: 1,
   action_required: 2,
-  error: 3,
-  refused: 3,
+  confirming: 3,
+  error: 4,
+  refused: 4,
   authorised: 10,
   partially_captured: 11,
   captured: 12,
@@ -66,14 +72,17 @@ export function transition(from: AttemptState, to: AttemptState): TransitionVerd
   return RANK[to] > RANK[from] ? 'move' : 'ignore'
 }
 
-/** The state a payment or payment-details answer puts an attempt in (spec: "Payment response"). */
-export function stateOfResultCode(resultCode: string, hasAction: boolean): AttemptState {
+/**
+ * The state a payment or payment-details answer puts an attempt in (spec: "Payment response").
+ * `afterStep`: a details answer, whose "wait" (`Received`, `Pending`) comes after the shopper's step.
+ */
+export function stateOfResultCode(resultCode: string, hasAction: boolean, afterStep = false): AttemptState {
   if (resultCode === 'Authorised') return 'authorised'
   // A shopper's cancel at the bank is `Cancelled`: a failed attempt, not a merchant's cancel.
   if (resultCode === 'Refused' || resultCode === 'Cancelled') return 'refused'
   if (resultCode === 'Error') return 'error'
   if (hasAction || ABANDONABLE_RESULT_CODES.has(resultCode)) return 'action_required'
-  return 'pending'
+  return afterStep ? 'confirming' : 'pending'
 }
 
 const FEED_STATES: Readonly<Record<string, AttemptState>> = {

@@ -22,7 +22,9 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   // A payment made while its answer was lost: the attempt that holds no pspReference yet and was not refused.
   const open = [...attempts]
     .reverse()
-    .find((a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required'))
+    .find(
+      (a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required' || a.state === 'confirming'),
+    )
   if (open) return open
   if (attempts.length === 0) return (await context.findOrder(orderId)) ? 'NO_ATTEMPT' : 'UNKNOWN_ORDER'
   return 'NO_ATTEMPT'
