@@ -25,7 +25,7 @@ import { submitDetails } from './ledger/submit-details.js'
 import { submitPayment } from './ledger/submit-payment.js'
 import type { createOutbox, OutboxTicket } from './ledger/outbox.js'
 import { requireOwnSavedCard, type SavedCardChoice, savedCardChoice } from './ledger/saved-card-check.js'
-import { savedCards } from './ledger/shopper-data.js'
+import { canHaveSavedCards, savedCards } from './ledger/shopper-data.js'
 
 /** Where the shopper returns after a redirect: the shop's `returnUrl`, else the shop's page with the order's id. */
 export function returnUrlOf(deps: Pick<ShopBackendOptions, 'returnUrl'> & { readonly shopUrl: string }): (order: OrderRecord) => string {
@@ -167,9 +167,11 @@ export function addCheckoutRoutes(
       const { service, storeId } = await context.connection()
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })
       paymentMethods = (methods.paymentMethods ?? []).map((m) => String(m.type))
-      // The saved cards are extra: when they cannot be read, the page still offers a new card.
-      if (order?.shopperReference !== undefined && paymentMethods.includes('scheme'))
-        savedCardsOffered = await savedCards(context, order.shopperReference).then(
+      // The saved cards are extra: when they cannot be read, the page still offers a new card. A
+      // reference they cannot be listed under (a space, a non-ASCII letter) offers none, never a 500.
+      const shopper = order?.shopperReference
+      if (canHaveSavedCards(shopper) && paymentMethods.includes('scheme'))
+        savedCardsOffered = await savedCards(context, shopper).then(
           (cards) => cards.map(savedCardChoice),
           (error: unknown) => {
             if (error instanceof ShopBackendError && (error.code === 'SERVICE_UNREACHABLE' || error.code === 'SERVICE_REFUSED'))

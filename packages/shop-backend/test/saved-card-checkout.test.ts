@@ -51,6 +51,10 @@ describe('saved cards at the checkout (the page)', () => {
       // Without an order, or for an order without a shopper: none offered.
       expect((await getConfig(shop, '')).body).not.toHaveProperty('savedCards')
       expect((await getConfig(shop, `?orderId=${orderOf(shop, undefined).id}`)).body).not.toHaveProperty('savedCards')
+      // A shopper reference saved cards cannot be listed under: a new card only, never a 500.
+      const spaced = await getConfig(shop, `?orderId=${orderOf(shop, 'cust 42').id}`)
+      expect(spaced).toMatchObject({ status: 200, body: { checkoutReady: true, serviceReachable: true } })
+      expect(spaced.body).not.toHaveProperty('savedCards')
       // Another shopper's order never sees them.
       expect((await getConfig(shop, `?orderId=${orderOf(shop, newShopper()).id}`)).body.savedCards).toEqual([])
       expect((await getConfig(shop, '?orderId=no-such-order')).status).toBe(404)

@@ -45,10 +45,13 @@ function failure(error: unknown): never {
   throw error.kind === 'unknown' ? unreachable() : refusal(error)
 }
 
+/** A reference saved cards can be listed and removed under (a payment takes any 3 to 256 characters). */
+export const canHaveSavedCards = (shopperReference: unknown): shopperReference is string =>
+  typeof shopperReference === 'string' && SHOPPER_REFERENCE.test(shopperReference)
+
 function requireShopperReference(shopperReference: unknown): asserts shopperReference is string {
   // Misuse by the shop's own code, not the shopper's input: TypeError naming the field, never its value.
-  if (typeof shopperReference !== 'string' || !SHOPPER_REFERENCE.test(shopperReference))
-    throw new TypeError('shopperReference: 3 to 256 printable ASCII characters, no spaces')
+  if (!canHaveSavedCards(shopperReference)) throw new TypeError('shopperReference: 3 to 256 printable ASCII characters, no spaces')
 }
 
 /** A shopper's saved cards, as the store's payment methods list them for that shopper (id, brand, last four). */
