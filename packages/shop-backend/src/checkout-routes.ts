@@ -168,7 +168,7 @@ export function addCheckoutRoutes(
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })
       paymentMethods = (methods.paymentMethods ?? []).map((m) => String(m.type))
       // The saved cards are extra: when they cannot be read, the page still offers a new card. A
-      // reference they cannot be listed under (a space, a non-ASCII letter) offers none, never a 500.
+      // reference they cannot be listed under (a line break) offers none, never a 500.
       const shopper = order?.shopperReference
       if (canHaveSavedCards(shopper) && paymentMethods.includes('scheme'))
         savedCardsOffered = await savedCards(context, shopper).then(

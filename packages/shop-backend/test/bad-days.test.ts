@@ -232,6 +232,30 @@ describe('on a bad day: the shopper submits twice', () => {
     expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
   })
 
+  it("a bank step being confirmed beside another tab's refused card: Pay again sends nothing until the feed ends it", async () => {
+    const { s, order, redirectResult } = await bankApprovedAfterOtherTabRefused()
+    const asAnswered = world.proxy.answer
+    world.proxy.answer = (method, path, body) => {
+      if (method !== 'POST' || !path.endsWith('/payment-details')) return body
+      const { pspReference } = JSON.parse(body.toString()) as { pspReference: string }
+      return Buffer.from(JSON.stringify({ resultCode: 'Received', pspReference }))
+    }
+    try {
+      const back = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+      expect(back).toEqual({ status: 200, body: { resultCode: 'Received' } })
+    } finally {
+      world.proxy.answer = asAnswered
+    }
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['confirming', 'refused'])
+    // The first tab pays again after its card's refusal: the latest attempt failed, yet nothing goes.
+    const before = paymentsBefore()
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    expect(paymentsBefore()).toBe(before)
+    await s.backend.poller.pollNow()
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refused'])
+    expect(paymentsBefore()).toBe(before)
+  })
+
   it('a reload of the return page after success answers the stored Authorised (200), with no second /details call', async () => {
     const s = await shop()
     const order = s.createOrder()

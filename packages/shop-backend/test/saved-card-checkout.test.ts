@@ -51,10 +51,18 @@ describe('saved cards at the checkout (the page)', () => {
       // Without an order, or for an order without a shopper: none offered.
       expect((await getConfig(shop, '')).body).not.toHaveProperty('savedCards')
       expect((await getConfig(shop, `?orderId=${orderOf(shop, undefined).id}`)).body).not.toHaveProperty('savedCards')
-      // A shopper reference saved cards cannot be listed under: a new card only, never a 500.
-      const spaced = await getConfig(shop, `?orderId=${orderOf(shop, 'cust 42').id}`)
-      expect(spaced).toMatchObject({ status: 200, body: { checkoutReady: true, serviceReachable: true } })
-      expect(spaced.body).not.toHaveProperty('savedCards')
+      // A reference with a space and a letter beyond ASCII, as a payment takes it: its card is listed.
+      const spaced = `${newShopper()} Müller`
+      const spacedId = await saveCard(shop, spaced)
+      expect((await getConfig(shop, `?orderId=${orderOf(shop, spaced).id}`)).body.savedCards).toEqual([
+        expect.objectContaining({ id: spacedId }),
+      ])
+      // One saved cards cannot be listed under (a line break): a new card only, never a 500.
+      const broken = await getConfig(shop, `?orderId=${orderOf(shop, 'cust\n42').id}`)
+      expect(broken).toMatchObject({ status: 200, body: { checkoutReady: true, serviceReachable: true } })
+      expect(broken.body).not.toHaveProperty('savedCards')
+      const paying = await shop.post('/api/payments', await savedCardSubmission(orderOf(shop, 'cust\n42'), spacedId))
+      expect(paying).toMatchObject({ status: 422, body: { error: 'STORED_PAYMENT_METHOD_UNKNOWN' } })
       // Another shopper's order never sees them.
       expect((await getConfig(shop, `?orderId=${orderOf(shop, newShopper()).id}`)).body.savedCards).toEqual([])
       expect((await getConfig(shop, '?orderId=no-such-order')).status).toBe(404)

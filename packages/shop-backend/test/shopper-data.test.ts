@@ -54,7 +54,7 @@ describe("a shopper's saved card and data", () => {
     const shop = await startShop(world)
     try {
       const card = '4111111145551142'
-      const refused = shop.backend.removeSavedCard({ shopperReference: `has space ${card}`, storedPaymentMethodId: 'x1' })
+      const refused = shop.backend.removeSavedCard({ shopperReference: `line\nbreak ${card}`, storedPaymentMethodId: 'x1' })
       await expect(refused).rejects.toThrow(TypeError)
       await expect(refused).rejects.toThrow(/^shopperReference: /)
       await expect(refused).rejects.not.toThrow(card)

@@ -22,7 +22,7 @@ export async function settledByFeed(context: BackendContext, attempt: AttemptRec
   const current = attempts.find((a) => a.id === attempt.id)
   // The claim holder failed, but the details may have been another tab's step (a bank's return after
   // this card's refusal): while one waits and the feed is unread, that payment may be the paid one.
-  const anotherAtAStep = attempts.some((a) => a.id !== attempt.id && a.state === 'action_required')
+  const anotherAtAStep = attempts.some((a) => a.id !== attempt.id && (a.state === 'action_required' || a.state === 'confirming'))
   if (current && FAILED_STATES.has(current.state) && (!anotherAtAStep || read === 'clear')) {
     // Final and failed: nothing more goes for it, so its claim must not hold the next Pay for a minute.
     await releaseClaim(context, attempt.id, key)

@@ -4,7 +4,7 @@ import { ShopBackendError } from '../errors.js'
 import type { StoredCard } from '../payment-service.js'
 import type { BackendContext } from '../backend-context.js'
 import { paidAttempt } from './attempts.js'
-import { savedCards } from './shopper-data.js'
+import { canHaveSavedCards, savedCards } from './shopper-data.js'
 
 /** A saved card as the page sees it: enough to tell cards apart and pick one, nothing more. */
 export interface SavedCardChoice {
@@ -48,7 +48,7 @@ export async function requireOwnSavedCard(context: BackendContext, order: OrderR
   // A paid order is answered from the ledger with nothing sent: a repeat after the card was removed gets its result, not a 422.
   if (paidAttempt(await context.store.listAttempts(String(order.id)))) return
   const shopperReference = order.shopperReference
-  if (shopperReference === undefined) throw unknownSavedCard()
+  if (!canHaveSavedCards(shopperReference)) throw unknownSavedCard()
   const cards = await savedCards(context, shopperReference)
   if (!cards.some((card) => card.id === storedPaymentMethodId)) throw unknownSavedCard()
 }

@@ -54,12 +54,13 @@ export async function submitDetails(
     const latest = attempts.at(-1)
     if (!latest) throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: the order has no payment awaiting a shopper step')
     refuseIfCancelled(attempts)
+    // A step done and being confirmed (any attempt): another step must not finish beside it.
+    if (attempts.some((a) => a.state === 'confirming')) throw outcomePending()
     // Any attempt stopped at a step may be the one these details finish, not only the latest: a bank
     // redirect can come back after another tab's card was refused. The claim stays on the latest.
     const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
     if (!detailsOut && !attempts.some((a) => a.state === 'action_required')) {
       if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
-      if (latest.state === 'confirming') throw outcomePending()
       throw new ShopBackendError('NOT_AWAITING_DETAILS', `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`)
     }
     // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must

@@ -60,8 +60,9 @@ async function attemptFor(
     // card's id alone, another method) only within a window, or a refused one could never be tried again.
     const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
     if (latest?.answer && latest.fingerprint === fingerprint && (freshEachTry || recent)) return { repeat: latest }
-    // The shopper's step is done and the service confirms it later: only the feed ends it.
-    if (latest?.state === 'confirming') throw outcomePending()
+    // A shopper's step done, the service confirming it (any attempt: a bank's return in another tab):
+    // nothing new goes until the feed ends it.
+    if (attempts.some((a) => a.state === 'confirming')) throw outcomePending()
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
       throw new ShopBackendError('ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
