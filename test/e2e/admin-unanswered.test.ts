@@ -66,19 +66,28 @@ describe('an admin click whose answer is lost', () => {
     expect(await row.getByRole('button', { name: `Refund ${reference}`, exact: true }).count()).toBe(1)
   })
 
-  it('a partial refund where the browser refuses storage: pressed again on the page, refunded once', async () => {
+  it.each([
+    ['reading it throws (cookies blocked)', 'read'],
+    ['writing it throws (its quota full)', 'write'],
+  ])('a partial refund where the browser refuses storage, %s: pressed again on the page, refunded once', async (_, refused) => {
     const { page } = await stack.page()
     proxy.mode = 'pass'
     const reference = await payNewOrder(page, stack.shop.url, CARD)
-    // From here on, as a browser with cookies blocked: reading localStorage throws.
-    await page.addInitScript(() => {
+    // From here on, as such a browser does.
+    await page.addInitScript((refused) => {
+      if (refused === 'write') {
+        Storage.prototype.setItem = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError')
+        }
+        return
+      }
       Object.defineProperty(window, 'localStorage', {
         configurable: true,
         get: () => {
           throw new DOMException('The operation is insecure.', 'SecurityError')
         },
       })
-    })
+    }, refused)
     const row = await adminRow(page, stack.shop.url, reference)
     await row.getByRole('button', { name: `Capture ${reference}`, exact: true }).click()
     await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('Captured')

@@ -168,11 +168,12 @@ export function mountCheckout(form: HTMLFormElement, options: CheckoutOptions): 
     pay,
     cancel: () => abort?.abort(),
     destroy() {
-      destroyed = true
       abort?.abort() // a step under way ends, its frame with it
       form.removeEventListener('submit', onSubmit)
       removeEventListener('pageshow', onPageShow)
       setBusy(false) // the form as it was, for the checkout mounted on it next
+      // Busy for good: a pay() on this instance (a kept reference) starts nothing.
+      busy = destroyed = true
       fields.destroy()
     },
   }

@@ -273,6 +273,8 @@ describe('mountCheckout', () => {
     page.checkout.destroy() // a framework unmounting while the card is encrypted
     encrypted({ type: 'scheme', encryptedCard: 'not sent' })
     await pay
+    // A pay() later on the destroyed instance (a reference a click handler kept) starts nothing either.
+    await page.checkout.pay({ type: 'scheme', encryptedCard: 'not sent either' })
     await new Promise((resolve) => setTimeout(resolve, 300))
     expect((await calls())['/api/payments'] ?? 0).toBe(before)
     expect(page.pay.disabled).toBe(false)

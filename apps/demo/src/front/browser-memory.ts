@@ -11,20 +11,23 @@ export interface BrowserMemory {
 function keptIn(storage: () => Storage): BrowserMemory {
   const page = new Map<string, string>()
   return {
+    // The page's copy first: a browser may read its storage yet refuse a write (its quota full).
     recall(key) {
+      const kept = page.get(key)
+      if (kept !== undefined) return kept
       try {
         return storage().getItem(key)
       } catch {
-        return page.get(key) ?? null
+        return null
       }
     },
     remember(key, value) {
+      page.delete(key)
       try {
         if (value === null) storage().removeItem(key)
         else storage().setItem(key, value)
       } catch {
-        if (value === null) page.delete(key)
-        else page.set(key, value)
+        if (value !== null) page.set(key, value)
       }
     },
   }

@@ -69,7 +69,8 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
 
   /** The shop's own label for a field, in the page's language, to start an announcement. */
   function labelOf(input: HTMLInputElement): string {
-    const label = input.labels?.[0]?.textContent?.trim()
+    // `labels` is null only for a hidden input, never a card field.
+    const label = input.labels![0]?.textContent?.trim()
     return label ? `${label}: ` : ''
   }
 
