@@ -64,6 +64,17 @@ describe("the demo's order follows one payment attempt", () => {
     expect(orders.find(id)).toMatchObject({ status: 'authorised', result_code: 'Authorised', psp_reference: 'P1' })
   })
 
+  it('an older attempt being confirmed after the bank is followed over a newer refused card: pending, then paid', () => {
+    const { orders, id, hear } = newOrder()
+    hear({ attempt: 1, state: 'action_required', version: 2, resultCode: 'RedirectShopper' })
+    hear({ attempt: 2, state: 'refused', version: 2, resultCode: 'Refused', pspReference: 'P2' })
+    hear({ attempt: 1, state: 'confirming', version: 3, resultCode: 'Received', pspReference: 'P1' })
+    // The back end holds the order for it: the shop says so, not "refused".
+    expect(orders.find(id)).toMatchObject({ status: 'pending', result_code: 'Received', payment_attempt: 1 })
+    hear({ attempt: 1, state: 'authorised', version: 4, resultCode: 'Authorised', pspReference: 'P1' })
+    expect(orders.find(id)).toMatchObject({ status: 'authorised', psp_reference: 'P1' })
+  })
+
   it('before a payment the newest attempt is followed, and a late copy of an older change of it is ignored', () => {
     const { orders, id, hear } = newOrder()
     hear({ attempt: 1, state: 'refused', version: 2, resultCode: 'Refused', pspReference: 'P1' })

@@ -11,15 +11,13 @@ export interface BrowserMemory {
 function keptIn(storage: () => Storage): BrowserMemory {
   const page = new Map<string, string>()
   return {
-    // The page's copy first: a browser may read its storage yet refuse a write (its quota full).
+    // Storage first (another tab's newer value), then the page's copy of a write it refused.
     recall(key) {
-      const kept = page.get(key)
-      if (kept !== undefined) return kept
       try {
-        return storage().getItem(key)
-      } catch {
-        return null
-      }
+        const stored = storage().getItem(key)
+        if (stored !== null) return stored
+      } catch {}
+      return page.get(key) ?? null
     },
     remember(key, value) {
       page.delete(key)
@@ -28,6 +26,10 @@ function keptIn(storage: () => Storage): BrowserMemory {
         else storage().setItem(key, value)
       } catch {
         if (value !== null) page.set(key, value)
+        // A full quota refuses the write but not the removal: no older value may shadow the copy.
+        try {
+          storage().removeItem(key)
+        } catch {}
       }
     },
   }

@@ -123,8 +123,8 @@ export const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).h
  * amounts from the ledger, following one attempt. Delivery is at least once, so a late copy of the
  * followed attempt's older change is ignored by its version. Once an attempt has paid, the order
  * follows it alone (its capture, refund, cancel) and the other attempts' news is ignored (a card
- * refused after an earlier bank payment went through); before, it follows a paying attempt, or the
- * newest.
+ * refused after an earlier bank payment went through); before, it follows a paying attempt, one
+ * being confirmed (the back end holds the order for it), or the newest.
  */
 export function applyOrderChange(orders: OrderStore, change: OrderChange, now: Date): void {
   const order = /^\d{1,12}$/.test(change.orderId) ? orders.find(Number(change.orderId)) : undefined
@@ -132,7 +132,7 @@ export function applyOrderChange(orders: OrderStore, change: OrderChange, now: D
   const status = statusOfState(change.state)
   if (change.attempt === order.payment_attempt) {
     if (change.version <= order.payment_version) return
-  } else if (isPaid(order.status) || (change.attempt < order.payment_attempt && !isPaid(status))) return
+  } else if (isPaid(order.status) || (change.attempt < order.payment_attempt && !isPaid(status) && change.state !== 'confirming')) return
   updateOrder(
     orders,
     order.id,
