@@ -152,6 +152,29 @@ describe('mountSavedCards', () => {
     expect($<HTMLInputElement>('new-card').disabled).toBe(true)
   })
 
+  it.each([
+    { first: 'the saved cards', savedFirst: true },
+    { first: 'the checkout', savedFirst: false },
+  ])('destroyed after a payment, $first first: the shop’s "new card" radio and code input are given back', async ({ savedFirst }) => {
+    const shopper = `leaver-${Date.now()}`
+    await shopperWithSavedCard(shopper)
+    const order = await newOrder(2300, shopper)
+    const mounted = mountWithSavedCards(order)
+    await mounted.saved.offer(order.id)
+    await userEvent.type($('saved-cvc'), shop.cards.frictionless.securityCode)
+    await pressPay(mounted.page)
+    expect(await mounted.page.nextResult()).toMatchObject({ kind: 'paid' })
+    expect($<HTMLInputElement>('new-card').disabled).toBe(true)
+    // As a page leaving the order does: both taken down, the form left for the next mount.
+    if (savedFirst) mounted.saved.destroy()
+    mounted.page.checkout.destroy()
+    if (!savedFirst) mounted.saved.destroy()
+    saved = page = undefined
+    expect($<HTMLInputElement>('new-card').disabled).toBe(false)
+    expect($<HTMLInputElement>('saved-cvc').disabled).toBe(false)
+    expect(mounted.page.pay.disabled).toBe(false)
+  })
+
   it('offers nothing to a shopper without saved cards: "A new card" chosen, the card form shown', async () => {
     const order = await newOrder(2200, `newcomer-${Date.now()}`)
     const { saved, cardForm } = mountWithSavedCards(order)

@@ -57,7 +57,7 @@ export interface SavedCards {
   offer(orderId: string | number): Promise<HTMLInputElement>
   /** The chosen saved card's id; undefined while "A new card" is chosen. */
   chosen(): string | undefined
-  /** Removes the choices, the listeners and what card-fields added; the shop's elements stay. */
+  /** Removes the choices, the listeners and what card-fields added; the shop's elements stay, enabled. */
   destroy(): void
 }
 
@@ -164,6 +164,8 @@ export function mountSavedCards(form: HTMLFormElement, checkout: Checkout, optio
     },
     chosen: () => chosen?.id,
     destroy() {
+      // The shop's radio and code input back as found: Pay's watcher goes, and may have turned them off.
+      setDisabled(false)
       payWatch.disconnect()
       form.removeEventListener('submit', onSubmit, { capture: true })
       newCard.removeEventListener('change', onNewCard)
