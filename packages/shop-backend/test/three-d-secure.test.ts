@@ -80,6 +80,26 @@ describe('3-D Secure 2 through the back end', () => {
     }
   })
 
+  it.each([
+    { what: 'no entry', details: {} },
+    { what: '21 entries', details: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`field${i}`, 'x'])) },
+  ])("a step's details with $what: 400 naming details, nothing sent, and the real details answered at once", async ({ details }) => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      const last = await lastStepOf(shop, order)
+      const calls = world.proxy.counted('POST', '/payment-details')
+      const refused = await shop.post('/api/payment-details', { orderId: order.id, details })
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({ error: 'INVALID_BODY', details: [{ path: 'details', rule: '1 to 20 entries' }] })
+      expect(world.proxy.counted('POST', '/payment-details')).toBe(calls)
+      // No claim left behind: the shopper's own details go now, not after a stale claim's minute.
+      expect(await shop.post('/api/payment-details', last)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    } finally {
+      await shop.close()
+    }
+  })
+
   it('a challenge failed by the shopper is a refused attempt; the order takes a new attempt with a new key', async () => {
     const shop = await startShop(world)
     try {

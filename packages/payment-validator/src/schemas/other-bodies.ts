@@ -2,15 +2,18 @@ import * as z from 'zod'
 import { AmountSchema } from './amount.js'
 import { MetadataSchema } from './payment-request.js'
 
+/** What a shopper's step gave the page (`threeDSResult`, `redirectResult`, ...): the page's and the request's one rule. */
+export const StepDetailsSchema = z
+  .record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(20_000))
+  .refine((d) => Object.keys(d).length >= 1 && Object.keys(d).length <= 20, { message: '1 to 20 entries' })
+
 /**
  * Payment-details request (spec: "Payment-details request"): what the front end returned after a
  * redirect or a challenge (`redirectResult`, `threeDSResult`, ...), plus the shop's metadata.
  */
 export const PaymentDetailsRequestSchema = z.strictObject({
   /** What the page returned, unchanged. */
-  details: z
-    .record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(20_000))
-    .refine((d) => Object.keys(d).length >= 1 && Object.keys(d).length <= 20, { message: '1 to 20 entries' }),
+  details: StepDetailsSchema,
   /** Opaque state from an older integration's action, passed back. */
   paymentData: z.string().max(20_000).optional(),
   /** The shop's identifiers, echoed in updates. */

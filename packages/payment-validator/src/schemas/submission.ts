@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { AmountSchema } from './amount.js'
 import { BrowserInfoSchema } from './browser-info.js'
+import { StepDetailsSchema } from './other-bodies.js'
 import { PaymentMethodSchema } from './payment-method.js'
 
 /**
@@ -40,7 +41,7 @@ export const DetailsSubmissionSchema = z.strictObject({
   /** The shop's order id. */
   orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
   /** What the challenge or the return from the bank gave (`threeDSResult`, `redirectResult`, ...). */
-  details: z.record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(20_000)),
+  details: StepDetailsSchema,
 })
 /** What the page sends after a redirect or a challenge. */
 export type DetailsSubmission = z.infer<typeof DetailsSubmissionSchema>
