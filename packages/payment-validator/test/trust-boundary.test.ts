@@ -145,6 +145,28 @@ describe('checkSubmission: the trust boundary', () => {
     expect(problems).toEqual(expected)
   })
 
+  it.each([
+    ['under another name', { type: 'scheme', pan: '4111111145551142', cvc2: '737' }, ['paymentMethod.pan', 'paymentMethod.cvc2']],
+    ['in another letter case, in another method', { type: 'card', Number: '4111111145551142' }, ['paymentMethod.Number']],
+    [
+      'nested in another method',
+      { type: 'ideal', card: { number: '4111111145551142', cvc: '737' } },
+      ['paymentMethod.card.number', 'paymentMethod.card.cvc'],
+    ],
+    ['in a list in another method', { type: 'giftcard', cards: [{ expiryDate: '03/30' }] }, ['paymentMethod.cards.0.expiryDate']],
+  ])('refuses a raw card %s, by name only, and never builds a request with it', (_, paymentMethod, paths) => {
+    const submission = { ...honest, paymentMethod }
+    const problems = problemsOf(submission)
+    for (const path of paths) expect(problems).toContainEqual({ kind: 'invalid', path, rule: 'raw card data is never accepted' })
+    expect(JSON.stringify(problems)).not.toMatch(/4111|737|03\/30/)
+    expect(() => buildPaymentRequest({ order, submission: submission as PaymentSubmission, config })).toThrow()
+  })
+
+  it('refuses a card method whose type is scheme in another letter case', () => {
+    const problems = problemsOf({ ...honest, paymentMethod: { type: 'Scheme', holder: 'x' } })
+    expect(problems).not.toEqual([])
+  })
+
   it('reports amount, currency and reference together when all are off', () => {
     const problems = problemsOf({ ...honest, reference: 'x', amount: { currency: 'USD', value: 1 } })
     expect(problems.map((p) => (p.kind === 'mismatch' ? p.field : p.path))).toEqual(['amount.value', 'amount.currency', 'reference'])

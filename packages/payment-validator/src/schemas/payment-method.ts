@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { DEFER_TO_OTHER_FORMS } from '../lib/issues.js'
 import { CompactJweSchema } from './compact-jwe.js'
-import { refuseRawCardFields } from './raw-card-fields.js'
+import { refuseRawCardData } from './raw-card-fields.js'
 import { SavedCardPaymentMethodSchema } from './saved-card.js'
 
 export { CompactJweSchema } from './compact-jwe.js'
@@ -47,7 +47,7 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
 
 /**
  * Any other method, such as `{type: "ideal"}`: its data is passed through for the service to
- * judge, but `type: "scheme"` is never accepted here, so card data always takes a card shape above.
+ * judge, but `type: "scheme"` (in any letter case) is never accepted here, so card data always takes a card shape above.
  */
 export const OtherPaymentMethodSchema = z.looseObject({
   /** The method's type ("ideal", ...); never "scheme". */
@@ -55,7 +55,7 @@ export const OtherPaymentMethodSchema = z.looseObject({
     .string()
     .regex(/^[A-Za-z0-9_.-]{1,64}$/)
     // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
-    .refine((type) => type !== 'scheme', {
+    .refine((type) => type.toLowerCase() !== 'scheme', {
       message: 'scheme takes only jwe, storedPaymentMethodId or the encrypted fields, never raw card data',
       abort: true,
       params: { [DEFER_TO_OTHER_FORMS]: true },
@@ -69,7 +69,7 @@ export const OtherPaymentMethodSchema = z.looseObject({
  */
 export const PaymentMethodSchema = z
   .looseObject({})
-  .superRefine(refuseRawCardFields)
+  .superRefine(refuseRawCardData)
   .pipe(z.union([CardJwePaymentMethodSchema, SavedCardPaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
 /** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>

@@ -1,20 +1,46 @@
 import type * as z from 'zod'
 
-/** Field names only raw card data uses: never accepted in a request, card method or not. */
+/** Field names only raw card data uses: never accepted in a request, card method or not (any letter case). */
 export const RAW_CARD_FIELD_NAMES = Object.freeze([
   'number',
   'cardNumber',
+  'pan',
   'expiryMonth',
   'expiryYear',
   'expiryDate',
+  'expiry',
   'cvc',
+  'cvc2',
   'cvv',
+  'cvv2',
   'securityCode',
 ])
 
-/** Names each raw card field `value` holds, by name only: its value never reaches an issue. */
+const RAW_NAMES: ReadonlySet<string> = new Set(RAW_CARD_FIELD_NAMES.map((name) => name.toLowerCase()))
+/** Deeper than any payment method nests its data; a deeper one is refused by its size elsewhere. */
+const MAX_DEPTH = 8
+
+const isRawCardName = (name: string) => RAW_NAMES.has(name.toLowerCase())
+
+/** Names each raw card field `value` holds at its top level, by name only: its value never reaches an issue. */
 export function refuseRawCardFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
-  for (const name of RAW_CARD_FIELD_NAMES) {
-    if (Object.hasOwn(value, name)) context.addIssue({ code: 'custom', path: [name], message: 'raw card data is never accepted' })
+  for (const name of Object.keys(value))
+    if (isRawCardName(name)) context.addIssue({ code: 'custom', path: [name], message: 'raw card data is never accepted' })
+}
+
+/**
+ * The same for a `paymentMethod`, at any depth: another method's data passes through to the
+ * service, so a card number nested in it (`{type: "ideal", card: {number}}`) must not.
+ */
+export function refuseRawCardData(value: Record<string, unknown>, context: z.RefinementCtx): void {
+  const walk = (node: unknown, path: Array<string | number>, depth: number): void => {
+    if (node === null || typeof node !== 'object' || depth > MAX_DEPTH) return
+    for (const [name, inner] of Object.entries(node)) {
+      const at = [...path, Array.isArray(node) ? Number(name) : name]
+      if (!Array.isArray(node) && isRawCardName(name))
+        context.addIssue({ code: 'custom', path: at, message: 'raw card data is never accepted' })
+      else walk(inner, at, depth + 1)
+    }
   }
+  walk(value, [], 0)
 }

@@ -2,7 +2,7 @@ import * as z from 'zod'
 import { PaymentDetailsRequestSchema } from './other-bodies.js'
 import { CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema } from './payment-method.js'
 import { PaymentRequestFieldsSchema } from './payment-request.js'
-import { refuseRawCardFields } from './raw-card-fields.js'
+import { refuseRawCardData, refuseRawCardFields } from './raw-card-fields.js'
 import { checkOrderLineRules } from './order-lines.js'
 import { checkRecurringRules } from './recurring-rules.js'
 import { SavedCardPaymentMethodSchema } from './saved-card.js'
@@ -30,7 +30,7 @@ const frontEndCardFields = {
 // Raw card data is looked for first, on any object: a form's own refusal (a missing `jwe`) must not hide it.
 export const ServicePaymentMethodSchema = z
   .looseObject({})
-  .superRefine(refuseRawCardFields)
+  .superRefine(refuseRawCardData)
   .pipe(
     z.union([
       CardJwePaymentMethodSchema.extend(frontEndCardFields).loose(),
