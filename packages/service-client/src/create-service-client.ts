@@ -27,11 +27,15 @@ import type { IdempotentCall, ServiceClient, ServiceClientOptions, ShopRegistrat
  */
 export function createServiceClient(options: ServiceClientOptions = {}): ServiceClient {
   const baseUrl = (options.baseUrl ?? SANDBOX_BASE_URL).replace(/\/+$/, '')
-  let protocol = ''
+  let base: URL | undefined
   try {
-    protocol = new URL(baseUrl).protocol
+    base = new URL(baseUrl)
   } catch {}
-  if (protocol !== 'http:' && protocol !== 'https:') throw new TypeError('baseUrl: an absolute http or https URL')
+  if (base?.protocol !== 'http:' && base?.protocol !== 'https:') throw new TypeError('baseUrl: an absolute http or https URL')
+  // A path is kept (a gateway's prefix) and signed; a query, fragment or user would break every path after it.
+  if (base.search || base.hash || base.username || base.password)
+    throw new TypeError('baseUrl: an origin and at most a path, without query, fragment or user')
+  const basePath = base.pathname.replace(/\/+$/, '')
   checkCredentials(options.credentials)
   const deadlineMs = positive('deadlineMs', options.deadlineMs, DEFAULT_DEADLINE_MS)
   const attemptTimeoutMs = positive('attemptTimeoutMs', options.attemptTimeoutMs, DEFAULT_ATTEMPT_TIMEOUT_MS)
@@ -77,7 +81,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
       if (text !== undefined) h['content-type'] = 'application/json'
       if (idempotencyKey !== undefined) h[IDEMPOTENCY_KEY_HEADER] = idempotencyKey
       // Each attempt signed afresh: a new timestamp and nonce, the same body and key.
-      if (endpoint.signed) Object.assign(h, await signRequest(credentials!, { method, pathWithQuery, body: text ?? '' }, options.now?.()))
+      if (endpoint.signed) {
+        // Signed as the request line carries it: the base URL's path first.
+        const signedPath = basePath + pathWithQuery
+        Object.assign(h, await signRequest(credentials!, { method, pathWithQuery: signedPath, body: text ?? '' }, options.now?.()))
+      }
       return h
     }
 
