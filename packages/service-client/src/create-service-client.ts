@@ -188,7 +188,11 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
         o,
         query({ shopper: shopperReference }),
       )
-      return (answer.storedPaymentMethods ?? []).map((card) => StoredPaymentMethodSchema.parse(card))
+      // Only what reads as a card: another stored method (a mandate) or one odd card must not cost the shopper the others.
+      return (answer.storedPaymentMethods ?? []).flatMap((card) => {
+        const read = StoredPaymentMethodSchema.safeParse(card)
+        return read.success ? [read.data] : []
+      })
     },
     clientKey: async (storeId, o) => (await call(E.clientKey, { store_id: id('storeId', storeId) }, undefined, o)).clientKey,
     webComponentClientKey: async (o) => (await call(E.webComponentClientKey, {}, undefined, o)).clientKey,

@@ -219,7 +219,8 @@ export interface ServiceClient {
   checkoutPaymentMethods(storeId: string, query?: CheckoutPaymentMethodsQuery, options?: CallOptions): Promise<PaymentMethodsResponse>
   /**
    * A shopper's saved cards (`storedPaymentMethods` of checkout-payment-methods with `shopper`), each
-   * with only `id`, `brand`, `lastFour`, `expiryMonth`, `expiryYear` and `holderName` when given.
+   * with only `id`, `brand`, `lastFour`, `expiryMonth`, `expiryYear` and `holderName` when given. A
+   * stored method that does not read as a card (another kind, a field out of its format) is left out.
    */
   savedCards(storeId: string, shopperReference: string, options?: CallOptions): Promise<readonly StoredPaymentMethod[]>
   /** The store's client key, for a page that uses the processor's components. */

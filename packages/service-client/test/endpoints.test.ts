@@ -71,3 +71,17 @@ describe('updated-payments statuses', () => {
     )
   })
 })
+
+describe('saved cards', () => {
+  it('lists what reads as a card and leaves out another stored method or an odd card, never throwing', async () => {
+    const card = { id: 'spm_1', type: 'scheme', brand: 'visa', lastFour: '1142', expiryMonth: '03', expiryYear: '2030' }
+    server = await misbehavingServer(() =>
+      reply.json(200, {
+        paymentMethods: [],
+        storedPaymentMethods: [card, { id: 'spm_2', type: 'sepadirectdebit' }, { ...card, id: 'spm_3', expiryMonth: '3' }],
+      }),
+    )
+    const cards = await fastClient(server.url).client.savedCards('store_1', 'shopper-42')
+    expect(cards).toEqual([{ id: 'spm_1', brand: 'visa', lastFour: '1142', expiryMonth: '03', expiryYear: '2030' }])
+  })
+})
