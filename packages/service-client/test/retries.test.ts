@@ -99,6 +99,21 @@ describe('retried: no answer', () => {
     expect(waits).toEqual([20])
   })
 
+  it.each([
+    ['timed out', reply.hang()],
+    ['whose body stalled', reply.stalledBody()],
+    ['reset', reply.reset()],
+  ])('409 after an attempt %s is that attempt still running: retried under the key until its answer', async (_, first) => {
+    server = await misbehavingServer((_, i) =>
+      i === 0 ? first : i < 3 ? reply.refusal(409, 'IDEMPOTENCY_KEY_IN_USE') : reply.json(200, authorised),
+    )
+    const { client, waits } = fastClient(server.url, { attemptTimeoutMs: 200 })
+    expect(await client.createPayment(STORE, payment, { idempotencyKey: 'order-42-attempt-0' })).toMatchObject(authorised)
+    expect(server.received).toHaveLength(4)
+    expectOneKey(server.keys(), 'order-42-attempt-0')
+    expect(waits).toEqual([20, 40, 80])
+  })
+
   it('bodies that always stall: SERVICE_TIMEOUT', async () => {
     server = await misbehavingServer(() => reply.stalledBody())
     const { client } = fastClient(server.url, { attemptTimeoutMs: 100, deadlineMs: 250 })

@@ -4,6 +4,11 @@ import { retryAfterMs } from './retry-after.js'
 
 /** Answers that mean "not now": retried. Any other status is the service's decision (a 500 included). */
 export const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504])
+/**
+ * A key still in use (409) once an attempt of this call went unanswered: most likely that attempt,
+ * still running at the service. Retried under the key for its answer, not read as a refusal.
+ */
+export const IN_USE_STATUS = 409
 
 /** How one call is sent and retried. */
 export interface SendPolicy {
@@ -92,12 +97,14 @@ async function attempt(request: OutgoingRequest, fetch: SendPolicy['fetch'], tim
 export async function send(request: OutgoingRequest, policy: SendPolicy): Promise<Sent> {
   let spent = 0
   let attempts = 0
+  let unanswered = false
   for (;;) {
     attempts++
     const started = performance.now()
     const outcome = await attempt(request, policy.fetch, Math.max(1, Math.min(policy.attemptTimeoutMs, policy.deadlineMs - spent)))
     spent += performance.now() - started
-    const again = outcome.kind === 'no-answer' || RETRIED_STATUSES.has(outcome.status)
+    const again = outcome.kind === 'no-answer' || RETRIED_STATUSES.has(outcome.status) || (unanswered && outcome.status === IN_USE_STATUS)
+    unanswered ||= outcome.kind === 'no-answer'
     if (!again || !policy.retried) return { outcome, attempts }
     const asked = outcome.kind === 'answer' ? retryAfterMs(outcome.headers.get('retry-after'), Date.now()) : undefined
     const wait = asked ?? backoffMs(attempts, policy.backoff, policy.random)
