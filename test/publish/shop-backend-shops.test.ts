@@ -175,6 +175,13 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
       expect(JSON.parse(held.body)).toMatchObject({ count: 1, payments: [{ resultCode: 'Authorised', status: 'authorised' }] })
       // Any other path is the shop's own: its 404 here.
       expect((await freshGet(`${shopUrl}/api/no-such-thing`)).status).toBe(404)
+      // An empty basket is no order: refused by the shop, never a zero amount sent to the service.
+      const empty = await fetch(`${shopUrl}/api/orders`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ items: [] }),
+      })
+      expect({ status: empty.status, body: await empty.json() }).toMatchObject({ status: 422, body: { error: 'EMPTY_BASKET' } })
       shop.kill('SIGTERM')
     },
     STEP_TIMEOUT,
