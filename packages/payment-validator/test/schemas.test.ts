@@ -100,6 +100,15 @@ describe('payment response schema (loose: the service may add fields)', () => {
     expect(PaymentResponseSchema.safeParse({ pspReference: 'x' }).success).toBe(false)
   })
 
+  it('refuses an Authorised answer without its pspReference, naming the field (nothing could capture it)', () => {
+    const parsed = PaymentResponseSchema.safeParse({ resultCode: 'Authorised' })
+    expect(parsed.success).toBe(false)
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['pspReference', 'required with resultCode Authorised'],
+    ])
+    expect(PaymentResponseSchema.safeParse({ resultCode: 'Refused' }).success).toBe(true)
+  })
+
   it('gives the browser only resultCode, action, order and donationToken', () => {
     const response = PaymentResponseSchema.parse({
       resultCode: 'Authorised',

@@ -302,31 +302,36 @@ describe('on a bad day: the network', () => {
     })
   })
 
-  it('the service took the payment and its 200 could not be read: the outcome is open, never a refusal; Pay again pays once', async () => {
-    const lines: string[] = []
-    const s = await shop({ log: (line) => lines.push(line) })
-    const order = s.createOrder()
-    const before = paymentsBefore()
-    const asAnswered = world.proxy.answer
-    // A 200 whose body breaks the answer's schema (an empty pspReference), as a faulty gateway might give.
-    world.proxy.answer = (method, path, body) =>
-      isPaymentCall(method, path) ? Buffer.from('{"resultCode":"Authorised","pspReference":""}') : body
-    try {
-      const unread = await s.post('/api/payments', await s.cardSubmission(order))
-      // "Being confirmed", not "could not be reached": the service took it.
-      expect(unread).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
-      // The merchant's log says what happened: an answer came, not "no answer".
-      expect(lines.filter((line) => line.includes('stays open'))).toEqual([
-        expect.stringContaining(`order ${order.id}: attempt 1 stays open (an answer that could not be read, INVALID_RESPONSE)`),
-      ])
-    } finally {
-      world.proxy.answer = asAnswered
-    }
-    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['pending'])
-    expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
-    expect(paymentsBefore() - before).toBe(1)
-    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
-  })
+  it.each([
+    ['an empty pspReference', '{"resultCode":"Authorised","pspReference":""}'],
+    ['Authorised without its pspReference', '{"resultCode":"Authorised"}'],
+  ])(
+    'the service took the payment and its 200 could not be read (%s): the outcome is open, never a refusal; Pay again pays once',
+    async (_, unreadable) => {
+      const lines: string[] = []
+      const s = await shop({ log: (line) => lines.push(line) })
+      const order = s.createOrder()
+      const before = paymentsBefore()
+      const asAnswered = world.proxy.answer
+      // A 200 whose body breaks the answer's schema, as a faulty gateway might give: no payment to capture by.
+      world.proxy.answer = (method, path, body) => (isPaymentCall(method, path) ? Buffer.from(unreadable) : body)
+      try {
+        const unread = await s.post('/api/payments', await s.cardSubmission(order))
+        // "Being confirmed", not "could not be reached": the service took it.
+        expect(unread).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+        // The merchant's log says what happened: an answer came, not "no answer".
+        expect(lines.filter((line) => line.includes('stays open'))).toEqual([
+          expect.stringContaining(`order ${order.id}: attempt 1 stays open (an answer that could not be read, INVALID_RESPONSE)`),
+        ])
+      } finally {
+        world.proxy.answer = asAnswered
+      }
+      expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['pending'])
+      expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect(paymentsBefore() - before).toBe(1)
+      expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
+    },
+  )
 
   it('answer lost, shopper gone: the poller finds the payment by its metadata and the order becomes authorised', async () => {
     const { s, order } = await answerLost()

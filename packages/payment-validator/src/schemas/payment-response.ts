@@ -28,25 +28,31 @@ export const ActionSchema = z.looseObject({
   paymentMethodType: z.string().optional(),
 })
 
-/** The service's payment response (spec: "Payment response"). Loose: the service may add fields. */
-export const PaymentResponseSchema = z.looseObject({
-  /** Where the payment stands: one of {@link KNOWN_RESULT_CODES}, or a newer one. */
-  resultCode: z.string().min(1),
-  /** What the page must do next, with `RedirectShopper`, `IdentifyShopper` or `ChallengeShopper`. */
-  action: ActionSchema.optional(),
-  /** A partial-payments order, passed to the page. */
-  order: z.looseObject({}).optional(),
-  /** For a donation after the payment, passed to the page. */
-  donationToken: z.string().optional(),
-  /** The payment's reference: keep it with the order, never send it to the page. */
-  pspReference: z.string().min(1).optional(),
-  /** The amount as the service took it. */
-  amount: AmountSchema.optional(),
-  /** The shop's metadata, echoed. */
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  /** Why a payment was refused; for the shop's logs, not the shopper. */
-  refusalReason: z.string().optional(),
-})
+/** The service's payment response (spec: "Payment response"). Loose: the service may add fields; an `Authorised` one names its `pspReference`. */
+export const PaymentResponseSchema = z
+  .looseObject({
+    /** Where the payment stands: one of {@link KNOWN_RESULT_CODES}, or a newer one. */
+    resultCode: z.string().min(1),
+    /** What the page must do next, with `RedirectShopper`, `IdentifyShopper` or `ChallengeShopper`. */
+    action: ActionSchema.optional(),
+    /** A partial-payments order, passed to the page. */
+    order: z.looseObject({}).optional(),
+    /** For a donation after the payment, passed to the page. */
+    donationToken: z.string().optional(),
+    /** The payment's reference: keep it with the order, never send it to the page. */
+    pspReference: z.string().min(1).optional(),
+    /** The amount as the service took it. */
+    amount: AmountSchema.optional(),
+    /** The shop's metadata, echoed. */
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    /** Why a payment was refused; for the shop's logs, not the shopper. */
+    refusalReason: z.string().optional(),
+  })
+  // The spec: an authorised payment's answer carries its pspReference; without it nothing could capture or refund it.
+  .refine((answer) => answer.resultCode !== 'Authorised' || answer.pspReference !== undefined, {
+    path: ['pspReference'],
+    message: 'required with resultCode Authorised',
+  })
 /** The service's payment response. */
 export type PaymentResponse = z.infer<typeof PaymentResponseSchema>
 
