@@ -104,5 +104,9 @@ export function checkSubmission(input: unknown, order: OrderRecord): SubmissionC
       rule: 'needs a shopper: the order has no shopperReference',
     })
   }
+  // A card saved for nobody: the service would take the payment and keep no card, the shopper never told.
+  if (parsed.success && parsed.data.storePaymentMethod === true && order.shopperReference === undefined) {
+    problems.push({ kind: 'invalid', path: 'storePaymentMethod', rule: 'needs a shopper: the order has no shopperReference' })
+  }
   return problems.length === 0 && parsed.success ? { ok: true, submission: parsed.data } : { ok: false, problems }
 }

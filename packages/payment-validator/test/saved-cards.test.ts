@@ -161,6 +161,13 @@ describe('a saved card in the page’s submission', () => {
     }
   })
 
+  it('a request that saves a card names whose: no shopperReference, no request', () => {
+    const card = { ...submission, paymentMethod: { type: 'scheme', jwe: JWE }, storePaymentMethod: true } as PaymentSubmission
+    expect(() => buildPaymentRequest({ order: { ...order, shopperReference: undefined }, submission: card, config })).toThrow(
+      /shopperReference \(required with storePaymentMethod \(whose card it saves\)\)/,
+    )
+  })
+
   it('sends Ecommerce and CardOnFile when the shopper saves a new card, and neither otherwise', () => {
     const card = { ...submission, paymentMethod: { type: 'scheme', jwe: JWE } }
     const saved = buildPaymentRequest({ order, submission: { ...card, storePaymentMethod: true } as PaymentSubmission, config })
@@ -176,6 +183,12 @@ describe('a saved card in the page’s submission', () => {
       { ...submission, paymentMethod: { type: 'scheme', storedPaymentMethodId: ID } },
       { ...order, shopperReference: undefined },
       { kind: 'invalid', path: 'paymentMethod.storedPaymentMethodId', rule: 'needs a shopper: the order has no shopperReference' },
+    ],
+    [
+      'saving a new card for an order without a shopper (the service would keep it for nobody)',
+      { ...submission, paymentMethod: { type: 'scheme', jwe: JWE }, storePaymentMethod: true },
+      { ...order, shopperReference: undefined },
+      { kind: 'invalid', path: 'storePaymentMethod', rule: 'needs a shopper: the order has no shopperReference' },
     ],
     [
       'saving a saved card',

@@ -108,6 +108,29 @@ describe('saved cards at the checkout (the page)', () => {
       await shop.close()
     }
   })
+
+  it('a guest\'s "save my card": 422 naming storePaymentMethod, nothing sent (the service would keep the card for nobody)', async () => {
+    const shop = await startShop(t.world)
+    try {
+      const guest = orderOf(shop, undefined)
+      const before = paymentsAtSandbox()
+      const saving = await shop.post('/api/payments', { ...(await shop.cardSubmission(guest)), storePaymentMethod: true })
+      expect(saving.status).toBe(422)
+      expect(saving.body).toMatchObject({
+        error: 'ORDER_MISMATCH',
+        details: [{ kind: 'invalid', path: 'storePaymentMethod', rule: 'needs a shopper: the order has no shopperReference' }],
+      })
+      expect(paymentsAtSandbox() - before).toBe(0)
+      expect(await shop.store.listAttempts(String(guest.id))).toEqual([])
+      // The same card without the box pays.
+      expect(await shop.post('/api/payments', await shop.cardSubmission(guest))).toEqual({
+        status: 200,
+        body: { resultCode: 'Authorised' },
+      })
+    } finally {
+      await shop.close()
+    }
+  })
 })
 
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token

@@ -37,6 +37,8 @@ export function checkRecurringRules(body: RecurringFields, context: z.Refinement
     }
     return
   }
+  if (body.storePaymentMethod === true && body.shopperReference === undefined)
+    rule(['shopperReference'], 'required with storePaymentMethod (whose card it saves)')
   if (body.shopperInteraction === 'ContAuth') rule(['shopperInteraction'], 'ContAuth only with paymentMethod.storedPaymentMethodId')
   if (model !== undefined && (body.storePaymentMethod !== true || model !== 'CardOnFile')) {
     rule(['recurringProcessingModel'], 'CardOnFile with storePaymentMethod, else only with paymentMethod.storedPaymentMethodId')
