@@ -9,6 +9,7 @@ import type { Backoff } from './lib/backoff.js'
 import { send, type SendPolicy } from './lib/send.js'
 import { callTelemetry, type CallOutcome } from './lib/call-telemetry.js'
 import { amountOf, checkCredentials, defaultSleep, envelopeOf, id, positive, query } from './lib/call-arguments.js'
+import { serviceMessage } from './lib/service-message.js'
 import { signRequest } from './signing.js'
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -107,7 +108,7 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
         {
           status: outcome.status,
           errorCode,
-          message: typeof envelope?.message === 'string' ? envelope.message : `${name}: HTTP ${outcome.status}`,
+          message: typeof envelope?.message === 'string' ? serviceMessage(envelope.message) : `${name}: HTTP ${outcome.status}`,
           errorType: typeof envelope?.errorType === 'string' ? envelope.errorType : 'unknown',
         },
         record,

@@ -223,6 +223,18 @@ describe('not retried', () => {
     expectNoBody(error)
   })
 
+  it('a refusal whose message echoes a card number: the error carries it masked, and no more than 300 characters', async () => {
+    const echoed = `Invalid card number 4111 1111 4555 1142 (4111-1111-4555-1142, 4111111145551142) ${'x'.repeat(400)}`
+    server = await misbehavingServer(() =>
+      reply.json(422, { status: 422, errorCode: 'CARD_DETAILS_INVALID', message: echoed, errorType: 'validation' }),
+    )
+    const error = await rejection(fastClient(server.url).client.createPayment(STORE, payment))
+    expect(error).toMatchObject({ status: 422, code: 'CARD_DETAILS_INVALID' })
+    expect(error.message.startsWith('Invalid card number [digits] ([digits], [digits]) xxx')).toBe(true)
+    expect(error.message.length).toBeLessThanOrEqual(301)
+    expect(`${String(error)} ${JSON.stringify(error)} ${error.stack}`).not.toMatch(/\d{4}[ -]?\d{4}/)
+  })
+
   it('an error without the service envelope: HTTP_ERROR, naming the endpoint and not the ids', async () => {
     server = await misbehavingServer(() => reply.json(418, '<html>teapot</html>'))
     const { client } = fastClient(server.url)

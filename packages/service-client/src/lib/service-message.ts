@@ -1,0 +1,13 @@
+/** A card number's length, its digits maybe grouped by spaces or dashes. */
+const CARD_NUMBER_LIKE = /\d(?:[ -]?\d){11,18}/g
+/** Longer than any of the service's own messages: an echoed body is cut, not logged whole. */
+const MAX_MESSAGE_LENGTH = 300
+
+/**
+ * The service's `message` as the client's errors carry it: cut short and with any card-number-like
+ * digits masked, since an echoed input (a proxy's page, a faulty service) would reach the shop's logs.
+ */
+export function serviceMessage(message: string): string {
+  const masked = message.replace(CARD_NUMBER_LIKE, '[digits]')
+  return masked.length > MAX_MESSAGE_LENGTH ? `${masked.slice(0, MAX_MESSAGE_LENGTH)}…` : masked
+}
