@@ -28,7 +28,10 @@ export const ActionSchema = z.looseObject({
   paymentMethodType: z.string().optional(),
 })
 
-/** The service's payment response (spec: "Payment response"). Loose: the service may add fields; an `Authorised` one names its `pspReference`. */
+/**
+ * The service's payment response (spec: "Payment response"). Loose: the service may add fields;
+ * an `Authorised` one names its `pspReference`.
+ */
 export const PaymentResponseSchema = z
   .looseObject({
     /** Where the payment stands: one of {@link KNOWN_RESULT_CODES}, or a newer one. */
