@@ -162,6 +162,14 @@ describe('checkSubmission: the trust boundary', () => {
     expect(() => buildPaymentRequest({ order, submission: submission as PaymentSubmission, config })).toThrow()
   })
 
+  it('refuses a payment method nested deeper than the raw-card check looks, naming where', () => {
+    const deep = { a: { a: { a: { a: { a: { a: { a: { a: { a: { number: '4111111145551142', cvc: '737' } } } } } } } } } }
+    const submission = { ...honest, paymentMethod: { type: 'ideal', ...deep } }
+    const problems = problemsOf(submission)
+    expect(problems).toEqual([{ kind: 'invalid', path: 'paymentMethod.a.a.a.a.a.a.a.a.a', rule: 'nested deeper than 8 levels' }])
+    expect(() => buildPaymentRequest({ order, submission: submission as PaymentSubmission, config })).toThrow()
+  })
+
   it('refuses a card method whose type is scheme in another letter case', () => {
     const problems = problemsOf({ ...honest, paymentMethod: { type: 'Scheme', holder: 'x' } })
     expect(problems).not.toEqual([])

@@ -9,7 +9,7 @@ import type { Backoff } from './lib/backoff.js'
 import { send, type SendPolicy } from './lib/send.js'
 import { callTelemetry, type CallOutcome } from './lib/call-telemetry.js'
 import { amountOf, checkCredentials, defaultSleep, envelopeOf, id, positive, query } from './lib/call-arguments.js'
-import { serviceMessage } from './lib/service-message.js'
+import { SERVICE_ERROR_CODE, SERVICE_ERROR_TYPE, serviceMessage } from './lib/service-message.js'
 import { signRequest } from './signing.js'
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -34,7 +34,7 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
   } catch {}
   if (base?.protocol !== 'http:' && base?.protocol !== 'https:') throw new TypeError('baseUrl: an absolute http or https URL')
   // A path is kept (a gateway's prefix) and signed; a query, fragment or user would break every path after it.
-  if (base.search || base.hash || base.username || base.password)
+  if (/[?#]/.test(baseUrl) || base.username || base.password)
     throw new TypeError('baseUrl: an origin and at most a path, without query, fragment or user')
   const basePath = base.pathname.replace(/\/+$/, '')
   checkCredentials(options.credentials)
@@ -102,14 +102,16 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     }
     if (outcome.status < 200 || outcome.status > 299) {
       const envelope = envelopeOf(outcome.text)
-      const errorCode = typeof envelope?.errorCode === 'string' ? envelope.errorCode : 'HTTP_ERROR'
+      // Only what reads as a code or a type is taken: an echoed value would reach the shop's logs and metrics.
+      const named = (value: unknown, pattern: RegExp) => (typeof value === 'string' && pattern.test(value) ? value : undefined)
+      const errorCode = named(envelope?.errorCode, SERVICE_ERROR_CODE) ?? 'HTTP_ERROR'
       ended({ kind: 'refused', status: outcome.status, errorCode })
       throw new ServiceError(
         {
           status: outcome.status,
           errorCode,
           message: typeof envelope?.message === 'string' ? serviceMessage(envelope.message) : `${name}: HTTP ${outcome.status}`,
-          errorType: typeof envelope?.errorType === 'string' ? envelope.errorType : 'unknown',
+          errorType: named(envelope?.errorType, SERVICE_ERROR_TYPE) ?? 'unknown',
         },
         record,
       )

@@ -103,6 +103,7 @@ describe('retried: no answer', () => {
     ['timed out', reply.hang()],
     ['whose body stalled', reply.stalledBody()],
     ['reset', reply.reset()],
+    ['answered 504 by a gateway', reply.refusal(504, 'GATEWAY_TIMEOUT')],
   ])('409 after an attempt %s is that attempt still running: retried under the key until its answer', async (_, first) => {
     server = await misbehavingServer((_, i) =>
       i === 0 ? first : i < 3 ? reply.refusal(409, 'IDEMPOTENCY_KEY_IN_USE') : reply.json(200, authorised),
@@ -233,6 +234,15 @@ describe('not retried', () => {
     expect(error.message.startsWith('Invalid card number [digits] ([digits], [digits]) xxx')).toBe(true)
     expect(error.message.length).toBeLessThanOrEqual(301)
     expect(`${String(error)} ${JSON.stringify(error)} ${error.stack}`).not.toMatch(/\d{4}[ -]?\d{4}/)
+  })
+
+  it('a refusal whose code or type echoes a value: HTTP_ERROR and unknown, so neither reaches logs or metrics', async () => {
+    server = await misbehavingServer(() =>
+      reply.json(422, { status: 422, errorCode: '4111111145551142', message: 'refused', errorType: 'cvc 737' }),
+    )
+    const error = await rejection(fastClient(server.url).client.createPayment(STORE, payment))
+    expect(error).toMatchObject({ status: 422, code: 'HTTP_ERROR', errorType: 'unknown' })
+    expect(`${String(error)} ${JSON.stringify(error)}`).not.toMatch(/4111|737/)
   })
 
   it('an error without the service envelope: HTTP_ERROR, naming the endpoint and not the ids', async () => {

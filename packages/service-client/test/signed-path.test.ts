@@ -49,6 +49,8 @@ describe('the signed path', () => {
     ['a query', 'https://service.example/api?x=1'],
     ['a fragment', 'https://service.example/api#x'],
     ['a user', 'https://user:pass@service.example/api'],
+    ['an empty query', 'https://service.example/api?'],
+    ['an empty fragment', 'https://service.example/api#'],
   ])('a base URL with %s: TypeError naming the option, as no path after it could be signed', (_, baseUrl) => {
     expect(() => createServiceClient({ baseUrl, credentials })).toThrow(
       new TypeError('baseUrl: an origin and at most a path, without query, fragment or user'),

@@ -8,7 +8,6 @@ export const RAW_CARD_FIELD_NAMES = Object.freeze([
   'expiryMonth',
   'expiryYear',
   'expiryDate',
-  'expiry',
   'cvc',
   'cvc2',
   'cvv',
@@ -17,7 +16,7 @@ export const RAW_CARD_FIELD_NAMES = Object.freeze([
 ])
 
 const RAW_NAMES: ReadonlySet<string> = new Set(RAW_CARD_FIELD_NAMES.map((name) => name.toLowerCase()))
-/** Deeper than any payment method nests its data; a deeper one is refused by its size elsewhere. */
+/** Deeper than any payment method nests its data: deeper is refused, as the walk would not look there. */
 const MAX_DEPTH = 8
 
 const isRawCardName = (name: string) => RAW_NAMES.has(name.toLowerCase())
@@ -34,7 +33,11 @@ export function refuseRawCardFields(value: Record<string, unknown>, context: z.R
  */
 export function refuseRawCardData(value: Record<string, unknown>, context: z.RefinementCtx): void {
   const walk = (node: unknown, path: Array<string | number>, depth: number): void => {
-    if (node === null || typeof node !== 'object' || depth > MAX_DEPTH) return
+    if (node === null || typeof node !== 'object') return
+    if (depth > MAX_DEPTH) {
+      context.addIssue({ code: 'custom', path, message: `nested deeper than ${MAX_DEPTH} levels` })
+      return
+    }
     for (const [name, inner] of Object.entries(node)) {
       const at = [...path, Array.isArray(node) ? Number(name) : name]
       if (!Array.isArray(node) && isRawCardName(name))

@@ -13,7 +13,7 @@ import { SavedCardPaymentMethodSchema } from './saved-card.js'
  * contract 3), and that holds more than the spec's table: `riskData`, `clientStateDataIndicator`,
  * `origin`, `order`, and `brand` or `checkoutAttemptId` inside `paymentMethod`. So the service is
  * strict where the spec is (the card JWE, amounts, ids, URLs: every field of the table keeps its
- * rule) and passes the rest through. Raw card data is refused wherever it appears.
+ * rule) and passes the rest through. Raw card data is refused at the top level and anywhere in `paymentMethod`.
  */
 
 /** What Drop-in and Components add to a card's `paymentMethod`. */

@@ -5,8 +5,9 @@ import { retryAfterMs } from './retry-after.js'
 /** Answers that mean "not now": retried. Any other status is the service's decision (a 500 included). */
 export const RETRIED_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504])
 /**
- * A key still in use (409) once an attempt of this call went unanswered: most likely that attempt,
- * still running at the service. Retried under the key for its answer, not read as a refusal.
+ * A key still in use (409) once an attempt of this call went unanswered (or a gateway answered 502
+ * or 504): most likely that attempt, still running at the service. Retried under the key for its
+ * answer, not read as a refusal.
  */
 export const IN_USE_STATUS = 409
 
@@ -104,7 +105,8 @@ export async function send(request: OutgoingRequest, policy: SendPolicy): Promis
     const outcome = await attempt(request, policy.fetch, Math.max(1, Math.min(policy.attemptTimeoutMs, policy.deadlineMs - spent)))
     spent += performance.now() - started
     const again = outcome.kind === 'no-answer' || RETRIED_STATUSES.has(outcome.status) || (unanswered && outcome.status === IN_USE_STATUS)
-    unanswered ||= outcome.kind === 'no-answer'
+    // A gateway's 502 or 504 may have passed the request on: the service may be running it too.
+    unanswered ||= outcome.kind === 'no-answer' || outcome.status === 502 || outcome.status === 504
     if (!again || !policy.retried) return { outcome, attempts }
     const asked = outcome.kind === 'answer' ? retryAfterMs(outcome.headers.get('retry-after'), Date.now()) : undefined
     const wait = asked ?? backoffMs(attempts, policy.backoff, policy.random)

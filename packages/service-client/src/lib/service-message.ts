@@ -1,5 +1,5 @@
-/** A card number's length, its digits maybe grouped by spaces or dashes. */
-const CARD_NUMBER_LIKE = /\d(?:[ -]?\d){11,18}/g
+/** A card number's length, its digits maybe grouped by spaces, dots or dashes. */
+const CARD_NUMBER_LIKE = /\d(?:[ .-]?\d){11,18}/g
 /** Longer than any of the service's own messages: an echoed body is cut, not logged whole. */
 const MAX_MESSAGE_LENGTH = 300
 
@@ -11,3 +11,8 @@ export function serviceMessage(message: string): string {
   const masked = message.replace(CARD_NUMBER_LIKE, '[digits]')
   return masked.length > MAX_MESSAGE_LENGTH ? `${masked.slice(0, MAX_MESSAGE_LENGTH)}…` : masked
 }
+
+/** An error code as the service's envelope names one; anything else (an echoed value) is not taken. */
+export const SERVICE_ERROR_CODE = /^[A-Z][A-Z0-9_]{0,63}$/
+/** An error type as the envelope names one (`validation`, `security`...). */
+export const SERVICE_ERROR_TYPE = /^[a-z][a-z_]{0,31}$/
