@@ -71,6 +71,31 @@ describe('saved cards at the checkout (the page)', () => {
     }
   })
 
+  it('a stored method that is no card (a mandate) beside the card: never offered, and refused if the page names it', async () => {
+    const shop = await startShop(t.world)
+    const asAnswered = t.world.proxy.answer
+    try {
+      const shopper = newShopper()
+      const id = await saveCard(shop, shopper)
+      t.world.proxy.answer = (method, path, body) => {
+        if (method !== 'GET' || !path.includes('/checkout-payment-methods')) return body
+        const answer = JSON.parse(body.toString()) as { storedPaymentMethods?: unknown[] }
+        const mandate = { id: 'Mandate12345', type: 'sepadirectdebit', name: 'SEPA Direct Debit' }
+        return Buffer.from(JSON.stringify({ ...answer, storedPaymentMethods: [mandate, ...(answer.storedPaymentMethods ?? [])] }))
+      }
+      const order = orderOf(shop, shopper)
+      const config = await getConfig(shop, `?orderId=${encodeURIComponent(String(order.id))}`)
+      expect((config.body.savedCards as Array<{ id: string }>).map((card) => card.id)).toEqual([id])
+      const before = paymentsAtSandbox()
+      const paying = await shop.post('/api/payments', await savedCardSubmission(order, 'Mandate12345'))
+      expect(paying).toMatchObject({ status: 422, body: { error: 'STORED_PAYMENT_METHOD_UNKNOWN' } })
+      expect(paymentsAtSandbox() - before).toBe(0)
+    } finally {
+      t.world.proxy.answer = asAnswered
+      await shop.close()
+    }
+  })
+
   it('a saved card of the shopper pays with its code alone; the request carries ContAuth and CardOnFile', async () => {
     const shop = await startShop(t.world)
     try {

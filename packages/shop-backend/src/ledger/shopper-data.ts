@@ -6,6 +6,7 @@ import {
   type SavedCardRemoval,
   type StoredCard,
 } from '../payment-service.js'
+import { StoredPaymentMethodSchema } from '@card-jwe/payment-validator'
 import type { BackendContext } from '../backend-context.js'
 import { derivedIdempotencyKey, newIdempotencyKey } from '../lib/idempotency-key.js'
 import { attemptsOfOrder, pspReferencesOf } from './attempts.js'
@@ -54,12 +55,15 @@ function requireShopperReference(shopperReference: unknown): asserts shopperRefe
   if (!canHaveSavedCards(shopperReference)) throw new TypeError('shopperReference: 3 to 256 characters on one line')
 }
 
-/** A shopper's saved cards, as the store's payment methods list them for that shopper (id, brand, last four). */
+/**
+ * A shopper's saved cards, as the store's payment methods list them for that shopper (id, brand, last
+ * four): only what reads as a card, so another stored method (a mandate) is never offered or charged as one.
+ */
 export async function savedCards(context: BackendContext, shopperReference: string): Promise<StoredCard[]> {
   requireShopperReference(shopperReference)
   const { service, storeId } = await context.connection()
   const methods = await service.checkoutPaymentMethods(storeId, { shopper: shopperReference }).catch(failure)
-  return ((methods.storedPaymentMethods ?? []) as StoredCard[]).filter((m) => typeof m?.id === 'string')
+  return ((methods.storedPaymentMethods ?? []) as StoredCard[]).filter((m) => StoredPaymentMethodSchema.safeParse(m).success)
 }
 
 /**
