@@ -71,6 +71,9 @@ describe("the demo's order follows one payment attempt", () => {
     hear({ attempt: 1, state: 'confirming', version: 3, resultCode: 'Received', pspReference: 'P1' })
     // The back end holds the order for it: the shop says so, not "refused".
     expect(orders.find(id)).toMatchObject({ status: 'pending', result_code: 'Received', payment_attempt: 1 })
+    // A late copy of the newer card's refusal (delivery is at least once) does not undo it.
+    hear({ attempt: 2, state: 'refused', version: 2, resultCode: 'Refused', pspReference: 'P2' })
+    expect(orders.find(id)).toMatchObject({ status: 'pending', result_code: 'Received', payment_attempt: 1 })
     hear({ attempt: 1, state: 'authorised', version: 4, resultCode: 'Authorised', pspReference: 'P1' })
     expect(orders.find(id)).toMatchObject({ status: 'authorised', psp_reference: 'P1' })
   })

@@ -118,13 +118,19 @@ export function statusOfState(state: AttemptState): string {
 /** The order's status says it is paid (authorised, captured or refunded, in part or whole). */
 export const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(status)
 
+/** A shopper's step: pending with one of these is waiting for the shopper, not held by the back end. */
+const STEP_CODES: ReadonlySet<string> = new Set(['RedirectShopper', 'ChallengeShopper', 'IdentifyShopper'])
+/** The followed attempt is being confirmed or its outcome is open: the back end holds the order for it. */
+const heldFor = (order: OrderRow) => order.status === 'pending' && !STEP_CODES.has(order.result_code ?? '')
+
 /**
  * The back end's `onOrderChange`: sets (never adds to) the order's state, result, pspReference and
  * amounts from the ledger, following one attempt. Delivery is at least once, so a late copy of the
  * followed attempt's older change is ignored by its version. Once an attempt has paid, the order
  * follows it alone (its capture, refund, cancel) and the other attempts' news is ignored (a card
  * refused after an earlier bank payment went through); before, it follows a paying attempt, one
- * being confirmed (the back end holds the order for it), or the newest.
+ * being confirmed (the back end holds the order for it, and only another's payment moves it), or the
+ * newest.
  */
 export function applyOrderChange(orders: OrderStore, change: OrderChange, now: Date): void {
   const order = /^\d{1,12}$/.test(change.orderId) ? orders.find(Number(change.orderId)) : undefined
@@ -132,7 +138,11 @@ export function applyOrderChange(orders: OrderStore, change: OrderChange, now: D
   const status = statusOfState(change.state)
   if (change.attempt === order.payment_attempt) {
     if (change.version <= order.payment_version) return
-  } else if (isPaid(order.status) || (change.attempt < order.payment_attempt && !isPaid(status) && change.state !== 'confirming')) return
+  } else if (
+    isPaid(order.status) ||
+    (!isPaid(status) && (heldFor(order) || (change.attempt < order.payment_attempt && change.state !== 'confirming')))
+  )
+    return
   updateOrder(
     orders,
     order.id,
