@@ -261,11 +261,16 @@ describe("@card-jwe/checkout's README page on the shop-backend README's Express 
       const script = blocks[0]!.code
       expect(script).toContain("from '@card-jwe/checkout'")
       expect(script.trimEnd().split('\n').length).toBeLessThanOrEqual(40)
-      const markup = /^```html\n([\s\S]*?)^```$/m.exec(readFileSync(join(root, CHECKOUT_README), 'utf8'))![1]!
+      const readme = readFileSync(join(root, CHECKOUT_README), 'utf8')
+      const markup = /^```html\n([\s\S]*?)^```$/m.exec(readme)![1]!
       const dir = join(project.dir, 'checkout-page')
       mkdirSync(dir, { recursive: true })
       writeFileSync(join(dir, 'checkout.ts'), script)
-      const body = markup.replace('src="assets/checkout.js"', 'src="./checkout.ts"')
+      writeFileSync(join(dir, 'checkout.css'), /^```css\n([\s\S]*?)^```$/m.exec(readme)![1]!)
+      const body = markup
+        .replace('src="assets/checkout.js"', 'src="./checkout.ts"')
+        .replace('href="assets/checkout.css"', 'href="./checkout.css"')
+      expect(body).toContain('href="./checkout.css"')
       writeFileSync(join(dir, 'index.html'), `<!doctype html>\n<html lang="en">\n<title>Checkout</title>\n${body}</html>\n`)
       writeFileSync(join(dir, 'vite.config.mjs'), "export default { build: { target: 'es2022', outDir: 'dist' }, logLevel: 'warn' }\n")
       runIn(project, 'vite', ['build', dir, '--config', join(dir, 'vite.config.mjs')])
