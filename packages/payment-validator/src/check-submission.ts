@@ -30,6 +30,9 @@ export interface OrderRecord {
   readonly captureDelayHours?: number
 }
 
+/** Saving a card and paying with a saved one both name the order's shopper. */
+const NEEDS_A_SHOPPER = 'needs a shopper: the order has no shopperReference'
+
 /** The fields the page repeats and the backend compares with its own record. */
 export type ComparedField = 'amount.value' | 'amount.currency' | 'reference'
 
@@ -101,12 +104,12 @@ export function checkSubmission(input: unknown, order: OrderRecord): SubmissionC
     problems.push({
       kind: 'invalid',
       path: 'paymentMethod.storedPaymentMethodId',
-      rule: 'needs a shopper: the order has no shopperReference',
+      rule: NEEDS_A_SHOPPER,
     })
   }
   // A card saved for nobody: the service would take the payment and keep no card, the shopper never told.
   if (parsed.success && parsed.data.storePaymentMethod === true && order.shopperReference === undefined) {
-    problems.push({ kind: 'invalid', path: 'storePaymentMethod', rule: 'needs a shopper: the order has no shopperReference' })
+    problems.push({ kind: 'invalid', path: 'storePaymentMethod', rule: NEEDS_A_SHOPPER })
   }
   return problems.length === 0 && parsed.success ? { ok: true, submission: parsed.data } : { ok: false, problems }
 }

@@ -9,7 +9,7 @@ import type { Backoff } from './lib/backoff.js'
 import { send, type SendPolicy } from './lib/send.js'
 import { callTelemetry, type CallOutcome } from './lib/call-telemetry.js'
 import { amountOf, checkCredentials, defaultSleep, envelopeOf, id, positive, query } from './lib/call-arguments.js'
-import { SERVICE_ERROR_CODE, SERVICE_ERROR_TYPE, serviceMessage } from './lib/service-message.js'
+import { serviceErrorCode, serviceErrorType, serviceMessage } from './lib/service-error-text.js'
 import { signRequest } from './signing.js'
 import {
   DEFAULT_ATTEMPT_TIMEOUT_MS,
@@ -102,16 +102,14 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     }
     if (outcome.status < 200 || outcome.status > 299) {
       const envelope = envelopeOf(outcome.text)
-      // Only what reads as a code or a type is taken: an echoed value would reach the shop's logs and metrics.
-      const named = (value: unknown, pattern: RegExp) => (typeof value === 'string' && pattern.test(value) ? value : undefined)
-      const errorCode = named(envelope?.errorCode, SERVICE_ERROR_CODE) ?? 'HTTP_ERROR'
+      const errorCode = serviceErrorCode(envelope?.errorCode) ?? 'HTTP_ERROR'
       ended({ kind: 'refused', status: outcome.status, errorCode })
       throw new ServiceError(
         {
           status: outcome.status,
           errorCode,
           message: typeof envelope?.message === 'string' ? serviceMessage(envelope.message) : `${name}: HTTP ${outcome.status}`,
-          errorType: named(envelope?.errorType, SERVICE_ERROR_TYPE) ?? 'unknown',
+          errorType: serviceErrorType(envelope?.errorType) ?? 'unknown',
         },
         record,
       )

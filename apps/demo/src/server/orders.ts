@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { z } from 'zod'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import type { OrderRecord } from '@card-jwe/payment-validator'
-import { PAID_STATES, type AttemptState, type OrderChange } from '@card-jwe/shop-backend'
+import { PAID_STATES, type AttemptState, type OrderChange, ABANDONABLE_RESULT_CODES } from '@card-jwe/shop-backend'
 import type { OrderChanges, OrderStore } from './order-store.js'
 import { DEMO_SHOPPER, lineItemsOf } from './order-lines.js'
 import { captureTimingLabel } from './capture-timing.js'
@@ -118,10 +118,11 @@ export function statusOfState(state: AttemptState): string {
 /** The order's status says it is paid (authorised, captured or refunded, in part or whole). */
 export const isPaid = (status: string) => (PAID_STATES as ReadonlySet<string>).has(status)
 
-/** A shopper's step: pending with one of these is waiting for the shopper, not held by the back end. */
-const STEP_CODES: ReadonlySet<string> = new Set(['RedirectShopper', 'ChallengeShopper', 'IdentifyShopper'])
-/** The followed attempt is being confirmed or its outcome is open: the back end holds the order for it. */
-const heldFor = (order: OrderRow) => order.status === 'pending' && !STEP_CODES.has(order.result_code ?? '')
+/**
+ * The followed attempt is being confirmed or its outcome is open: the back end holds the order for it.
+ * Pending at a shopper's step (the back end's abandonable codes) is waiting for the shopper instead.
+ */
+const heldFor = (order: OrderRow) => order.status === 'pending' && !ABANDONABLE_RESULT_CODES.has(order.result_code ?? '')
 
 /**
  * The back end's `onOrderChange`: sets (never adds to) the order's state, result, pspReference and

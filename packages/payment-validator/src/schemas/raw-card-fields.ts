@@ -20,11 +20,11 @@ const RAW_NAMES: ReadonlySet<string> = new Set(RAW_CARD_FIELD_NAMES.map((name) =
 const MAX_DEPTH = 8
 
 const isRawCardName = (name: string) => RAW_NAMES.has(name.toLowerCase())
+const RAW_CARD_RULE = 'raw card data is never accepted'
 
 /** Names each raw card field `value` holds at its top level, by name only: its value never reaches an issue. */
 export function refuseRawCardFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
-  for (const name of Object.keys(value))
-    if (isRawCardName(name)) context.addIssue({ code: 'custom', path: [name], message: 'raw card data is never accepted' })
+  for (const name of Object.keys(value)) if (isRawCardName(name)) context.addIssue({ code: 'custom', path: [name], message: RAW_CARD_RULE })
 }
 
 /**
@@ -40,8 +40,7 @@ export function refuseRawCardData(value: Record<string, unknown>, context: z.Ref
     }
     for (const [name, inner] of Object.entries(node)) {
       const at = [...path, Array.isArray(node) ? Number(name) : name]
-      if (!Array.isArray(node) && isRawCardName(name))
-        context.addIssue({ code: 'custom', path: at, message: 'raw card data is never accepted' })
+      if (!Array.isArray(node) && isRawCardName(name)) context.addIssue({ code: 'custom', path: at, message: RAW_CARD_RULE })
       else walk(inner, at, depth + 1)
     }
   }
