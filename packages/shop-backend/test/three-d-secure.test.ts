@@ -369,4 +369,26 @@ describe('3-D Secure 2 through the back end', () => {
       await shop.close()
     }
   })
+
+  it('details for an order whose card the service could not read: 409 in words ("failed"), nothing sent', async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      const submission = (await shop.cardSubmission(order)) as { paymentMethod: { jwe: string } }
+      const parts = submission.paymentMethod.jwe.split('.')
+      parts[3] = (parts[3]!.startsWith('A') ? 'B' : 'A') + parts[3]!.slice(1)
+      const unreadable = { ...submission, paymentMethod: { ...submission.paymentMethod, jwe: parts.join('.') } }
+      expect(await shop.post('/api/payments', unreadable)).toMatchObject({ status: 422, body: { error: 'CARD_DATA_REFUSED' } })
+      const calls = world.proxy.counted('POST', '/payment-details')
+      const answer = await shop.post('/api/payment-details', {
+        orderId: order.id,
+        details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ' },
+      })
+      expect(answer).toMatchObject({ status: 409, body: { error: 'NOT_AWAITING_DETAILS' } })
+      expect(answer.body.message).toBe("orderId: the order's payment failed, not waiting for a shopper step")
+      expect(world.proxy.counted('POST', '/payment-details')).toBe(calls)
+    } finally {
+      await shop.close()
+    }
+  })
 })

@@ -3,7 +3,7 @@ import type { BrowserPaymentResult, OrderRecord, PaymentResponse } from '@card-j
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES, UNSETTLED_STATES } from './transitions.js'
+import { FAILED_STATES, STATE_IN_WORDS, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
@@ -61,7 +61,10 @@ export async function submitDetails(
     const detailsOut = latest.state === 'pending' && latest.detailsKey !== undefined
     if (!detailsOut && !attempts.some((a) => a.state === 'action_required')) {
       if (FAILED_STATES.has(latest.state) && latest.answer) return browserAnswer(latest)
-      throw new ShopBackendError('NOT_AWAITING_DETAILS', `orderId: the order's payment is ${latest.state}, not awaiting a shopper step`)
+      throw new ShopBackendError(
+        'NOT_AWAITING_DETAILS',
+        `orderId: the order's payment ${STATE_IN_WORDS[latest.state]}, not waiting for a shopper step`,
+      )
     }
     // The latest attempt's payment call is out, or its outcome open: an earlier attempt's step must
     // not finish beside it (both could be authorised). Its outcome first.

@@ -3,7 +3,7 @@ import type { BrowserPaymentResult, OrderRecord, PaymentResponse } from '@card-j
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES, UNSETTLED_STATES, ABANDONABLE_RESULT_CODES } from './transitions.js'
+import { ABANDONABLE_RESULT_CODES, FAILED_STATES, STATE_IN_WORDS, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import {
   browserAnswer,
@@ -65,7 +65,7 @@ async function attemptFor(
     if (attempts.some((a) => a.state === 'confirming')) throw outcomePending()
     const abandoned = latest?.state === 'action_required' && ABANDONABLE_RESULT_CODES.has(latest.resultCode ?? '')
     if (latest && !FAILED_STATES.has(latest.state) && !abandoned)
-      throw new ShopBackendError('ORDER_NOT_PAYABLE', `order: its payment is ${latest.state}`)
+      throw new ShopBackendError('ORDER_NOT_PAYABLE', `order: its payment ${STATE_IN_WORDS[latest.state]}`)
     if (latest) {
       // The shopper left a step (or a payment failed) for a new try, but another window may be
       // finishing a step under the latest attempt's claim: never both. Wait for that call's outcome.

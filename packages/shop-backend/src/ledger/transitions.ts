@@ -41,6 +41,22 @@ const RANK: Readonly<Record<AttemptState, number>> = {
   cancelled: 14,
 }
 
+/** What an attempt's payment does, as messages say it after "its payment" ("failed", not "is error"). */
+export const STATE_IN_WORDS: Readonly<Record<AttemptState, string>> = {
+  created: 'is not sent yet',
+  pending: 'is waiting for the payment service',
+  action_required: 'is waiting for a shopper step',
+  confirming: 'is being confirmed',
+  error: 'failed',
+  refused: 'was refused',
+  authorised: 'is authorised',
+  partially_captured: 'is partially captured',
+  captured: 'is captured',
+  partially_refunded: 'is partially refunded',
+  refunded: 'is refunded',
+  cancelled: 'was cancelled',
+}
+
 /** Final and failed: the order may be paid again with a new attempt. */
 export const FAILED_STATES: ReadonlySet<AttemptState> = new Set(['error', 'refused'])
 /** The money was reserved (and maybe moved): the order is paid, whatever arrives later. */
