@@ -567,6 +567,59 @@ describe('on a bad day: the feed', () => {
     expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
   })
 
+  it('a lost details answer while the feed lags the payments API: being confirmed, Pay again sends nothing, one payment', async () => {
+    const s = await shop()
+    await s.backend.poller.pollNow()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const [attempt] = await attemptsOf(s, order.id)
+    const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+    // The feed a few seconds behind the payments API: this payment's authorisation is not in it yet.
+    let lagging = true
+    world.proxy.answer = (_method, path, body) => {
+      if (!lagging || !path.endsWith('/updated-payments')) return body
+      const page = JSON.parse(body.toString()) as { payments: Array<{ sequence: number; pspReference: string }>; cursor: number }
+      const at = page.payments.findIndex((r) => r.pspReference === attempt!.pspReference)
+      if (at < 0) return body
+      const shown = page.payments.slice(0, at)
+      return Buffer.from(
+        JSON.stringify({ payments: shown, cursor: shown.at(-1)?.sequence ?? page.payments[0]!.sequence - 1, hasMore: false }),
+      )
+    }
+    // The first details call authorises at the service and its answer is lost; the client's retry hears PAYMENT_ALREADY_FINAL.
+    let detailsCalls = 0
+    const asRuled = world.proxy.rule
+    world.proxy.rule = (method, path) =>
+      method === 'POST' && path.endsWith('/payment-details') && detailsCalls++ === 0 ? { action: 'lose' } : { action: 'forward' }
+    try {
+      const details = { orderId: order.id, details: { redirectResult } }
+      expect(await s.post('/api/payment-details', details)).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+      expect(detailsCalls).toBe(2)
+      expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['confirming'])
+      // Told "being confirmed", the shopper pays with a card: nothing goes while the bank's payment may be paid.
+      const before = paymentsBefore()
+      expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({
+        status: 503,
+        body: { error: 'OUTCOME_PENDING' },
+      })
+      expect(paymentsBefore()).toBe(before)
+      // The feed catches up: the bank's payment pays the order, and the return page hears it.
+      lagging = false
+      await s.backend.poller.pollNow()
+      expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
+      expect(s.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).toEqual([
+        'action_required',
+        'confirming',
+        'authorised',
+      ])
+      expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    } finally {
+      world.proxy.rule = asRuled
+      world.proxy.answer = (_method, _path, body) => body
+    }
+  })
+
   it('a pile of due problems is retried a page at a time under the lease, and the feed is still read every poll', async () => {
     // The shop's order table answers in 8 ms (a remote database): a page of 100 plans in under a second.
     // The clock moves those 8 ms itself, so only the plan's length can outlast the lease, not a busy host.

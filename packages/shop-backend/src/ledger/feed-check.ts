@@ -1,18 +1,18 @@
 // The feed asked about one order when a lost answer or a stale claim leaves its outcome open.
 import type { BrowserPaymentResult } from '@card-jwe/payment-validator'
-import { ShopBackendError } from '../errors.js'
 import { orderIdOfRecord } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES } from './transitions.js'
+import { FAILED_STATES, transition } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
-import { browserAnswer, paidAttempt, pspReferencesOf } from './attempts.js'
+import { browserAnswer, changeOf, compareAndSetQueueing, paidAttempt, pspReferencesOf } from './attempts.js'
 import { releaseClaim } from './details-claim.js'
 import { outcomePending } from './refusals.js'
 
 /**
  * The service says the payment these details are for is final, and its answer was lost: the feed
- * knows. Paid: that answer. Otherwise, once the feed was read, the claim goes (the payment is final,
- * nothing more can be sent for it) and the page hears the order's state, or "being confirmed".
+ * knows. Paid: that answer. Failed (the feed told it): that answer. Otherwise the result is the
+ * service's and not yet the ledger's (the feed may lag the payments API): every attempt still at a
+ * step is `confirming` until the feed tells it, so no new Pay goes beside a payment that may be paid.
  */
 export async function settledByFeed(context: BackendContext, attempt: AttemptRecord, key: string): Promise<BrowserPaymentResult> {
   const read = await readFeedFor(context, attempt.orderId)
@@ -28,10 +28,19 @@ export async function settledByFeed(context: BackendContext, attempt: AttemptRec
     await releaseClaim(context, attempt.id, key)
     return browserAnswer(current)
   }
-  if (read !== 'clear') throw outcomePending()
-  // The feed was read: the payment these details were for is final and did not pay the order.
+  for (const atStep of attempts) if (atStep.state === 'action_required') await confirmFromFeed(context, atStep)
+  // Nothing can go for the order while one of its attempts is confirming: the claim has no more to hold.
   await releaseClaim(context, attempt.id, key)
-  throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: this payment already has its final result; the order is not paid')
+  throw outcomePending()
+}
+
+/** Moves an attempt at a step to `confirming` (the shop hears it), unless another writer moved it on first. */
+async function confirmFromFeed(context: BackendContext, attempt: AttemptRecord): Promise<void> {
+  for (let current: AttemptRecord | undefined = attempt; current; current = await context.store.findAttempt(attempt.id)) {
+    if (transition(current.state, 'confirming') !== 'move') return
+    const patch = { state: 'confirming', updatedAt: context.now().toISOString() } as const
+    if (await compareAndSetQueueing(context, current, patch, changeOf(current, patch))) return
+  }
 }
 
 /**
