@@ -5,6 +5,7 @@ import type { FetchLike } from './fetch-like.js'
 import { describeEndpoint, ENDPOINTS, type ServiceEndpoint } from './endpoints.js'
 import { ServiceError, ServiceUnreachableError, type CallRecord } from './errors.js'
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_PATTERN } from './idempotency.js'
+import { readFeedPage } from './responses.js'
 import type { Backoff } from './lib/backoff.js'
 import { send, type SendPolicy } from './lib/send.js'
 import { callTelemetry, type CallOutcome } from './lib/call-telemetry.js'
@@ -175,7 +176,8 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
       return call(E.refund, { psp_reference: id('pspReference', psp) }, body, o)
     },
     cancel: async (psp, o) => call(E.cancel, { psp_reference: id('pspReference', psp) }, undefined, o),
-    updatedPayments: (q = {}, o) => call(E.updatedPayments, {}, undefined, o, query({ after: q.after, limit: q.limit })),
+    updatedPayments: async (q = {}, o) =>
+      readFeedPage(await call(E.updatedPayments, {}, undefined, o, query({ after: q.after, limit: q.limit }))),
     checkoutPaymentMethods: async (storeId, q = {}, o) =>
       call(E.checkoutPaymentMethods, { store_id: id('storeId', storeId) }, undefined, o, query({ ...q })),
     savedCards: async (storeId, shopperReference, o) => {

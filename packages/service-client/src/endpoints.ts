@@ -37,7 +37,7 @@ import {
   StorePaymentMethodsResultSchema,
   StoreSchema,
   UnsubscribeResultSchema,
-  UpdatedPaymentsPageSchema,
+  FeedPageEnvelopeSchema,
 } from './responses.js'
 
 /** The fixed first segments of every service path but email verification (spec: design rule 6). */
@@ -185,7 +185,7 @@ export const ENDPOINTS = Object.freeze({
   /** Erases the shopper data of one payment. */
   subjectErasure: endpoint('POST', `${P}/payments/{psp_reference}/subject-erasure-requests`, null, ErasureResultSchema),
   /** The payments changed after a cursor. */
-  updatedPayments: endpoint('GET', `${P}/updated-payments`, null, UpdatedPaymentsPageSchema),
+  updatedPayments: endpoint('GET', `${P}/updated-payments`, null, FeedPageEnvelopeSchema),
   /** The payment methods a store offers a shopper. */
   checkoutPaymentMethods: endpoint('GET', `${P}/stores/{store_id}/checkout-payment-methods`, null, PaymentMethodsResponseSchema),
   /** A store's client key. */

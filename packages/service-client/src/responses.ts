@@ -94,7 +94,7 @@ export const UpdatedPaymentSchema = z.looseObject({
 /** One payment in the updated-payments feed. */
 export type UpdatedPayment = z.infer<typeof UpdatedPaymentSchema>
 
-/** One page of the updated-payments feed. */
+/** One page of the updated-payments feed, every record readable (as `updatedPayments()` gives it, less `unreadable`). */
 export const UpdatedPaymentsPageSchema = z.looseObject({
   /** Payments changed after the cursor asked for, oldest change first. */
   payments: z.array(UpdatedPaymentSchema),
@@ -103,8 +103,60 @@ export const UpdatedPaymentsPageSchema = z.looseObject({
   /** More pages wait: call again at once. */
   hasMore: z.boolean(),
 })
+
+/**
+ * A page as the wire carries it: each record needs only its position, so one record this client
+ * cannot read (a field missing, a payment made outside the shop) costs that record, never the page.
+ */
+export const FeedPageEnvelopeSchema = z.looseObject({
+  /** The page's records, each with at least its position. */
+  payments: z.array(
+    z.looseObject({
+      /** Position in the feed. */
+      sequence: z.int(),
+    }),
+  ),
+  /** Where the next call continues. */
+  cursor: z.int().min(0),
+  /** More pages wait. */
+  hasMore: z.boolean(),
+})
+
+/** A feed record this client could not read as an {@link UpdatedPayment}: its position, the rules it broke, the record as sent. */
+export interface UnreadableFeedRecord {
+  /** Its position in the feed. */
+  readonly sequence: number
+  /** Where and which rule, never a value: `{ path: "amount.value", rule: "invalid_type" }`. */
+  readonly issues: ReadonlyArray<{
+    /** Where in the record, dotted: `amount.value`. */
+    readonly path: string
+    /** Which rule (zod's issue code): `invalid_type`, `too_small`... */
+    readonly rule: string
+  }>
+  /** The record as the service sent it (for a problem store; never for a log line). */
+  readonly record: Readonly<Record<string, unknown>>
+}
+
 /** One page of the updated-payments feed. */
-export type UpdatedPaymentsPage = z.infer<typeof UpdatedPaymentsPageSchema>
+export type UpdatedPaymentsPage = z.infer<typeof UpdatedPaymentsPageSchema> & {
+  /** Records of the page that do not read as a payment, in feed order; `payments` holds the rest. */
+  readonly unreadable: readonly UnreadableFeedRecord[]
+}
+
+/** Splits a page's records into those that read as payments and those that do not (each judged alone). */
+export function readFeedPage(page: z.infer<typeof FeedPageEnvelopeSchema>): UpdatedPaymentsPage {
+  const payments: UpdatedPayment[] = []
+  const unreadable: UnreadableFeedRecord[] = []
+  for (const record of page.payments) {
+    const read = UpdatedPaymentSchema.safeParse(record)
+    if (read.success) payments.push(read.data)
+    else {
+      const issues = read.error.issues.map((issue) => ({ path: issue.path.join('.'), rule: issue.code }))
+      unreadable.push({ sequence: record.sequence, issues, record })
+    }
+  }
+  return { ...page, payments, unreadable }
+}
 
 /** The answer carrying a client key (a store's, or the web component's). */
 export const ClientKeySchema = z.looseObject({

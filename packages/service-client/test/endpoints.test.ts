@@ -65,6 +65,28 @@ describe('updated-payments statuses', () => {
     expect(seen).toEqual(statuses)
   })
 
+  it('a record it cannot read costs that record, not the page: named by its sequence and rules, never its values', async () => {
+    const { metadata: _, ...outsideTheShop } = { ...change('authorised'), sequence: 2, pspReference: 'PSPREF0000000002' }
+    const badAmount = { ...change('captured'), sequence: 3, amount: { currency: 'EUR', value: '4111111111111111' } }
+    const records = [change('authorised'), outsideTheShop, badAmount, { ...change('refused'), sequence: 4 }]
+    server = await misbehavingServer(() => reply.json(200, { payments: records, cursor: 4, hasMore: false }))
+    const page = await fastClient(server.url).client.updatedPayments()
+    expect(page.payments.map((p) => p.sequence)).toEqual([1, 4])
+    expect(page.unreadable.map(({ sequence, issues }) => ({ sequence, issues }))).toEqual([
+      { sequence: 2, issues: [{ path: 'metadata', rule: 'invalid_type' }] },
+      { sequence: 3, issues: [{ path: 'amount.value', rule: 'invalid_type' }] },
+    ])
+    expect(page.unreadable[1]?.record).toEqual(badAmount)
+    expect(JSON.stringify(page.unreadable.map((u) => u.issues))).not.toContain('4111')
+    expect(page).toMatchObject({ cursor: 4, hasMore: false })
+  })
+
+  it('a record without its sequence is a page it cannot read', async () => {
+    const { sequence: _, ...unplaced } = change('authorised')
+    server = await misbehavingServer(() => reply.json(200, { payments: [unplaced], cursor: 4, hasMore: false }))
+    await expect(fastClient(server.url).client.updatedPayments()).rejects.toMatchObject({ code: 'INVALID_RESPONSE' })
+  })
+
   it('still refuses a status that is not a string', () => {
     expect(UpdatedPaymentsPageSchema.safeParse({ payments: [change(7 as unknown as string)], cursor: 1, hasMore: false }).success).toBe(
       false,

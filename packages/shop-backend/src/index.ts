@@ -15,9 +15,8 @@ export type { Poller, PollerStartOptions, PollReport } from './poller/create-pol
 export { ShopBackendError } from './errors.js'
 export type { ShopBackendErrorCode } from './errors.js'
 export { PaymentServiceError } from './payment-service.js'
+export type { FeedPage, FeedRecord } from './updated-payments-feed.js'
 export type {
-  FeedPage,
-  FeedRecord,
   KeyedCall,
   MerchantService,
   ModificationAnswer,

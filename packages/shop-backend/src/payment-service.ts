@@ -1,13 +1,13 @@
-import {
-  SHOP_ORDER_ID_KEY,
-  type Amount,
-  type BackofficeUserRequest,
-  type CreateStoreRequest,
-  type PaymentDetailsRequest,
-  type PaymentMethodsResponse,
-  type PaymentRequest,
-  type PaymentResponse,
-  type StorePaymentMethodsRequest,
+import type { FeedPage } from './updated-payments-feed.js'
+import type {
+  Amount,
+  BackofficeUserRequest,
+  CreateStoreRequest,
+  PaymentDetailsRequest,
+  PaymentMethodsResponse,
+  PaymentRequest,
+  PaymentResponse,
+  StorePaymentMethodsRequest,
 } from '@card-jwe/payment-validator'
 import type { KeyedCall, RefundCall } from './keyed-call.js'
 
@@ -19,41 +19,6 @@ export interface ServiceCredentials {
   readonly shopId: string
   /** The secret the service pushed to the shop's settings endpoint: signs every call. */
   readonly serviceSecret: string
-}
-
-/** One record of the updated-payments feed, as far as the back end reads it. */
-export interface FeedRecord {
-  /** Increasing per record: the cursor, and how repeats are recognised. */
-  readonly sequence: number
-  /** The payment the record is about. */
-  readonly pspReference: string
-  /** The payment's status now (authorised, captured, refused, ...). */
-  readonly status: string
-  /** The payment's amount. */
-  readonly amount: Amount
-  /** Captured so far. */
-  readonly capturedAmount: Amount
-  /** Refunded so far. */
-  readonly refundedAmount: Amount
-  /** What the shop sent with the payment, echoed: `shop_order_id` matches it to the order. */
-  readonly metadata: Readonly<Record<string, unknown>>
-  readonly [other: string]: unknown
-}
-
-/** The shop's order id a feed record echoes (`metadata.shop_order_id`), as text; undefined when it has none. */
-export function orderIdOfRecord(record: { readonly metadata?: unknown }): string | undefined {
-  const raw = (record.metadata as Readonly<Record<string, unknown>> | undefined)?.[SHOP_ORDER_ID_KEY]
-  return (typeof raw === 'string' || typeof raw === 'number') && String(raw) !== '' ? String(raw) : undefined
-}
-
-/** One page of the feed. */
-export interface FeedPage {
-  /** The records after the cursor asked for, oldest first. */
-  readonly payments: readonly FeedRecord[]
-  /** Where the next page starts. */
-  readonly cursor: number
-  /** True when more records wait after this page. */
-  readonly hasMore: boolean
 }
 
 /** The service's answer to a capture, refund or cancel: received; the outcome comes through the feed. */

@@ -542,6 +542,41 @@ describe('on a bad day: the feed', () => {
     expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
   })
 
+  it('a record the service client cannot read is kept as a problem; the records after it apply, the cursor moves on', async () => {
+    const s = await shop()
+    await s.backend.poller.pollNow()
+    const other = s.createOrder()
+    expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
+    const [unreadable] = await attemptsOf(s, other.id)
+    // Then a payment whose answer was lost: only the feed can settle it.
+    const order = s.createOrder()
+    world.proxy.matches = isPaymentCall
+    world.proxy.mode = 'lose-answers'
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+    world.proxy.mode = 'pass'
+    // The first payment's record comes with its amount as text: neither the client nor the poller can read it.
+    world.proxy.answer = (_method, path, body) => {
+      if (!path.endsWith('/updated-payments')) return body
+      const page = JSON.parse(body.toString()) as { payments: Array<{ pspReference: string; amount: { value: unknown } }> }
+      for (const record of page.payments) if (record.pspReference === unreadable!.pspReference) record.amount.value = '28.00'
+      return Buffer.from(JSON.stringify(page))
+    }
+    try {
+      const cursorBefore = await s.store.readCursor()
+      const report = await s.backend.poller.pollNow()
+      expect(report.failed).toBeUndefined()
+      expect(report.problems).toContainEqual({ sequence: expect.any(Number), reason: 'UNREADABLE_RECORD' })
+      expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'authorised' })
+      expect(await s.store.readCursor()).toBeGreaterThan(cursorBefore)
+      const kept = (await s.backend.poller.problems()).find((p) => p.change.pspReference === unreadable!.pspReference)
+      expect(kept).toMatchObject({ reason: 'UNREADABLE_RECORD' })
+      // The next poll is not held up by it either.
+      expect((await s.backend.poller.pollNow()).failed).toBeUndefined()
+    } finally {
+      world.proxy.answer = (_method, _path, body) => body
+    }
+  })
+
   it('a poll that stops at its page limit says so, and a lost details answer behind it waits (503) instead of 409', async () => {
     const lines: string[] = []
     const s = await shop({ log: (line) => lines.push(line) })

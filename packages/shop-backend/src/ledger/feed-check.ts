@@ -1,6 +1,6 @@
 // The feed asked about one order when a lost answer or a stale claim leaves its outcome open.
 import type { BrowserPaymentResult } from '@card-jwe/payment-validator'
-import { orderIdOfRecord } from '../payment-service.js'
+import { orderIdOfRecord } from '../updated-payments-feed.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
 import { FAILED_STATES, transition } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
@@ -68,7 +68,8 @@ export async function readFeedFor(context: BackendContext, orderId: string): Pro
     let after = cursor
     for (let pages = 0; pages < FEED_PAGES_TO_LOOK_AT; pages++) {
       const page = await service.updatedPayments({ after, limit: 100 })
-      if (page.payments.some(aboutOrder)) return 'pending'
+      // A record the port could not read may be about the order too: it is news all the same.
+      if ([...page.payments, ...(page.unreadable ?? []).map((u) => u.record)].some(aboutOrder)) return 'pending'
       if (!page.hasMore) return 'clear'
       after = page.cursor
     }

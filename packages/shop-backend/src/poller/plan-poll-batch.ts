@@ -6,7 +6,8 @@ import { changeOf } from '../ledger/attempts.js'
 import { retryAt } from '../lib/backoff.js'
 import type { BackendContext } from '../backend-context.js'
 import { PATCH_FIELDS, patchWrites } from '../store/ledger-rows.js'
-import { type FeedRecord, orderIdOfRecord } from '../payment-service.js'
+import { type FeedRecord, orderIdOfRecord } from '../updated-payments-feed.js'
+import { readsAsFeedRecord } from './feed-record-check.js'
 import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from '../store/ledger-store.js'
 import { PAID_STATES, resultCodeOfFeed, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
 
@@ -39,6 +40,7 @@ function afterPatch(attempt: AttemptRecord, patch: AttemptPatch): AttemptRecord 
 
 /** `planned`: the attempts earlier records of the same page will have written (one page, one transaction). */
 async function plan(context: BackendContext, record: FeedRecord, planned: ReadonlyMap<string, AttemptRecord>): Promise<Plan> {
+  if (!readsAsFeedRecord(record)) return { kind: 'problem', reason: 'UNREADABLE_RECORD' }
   const to = stateOfPaymentStatus(record.status)
   if (!to) return { kind: 'problem', reason: 'UNKNOWN_STATUS' }
   const found = await attemptOf(context, record)

@@ -5,7 +5,7 @@
  */
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
-import type { FeedRecord } from '../payment-service.js'
+import type { FeedRecord } from '../updated-payments-feed.js'
 import { planPollBatch } from './plan-poll-batch.js'
 
 /** What a retried problem came to. */
