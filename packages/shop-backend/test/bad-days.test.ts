@@ -577,6 +577,33 @@ describe('on a bad day: the feed', () => {
     }
   })
 
+  it('a feed record that says a payment the ledger holds as refused was taken is kept as a problem, not skipped', async () => {
+    const s = await shop()
+    await s.backend.poller.pollNow()
+    const order = s.createOrder()
+    const refused = findTestCard({ threeDSecure: 'none', outcome: 'refused' })
+    expect((await s.post('/api/payments', await s.cardSubmission(order, refused))).body).toMatchObject({ resultCode: 'Refused' })
+    const [attempt] = await attemptsOf(s, order.id)
+    // The service reports the payment captured after all (a decline it retried, a refusal it took back).
+    world.proxy.answer = (_method, path, body) => {
+      if (!path.endsWith('/updated-payments')) return body
+      const page = JSON.parse(body.toString()) as { payments: Array<Record<string, unknown>> }
+      for (const record of page.payments)
+        if (record.pspReference === attempt!.pspReference) Object.assign(record, { status: 'captured', capturedAmount: record.amount })
+      return Buffer.from(JSON.stringify(page))
+    }
+    try {
+      const report = await s.backend.poller.pollNow()
+      expect(report.problems).toContainEqual({ sequence: expect.any(Number), reason: 'PAID_AFTER_FAILURE' })
+    } finally {
+      world.proxy.answer = (_method, _path, body) => body
+    }
+    // The ledger keeps its final state; the operator sees the record and decides (refund, or ship).
+    expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'refused', capturedValue: 0 })
+    const kept = await s.backend.poller.problems()
+    expect(kept.find((p) => p.change.pspReference === attempt!.pspReference)).toMatchObject({ reason: 'PAID_AFTER_FAILURE' })
+  })
+
   it('a poll that stops at its page limit says so, and a lost details answer behind it waits (503) instead of 409', async () => {
     const lines: string[] = []
     const s = await shop({ log: (line) => lines.push(line) })

@@ -9,7 +9,7 @@ import { PATCH_FIELDS, patchWrites } from '../store/ledger-rows.js'
 import { type FeedRecord, orderIdOfRecord } from '../updated-payments-feed.js'
 import { readsAsFeedRecord } from './feed-record-check.js'
 import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from '../store/ledger-store.js'
-import { PAID_STATES, resultCodeOfFeed, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
+import { FAILED_STATES, PAID_STATES, resultCodeOfFeed, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
 
 type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
 
@@ -53,6 +53,9 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
   if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value)
     return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
   const verdict = transition(attempt.state, to)
+  // Failures are final in the ledger, but money the service says it took must not pass unseen: a person decides.
+  if (verdict === 'ignore' && FAILED_STATES.has(attempt.state) && PAID_STATES.has(to))
+    return { kind: 'problem', reason: 'PAID_AFTER_FAILURE' }
   const captured = record.capturedAmount.value
   const refunded = record.refundedAmount.value
   const amountsMoved = captured > attempt.capturedValue || refunded > attempt.refundedValue
