@@ -162,7 +162,8 @@ export function addCheckoutRoutes(
     let paymentMethods: string[] = []
     let savedCardsOffered: SavedCardChoice[] | undefined
     let serviceReachable = true
-    let checkoutReady = true
+    // No certificate, no card the page can encrypt: closed, as before registration.
+    let checkoutReady = Boolean(deps.certificatePem?.trim())
     try {
       const { service, storeId } = await context.connection()
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })

@@ -50,6 +50,13 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const delay = options.captureDelayHours
   if (delay !== undefined && (!Number.isInteger(delay) || delay < 0 || delay > MAX_CAPTURE_DELAY_HOURS))
     throw new TypeError(`captureDelayHours: a whole number of hours from 0 to ${MAX_CAPTURE_DELAY_HOURS}`)
+  const hasCertificate = typeof options.certificatePem === 'string' && options.certificatePem.trim() !== ''
+  // Said once at start: without it the checkout config gives the page nothing to encrypt with.
+  if (!hasCertificate)
+    log('no certificatePem: /api/config gives the page no certificate, so checkoutReady is false (readiness: NO_CERTIFICATE)', 'warn', {
+      component: 'checkout',
+      code: 'NO_CERTIFICATE',
+    })
   let boxPromise: Promise<SecretBox> | undefined
   const connection = createServiceConnection({
     store: options.store,
@@ -103,7 +110,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
     addShopSideRoutes(app, context, shopSide)
     addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
-    addHealthRoutes(app, healthPaths, context, options.readiness ?? {})
+    addHealthRoutes(app, healthPaths, context, options.readiness ?? {}, hasCertificate)
     // `modify` (below, shared with backend.capture and the others) is reached only once a request comes.
     if (options.admin)
       addAdminRoutes(app, options.admin, { context, outbox, modify: (kind, orderId, o) => modify(kind, orderId, o), maxBodyBytes })
@@ -129,7 +136,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     handles: (pathname) => allPaths.includes(pathname) || isAdminPath(pathname),
     paths: allPaths,
     poller,
-    readiness: () => readinessOf(context, options.readiness ?? {}),
+    readiness: () => readinessOf(context, options.readiness ?? {}, hasCertificate),
     capture: (orderId, o) => modify('capture', orderId, o),
     refund: (orderId, o) => modify('refund', orderId, o),
     cancel: (orderId, o) => modify('cancel', orderId, o),

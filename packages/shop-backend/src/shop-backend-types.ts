@@ -41,7 +41,10 @@ export interface CheckoutConfig {
   readonly certificatePem?: string
   /** The service's origin, for the page's Content-Security-Policy and its 3-D Secure frames, when given. */
   readonly serviceOrigin?: string
-  /** False until the shop is registered and sells from an onboarded store: the page then offers no form. */
+  /**
+   * False until the shop is registered and sells from an onboarded store, and when the back end has
+   * no `certificatePem`: the page then offers no form.
+   */
   readonly checkoutReady: boolean
   /** False when the service did not answer within 3 s: the page can say so before Pay. */
   readonly serviceReachable: boolean
@@ -115,7 +118,10 @@ export interface ShopBackendOptions extends TelemetryOptions {
    * effort); default `/admin.html?onboarding=returned`.
    */
   readonly adminUrl?: string
-  /** The processor's certificate (PEM) the page encrypts with; in the checkout config. */
+  /**
+   * The processor's certificate (PEM) the page encrypts with; in the checkout config. Without it the
+   * config says `checkoutReady: false`, readiness warns `NO_CERTIFICATE`, and a line is logged at start.
+   */
   readonly certificatePem?: string
   /** The service's origin, in the checkout config (the page's CSP and 3-D Secure frames need it). */
   readonly serviceOrigin?: string

@@ -66,6 +66,25 @@ describe('liveness and readiness', () => {
     expect(defaults.backend.paths).toEqual(expect.arrayContaining(['/healthz', '/readyz']))
   })
 
+  it('without certificatePem: the config closes the checkout, readiness warns NO_CERTIFICATE, and the start says so', async () => {
+    const lines: string[] = []
+    const s = await shop({ certificatePem: '', log: (line) => void lines.push(line) }) // none given (an empty text is none)
+    expect(lines).toEqual([expect.stringContaining('no certificatePem')])
+    const config = await get(s, '/api/config')
+    expect(config.body).toMatchObject({ checkoutReady: false, serviceReachable: true })
+    expect(config.body).not.toHaveProperty('certificatePem')
+    const { status, body } = await get(s, '/readyz')
+    expect([status, body?.status, (body?.checks as Record<string, unknown> | undefined)?.checkout]).toEqual([
+      200,
+      'warn',
+      { status: 'warn', code: 'NO_CERTIFICATE' },
+    ])
+    // Given one, the checkout is open and nothing is said.
+    const given = await shop({ log: (line) => void lines.push(`given: ${line}`) })
+    expect((await get(given, '/api/config')).body).toMatchObject({ checkoutReady: true })
+    expect(lines.filter((line) => line.startsWith('given: ') && line.includes('certificatePem'))).toEqual([])
+  })
+
   it('is not ready (503) before registration: the registration and checkout checks say why, by code', async () => {
     const s = await shop({ connect: false })
     const { status, body } = await get(s, '/readyz')

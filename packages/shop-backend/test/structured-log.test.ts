@@ -161,5 +161,7 @@ describe('the log option as a structured logger (pino) or a function', () => {
     const message = String(mismatches()[0]!.msg)
     expect(message).toContain('http://localhost:3000')
     expect(message).toContain('http://127.0.0.1:3000')
+    // A logger of one line gets the code in the line.
+    expect(message).toMatch(/^PAGE_ORIGIN_MISMATCH: /)
   })
 })

@@ -11,7 +11,7 @@ export type HealthStatus = 'pass' | 'warn' | 'fail'
 export interface ReadinessCheck {
   /** `fail` takes the instance out of the balancer; `warn` is for a person to look at. */
   readonly status: HealthStatus
-  /** Why it did not pass: `STORE_UNAVAILABLE`, `NOT_REGISTERED`, `CHECKOUT_CLOSED`, `POLLER_NOT_RUNNING`, `POLLER_LAGGING`... */
+  /** Why it did not pass: `STORE_UNAVAILABLE`, `NOT_REGISTERED`, `CHECKOUT_CLOSED`, `NO_CERTIFICATE`, `POLLER_NOT_RUNNING`... */
   readonly code?: string
 }
 
@@ -33,7 +33,7 @@ export interface Readiness {
     readonly store: ReadinessCheck
     /** The shop is registered with the service (a shop id and a service secret are stored). */
     readonly registration: ReadinessCheck
-    /** A store is chosen: the checkout sells. */
+    /** A store is chosen: the checkout sells (`warn` `NO_CERTIFICATE`: the page is given no certificate to encrypt with). */
     readonly checkout: ReadinessCheck
     /** The poller's lease is held by some instance and the feed was read lately. */
     readonly poller: PollerCheck
@@ -77,7 +77,12 @@ async function readState(context: BackendContext) {
 }
 
 /** Whether the back end can serve checkouts now, check by check; never throws, never says more than codes. */
-export async function readinessOf(context: BackendContext, options: ReadinessOptions = {}): Promise<Readiness> {
+export async function readinessOf(
+  context: BackendContext,
+  options: ReadinessOptions = {},
+  /** Whether the back end was given the certificate the checkout config hands the page. */
+  hasCertificate = true,
+): Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS
   let timer: ReturnType<typeof setTimeout> | undefined
   const expired = new Promise<typeof TIMED_OUT>((resolve) => {
@@ -107,7 +112,12 @@ export async function readinessOf(context: BackendContext, options: ReadinessOpt
   const checks = {
     store: { status: 'pass' } as ReadinessCheck,
     registration: (state.shopId && state.serviceSecret ? { status: 'pass' } : { status: 'fail', code: 'NOT_REGISTERED' }) as ReadinessCheck,
-    checkout: (state.storeId ? { status: 'pass' } : { status: 'fail', code: 'CHECKOUT_CLOSED' }) as ReadinessCheck,
+    checkout: (!state.storeId
+      ? { status: 'fail', code: 'CHECKOUT_CLOSED' }
+      : // Warn, not fail: a page of the shop's own may carry the certificate itself.
+        hasCertificate
+        ? { status: 'pass' }
+        : { status: 'warn', code: 'NO_CERTIFICATE' }) as ReadinessCheck,
     poller,
   }
   return { status: overall(Object.values(checks)), checks }

@@ -18,7 +18,9 @@ export function pageOriginCheck(log: Log): (pageOrigin: string | null, returnUrl
     if (pageOrigin === returnOrigin) return
     warned.add(pageOrigin)
     log(
-      `a checkout page at ${pageOrigin} paid, but its return URL is at ${returnOrigin}: 3-D Secure results are posted to ` +
+      // The code in the line too: a logger of one line (the README's `console.warn`) has no fields.
+      `PAGE_ORIGIN_MISMATCH: a checkout page at ${pageOrigin} paid, but its return URL is at ${returnOrigin}: ` +
+        `3-D Secure results are posted to ` +
         `${returnOrigin} only, so that page waits at a challenge for ever. Open the shop at ${returnOrigin}, or set shopUrl ` +
         '(or returnUrl) to where the page is served',
       'warn',
