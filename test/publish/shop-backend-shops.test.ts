@@ -8,6 +8,7 @@
  * markup and whole page script, built by the shop's Vite) on the Express shop pays a challenged card.
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -24,6 +25,28 @@ const README = 'packages/shop-backend/README.md'
 /** The frameworks whose README shop is built and run here. */
 const FRAMEWORKS = ['express', 'fastify', 'koa'] as const
 type Framework = (typeof FRAMEWORKS)[number]
+
+/** A POST whose headers and first half of the body are sent now; `finish()` sends the rest and reads the answer. */
+async function requestHalfSent(url: string, body: string) {
+  const half = Math.floor(body.length / 2)
+  const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length } })
+  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('error', reject)
+    request.on('response', (response) => {
+      let text = ''
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text }))
+    })
+  })
+  request.write(body.slice(0, half))
+  await new Promise((resolve) => setTimeout(resolve, 100)) // the shop has the request open
+  return {
+    finish: () => {
+      request.end(body.slice(half))
+      return answer
+    },
+  }
+}
 
 /** The README's shop for a framework: the one block that imports its adapter. */
 function readmeShop(adapter: Framework): string {
@@ -182,7 +205,13 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
         body: JSON.stringify({ items: [] }),
       })
       expect({ status: empty.status, body: await empty.json() }).toMatchObject({ status: 422, body: { error: 'EMPTY_BASKET' } })
+      // A deploy's SIGTERM while a request is on its way (half its body sent): it is answered, then the shop exits 0.
+      const exited = exitOf(shop)
+      const inFlight = await requestHalfSent(`${shopUrl}/api/orders`, JSON.stringify({ items: [{ sku: 'mug', quantity: 1 }] }))
       shop.kill('SIGTERM')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(await inFlight.finish()).toMatchObject({ status: 200, body: expect.stringContaining('"value":1450') })
+      expect((await exited).code).toBe(0)
     },
     STEP_TIMEOUT,
   )
