@@ -8,7 +8,7 @@ import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
-import { openOutcome, outcomeIsOpen, outcomePending, refusal } from './refusals.js'
+import { outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 
 /**
  * The attempt a details answer is about. Two windows on one order each run their own payment's
@@ -121,7 +121,8 @@ async function sendUnderClaim(
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
     // No answer: the claim stays (marked unanswered by the caller) until the feed or a resend settles it.
-    if (outcomeIsOpen(error)) throw openOutcome(error)
+    // The shopper's step is done and may have paid: "being confirmed" (a reload resends), never Pay again.
+    if (outcomeIsOpen(error)) throw outcomePending()
     // The step went through before and its answer was lost: the feed knows the outcome.
     if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
     // Refused (the step not finished yet, details of another payment): judged again on the next try.
