@@ -698,6 +698,35 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'lists the attempts whose outcome is open since before a time, oldest first, and counts them',
+      withStore(async ({ store }) => {
+        const t = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`
+        const rows = [
+          attempt('o1', 1, { state: 'confirming', updatedAt: t(3) }),
+          attempt('o2', 1, { state: 'created', updatedAt: t(1) }),
+          attempt('o3', 1, { state: 'pending', updatedAt: t(2) }),
+          attempt('o4', 1, { state: 'pending', updatedAt: t(9) }), // open, but not long enough
+          attempt('o5', 1, { state: 'action_required', updatedAt: t(0) }), // the shopper's step: not the service's
+          attempt('o6', 1, { state: 'authorised', updatedAt: t(0), pspReference: 'PSP-O6' }),
+          attempt('o7', 1, { state: 'refused', updatedAt: t(0), pspReference: 'PSP-O7' }),
+        ]
+        for (const row of rows) expect(await store.insertAttempt(row)).toBe(true)
+        expect((await store.listOpenAttempts(t(5), 10)).map((a) => a.orderId)).toEqual(['o2', 'o3', 'o1'])
+        expect((await store.listOpenAttempts(t(5), 2)).map((a) => a.orderId)).toEqual(['o2', 'o3'])
+        expect(await store.countOpenAttempts(t(5))).toBe(3)
+        // Answered: no longer open.
+        await store.compareAndSet(
+          'o3:1',
+          1,
+          { state: 'authorised', pspReference: 'PSP-O3', updatedAt: t(6) },
+          change(rows[2]!, 'authorised'),
+        )
+        expect((await store.listOpenAttempts(t(5), 10)).map((a) => a.orderId)).toEqual(['o2', 'o1'])
+        expect(await store.countOpenAttempts(t(10))).toBe(3)
+      }),
+    )
+
+    it(
       'reads a lease without taking it, and counts the changes not delivered, due or waiting',
       withStore(async ({ store }) => {
         expect(await store.readLease('poller')).toBeUndefined()

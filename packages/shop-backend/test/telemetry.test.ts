@@ -92,6 +92,40 @@ describe('spans and metrics through @opentelemetry/api', () => {
     expect(everything).not.toMatch(/Basic [A-Za-z0-9+/=]{8,}/)
   })
 
+  it('counts and lists the payments whose outcome stayed open over 15 minutes: a gauge, and the admin problems', async () => {
+    let now = Date.now()
+    const s = await shop({ now: () => new Date(now), admin: { authorize: () => true } })
+    await s.backend.poller.pollNow()
+    const order = s.createOrder()
+    // The service out of reach: nothing sent, the shopper leaves. No answer and no feed record will settle it.
+    const asRuled = world().proxy.rule
+    world().proxy.rule = (_method, path) => ({ action: path.endsWith('/payments') ? 'down' : 'forward' })
+    try {
+      expect((await s.post('/api/payments', await s.cardSubmission(order))).status).toBe(503)
+    } finally {
+      world().proxy.rule = asRuled
+    }
+    await s.backend.poller.pollNow()
+    const openTooLong = async () => (await pointsOf(METRICS.openPayments)).map((p) => p.value)
+    const listed = async () => {
+      const answer = await s.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
+      return ((await answer.json()) as { openPayments: unknown[] }).openPayments
+    }
+    now += 14 * 60_000
+    expect(await openTooLong()).toEqual([0])
+    expect(await listed()).toEqual([])
+    now += 2 * 60_000
+    expect(await openTooLong()).toEqual([1])
+    const [open] = await s.store.listAttempts(String(order.id))
+    expect(await listed()).toEqual([
+      { orderId: String(order.id), attempt: 1, state: 'pending', methodType: 'scheme', since: open!.updatedAt },
+    ])
+    // The shopper back: the same attempt pays under its key, and nothing is open any more.
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    expect(await openTooLong()).toEqual([0])
+    expect(await listed()).toEqual([])
+  })
+
   it('gauges the outbox backlog, the problems kept and the lag as the ledger holds them', async () => {
     let now = Date.parse('2026-03-01T10:00:00.000Z')
     let refuse = true

@@ -34,6 +34,8 @@ const REASONS: Readonly<Record<string, string>> = {
   AMOUNT_MISMATCH: "The amount differs from the order's",
   CONFLICT: 'Another update changed the payment at the same moment',
   STORE_ERROR: "The shop's payment records could not be read",
+  UNREADABLE_RECORD: 'The update could not be read',
+  PAID_AFTER_FAILURE: 'The payment service took a payment the shop holds as refused: refund it, or ship',
 }
 
 const time = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium' })

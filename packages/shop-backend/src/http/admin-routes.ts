@@ -5,6 +5,7 @@ import { ShopBackendError } from '../errors.js'
 import type { ModificationResult, ModifyOptions } from '../ledger/modify.js'
 import { orderView } from '../ledger/order-view.js'
 import type { Outbox } from '../ledger/outbox.js'
+import { openPayments } from '../ledger/open-payments.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 import { retryProblem } from '../poller/retry-problem.js'
 import type { RequestInfo } from '../shop-backend-types.js'
@@ -172,7 +173,9 @@ export function addAdminRoutes(
       const open = await context.store.listProblems()
       const waiting = await context.store.listOutbox(LISTED)
       const dismissed = await context.store.listDismissed(LISTED)
+      const stillOpen = await openPayments(context, LISTED)
       return json(200, {
+        openPayments: stillOpen,
         pollProblems: open.slice(0, LISTED).map((p) => ({
           sequence: p.sequence,
           reason: p.reason,

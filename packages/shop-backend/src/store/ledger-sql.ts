@@ -14,6 +14,7 @@ import {
   patchWrites,
   storedPatchValue,
 } from './ledger-rows.js'
+import { OPEN_ATTEMPT_PREDICATE } from './portable-migrations.js'
 import type { AttemptPatch, OrderChange } from './records.js'
 
 /** What a dialect says where the SQL differs. */
@@ -47,6 +48,9 @@ export function ledgerSql(dialect: SqlDialect) {
     findAttempt: `SELECT ${ATTEMPT} FROM attempts WHERE id = $1`,
     findAttemptByPspReference: `SELECT ${ATTEMPT} FROM attempts WHERE psp_reference = $1`,
     listAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE order_id = $1 ORDER BY number`,
+    // Payments whose outcome is open since before $1, oldest first: read through the attempts_open index.
+    openAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1 ORDER BY updated_at, id LIMIT $2`,
+    openAttemptCount: `SELECT COUNT(*) AS n FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1`,
     insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
     findModification: `SELECT ${MODIFICATION} FROM modifications WHERE id = $1`,
     listModifications: `SELECT ${MODIFICATION} FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id`,

@@ -62,6 +62,13 @@ export interface LedgerStore {
    * shop hear the change without reading the outbox again; one that does not is drained instead.
    */
   compareAndSet(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): Promise<WrittenAttempt | undefined>
+  /**
+   * Attempts whose outcome is open (`created`, `pending`: no answer yet; `confirming`) and unchanged
+   * since before `before`, oldest first, at most `limit`: payments nothing has settled, for a person to see.
+   */
+  listOpenAttempts(before: string, limit: number): Promise<AttemptRecord[]>
+  /** How many attempts {@link listOpenAttempts} would list without a limit (the gauge of payments open too long). */
+  countOpenAttempts(before: string): Promise<number>
   /** Inserts unless a modification with this id exists: false then (a repeated request). */
   insertModification(modification: ModificationRecord): Promise<boolean>
   /** The modification with this id. */

@@ -72,6 +72,12 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
     findAttempt: async (id) => attemptOfRow(await read(first<AttemptRow>('findAttempt', [id]))),
     findAttemptByPspReference: async (psp) => attemptOfRow(await read(first<AttemptRow>('findAttemptByPspReference', [psp]))),
     listAttempts: async (orderId) => (await read(every<AttemptRow>('listAttempts', [orderId]))).map(attemptOf),
+    listOpenAttempts: async (before, limit) => (await read(every<AttemptRow>('openAttempts', [before, limit]))).map(attemptOf),
+    async countOpenAttempts(before) {
+      // PostgreSQL gives a COUNT as text.
+      const row = await read(first<{ n: number | string }>('openAttemptCount', [before]))
+      return Number(row?.n ?? 0)
+    },
     compareAndSet: (id, expectedVersion, patch, change) => write(step((s) => s.compareAndSet({ id, expectedVersion, patch, change }))),
     insertModification: (m) => insert(inserted('insertModification', valuesOf(rowOfModification(m), MODIFICATION_COLUMNS))),
     findModification: async (id) => modificationOfRow(await read(first<ModificationRow>('findModification', [id]))),

@@ -1,5 +1,6 @@
 import { type Attributes, type MeterProvider, metrics, type Tracer, type TracerProvider, trace } from '@opentelemetry/api'
 import type { BackendContext } from '../backend-context.js'
+import { openTooLongBefore } from '../ledger/open-payments.js'
 import { pollLagMs } from '../poller/poll-read-at.js'
 import { METRICS } from './metric-names.js'
 import { PACKAGE } from './version.js'
@@ -91,20 +92,26 @@ function observeLedger(meter: ReturnType<MeterProvider['getMeter']>, context: Pi
     description: 'Feed records kept as problems, retried',
     unit: '{record}',
   })
+  const open = meter.createObservableGauge(METRICS.openPayments, {
+    description: 'Payments whose outcome has been open over 15 minutes: no answer, or being confirmed',
+    unit: '{payment}',
+  })
   meter.addBatchObservableCallback(
     async (result) => {
-      const [lagMs, undelivered, kept] = await Promise.all([
+      const [lagMs, undelivered, kept, openTooLong] = await Promise.all([
         pollLagMs(context).catch(() => undefined),
         context.store.outboxBacklog().catch(() => undefined),
         context.store.listProblems().then(
           (list) => list.length,
           () => undefined,
         ),
+        context.store.countOpenAttempts(openTooLongBefore(context)).catch(() => undefined),
       ])
       if (lagMs !== undefined) result.observe(lag, lagMs / 1000)
       if (undelivered !== undefined) result.observe(backlog, undelivered)
       if (kept !== undefined) result.observe(problems, kept)
+      if (openTooLong !== undefined) result.observe(open, openTooLong)
     },
-    [lag, backlog, problems],
+    [lag, backlog, problems, open],
   )
 }

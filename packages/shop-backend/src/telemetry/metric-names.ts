@@ -15,4 +15,6 @@ export const METRICS = Object.freeze({
   outboxBacklog: 'card_jwe.outbox.backlog',
   /** Gauge, `{record}`: feed records kept as problems (not applied, retried). */
   pollProblems: 'card_jwe.poller.problems',
+  /** Gauge, `{payment}`: payments whose outcome has been open over 15 minutes (no answer, or being confirmed). */
+  openPayments: 'card_jwe.payments.open_too_long',
 })
