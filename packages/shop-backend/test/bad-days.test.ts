@@ -630,7 +630,7 @@ describe('on a bad day: the feed', () => {
     expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
   })
 
-  it('a lost details answer while the feed lags the payments API: being confirmed, Pay again sends nothing, one payment', async () => {
+  it('a lost details answer while the feed lags the payments API: the claim holds Pay again until the feed shows it', async () => {
     const s = await shop()
     await s.backend.poller.pollNow()
     const order = s.createOrder()
@@ -656,10 +656,11 @@ describe('on a bad day: the feed', () => {
       method === 'POST' && path.endsWith('/payment-details') && detailsCalls++ === 0 ? { action: 'lose' } : { action: 'forward' }
     try {
       const details = { orderId: order.id, details: { redirectResult } }
-      expect(await s.post('/api/payment-details', details)).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+      // The feed read shows nothing: this payment ended, and the ledger cannot tell how.
+      expect(await s.post('/api/payment-details', details)).toMatchObject({ status: 409, body: { error: 'NOT_AWAITING_DETAILS' } })
       expect(detailsCalls).toBe(2)
-      expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['confirming'])
-      // Told "being confirmed", the shopper pays with a card: nothing goes while the bank's payment may be paid.
+      expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['action_required'])
+      // The shopper pays with a card: nothing goes while the bank's payment may be paid (its claim is kept).
       const before = paymentsBefore()
       expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({
         status: 503,
@@ -670,12 +671,9 @@ describe('on a bad day: the feed', () => {
       lagging = false
       await s.backend.poller.pollNow()
       expect(await s.post('/api/payment-details', details)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect(await s.post('/api/payments', await s.cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
       expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised'])
-      expect(s.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).toEqual([
-        'action_required',
-        'confirming',
-        'authorised',
-      ])
+      expect(s.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).toEqual(['action_required', 'authorised'])
       expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
     } finally {
       world.proxy.rule = asRuled

@@ -1,18 +1,20 @@
 // The feed asked about one order when a lost answer or a stale claim leaves its outcome open.
+import { ShopBackendError } from '../errors.js'
 import type { BrowserPaymentResult } from '@card-jwe/payment-validator'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES, transition } from './transitions.js'
+import { FAILED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
-import { browserAnswer, changeOf, compareAndSetQueueing, paidAttempt, pspReferencesOf } from './attempts.js'
+import { browserAnswer, paidAttempt, pspReferencesOf } from './attempts.js'
 import { releaseClaim } from './details-claim.js'
 import { outcomePending } from './refusals.js'
 
 /**
  * The service says the payment these details are for is final, and its answer was lost: the feed
- * knows. Paid: that answer. Failed (the feed told it): that answer. Otherwise the result is the
- * service's and not yet the ledger's (the feed may lag the payments API): every attempt still at a
- * step is `confirming` until the feed tells it, so no new Pay goes beside a payment that may be paid.
+ * knows. Paid: that answer. Failed (the feed told it): that answer. Otherwise the result may not be
+ * in the feed yet (it may lag the payments API): the claim stays, so no new Pay goes for the order
+ * until it goes stale and a feed read then shows nothing (details-claim.ts), and the page hears
+ * "being confirmed" while the feed is unread, or that this payment ended.
  */
 export async function settledByFeed(context: BackendContext, attempt: AttemptRecord, key: string): Promise<BrowserPaymentResult> {
   const read = await readFeedFor(context, attempt.orderId)
@@ -28,19 +30,10 @@ export async function settledByFeed(context: BackendContext, attempt: AttemptRec
     await releaseClaim(context, attempt.id, key)
     return browserAnswer(current)
   }
-  for (const atStep of attempts) if (atStep.state === 'action_required') await confirmFromFeed(context, atStep)
-  // Nothing can go for the order while one of its attempts is confirming: the claim has no more to hold.
-  await releaseClaim(context, attempt.id, key)
-  throw outcomePending()
-}
-
-/** Moves an attempt at a step to `confirming` (the shop hears it), unless another writer moved it on first. */
-async function confirmFromFeed(context: BackendContext, attempt: AttemptRecord): Promise<void> {
-  for (let current: AttemptRecord | undefined = attempt; current; current = await context.store.findAttempt(attempt.id)) {
-    if (transition(current.state, 'confirming') !== 'move') return
-    const patch = { state: 'confirming', updatedAt: context.now().toISOString() } as const
-    if (await compareAndSetQueueing(context, current, patch, changeOf(current, patch))) return
-  }
+  if (read !== 'clear') throw outcomePending()
+  // Which payment the details were for, and its result, the ledger cannot tell; its claim is kept
+  // (marked unanswered by the caller), so a new Pay waits for the feed as after any open call.
+  throw new ShopBackendError('NOT_AWAITING_DETAILS', 'orderId: this payment already has its final result')
 }
 
 /**

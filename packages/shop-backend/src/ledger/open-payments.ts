@@ -13,7 +13,7 @@ export interface OpenPayment {
   readonly orderId: string
   /** The attempt's number within its order. */
   readonly attempt: number
-  /** `created` or `pending` (no answer yet), `confirming` (the service confirms it later). */
+  /** `created` or `pending` (no final answer yet), `confirming` (the service confirms it later). */
   readonly state: string
   /** The payment method's type (`scheme` for a card). */
   readonly methodType: string

@@ -63,7 +63,7 @@ export interface LedgerStore {
    */
   compareAndSet(id: string, expectedVersion: number, patch: AttemptPatch, change?: OrderChange): Promise<WrittenAttempt | undefined>
   /**
-   * Attempts whose outcome is open (`created`, `pending`: no answer yet; `confirming`) and unchanged
+   * Attempts whose outcome is open (`created`, `pending`: no final answer yet; `confirming`) and unchanged
    * since before `before`, oldest first, at most `limit`: payments nothing has settled, for a person to see.
    */
   listOpenAttempts(before: string, limit: number): Promise<AttemptRecord[]>
