@@ -73,6 +73,8 @@ export function addCheckoutRoutes(
     readonly shopUrl: string
     readonly maxBodyBytes: number
     readonly repeatWindowMs: number
+    /** `certificatePem` was given, not empty. */
+    readonly hasCertificate: boolean
   },
 ) {
   const { context } = deps
@@ -163,7 +165,7 @@ export function addCheckoutRoutes(
     let savedCardsOffered: SavedCardChoice[] | undefined
     let serviceReachable = true
     // No certificate, no card the page can encrypt: closed, as before registration.
-    let checkoutReady = Boolean(deps.certificatePem?.trim())
+    let checkoutReady = deps.hasCertificate
     try {
       const { service, storeId } = await context.connection()
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })

@@ -109,7 +109,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const app = createApp((app) => {
     addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
     addShopSideRoutes(app, context, shopSide)
-    addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs })
+    addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs, hasCertificate })
     addHealthRoutes(app, healthPaths, context, options.readiness ?? {}, hasCertificate)
     // `modify` (below, shared with backend.capture and the others) is reached only once a request comes.
     if (options.admin)

@@ -45,3 +45,10 @@ export interface FeedPage {
   /** True when more records wait after this page. */
   readonly hasMore: boolean
 }
+
+/** Every record of a page, the ones the port could not read too, in feed order: each is news, read or not. */
+export function recordsOf(page: FeedPage): FeedRecord[] {
+  if (!page.unreadable?.length) return [...page.payments]
+  const records = [...page.payments, ...(page.unreadable.map((u) => u.record) as FeedRecord[])]
+  return records.sort((a, b) => a.sequence - b.sequence)
+}

@@ -79,9 +79,9 @@ async function readState(context: BackendContext) {
 /** Whether the back end can serve checkouts now, check by check; never throws, never says more than codes. */
 export async function readinessOf(
   context: BackendContext,
-  options: ReadinessOptions = {},
+  options: ReadinessOptions,
   /** Whether the back end was given the certificate the checkout config hands the page. */
-  hasCertificate = true,
+  hasCertificate: boolean,
 ): Promise<Readiness> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_READINESS_TIMEOUT_MS
   let timer: ReturnType<typeof setTimeout> | undefined

@@ -1,7 +1,7 @@
 // The feed asked about one order when a lost answer or a stale claim leaves its outcome open.
 import { ShopBackendError } from '../errors.js'
 import type { BrowserPaymentResult } from '@card-jwe/payment-validator'
-import { orderIdOfRecord } from '../updated-payments-feed.js'
+import { orderIdOfRecord, recordsOf } from '../updated-payments-feed.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
 import { FAILED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
@@ -62,7 +62,7 @@ export async function readFeedFor(context: BackendContext, orderId: string): Pro
     for (let pages = 0; pages < FEED_PAGES_TO_LOOK_AT; pages++) {
       const page = await service.updatedPayments({ after, limit: 100 })
       // A record the port could not read may be about the order too: it is news all the same.
-      if ([...page.payments, ...(page.unreadable ?? []).map((u) => u.record)].some(aboutOrder)) return 'pending'
+      if (recordsOf(page).some(aboutOrder)) return 'pending'
       if (!page.hasMore) return 'clear'
       after = page.cursor
     }

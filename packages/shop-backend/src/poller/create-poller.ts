@@ -1,5 +1,5 @@
 import type { BackendContext } from '../backend-context.js'
-import type { FeedRecord } from '../updated-payments-feed.js'
+import { type FeedRecord, recordsOf } from '../updated-payments-feed.js'
 import { planPollBatch } from './plan-poll-batch.js'
 import { LeaseLostError, type PollBatch, type PollProblem } from '../store/ledger-store.js'
 import { errorCodeOf } from '../store/error-code.js'
@@ -155,9 +155,8 @@ export function createPoller(
         const page = await service.updatedPayments({ after, limit: PAGE_SIZE })
         const known = await context.store.listProblems()
         // A record at or before the cursor was read before (a page the service gives again): its seen mark may be gone.
-        // Records the port could not read go in feed order beside the rest: each becomes a problem, never a stop.
-        const records = [...page.payments, ...((page.unreadable ?? []).map((u) => u.record) as FeedRecord[])]
-        if (page.unreadable?.length) records.sort((a, b) => a.sequence - b.sequence)
+        // Records the port could not read go beside the rest: each becomes a problem, never a stop.
+        const records = recordsOf(page)
         const unread = records.filter((record) => record.sequence > after)
         if (unread.length < records.length)
           context.log(`updated-payments gave ${records.length - unread.length} record(s) at or before the cursor; dropped`, 'warn', {
