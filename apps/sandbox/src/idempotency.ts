@@ -33,6 +33,21 @@ export function claimOf(c: RequestContext, shop: ShopRow, parts: unknown): Idemp
   return { scope: `${shop.shop_id}:${header}`, fingerprint }
 }
 
+/** Where a key's first request is kept: on its payment's or modification's row, or with its answer. */
+type KeyTable = 'payments' | 'modifications' | 'kept_answers'
+
+/**
+ * A key is the shop's, not one endpoint's, as the widely used checkout APIs keep it: a key first
+ * used on another endpoint (a payment's key sent again on a capture) is 422, and nothing runs.
+ */
+function refuseIfUsedElsewhere(context: SandboxContext, claim: IdempotencyClaim, own: KeyTable): void {
+  const used =
+    (own !== 'payments' && context.payments.answerFor('payments', claim.scope) !== undefined) ||
+    (own !== 'modifications' && context.payments.answerFor('modifications', claim.scope) !== undefined) ||
+    (own !== 'kept_answers' && context.answers.answerFor(claim.scope) !== undefined)
+  if (used) throw new SandboxError('IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)
+}
+
 /** The first answer given under this key, or undefined if the key is new. */
 export function replay(
   context: SandboxContext,
@@ -41,6 +56,7 @@ export function replay(
   status: number,
 ): Response | undefined {
   if (!claim) return undefined
+  refuseIfUsedElsewhere(context, claim, table)
   const row = context.payments.answerFor(table, claim.scope)
   if (!row) return undefined
   return answerAgain(context, claim, { fingerprint: row.idempotency_fingerprint, status, answer: row.idempotent_answer }, table)
@@ -58,12 +74,14 @@ function answerAgain(context: SandboxContext, claim: IdempotencyClaim, stored: K
 export const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === 'SQLITE_CONSTRAINT_UNIQUE'
 
 /**
- * For the calls whose rows keep no key (store creation, saved-card removal, the back-office user):
+ * For the calls whose rows keep no key (store creation, saved-card removal, the back-office user,
+ * payment details):
  * the first answer under `claim`, or undefined when the key is new. The widely used checkout APIs
  * honour the key on every POST; a client's retry after a lost answer must not make a second store.
  */
 export function keptAnswer(context: SandboxContext, claim: IdempotencyClaim | undefined): Response | undefined {
   if (!claim) return undefined
+  refuseIfUsedElsewhere(context, claim, 'kept_answers')
   const kept = context.answers.answerFor(claim.scope)
   return kept && answerAgain(context, claim, kept, 'kept_answers')
 }

@@ -10,9 +10,10 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { createServiceClient } from '@card-jwe/service-client'
-import { startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
+import { CHALLENGE_ANSWER, startSandbox, type RunningSandbox } from '@card-jwe/sandbox'
 import { registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
 import { serviceError } from './support/service-error.js'
+import { actionField, answerChallenge, runThreeDSMethod } from './support/browser-steps.js'
 import { useThreadPoolHolds, within } from '../../../packages/sqlite-group-commit/test/support/thread-pool.js'
 
 const holdThreadPool = useThreadPoolHolds()
@@ -120,6 +121,49 @@ describe('idempotency keys', () => {
     expect(count("SELECT count(*) AS n FROM modifications WHERE payment_psp_reference = ? AND kind = 'refund'", psp)).toBe(1)
     expect(count('SELECT captured + 0 AS n FROM payments WHERE psp_reference = ?', psp)).toBe(2000)
     expect(count('SELECT refunded + 0 AS n FROM payments WHERE psp_reference = ?', psp)).toBe(500)
+  })
+
+  it('answers payment details repeated under their key with the first answer, and refuses the key on other details', async () => {
+    const challenged = findTestCard({ brand: 'visa', threeDSecure: 'challenge' })
+    const first = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(challenged, { reference: 'idem-details' }))
+    const fingerprint = { details: { threeDSResult: await runThreeDSMethod(actionField(first, 'token')) } }
+    const step = await fixture.client.paymentDetails(fixture.storeId, fingerprint, { idempotencyKey: 'details-idem-5-step-1' })
+    expect(step.resultCode).toBe('ChallengeShopper')
+    // The answer lost and the call made again: the same step, not a refusal of a step already taken.
+    expect(await fixture.client.paymentDetails(fixture.storeId, fingerprint, { idempotencyKey: 'details-idem-5-step-1' })).toEqual(step)
+
+    const { threeDSResult } = await answerChallenge(actionField(step, 'token'), CHALLENGE_ANSWER)
+    const answered = { details: { threeDSResult } }
+    const final = await fixture.client.paymentDetails(fixture.storeId, answered, { idempotencyKey: 'details-idem-5-step-2' })
+    expect(final.resultCode).toBe('Authorised')
+    expect(await fixture.client.paymentDetails(fixture.storeId, answered, { idempotencyKey: 'details-idem-5-step-2' })).toEqual(final)
+    // One key, one request: the first step's details under the second step's key are refused.
+    expect(
+      (await serviceError(fixture.client.paymentDetails(fixture.storeId, fingerprint, { idempotencyKey: 'details-idem-5-step-2' }))).code,
+    ).toBe('IDEMPOTENCY_KEY_REUSED')
+    // Under a new key the payment's own state answers.
+    expect((await serviceError(fixture.client.paymentDetails(fixture.storeId, answered))).code).toBe('PAYMENT_ALREADY_FINAL')
+    expect(count("SELECT count(*) AS n FROM events WHERE psp_reference = ? AND status = 'authorised'", first.pspReference)).toBe(1)
+  })
+
+  it('refuses a key the shop used on another endpoint, and runs nothing under it', async () => {
+    const paid = await fixture.client.createPayment(
+      fixture.storeId,
+      await fixture.cardPayment(card, { reference: 'idem-other-endpoint' }),
+      {
+        idempotencyKey: 'order-idem-6-key',
+      },
+    )
+    const psp = paid.pspReference!
+    const capture = fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'order-idem-6-key' })
+    expect((await serviceError(capture)).code).toBe('IDEMPOTENCY_KEY_REUSED')
+    expect(count('SELECT count(*) AS n FROM modifications WHERE payment_psp_reference = ?', psp)).toBe(0)
+    await fixture.client.capture(psp, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'capture-idem-6' })
+    const payment = fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-other-endpoint-b' }), {
+      idempotencyKey: 'capture-idem-6',
+    })
+    expect((await serviceError(payment)).code).toBe('IDEMPOTENCY_KEY_REUSED')
+    expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-other-endpoint-b'")).toBe(0)
   })
 
   it("has the client retry payments through a service restart, under the caller's key or one it made, each paid once", async () => {

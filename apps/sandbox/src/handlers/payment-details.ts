@@ -3,8 +3,8 @@ import { authenticate } from '../authenticate.js'
 import { afterAuthorised } from '../capture-timing.js'
 import type { SandboxContext, ShopRow } from '../context.js'
 import { SandboxError } from '../errors.js'
+import { claimOf, keepAnswer, keptAnswer } from '../idempotency.js'
 import type { RequestContext } from '../http/handler.js'
-import { json } from '../http/json.js'
 import { validBody } from '../http/parse-body.js'
 import { fromBase64Json } from '../lib/base64-json.js'
 import { challengeToken } from '../lib/threeds-tokens.js'
@@ -12,7 +12,7 @@ import { finalAnswerOf, findPayment, paymentAnswer, updatePayment, type PaymentR
 import { payableStore } from './payments.js'
 import { remember } from './saved-cards.js'
 
-const finalAnswer = (row: PaymentRow): Response => json(finalAnswerOf(row))
+type Answer = Record<string, unknown>
 
 /** Which payment a details request is about, from what the front end returned. */
 function paymentForDetails(details: Record<string, string>, context: SandboxContext, shop: ShopRow): PaymentRow {
@@ -29,13 +29,24 @@ function paymentForDetails(details: Record<string, string>, context: SandboxCont
   return row
 }
 
-/** POST /shopplatform/processor/stores/{store_id}/payment-details */
+/**
+ * POST /shopplatform/processor/stores/{store_id}/payment-details. Its key is honoured as on every
+ * POST: a repeat after a lost answer gets the first answer, the same key on other details 422.
+ */
 export async function paymentDetails(c: RequestContext, context: SandboxContext): Promise<Response> {
   const shop = await authenticate(c, context)
   payableStore(context, shop, c.req.param('store_id')!)
   const body = validBody(c, ServicePaymentDetailsRequestSchema, 'payment details')
+  const claim = claimOf(c, shop, body)
+  const kept = keptAnswer(context, claim)
+  if (kept) return kept
   const row = paymentForDetails(body.details, context, shop)
+  // The step's move and its kept answer commit together: a crash keeps both or neither.
+  return context.db.transaction(() => keepAnswer(context, claim, nextStep(context, row)))()
+}
 
+/** What the details move the payment to: the challenge after the fingerprint, or its final result. */
+function nextStep(context: SandboxContext, row: PaymentRow): Answer {
   if (row.status === 'identify_shopper') {
     if (row.flow === 'challenge') {
       const next = updatePayment(context, row, { status: 'challenge_shopper', result_code: 'ChallengeShopper' })
@@ -45,15 +56,15 @@ export async function paymentDetails(c: RequestContext, context: SandboxContext)
         paymentMethodType: 'scheme',
         token: challengeToken(context.baseUrl, row.transaction_id!),
       }
-      return json(paymentAnswer({ ...next, refusal_reason: null }, { action }))
+      return paymentAnswer({ ...next, refusal_reason: null }, { action })
     }
-    return finalAnswer(settle(context, row, true, '3D Not Authenticated'))
+    return finalAnswerOf(settle(context, row, true, '3D Not Authenticated'))
   }
   if (row.status === 'challenge_shopper') {
     // The ACS page recorded the shopper's answer; what the front end claims is not trusted.
     if (row.acs_result === null)
       throw new SandboxError('CHALLENGE_NOT_COMPLETED', 'details: the shopper has not answered the challenge yet')
-    return finalAnswer(settle(context, row, row.acs_result === 'Y', '3D Not Authenticated'))
+    return finalAnswerOf(settle(context, row, row.acs_result === 'Y', '3D Not Authenticated'))
   }
   if (row.status === 'redirect_shopper') {
     if (row.acs_result === null)
@@ -62,11 +73,11 @@ export async function paymentDetails(c: RequestContext, context: SandboxContext)
       // The shopper cancelled at the bank: `Cancelled`, as the widely used checkout APIs answer.
       const next = updatePayment(context, row, { status: 'refused', result_code: 'Cancelled', refusal_reason: 'Cancelled by shopper' })
       remember(context, next)
-      return finalAnswer(next)
+      return finalAnswerOf(next)
     }
     // The buy-now-pay-later provider's own no: refused, as a bank's would be.
-    if (row.acs_result === 'declined') return finalAnswer(settle(context, row, false, 'Declined by the provider'))
-    return finalAnswer(settle(context, row, true, ''))
+    if (row.acs_result === 'declined') return finalAnswerOf(settle(context, row, false, 'Declined by the provider'))
+    return finalAnswerOf(settle(context, row, true, ''))
   }
   throw new SandboxError('PAYMENT_ALREADY_FINAL', 'details: this payment already has its final result')
 }

@@ -37,6 +37,11 @@ export interface ServiceProxy {
     method: string,
     path: string,
   ) => { readonly action: ProxyAction; readonly delayMs?: number; readonly holdMs?: number; readonly holdUntil?: Promise<void> }
+  /**
+   * Whether a request's `idempotency-key` reaches the sandbox (default: always). Without it the
+   * sandbox keeps no answer for the request, as a service that forgot the key would.
+   */
+  forwardsKey: (method: string, path: string) => boolean
   /** What the shop gets for an answer the sandbox gave (default: the answer as it is), e.g. a page given again. */
   answer: (method: string, path: string, body: Buffer) => Buffer
   /** The shop's transport to the proxy: the client's own, each request stamped with when it was sent. */
@@ -132,6 +137,7 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       change({ rule })
     },
     fetch: (url, init) => nodeHttpFetch(url, { ...init, headers: { ...init.headers, [SENT_AT]: String(performance.now()) } }),
+    forwardsKey: () => true,
     answer: (_method, _path, body) => body,
     counted: (method, pathEnd) => matching(method, pathEnd).filter((r) => r.forwarded).length,
     started: (method, pathEnd) => matching(method, pathEnd).length,
@@ -165,8 +171,9 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       await holdUntil
       entry.forwarded = true
       const headers: Record<string, string> = {}
+      const dropped = new Set(['host', 'connection', SENT_AT, ...(proxy.forwardsKey(method, url.pathname) ? [] : ['idempotency-key'])])
       for (const [name, value] of Object.entries(request.headers))
-        if (typeof value === 'string' && name !== 'host' && name !== 'connection' && name !== SENT_AT) headers[name] = value
+        if (typeof value === 'string' && !dropped.has(name)) headers[name] = value
       const answer = await forwarded(url, method, headers, body)
       const text = answer.body
       if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
