@@ -33,7 +33,9 @@ export const BROWSER_ENTRIES = Object.freeze({
   'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_000 },
   'card-fields/saved-card-code': { entry: here('../packages/card-fields/src/saved-card-code/index.ts'), gzipBudget: 5_600 },
   'checkout-actions': { entry: here('../packages/checkout-actions/src/index.ts'), gzipBudget: 3_500 },
-  'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_200 },
+  // A fingerprint from an issuer without a 3DS Method ("U" at once, no frame; such a card could not
+  // be paid before) cost about 50 B: 17,195 -> 17,244 B here, 19,500 -> 19,556 B for the Japanese page.
+  'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_300 },
   // The whole page on @card-jwe/checkout in each language: the four above, the flow and the page's
   // one locale (the flow's words and card-fields'), imported by package name as a shop's page does.
   // English was 19,027 B with the flow's English built in; German then 19,835 B, so the flow's root
@@ -50,7 +52,7 @@ export const BROWSER_ENTRIES = Object.freeze({
           ].join('\n'),
           resolveDir: here('.'),
         },
-        gzipBudget: 19_500,
+        gzipBudget: 19_600,
       },
     ]),
   ),
@@ -65,7 +67,7 @@ export const BROWSER_ENTRIES = Object.freeze({
       ].join('\n'),
       resolveDir: here('.'),
     },
-    gzipBudget: 20_300,
+    gzipBudget: 20_400,
   },
   // Each locale's words, the one entry a page adds to card-fields for its language.
   ...Object.fromEntries(

@@ -46,6 +46,17 @@ describe('3-D Secure against the sandbox', () => {
     expect(await commands.sendDetails((outcome as { details: Record<string, string> }).details)).toMatchObject({ resultCode: 'Authorised' })
   })
 
+  it('an issuer without a 3DS Method: "U" at once, no frame, then Authorised', async () => {
+    const first = await commands.startCardPayment('frictionless', location.origin)
+    const { threeDSServerTransID } = JSON.parse(atob(String(first.action!.token))) as { threeDSServerTransID: string }
+    // The token as such an issuer's service sends it: the transaction, no method URL.
+    const action = { ...first.action, token: btoa(JSON.stringify({ threeDSServerTransID })) }
+    const outcome = await handleAction(action, { container: newContainer() })
+    expect(decodeResult(outcome)).toEqual({ threeDSCompInd: 'U', threeDSServerTransID })
+    expect(container.childElementCount).toBe(0)
+    expect(await commands.sendDetails((outcome as { details: Record<string, string> }).details)).toMatchObject({ resultCode: 'Authorised' })
+  })
+
   it.each([
     ['password', 'Y', 'Authorised'],
     ['wrong', 'N', 'Refused'],

@@ -37,18 +37,22 @@ export type ActionOutcome =
 
 const aborted = () => new CheckoutActionError('ERR_ABORTED', 'the action was aborted')
 
+/** The 3DS Method's result for the service: whether it ran (Y), timed out (N) or there was none (U). */
+const methodResult = (compInd: 'Y' | 'N' | 'U', transactionId: string): ActionOutcome => ({
+  kind: 'details',
+  details: { threeDSResult: encodeBase64Json({ threeDSCompInd: compInd, threeDSServerTransID: transactionId }) },
+})
+
 async function fingerprint(step: PreparedFingerprint, options: PerformOptions): Promise<ActionOutcome> {
+  if (!step.methodUrl) return methodResult('U', step.transactionId)
   const frame = createFrame(options.container, 'threeds-method', '3-D Secure device check')
   frame.hidden = true
   try {
-    postForm(options.container, step.methodUrl, { threeDSMethodData: step.methodData }, frame.name)
-    const expected = { frame, origin: step.notificationOrigin, type: 'threeDSMethodCompleted', transactionId: step.transactionId }
+    postForm(options.container, step.methodUrl, { threeDSMethodData: step.methodData! }, frame.name)
+    const expected = { frame, origin: step.notificationOrigin!, type: 'threeDSMethodCompleted', transactionId: step.transactionId }
     const message = await messageFrom(expected, options.methodTimeoutMs ?? THREEDS_METHOD_TIMEOUT_MS, options.signal, aborted)
     // No answer in time is not a failure: the transaction goes on with "N" (EMV 3DS v2.2.0, 5.8).
-    return {
-      kind: 'details',
-      details: { threeDSResult: encodeBase64Json({ threeDSCompInd: message ? 'Y' : 'N', threeDSServerTransID: step.transactionId }) },
-    }
+    return methodResult(message ? 'Y' : 'N', step.transactionId)
   } finally {
     frame.remove()
   }

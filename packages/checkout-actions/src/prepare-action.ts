@@ -7,14 +7,17 @@ import { invalid, pageUrl, text, transactionId } from './lib/checks.js'
 export interface PreparedFingerprint {
   /** What kind of step this is. */
   readonly kind: 'fingerprint'
-  /** The issuer's 3DS Method URL, posted to in the frame. */
-  readonly methodUrl: string
-  /** Only messages from this origin are taken as the method's result. */
-  readonly notificationOrigin: string
   /** The transaction every message must name. */
   readonly transactionId: string
-  /** `threeDSMethodData`, base64url JSON (EMV 3DS v2.2.0, Table A.2). */
-  readonly methodData: string
+  /**
+   * The issuer's 3DS Method URL, posted to in the frame. Absent when the issuer has none: there is
+   * nothing to run and the step ends at once with `threeDSCompInd` "U" (EMV 3DS v2.2.0, 5.8).
+   */
+  readonly methodUrl?: string
+  /** Only messages from this origin are taken as the method's result (with `methodUrl`). */
+  readonly notificationOrigin?: string
+  /** `threeDSMethodData`, base64url JSON (EMV 3DS v2.2.0, Table A.2) (with `methodUrl`). */
+  readonly methodData?: string
 }
 
 /** The issuer's challenge to show in a frame (action `threeDS2`, subtype `challenge`). */
@@ -65,12 +68,14 @@ function tokenOf(action: Record<string, unknown>): Record<string, unknown> {
 function prepareFingerprint(action: Record<string, unknown>): PreparedFingerprint {
   const token = tokenOf(action)
   const id = transactionId(token, 'threeDSServerTransID', 'token')
+  // An issuer without a 3DS Method sends no URL (or an empty or null one): not a broken action.
+  if (!token.threeDSMethodUrl) return { kind: 'fingerprint', transactionId: id }
   const notification = pageUrl(token.threeDSMethodNotificationURL, 'token.threeDSMethodNotificationURL')
   return {
     kind: 'fingerprint',
+    transactionId: id,
     methodUrl: pageUrl(token.threeDSMethodUrl, 'token.threeDSMethodUrl').href,
     notificationOrigin: notification.origin,
-    transactionId: id,
     methodData: encodeBase64Json({ threeDSServerTransID: id, threeDSMethodNotificationURL: notification.href }, true),
   }
 }
