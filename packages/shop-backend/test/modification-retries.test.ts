@@ -39,6 +39,27 @@ describe('capture, refund and cancel called again after a lost answer', () => {
     }
   })
 
+  it.each([
+    ['long past the repeat window', 0],
+    ['within the repeat window', 15_000],
+  ])('"capture the rest" once a part capture was partly refunded (%s) is refused, not told the part capture', async (_, windowMs) => {
+    // The rest of the authorisation is still there, but a refunded payment takes no capture: 409. The
+    // part capture asked for an amount, not the rest: it is not what this call repeats.
+    const shop = await startShop(t.world, { repeatWindowMs: windowMs })
+    try {
+      const { order, payment } = await t.paidOrder(shop)
+      await shop.backend.capture(order.id, { amount: { currency: 'EUR', value: 1000 } })
+      await shop.backend.poller.pollNow()
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 300 } })
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'partially_refunded', capturedValue: 1000 })
+      expect(await shop.backend.capture(order.id).catch((error: unknown) => error)).toMatchObject({ code: 'MODIFICATION_NOT_ALLOWED' })
+      expect(t.world.sandboxModifications(payment, 'capture')).toBe(1)
+    } finally {
+      await shop.close()
+    }
+  })
+
   it('"refund the rest" of a part capture, its answer lost and the feed showing it, is told when called again', async () => {
     // A part capture stays partially refunded when all of it is refunded: the state still allows a
     // refund, so only what the request asked for tells the repeat from a new one.

@@ -194,7 +194,9 @@ async function decide(
   const given = lines === undefined ? options.amount : linesAmount(attempt, lines, options.amount)
   // Nothing more of this kind can be asked for: a plain call without an amount can only be a repeat.
   const repeatOnly = !allowed && given === undefined
-  const same = (m: ModificationRecord) => repeatOnly || sameAsked(m, attempt, asked, given, lines)
+  const sameRequest = (m: ModificationRecord) => sameAsked(m, attempt, asked, given, lines)
+  // An open one settled now may be the very call repeated; an answered one must have asked the same.
+  const same = (m: ModificationRecord) => repeatOnly || sameRequest(m)
   if (options.requestId === undefined) {
     // Every earlier call of this kind whose outcome is unknown is settled first (oldest first), each
     // under its key (the service answers it once): a plain retry or a double click never sends a second.
@@ -217,12 +219,14 @@ async function decide(
     const received = asked
       .filter((m) => m.kind === kind && m.state === 'received')
       .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
-    const repeated = received.find((m) => window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs && same(m))
+    const repeated = received.find((m) => window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs && sameRequest(m))
     if (repeated) return { answer: resultOf(repeated) }
     // Nothing is left to ask for, so a plain call for the rest can only repeat the one that took it,
     // however late (its answers lost past the window): told that one, never "nothing is left".
     if (given === undefined && (repeatOnly || (kind !== 'cancel' && restAfterAsked(kind, attempt, asked) < 1))) {
-      const took = received.find(same)
+      // A part capture of a given amount did not take the rest (refunded from, the rest is still
+      // authorised): it is not what this call repeats.
+      const took = received.find(sameRequest)
       if (took) return { answer: resultOf(took) }
     }
   }
