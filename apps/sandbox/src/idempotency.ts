@@ -38,11 +38,12 @@ type KeyTable = 'payments' | 'modifications' | 'kept_answers'
 
 /**
  * A key is the shop's, not one endpoint's, as the widely used checkout APIs keep it: a key first
- * used on another endpoint (a payment's key sent again on a capture) is 422, and nothing runs.
+ * used on another endpoint (a payment's key sent again on a capture) is 422, and nothing runs. A
+ * payment still being made counts (its row not stored yet); a payment checks again as it is stored.
  */
-function refuseIfUsedElsewhere(context: SandboxContext, claim: IdempotencyClaim, own: KeyTable): void {
+export function refuseIfUsedElsewhere(context: SandboxContext, claim: IdempotencyClaim, own: KeyTable): void {
   const used =
-    (own !== 'payments' && context.payments.answerFor('payments', claim.scope) !== undefined) ||
+    (own !== 'payments' && (context.keysInUse.has(claim.scope) || context.payments.answerFor('payments', claim.scope) !== undefined)) ||
     (own !== 'modifications' && context.payments.answerFor('modifications', claim.scope) !== undefined) ||
     (own !== 'kept_answers' && context.answers.answerFor(claim.scope) !== undefined)
   if (used) throw new SandboxError('IDEMPOTENCY_KEY_REUSED', `${IDEMPOTENCY_KEY_HEADER}: already used for a different request`)

@@ -11,11 +11,14 @@ import type { IdempotencyClaim } from './idempotency.js'
 export interface KeysInUse {
   /** Runs `make` holding the claim's key (none: nothing to hold); 409 while another request holds it. */
   run<T>(claim: IdempotencyClaim | undefined, make: () => Promise<T>): Promise<T>
+  /** Whether a payment under this key scope is being made now. */
+  has(scope: string): boolean
 }
 
 export function createKeysInUse(): KeysInUse {
   const running = new Set<string>()
   return {
+    has: (scope) => running.has(scope),
     async run(claim, make) {
       if (!claim) return make()
       if (running.has(claim.scope))

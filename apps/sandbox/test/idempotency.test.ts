@@ -166,6 +166,22 @@ describe('idempotency keys', () => {
     expect(count("SELECT count(*) AS n FROM payments WHERE reference = 'idem-other-endpoint-b'")).toBe(0)
   })
 
+  it('refuses a key on another endpoint while a payment under it is still being made; the payment is made', async () => {
+    const paid = await fixture.client.createPayment(fixture.storeId, await fixture.cardPayment(card, { reference: 'idem-race-other' }))
+    const body = await fixture.cardPayment(card, { reference: 'idem-race' })
+    // libuv's pool held: the payment waits in its card's decryption, its key held and its row not stored.
+    const pool = holdThreadPool(mkdtempSync(join(tmpdir(), 'sandbox-pool-')))
+    const payment = fixture.client.createPayment(fixture.storeId, body, { idempotencyKey: 'order-idem-race-key' })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const capture = serviceError(
+      fixture.client.capture(paid.pspReference!, { currency: 'EUR', value: 1000 }, { idempotencyKey: 'order-idem-race-key' }),
+    )
+    await pool.releaseAll()
+    expect((await capture).code).toBe('IDEMPOTENCY_KEY_REUSED')
+    expect((await payment).resultCode).toBe('Authorised')
+    expect(count('SELECT count(*) AS n FROM modifications WHERE payment_psp_reference = ?', paid.pspReference)).toBe(0)
+  })
+
   it("has the client retry payments through a service restart, under the caller's key or one it made, each paid once", async () => {
     const port = Number(new URL(fixture.sandbox.baseUrl).port)
     const keyed = await fixture.cardPayment(card, { reference: 'idem-5' })

@@ -44,12 +44,12 @@ const methodResult = (compInd: 'Y' | 'N' | 'U', transactionId: string): ActionOu
 })
 
 async function fingerprint(step: PreparedFingerprint, options: PerformOptions): Promise<ActionOutcome> {
-  if (!step.methodUrl) return methodResult('U', step.transactionId)
+  if (step.methodUrl === undefined) return methodResult('U', step.transactionId)
   const frame = createFrame(options.container, 'threeds-method', '3-D Secure device check')
   frame.hidden = true
   try {
-    postForm(options.container, step.methodUrl, { threeDSMethodData: step.methodData! }, frame.name)
-    const expected = { frame, origin: step.notificationOrigin!, type: 'threeDSMethodCompleted', transactionId: step.transactionId }
+    postForm(options.container, step.methodUrl, { threeDSMethodData: step.methodData }, frame.name)
+    const expected = { frame, origin: step.notificationOrigin, type: 'threeDSMethodCompleted', transactionId: step.transactionId }
     const message = await messageFrom(expected, options.methodTimeoutMs ?? THREEDS_METHOD_TIMEOUT_MS, options.signal, aborted)
     // No answer in time is not a failure: the transaction goes on with "N" (EMV 3DS v2.2.0, 5.8).
     return methodResult(message ? 'Y' : 'N', step.transactionId)

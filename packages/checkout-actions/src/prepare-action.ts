@@ -4,20 +4,30 @@ import { decodeBase64Json, encodeBase64Json } from './lib/base64-json.js'
 import { invalid, pageUrl, text, transactionId } from './lib/checks.js'
 
 /** The 3DS Method to run in a hidden frame (action `threeDS2`, subtype `fingerprint`). */
-export interface PreparedFingerprint {
+export type PreparedFingerprint = PreparedMethod | PreparedNoMethod
+
+/** A fingerprint whose issuer has a 3DS Method: it runs in a hidden frame. */
+export interface PreparedMethod {
   /** What kind of step this is. */
   readonly kind: 'fingerprint'
   /** The transaction every message must name. */
   readonly transactionId: string
-  /**
-   * The issuer's 3DS Method URL, posted to in the frame. Absent when the issuer has none: there is
-   * nothing to run and the step ends at once with `threeDSCompInd` "U" (EMV 3DS v2.2.0, 5.8).
-   */
-  readonly methodUrl?: string
-  /** Only messages from this origin are taken as the method's result (with `methodUrl`). */
-  readonly notificationOrigin?: string
-  /** `threeDSMethodData`, base64url JSON (EMV 3DS v2.2.0, Table A.2) (with `methodUrl`). */
-  readonly methodData?: string
+  /** The issuer's 3DS Method URL, posted to in the frame. */
+  readonly methodUrl: string
+  /** Only messages from this origin are taken as the method's result. */
+  readonly notificationOrigin: string
+  /** `threeDSMethodData`, base64url JSON (EMV 3DS v2.2.0, Table A.2). */
+  readonly methodData: string
+}
+
+/** A fingerprint whose issuer has no 3DS Method: nothing runs, the step ends at once with "U" (EMV 3DS v2.2.0, 5.8). */
+export interface PreparedNoMethod {
+  /** What kind of step this is. */
+  readonly kind: 'fingerprint'
+  /** The transaction the result names. */
+  readonly transactionId: string
+  /** None: the issuer has no 3DS Method. */
+  readonly methodUrl?: undefined
 }
 
 /** The issuer's challenge to show in a frame (action `threeDS2`, subtype `challenge`). */
@@ -69,12 +79,13 @@ function prepareFingerprint(action: Record<string, unknown>): PreparedFingerprin
   const token = tokenOf(action)
   const id = transactionId(token, 'threeDSServerTransID', 'token')
   // An issuer without a 3DS Method sends no URL (or an empty or null one): not a broken action.
-  if (!token.threeDSMethodUrl) return { kind: 'fingerprint', transactionId: id }
+  const url = token.threeDSMethodUrl
+  if (url === undefined || url === null || url === '') return { kind: 'fingerprint', transactionId: id }
   const notification = pageUrl(token.threeDSMethodNotificationURL, 'token.threeDSMethodNotificationURL')
   return {
     kind: 'fingerprint',
     transactionId: id,
-    methodUrl: pageUrl(token.threeDSMethodUrl, 'token.threeDSMethodUrl').href,
+    methodUrl: pageUrl(url, 'token.threeDSMethodUrl').href,
     notificationOrigin: notification.origin,
     methodData: encodeBase64Json({ threeDSServerTransID: id, threeDSMethodNotificationURL: notification.href }, true),
   }

@@ -51,17 +51,21 @@ describe('prepareAction', () => {
     expect(step).toMatchObject({ kind: 'challenge', acsUrl: 'https://acs.example/acs', windowSize })
   })
 
-  it.each([undefined, ''])('prepares a fingerprint of an issuer without a 3DS Method (threeDSMethodUrl %j): nothing to run', (url) => {
-    const token = { threeDSServerTransID: FINGERPRINT.threeDSServerTransID, threeDSMethodUrl: url }
-    expect(prepareAction({ type: 'threeDS2', subtype: 'fingerprint', token: encode(token) })).toEqual({
-      kind: 'fingerprint',
-      transactionId: FINGERPRINT.threeDSServerTransID,
-    })
-  })
+  it.each([undefined, '', null])(
+    'prepares a fingerprint of an issuer without a 3DS Method (threeDSMethodUrl %j): nothing to run',
+    (url) => {
+      const token = { threeDSServerTransID: FINGERPRINT.threeDSServerTransID, threeDSMethodUrl: url }
+      expect(prepareAction({ type: 'threeDS2', subtype: 'fingerprint', token: encode(token) })).toEqual({
+        kind: 'fingerprint',
+        transactionId: FINGERPRINT.threeDSServerTransID,
+      })
+    },
+  )
 
   it.each([
     ['threeDSServerTransID', undefined, 'token.threeDSServerTransID: required'],
     ['threeDSServerTransID', 'x<script>', 'token.threeDSServerTransID: letters, digits and dashes only'],
+    ['threeDSMethodUrl', 0, 'token.threeDSMethodUrl: required'],
     ['threeDSMethodUrl', 'javascript:alert(1)', 'token.threeDSMethodUrl: https (http only on loopback)'],
     ['threeDSMethodUrl', 'http://acs.example/method', 'token.threeDSMethodUrl: https (http only on loopback)'],
     ['threeDSMethodUrl', 'https://user:pw@acs.example/', 'token.threeDSMethodUrl: no credentials in the URL'],

@@ -5,7 +5,7 @@ import { numberVerdict, type NumberVerdict } from 'card-jwe'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { CARD_ERROR_CODES, isExpired, remember, savedCardPayment, type CardFields, type CardOutcome } from './saved-cards.js'
-import { claimOf, type IdempotencyClaim, isUniqueViolation, replay } from '../idempotency.js'
+import { claimOf, type IdempotencyClaim, isUniqueViolation, refuseIfUsedElsewhere, replay } from '../idempotency.js'
 import { afterAuthorised } from '../capture-timing.js'
 import { checkMethodTerms, termsClaim, termsOf } from './order-terms.js'
 import { enabledMethods, ONBOARDING_CLEAR, ownedStore, type OwnedStore } from '../merchant-store.js'
@@ -116,6 +116,8 @@ async function makePayment(
   const created = async (row: PaymentRow, answer: Record<string, unknown>): Promise<Response> => {
     try {
       await context.commit(() => {
+        // Another endpoint may have taken the key while the card was decrypted: then this write goes.
+        if (claim) refuseIfUsedElsewhere(context, claim, 'payments')
         insertPayment(context, row, claim && { ...claim, answer })
         const terms = termsOf(row.psp_reference, body)
         if (terms) context.orderTerms.insert(terms)
