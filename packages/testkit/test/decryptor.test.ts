@@ -38,10 +38,13 @@ describe('reference decryptor: what it accepts', () => {
     expect(card.number).toBe('4111111145551142')
   })
 
-  it('accepts a header without version and with kid, typ and cty', async () => {
-    await expect(
-      decryptor.decrypt(await buildJwe(pem, cardPayload(), { header: '{"alg":"RSA-OAEP-256","enc":"A256GCM"}' })),
-    ).resolves.toBeDefined()
+  it('refuses a card JWE whose header has no version (the spec: it carries version 1); open() takes it', async () => {
+    const jwe = await buildJwe(pem, cardPayload(), { header: '{"alg":"RSA-OAEP-256","enc":"A256GCM"}' })
+    expect((await refusal(jwe)).message).toBe(SERVICE_MESSAGES.UNDECRYPTABLE)
+    expect((await decryptor.open(jwe)).header).toEqual({ alg: 'RSA-OAEP-256', enc: 'A256GCM' })
+  })
+
+  it('accepts a header with kid, typ and cty beside version', async () => {
     const header = '{ "kid" : "test-2026", "alg":"RSA-OAEP-256","enc":"A256GCM","typ":"JWE","cty":"json","version":"1" }'
     await expect(decryptor.decrypt(await buildJwe(pem, cardPayload(), { header }))).resolves.toBeDefined()
   })

@@ -129,15 +129,22 @@ export async function createCardDecryptor(privateKey: PrivateKeyInput, options: 
     if (-age > maxSkewMs) throw new DecryptionError('NO_LONGER_VALID', 'generationtime: ahead of the accepted clock skew')
   }
 
+  /** A card JWE opened: its header must carry version 1, as the spec's does (a JWE opened as such, a test vector, need not). */
+  async function openCard(jwe: string): Promise<OpenedJwe> {
+    const opened = await open(jwe)
+    if (opened.header.version !== '1') throw undecryptable('header.version: not "1"')
+    return opened
+  }
+
   async function decrypt(jwe: string): Promise<DecryptedCardJwe> {
-    const { header, plaintext } = await open(jwe)
+    const { header, plaintext } = await openCard(jwe)
     const card = parseCardPayload(plaintext)
     checkTime(card.generationtime)
     return { header, card }
   }
 
   async function decryptSecurityCode(jwe: string, options: SecurityCodeOptions = {}): Promise<DecryptedSecurityCodeJwe> {
-    const { header, plaintext } = await open(jwe)
+    const { header, plaintext } = await openCard(jwe)
     const securityCode = parseSecurityCodePayload(plaintext, options.codeSize)
     checkTime(securityCode.generationtime)
     return { header, securityCode }
