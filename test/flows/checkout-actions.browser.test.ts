@@ -104,6 +104,18 @@ describe('3-D Secure against the sandbox', () => {
     otherContainer.remove()
   })
 
+  it('shows a full-screen challenge (no fixed window fits) as tall as the viewport, not an empty frame’s 150 px', async () => {
+    const action = await untilChallenge()
+    const narrow = newContainer()
+    narrow.style.width = '240px'
+    const abort = new AbortController()
+    const running = handleAction(action, { container: narrow, signal: abort.signal })
+    await expect.poll(() => challengeFrame()?.style.width).toBe('100%')
+    expect(challengeFrame()!.getBoundingClientRect().height).toBeGreaterThanOrEqual(window.innerHeight - 1)
+    abort.abort()
+    await running.catch(() => {})
+  })
+
   it('gives up a challenge nobody answers: ERR_CHALLENGE_TIMEOUT, frame removed', async () => {
     const action = await untilChallenge()
     const error = await handleAction(action, { container: newContainer(), challengeTimeoutMs: 1500 }).catch((e: unknown) => e)

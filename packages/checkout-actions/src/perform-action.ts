@@ -64,6 +64,12 @@ async function challenge(step: PreparedChallenge, options: PerformOptions): Prom
   // CSSOM, not a style attribute: a strict CSP (style-src without 'unsafe-inline') allows it.
   frame.style.width = width
   frame.style.height = height
+  if (step.windowSize === '05') {
+    // Full screen in a container of no set height: 100% alone is an iframe's default 150 px. The
+    // second line stays only where the engine knows dvh (a phone's visible height).
+    frame.style.minHeight = '100vh'
+    frame.style.minHeight = '100dvh'
+  }
   frame.style.border = '0'
   frame.scrollIntoView?.({ block: 'nearest' })
   try {
