@@ -13,9 +13,25 @@ import { useCardForm } from './card-form.ts'
 /** An expiry always ahead of the clock, typed as MMYY (auto-advance needs a valid one). */
 const AHEAD = `${testCardExpiry().month}${testCardExpiry().year.slice(2)}`
 
-const { card, input, attach } = useCardForm()
+const { card, input, element, attach } = useCardForm()
 
 describe('brand and security code', () => {
+  it('works out the brand of text there without an input event: when attached, and again at validate()', async () => {
+    const number = input('number', 'Card number')
+    number.value = '3782 822463 10005' // typed before the page's script attached the fields
+    const expiry = input('expiry', 'Expiry date')
+    const securityCode = input('cvc')
+    const securityCodeLabel = element('cvc-label')
+    card.fields = attachCardFields({ fields: { number, expiry, securityCode }, securityCodeLabel })
+    expect(card.fields.brand()?.type).toBe('american-express')
+    expect(securityCodeLabel.textContent).toBe('Security code (CID, 4 digits)')
+    number.value = '4111 1111 1111 1111' // put back by the browser, no event
+    await userEvent.type(expiry, AHEAD)
+    securityCode.value = '123'
+    expect(card.fields.validate()).toBe(true)
+    expect(card.fields.brand()?.type).toBe('visa')
+  })
+
   it('follows the brand: its code size and label, and no code field for Bancontact', async () => {
     const { number, securityCode, securityCodeLabel, securityCodeContainer } = attach()
     expect(securityCodeLabel.textContent).toBe('Security code')

@@ -27,6 +27,11 @@ export interface SavedBrand {
 /** {@link CardFieldsOptions}, but for a saved card's code the number field too may be missing. */
 export type AttachOptions = Omit<CardFieldsOptions, 'fields'> & { readonly fields: Partial<CardFieldInputs> }
 
+/** Whether the page was loaded again by Back or Forward (a history entry's form state restored). */
+function cameBack(page: Window | null | undefined): boolean {
+  return (page?.performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward'
+}
+
 /**
  * The fields, for a new card (the brand follows the number) or, with `saved`, for a saved card's
  * code alone (the brand is the saved card's and never changes). `words` are the ones under the
@@ -184,7 +189,18 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
     // On blur only a field the shopper typed into is judged: an untouched one is not scolded yet.
     input.addEventListener('blur', () => touched.has(name) && show(name, true), { signal })
   }
-  // The code as the brand has it from the start: the saved card's, or none known yet (shown, unnamed).
+  // Back to a page that was left for good (not kept in the back-forward cache), browsers put typed
+  // fields back without an input event: Blink after the page's scripts, so the fields are emptied
+  // as the page is left; WebKit saves them before that, so what it put back goes when attached.
+  const page = [...inputs.values()][0]?.ownerDocument.defaultView
+  const forget = () => {
+    for (const input of inputs.values()) input.value = ''
+  }
+  page?.addEventListener('pagehide', (event) => (event as PageTransitionEvent).persisted || forget(), { signal: listeners.signal })
+  if (cameBack(page)) forget()
+  // The code as the brand has it from the start: the saved card's, the number's if one is there, or
+  // none known yet (shown, unnamed).
+  followBrand()
   labelCode()
 
   return {
@@ -195,6 +211,8 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
       return { number: '', ...card } as CardInput
     },
     validate() {
+      // Text the browser put back without an event (a restored form) has a brand too.
+      followBrand()
       let first: HTMLInputElement | undefined
       for (const [name, input] of inputs) {
         if (name === 'securityCode' && brand?.code === null) continue
