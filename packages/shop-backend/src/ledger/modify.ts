@@ -194,9 +194,9 @@ async function decide(
   const given = lines === undefined ? options.amount : linesAmount(attempt, lines, options.amount)
   // Nothing more of this kind can be asked for: a plain call without an amount can only be a repeat.
   const repeatOnly = !allowed && given === undefined
-  const sameRequest = (m: ModificationRecord) => sameAsked(m, attempt, asked, given, lines)
-  // An open one settled now may be the very call repeated; an answered one must have asked the same.
-  const same = (m: ModificationRecord) => repeatOnly || sameRequest(m)
+  // A repeat asked the same (the rest, or the amount): a part capture of an amount is never what "the
+  // rest" repeats. A row stored before `askedForRest` was kept cannot tell: nothing more can be asked, so it is.
+  const same = (m: ModificationRecord) => sameAsked(m, attempt, asked, given, lines) || (repeatOnly && m.askedForRest === undefined)
   if (options.requestId === undefined) {
     // Every earlier call of this kind whose outcome is unknown is settled first (oldest first), each
     // under its key (the service answers it once): a plain retry or a double click never sends a second.
@@ -219,14 +219,14 @@ async function decide(
     const received = asked
       .filter((m) => m.kind === kind && m.state === 'received')
       .sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))
-    const repeated = received.find((m) => window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs && sameRequest(m))
+    const repeated = received.find((m) => window.arrivedAt - Date.parse(m.updatedAt) < window.repeatWindowMs && same(m))
     if (repeated) return { answer: resultOf(repeated) }
     // Nothing is left to ask for, so a plain call for the rest can only repeat the one that took it,
     // however late (its answers lost past the window): told that one, never "nothing is left".
     if (given === undefined && (repeatOnly || (kind !== 'cancel' && restAfterAsked(kind, attempt, asked) < 1))) {
       // A part capture of a given amount did not take the rest (refunded from, the rest is still
       // authorised): it is not what this call repeats.
-      const took = received.find(sameRequest)
+      const took = received.find(same)
       if (took) return { answer: resultOf(took) }
     }
   }
