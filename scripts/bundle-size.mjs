@@ -31,15 +31,15 @@ export const BROWSER_ENTRIES = Object.freeze({
   // The root entry whole, with its default English words: 6,446 B while it also held the Dutch
   // words, 6,140 B with each locale an entry of its own, 6 kB since the saved-card mode is one too.
   // No card data left in a history entry (the fields emptied as the page is left for good, and what
-  // a browser put back on Back emptied when attached) and the brand of text put in without an event
-  // cost about 120 B: 5,912 -> 6,036 B, 5,565 -> 5,686 B the saved-card mode, 19,594 -> 19,685 B a page.
+  // a browser put back on Back emptied at the first attach) and the brand of text put in without an
+  // event cost about 135 B: 5,912 -> 6,045 B, 5,565 -> 5,701 B the saved-card mode, 19,594 -> 19,703 B a page.
   'card-fields': { entry: here('./bundle-card-fields.js'), gzipBudget: 6_100 },
-  'card-fields/saved-card-code': { entry: here('../packages/card-fields/src/saved-card-code/index.ts'), gzipBudget: 5_700 },
+  'card-fields/saved-card-code': { entry: here('../packages/card-fields/src/saved-card-code/index.ts'), gzipBudget: 5_800 },
   'checkout-actions': { entry: here('../packages/checkout-actions/src/index.ts'), gzipBudget: 3_500 },
   // A fingerprint from an issuer without a 3DS Method ("U" at once, no frame; such a card could not
   // be paid before) cost about 50 B, and a full-screen challenge as tall as the viewport (it was an
   // empty frame's 150 px) about 30: 17,195 -> 17,282 B here, 19,500 -> 19,594 B for the Japanese page.
-  'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_400 },
+  'custom checkout (all four)': { entry: here('./bundle-custom-checkout.js'), gzipBudget: 17_500 },
   // The whole page on @card-jwe/checkout in each language: the four above, the flow and the page's
   // one locale (the flow's words and card-fields'), imported by package name as a shop's page does.
   // English was 19,027 B with the flow's English built in; German then 19,835 B, so the flow's root
@@ -56,7 +56,7 @@ export const BROWSER_ENTRIES = Object.freeze({
           ].join('\n'),
           resolveDir: here('.'),
         },
-        gzipBudget: 19_700,
+        gzipBudget: 19_800,
       },
     ]),
   ),

@@ -5,7 +5,7 @@
 import { expect, it } from 'vitest'
 import type { CardFields } from '../src/index.ts'
 
-type FormWindow = Window & { cardFields: CardFields }
+type FormWindow = Window & { cardFields: CardFields; attach(): CardFields }
 
 /**
  * The frame's next page, loaded whole and its load event over: a navigation before that replaces the
@@ -42,6 +42,13 @@ it('leaves no card number, expiry or code in the fields after Back from a page n
   // Form restoration happens after the page's scripts ran: give it the browser's turn.
   await new Promise((resolve) => setTimeout(resolve, 200))
   const values = ['number', 'expiry', 'cvc'].map((id) => (form().getElementById(id) as HTMLInputElement).value)
-  frame.remove()
   expect(values).toEqual(['', '', ''])
+  // Typed on the page come back to, then the fields attached again (a route, a remount): kept.
+  const number = form().getElementById('number') as HTMLInputElement
+  number.value = '4111 1111 1111 1111'
+  const page = frame.contentWindow as FormWindow
+  page.cardFields.destroy()
+  page.cardFields = page.attach()
+  expect(number.value).toBe('4111 1111 1111 1111')
+  frame.remove()
 })

@@ -27,6 +27,9 @@ export interface SavedBrand {
 /** {@link CardFieldsOptions}, but for a saved card's code the number field too may be missing. */
 export type AttachOptions = Omit<CardFieldsOptions, 'fields'> & { readonly fields: Partial<CardFieldInputs> }
 
+/** Whether fields were attached in this window before: what a browser put back is emptied at the first attach only. */
+let attachedBefore = false
+
 /** Whether the page was loaded again by Back or Forward (a history entry's form state restored). */
 function cameBack(page: Window | null | undefined): boolean {
   return (page?.performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.type === 'back_forward'
@@ -197,7 +200,10 @@ export function attachFields(options: AttachOptions, words: CardFieldMessages, s
     for (const input of inputs.values()) input.value = ''
   }
   page?.addEventListener('pagehide', (event) => (event as PageTransitionEvent).persisted || forget(), { signal: listeners.signal })
-  if (cameBack(page)) forget()
+  // Once a window (a module's realm): its navigation type stays back_forward, and a later attach meets
+  // what the shopper typed.
+  if (!attachedBefore && cameBack(page)) forget()
+  attachedBefore = true
   // The code as the brand has it from the start: the saved card's, the number's if one is there, or
   // none known yet (shown, unnamed).
   followBrand()
