@@ -33,7 +33,7 @@ describe('fieldVerdict: one verdict per field', () => {
 
   it('judges "expired" by the clock it is given', () => {
     expect(fieldVerdict('expiry', { expiry: '11/26' }, { brand: null, now }).isValid).toBe(true)
-    const december = () => new Date('2026-12-01T00:00:00Z')
+    const december = () => new Date('2026-12-01T12:00:00Z') // November over everywhere
     expect(fieldVerdict('expiry', { expiry: '11/26' }, { brand: null, now: december })).toMatchObject({ isValid: false, rule: 'expired' })
   })
 

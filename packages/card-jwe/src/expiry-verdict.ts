@@ -23,9 +23,15 @@ export type ExpiryInput =
       readonly year: string | number
     }
 
+/** The latest time zone on earth (UTC-12): a card's month ends there last. */
+const LATEST_ZONE_MS = 12 * 3_600_000
+
 /** Options of {@link expiryVerdict}. */
 export interface ExpiryOptions {
-  /** Clock for "not expired"; defaults to the real time (also when undefined). Expiry is compared in UTC. */
+  /**
+   * Clock for "not expired"; defaults to the real time (also when undefined). A card is expired once
+   * its month has ended everywhere (in UTC-12), so no shopper's own last day of the month is refused.
+   */
   readonly now?: Clock | undefined
 }
 
@@ -63,7 +69,8 @@ export function expiryVerdict(input: ExpiryInput, options: ExpiryOptions = {}): 
   if (!year) return fail('expiryYear', 'required', true)
   if (!/^\d+$/.test(year)) return fail('expiryYear', 'characters', false)
 
-  const now = readClock(options.now)
+  // The date where the day is latest: a month still running somewhere is not over for the issuer.
+  const now = new Date(readClock(options.now).getTime() - LATEST_ZONE_MS)
   const thisYear = now.getUTCFullYear()
   const lastYear = thisYear + MAX_EXPIRY_YEARS_AHEAD
   // Could more digits still make a valid year? "2" may become 20YY or 2YYY; "20" may become 20YY.

@@ -23,6 +23,15 @@ describe('expiryVerdict', () => {
     expect(verdict('12/2025')).toMatchObject({ isValid: false, rule: 'expired' })
   })
 
+  it('keeps a card good until its month has ended in every time zone', () => {
+    const at = (iso: string) => expiryVerdict('03/30', { now: () => new Date(iso) })
+    // 1 April 05:00 UTC is still 31 March in the Americas: the shopper's card is good there.
+    expect(at('2030-04-01T05:00:00Z')).toMatchObject({ isValid: true, month: '03', year: '2030' })
+    expect(at('2030-04-01T11:59:59Z').isValid).toBe(true)
+    // Midnight in UTC-12, the last zone: March is over everywhere.
+    expect(at('2030-04-01T12:00:00Z')).toMatchObject({ isValid: false, rule: 'expired', field: 'expiry' })
+  })
+
   it(`refuses dates more than ${MAX_EXPIRY_YEARS_AHEAD} years ahead`, () => {
     expect(verdict(`12/${2026 + MAX_EXPIRY_YEARS_AHEAD}`).isValid).toBe(true)
     expect(verdict(`01/${2027 + MAX_EXPIRY_YEARS_AHEAD}`)).toMatchObject({
