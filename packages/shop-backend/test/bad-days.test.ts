@@ -37,6 +37,16 @@ const paymentCallsHeldUntil =
   (held: Gate): ServiceProxy['rule'] =>
   (method, path) => ({ action: 'forward', ...(isPaymentCall(method, path) ? { holdUntil: held.opened } : {}) })
 const methodOf = (call: { readonly body: string }) => (JSON.parse(call.body) as { paymentMethod: { type: string } }).paymentMethod.type
+/** The feed's record of one payment, changed on its way to the shop (the service reporting what it did after all). */
+function feedSaysOf(pspReference: string | undefined, fields: Record<string, unknown> | ((record: Record<string, unknown>) => object)) {
+  world.proxy.answer = (_method, path, body) => {
+    if (!path.endsWith('/updated-payments')) return body
+    const page = JSON.parse(body.toString()) as { payments: Array<Record<string, unknown>> }
+    for (const record of page.payments)
+      if (record.pspReference === pspReference) Object.assign(record, typeof fields === 'function' ? fields(record) : fields)
+    return Buffer.from(JSON.stringify(page))
+  }
+}
 
 /** A shop whose first payment for a new order (a card unless said) reached the service and lost its answer (503). */
 async function answerLost(submission: (s: TestShop, order: ShopOrder) => Promise<object> | object = (s, order) => s.cardSubmission(order)) {
@@ -610,13 +620,7 @@ describe('on a bad day: the feed', () => {
     expect((await s.post('/api/payments', await s.cardSubmission(order, refused))).body).toMatchObject({ resultCode: 'Refused' })
     const [attempt] = await attemptsOf(s, order.id)
     // The service reports the payment captured after all (a decline it retried, a refusal it took back).
-    world.proxy.answer = (_method, path, body) => {
-      if (!path.endsWith('/updated-payments')) return body
-      const page = JSON.parse(body.toString()) as { payments: Array<Record<string, unknown>> }
-      for (const record of page.payments)
-        if (record.pspReference === attempt!.pspReference) Object.assign(record, { status: 'captured', capturedAmount: record.amount })
-      return Buffer.from(JSON.stringify(page))
-    }
+    feedSaysOf(attempt!.pspReference, (record) => ({ status: 'captured', capturedAmount: record.amount }))
     try {
       const report = await s.backend.poller.pollNow()
       expect(report.problems).toContainEqual({ sequence: expect.any(Number), reason: 'PAID_AFTER_FAILURE' })
@@ -627,6 +631,29 @@ describe('on a bad day: the feed', () => {
     expect((await attemptsOf(s, order.id))[0]).toMatchObject({ state: 'refused', capturedValue: 0 })
     const kept = await s.backend.poller.problems()
     expect(kept.find((p) => p.change.pspReference === attempt!.pspReference)).toMatchObject({ reason: 'PAID_AFTER_FAILURE' })
+  })
+
+  it('a bank redirect left for a card and approved after the card paid is kept as a problem, not a second quiet payment', async () => {
+    const s = await shop()
+    await s.backend.poller.pollNow()
+    const order = s.createOrder()
+    expect((await s.post('/api/payments', s.idealSubmission(order))).body).toMatchObject({ resultCode: 'RedirectShopper' })
+    // The shopper leaves the bank's page and pays by card in another tab.
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
+    const [atBank] = await attemptsOf(s, order.id)
+    expect(atBank!.pspReference).toBeDefined()
+    // Then approves at the bank after all: the service says the first payment was taken too.
+    feedSaysOf(atBank!.pspReference, { status: 'authorised' })
+    try {
+      const report = await s.backend.poller.pollNow()
+      expect(report.problems).toContainEqual({ sequence: expect.any(Number), reason: 'PAID_TWICE' })
+    } finally {
+      world.proxy.answer = (_method, _path, body) => body
+    }
+    // The order stays paid once in the ledger; the operator sees the other payment and refunds one.
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['action_required', 'authorised'])
+    const kept = await s.backend.poller.problems()
+    expect(kept.find((p) => p.change.pspReference === atBank!.pspReference)).toMatchObject({ reason: 'PAID_TWICE' })
   })
 
   it('a poll that stops at its page limit says so, and a lost details answer behind it waits (503) instead of 409', async () => {

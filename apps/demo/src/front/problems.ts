@@ -36,6 +36,7 @@ const REASONS: Readonly<Record<string, string>> = {
   STORE_ERROR: "The shop's payment records could not be read",
   UNREADABLE_RECORD: 'The update could not be read',
   PAID_AFTER_FAILURE: 'The payment service took a payment the shop holds as refused: refund it, or ship',
+  PAID_TWICE: 'The payment service took a second payment for an order already paid: refund one of the two',
 }
 
 const time = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium' })

@@ -31,6 +31,16 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   return 'NO_ATTEMPT'
 }
 
+/** Whether another attempt of the attempt's order is paid, in the ledger or by this page's earlier records. */
+async function paidByAnother(
+  context: BackendContext,
+  attempt: AttemptRecord,
+  planned: ReadonlyMap<string, AttemptRecord>,
+): Promise<boolean> {
+  const others = (await context.store.listAttempts(attempt.orderId)).map((a) => planned.get(a.id) ?? a)
+  return others.some((a) => a.id !== attempt.id && PAID_STATES.has(a.state))
+}
+
 /** The attempt as it will be once `patch` is written (null clears a field; the version moves on). */
 function afterPatch(attempt: AttemptRecord, patch: AttemptPatch): AttemptRecord {
   const next: Record<string, unknown> = { ...attempt, version: attempt.version + 1 }
@@ -56,6 +66,9 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
   // Failures are final in the ledger, but money the service says it took must not pass unseen: a person decides.
   if (verdict === 'ignore' && FAILED_STATES.has(attempt.state) && PAID_STATES.has(to))
     return { kind: 'problem', reason: 'PAID_AFTER_FAILURE' }
+  // A second payment for one order (a bank redirect left for a card, then approved after all): refund one.
+  if (verdict === 'move' && PAID_STATES.has(to) && (await paidByAnother(context, attempt, planned)))
+    return { kind: 'problem', reason: 'PAID_TWICE' }
   const captured = record.capturedAmount.value
   const refunded = record.refundedAmount.value
   const amountsMoved = captured > attempt.capturedValue || refunded > attempt.refundedValue
