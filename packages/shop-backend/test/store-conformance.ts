@@ -727,6 +727,41 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'lists the captures, refunds and cancels unanswered since before a time, oldest first, and counts them',
+      withStore(async ({ store }) => {
+        const t = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`
+        await store.insertAttempt(attempt('o1', 1, { state: 'authorised', pspReference: 'PSP-M1' }))
+        const asked = (id: string, kind: ModificationRecord['kind'], updatedAt: string): ModificationRecord => ({
+          id,
+          orderId: 'o1',
+          attemptId: 'o1:1',
+          kind,
+          ...(kind === 'cancel' ? {} : { amount: { currency: 'EUR', value: 100 } }),
+          idempotencyKey: `key-${id}`,
+          state: 'requested',
+          version: 1,
+          createdAt: updatedAt,
+          updatedAt,
+        })
+        const rows = [
+          asked('req-refund', 'refund', t(3)),
+          asked('req-capture', 'capture', t(1)),
+          asked('req-cancel', 'cancel', t(2)),
+          asked('req-recent', 'refund', t(9)), // unanswered, but not long enough
+        ]
+        for (const row of rows) expect(await store.insertModification(row)).toBe(true)
+        expect(await store.insertModification({ ...asked('req-answered', 'refund', t(0)), state: 'received' })).toBe(true)
+        expect((await store.listOpenModifications(t(5), 10)).map((m) => m.id)).toEqual(['req-capture', 'req-cancel', 'req-refund'])
+        expect((await store.listOpenModifications(t(5), 2)).map((m) => m.id)).toEqual(['req-capture', 'req-cancel'])
+        expect(await store.countOpenModifications(t(5))).toBe(3)
+        // Answered: no longer open.
+        await store.updateModification('req-cancel', 1, { state: 'refused', errorCode: 'NOT_ALLOWED', updatedAt: t(6) })
+        expect((await store.listOpenModifications(t(5), 10)).map((m) => m.id)).toEqual(['req-capture', 'req-refund'])
+        expect(await store.countOpenModifications(t(10))).toBe(3)
+      }),
+    )
+
+    it(
       'reads a lease without taking it, and counts the changes not delivered, due or waiting',
       withStore(async ({ store }) => {
         expect(await store.readLease('poller')).toBeUndefined()

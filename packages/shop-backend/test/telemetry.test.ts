@@ -126,6 +126,40 @@ describe('spans and metrics through @opentelemetry/api', () => {
     expect(await listed()).toEqual([])
   })
 
+  it('counts and lists the captures whose call went unanswered over 15 minutes: a gauge, and the admin problems', async () => {
+    let now = Date.now()
+    const s = await shop({ now: () => new Date(now), admin: { authorize: () => true } })
+    const order = s.createOrder()
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    // The merchant's capture finds the service out of reach: stored under its key, its outcome open.
+    const asRuled = world().proxy.rule
+    world().proxy.rule = (_method, path) => ({ action: path.endsWith('/captures') ? 'down' : 'forward' })
+    const requestId = 'capture-click-0001'
+    try {
+      await expect(s.backend.capture(order.id, { requestId })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+    } finally {
+      world().proxy.rule = asRuled
+    }
+    const unansweredTooLong = async () => (await pointsOf(METRICS.openModifications)).map((p) => p.value)
+    const listed = async () => {
+      const answer = await s.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
+      return ((await answer.json()) as { openModifications: unknown[] }).openModifications
+    }
+    now += 14 * 60_000
+    expect(await unansweredTooLong()).toEqual([0])
+    expect(await listed()).toEqual([])
+    now += 2 * 60_000
+    expect(await unansweredTooLong()).toEqual([1])
+    const [stored] = await s.store.listModifications((await s.store.listAttempts(String(order.id)))[0]!.id)
+    expect(await listed()).toEqual([
+      { orderId: String(order.id), kind: 'capture', requestId, amount: { currency: 'EUR', value: 2800 }, since: stored!.updatedAt },
+    ])
+    // Sent again under its key by the merchant's retry: answered, no longer open.
+    expect(await s.backend.capture(order.id, { requestId })).toMatchObject({ state: 'received' })
+    expect(await unansweredTooLong()).toEqual([0])
+    expect(await listed()).toEqual([])
+  })
+
   it('gauges the outbox backlog, the problems kept and the lag as the ledger holds them', async () => {
     let now = Date.parse('2026-03-01T10:00:00.000Z')
     let refuse = true

@@ -6,6 +6,7 @@ import type { ModificationResult, ModifyOptions } from '../ledger/modify.js'
 import { orderView } from '../ledger/order-view.js'
 import type { Outbox } from '../ledger/outbox.js'
 import { openPayments } from '../ledger/open-payments.js'
+import { openModifications } from '../ledger/open-modifications.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 import { retryProblem } from '../poller/retry-problem.js'
 import type { RequestInfo } from '../shop-backend-types.js'
@@ -174,8 +175,10 @@ export function addAdminRoutes(
       const waiting = await context.store.listOutbox(LISTED)
       const dismissed = await context.store.listDismissed(LISTED)
       const stillOpen = await openPayments(context, LISTED)
+      const unanswered = await openModifications(context, LISTED)
       return json(200, {
         openPayments: stillOpen,
+        openModifications: unanswered,
         pollProblems: open.slice(0, LISTED).map((p) => ({
           sequence: p.sequence,
           reason: p.reason,

@@ -14,7 +14,7 @@ import {
   patchWrites,
   storedPatchValue,
 } from './ledger-rows.js'
-import { OPEN_ATTEMPT_PREDICATE } from './portable-migrations.js'
+import { OPEN_ATTEMPT_PREDICATE, OPEN_MODIFICATION_PREDICATE } from './portable-migrations.js'
 import type { AttemptPatch, OrderChange } from './records.js'
 
 /** What a dialect says where the SQL differs. */
@@ -54,6 +54,10 @@ export function ledgerSql(dialect: SqlDialect) {
     insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
     findModification: `SELECT ${MODIFICATION} FROM modifications WHERE id = $1`,
     listModifications: `SELECT ${MODIFICATION} FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id`,
+    // Captures, refunds and cancels unanswered since before $1, oldest first: read through the modifications_open index.
+    openModifications: `SELECT ${MODIFICATION} FROM modifications WHERE ${OPEN_MODIFICATION_PREDICATE} AND updated_at < $1
+      ORDER BY updated_at, id LIMIT $2`,
+    openModificationCount: `SELECT COUNT(*) AS n FROM modifications WHERE ${OPEN_MODIFICATION_PREDICATE} AND updated_at < $1`,
     updateModification: `UPDATE modifications SET state = $3, psp_reference = COALESCE($4, psp_reference), error_code = $5,
       updated_at = $6, version = version + 1 WHERE id = $1 AND version = $2 RETURNING ${MODIFICATION}`,
     readCursor: 'SELECT cursor FROM poll_state WHERE id = 1',

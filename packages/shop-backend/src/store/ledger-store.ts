@@ -73,6 +73,13 @@ export interface LedgerStore {
   insertModification(modification: ModificationRecord): Promise<boolean>
   /** The modification with this id. */
   findModification(id: string): Promise<ModificationRecord | undefined>
+  /**
+   * Modifications stored and never answered (`requested`: the call's outcome open, or never sent) and
+   * unchanged since before `before`, oldest first, at most `limit`: money asked to move that nothing moved.
+   */
+  listOpenModifications(before: string, limit: number): Promise<ModificationRecord[]>
+  /** How many modifications {@link listOpenModifications} would list without a limit (their gauge). */
+  countOpenModifications(before: string): Promise<number>
   /** An attempt's modifications, oldest first (what is asked and not in the feed yet counts against what is left). */
   listModifications(attemptId: string): Promise<ModificationRecord[]>
   /** As {@link compareAndSet}, for a modification. */

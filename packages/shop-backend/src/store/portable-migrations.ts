@@ -83,6 +83,17 @@ ALTER TABLE modifications ADD COLUMN asked_rest INTEGER;
 `,
 })
 
+/** An index of the rows still open, by age: few rows (`row` leaves it with its answer), so a look for the old ones reads only those. */
+const openRowsIndex = (version: number, name: string, table: string, row: string, predicate: string): Migration =>
+  Object.freeze({
+    version,
+    name,
+    sql: `
+-- Few rows (${row} leaves it with its answer), so a look for the old ones reads only those.
+CREATE INDEX ${table}_open ON ${table} (updated_at) WHERE ${predicate};
+`,
+  })
+
 /**
  * The states whose payment outcome is open (no answer yet, or the service confirming): in the index's
  * predicate below and in the queries that use it, word for word, so the planners match the two.
@@ -90,11 +101,16 @@ ALTER TABLE modifications ADD COLUMN asked_rest INTEGER;
 export const OPEN_ATTEMPT_PREDICATE = "state IN ('created', 'pending', 'confirming')"
 
 /** Version 8: payments whose outcome is open, by age (the admin's list and the gauge of those open too long). */
-export const OPEN_ATTEMPTS_MIGRATION: Migration = Object.freeze({
-  version: 8,
-  name: 'open-attempts',
-  sql: `
--- Few rows (an attempt leaves it with its answer), so a look for the old ones reads only those.
-CREATE INDEX attempts_open ON attempts (updated_at) WHERE ${OPEN_ATTEMPT_PREDICATE};
-`,
-})
+export const OPEN_ATTEMPTS_MIGRATION = openRowsIndex(8, 'open-attempts', 'attempts', 'an attempt', OPEN_ATTEMPT_PREDICATE)
+
+/** A capture, refund or cancel stored and never answered: in the index below and its queries, word for word. */
+export const OPEN_MODIFICATION_PREDICATE = "state = 'requested'"
+
+/** Version 9: captures, refunds and cancels left unanswered, by age (the admin's list and their gauge). */
+export const OPEN_MODIFICATIONS_MIGRATION = openRowsIndex(
+  9,
+  'open-modifications',
+  'modifications',
+  'a modification',
+  OPEN_MODIFICATION_PREDICATE,
+)

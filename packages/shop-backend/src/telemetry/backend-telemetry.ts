@@ -96,9 +96,13 @@ function observeLedger(meter: ReturnType<MeterProvider['getMeter']>, context: Pi
     description: 'Payments whose outcome has been open over 15 minutes: no answer, or being confirmed',
     unit: '{payment}',
   })
+  const unanswered = meter.createObservableGauge(METRICS.openModifications, {
+    description: 'Captures, refunds and cancels unanswered over 15 minutes: never sent, or their outcome open',
+    unit: '{modification}',
+  })
   meter.addBatchObservableCallback(
     async (result) => {
-      const [lagMs, undelivered, kept, openTooLong] = await Promise.all([
+      const [lagMs, undelivered, kept, openTooLong, unansweredTooLong] = await Promise.all([
         pollLagMs(context).catch(() => undefined),
         context.store.outboxBacklog().catch(() => undefined),
         context.store.listProblems().then(
@@ -106,12 +110,14 @@ function observeLedger(meter: ReturnType<MeterProvider['getMeter']>, context: Pi
           () => undefined,
         ),
         context.store.countOpenAttempts(openTooLongBefore(context)).catch(() => undefined),
+        context.store.countOpenModifications(openTooLongBefore(context)).catch(() => undefined),
       ])
       if (lagMs !== undefined) result.observe(lag, lagMs / 1000)
       if (undelivered !== undefined) result.observe(backlog, undelivered)
       if (kept !== undefined) result.observe(problems, kept)
       if (openTooLong !== undefined) result.observe(open, openTooLong)
+      if (unansweredTooLong !== undefined) result.observe(unanswered, unansweredTooLong)
     },
-    [lag, backlog, problems, open],
+    [lag, backlog, problems, open, unanswered],
   )
 }

@@ -17,4 +17,6 @@ export const METRICS = Object.freeze({
   pollProblems: 'card_jwe.poller.problems',
   /** Gauge, `{payment}`: payments whose outcome has been open over 15 minutes (no answer, or being confirmed). */
   openPayments: 'card_jwe.payments.open_too_long',
+  /** Gauge, `{modification}`: captures, refunds and cancels unanswered over 15 minutes (never sent, or the outcome open). */
+  openModifications: 'card_jwe.modifications.open_too_long',
 })

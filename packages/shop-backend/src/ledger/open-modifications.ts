@@ -1,0 +1,28 @@
+// Captures, refunds and cancels left unanswered: money asked to move that nothing moved, so a person should look.
+import type { BackendContext } from '../backend-context.js'
+import { openTooLongBefore } from './open-payments.js'
+
+/** A modification open too long, as the admin sees it: what was asked and since when, never its key. */
+export interface OpenModification {
+  readonly orderId: string
+  /** `capture`, `refund` or `cancel`. */
+  readonly kind: string
+  /** The merchant's request id: a call with it sends the request again under its key. */
+  readonly requestId: string
+  /** What was asked for; none for a cancel. */
+  readonly amount?: { readonly currency: string; readonly value: number }
+  /** When it was stored or last tried. */
+  readonly since: string
+}
+
+/** The oldest `limit` modifications unanswered for longer than a payment may stay open. */
+export async function openModifications(context: Pick<BackendContext, 'now' | 'store'>, limit: number): Promise<OpenModification[]> {
+  const open = await context.store.listOpenModifications(openTooLongBefore(context), limit)
+  return open.map((m) => ({
+    orderId: m.orderId,
+    kind: m.kind,
+    requestId: m.id,
+    ...(m.amount ? { amount: { currency: m.amount.currency, value: m.amount.value } } : {}),
+    since: m.updatedAt,
+  }))
+}
