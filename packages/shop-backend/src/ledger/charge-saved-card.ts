@@ -53,8 +53,8 @@ export async function chargeSavedCard(
   const { storedPaymentMethodId, recurringProcessingModel } = charge
   const fingerprint = fingerprintOf({ storedPaymentMethodId, recurringProcessingModel })
   const answer = await context
-    .withLock(String(order.id), () =>
-      submitPayment(
+    .withLock(String(order.id), async () => {
+      const result = await submitPayment(
         { ...context, changeQueued: ticket.queued },
         order,
         { methodType: 'scheme', fingerprint, repeatWindowMs: deps.repeatWindowMs, freshEachTry: false },
@@ -69,9 +69,12 @@ export async function chargeSavedCard(
             }),
             { idempotencyKey: attempt.idempotencyKey },
           ),
-      ),
-    )
+      )
+      // The page's answer leaves out the bank's reason (a shopper is not told it); the merchant is, from the stored answer.
+      if (result.resultCode !== 'Refused') return { resultCode: result.resultCode }
+      const stored = (await context.store.listAttempts(String(order.id))).at(-1)?.answer?.refusalReason
+      return typeof stored === 'string' ? { resultCode: result.resultCode, refusalReason: stored } : { resultCode: result.resultCode }
+    })
     .finally(ticket.deliver)
-  const { resultCode, refusalReason } = answer as { readonly resultCode: string; readonly refusalReason?: string }
-  return refusalReason === undefined ? { resultCode } : { resultCode, refusalReason }
+  return answer
 }
