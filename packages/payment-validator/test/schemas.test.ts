@@ -95,6 +95,11 @@ describe('payment response schema (loose: the service may add fields)', () => {
     expect(PaymentResponseSchema.parse(redirect)).toEqual(redirect)
   })
 
+  it('reads an authorised answer whose amount carries more than the request did: the payment was taken', () => {
+    const answer = { resultCode: 'Authorised', pspReference: 'PSP1', amount: { currency: 'XTS', value: 2800, precision: 2 } }
+    expect(PaymentResponseSchema.parse(answer)).toEqual(answer)
+  })
+
   it('keeps an unknown resultCode (the service may add some) but requires one', () => {
     expect(PaymentResponseSchema.safeParse({ resultCode: 'PartiallyAuthorised' }).success).toBe(true)
     expect(PaymentResponseSchema.safeParse({ pspReference: 'x' }).success).toBe(false)

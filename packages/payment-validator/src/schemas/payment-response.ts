@@ -1,5 +1,4 @@
 import * as z from 'zod'
-import { AmountSchema } from './amount.js'
 
 /**
  * resultCode values seen in the spec (`Authorised`, `RedirectShopper`) and the others the widely
@@ -44,8 +43,18 @@ export const PaymentResponseSchema = z
     donationToken: z.string().optional(),
     /** The payment's reference: keep it with the order, never send it to the page. */
     pspReference: z.string().min(1).optional(),
-    /** The amount as the service took it. */
-    amount: AmountSchema.optional(),
+    /**
+     * The amount as the service took it; read, never relied on (the order's amount is the ledger's), so
+     * an extra field or a currency outside this package's table does not turn a taken payment into INVALID_RESPONSE.
+     */
+    amount: z
+      .looseObject({
+        /** The currency as the service names it. */
+        currency: z.string().min(1),
+        /** Minor units. */
+        value: z.number(),
+      })
+      .optional(),
     /** The shop's metadata, echoed. */
     metadata: z.record(z.string(), z.unknown()).optional(),
     /** Why a payment was refused; for the shop's logs, not the shopper. */
