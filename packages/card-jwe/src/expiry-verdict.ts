@@ -69,8 +69,7 @@ export function expiryVerdict(input: ExpiryInput, options: ExpiryOptions = {}): 
   if (!year) return fail('expiryYear', 'required', true)
   if (!/^\d+$/.test(year)) return fail('expiryYear', 'characters', false)
 
-  // The date where the day is latest: a month still running somewhere is not over for the issuer.
-  const now = new Date(readClock(options.now).getTime() - LATEST_ZONE_MS)
+  const now = readClock(options.now)
   const thisYear = now.getUTCFullYear()
   const lastYear = thisYear + MAX_EXPIRY_YEARS_AHEAD
   // Could more digits still make a valid year? "2" may become 20YY or 2YYY; "20" may become 20YY.
@@ -82,8 +81,10 @@ export function expiryVerdict(input: ExpiryInput, options: ExpiryOptions = {}): 
   if (year.length !== 2 && year.length !== 4) return fail('expiryYear', 'format', longerFits)
 
   const fullYear = Number(year) + (year.length === 2 ? 2000 : 0)
-  // A card is good through the last day of its expiry month.
-  if (fullYear < thisYear || (fullYear === thisYear && monthNumber <= now.getUTCMonth())) return fail('expiry', 'expired', longerFits)
+  // A card is good through the last day of its expiry month, wherever that day ends last.
+  const ended = new Date(now.getTime() - LATEST_ZONE_MS)
+  const endedYear = ended.getUTCFullYear()
+  if (fullYear < endedYear || (fullYear === endedYear && monthNumber <= ended.getUTCMonth())) return fail('expiry', 'expired', longerFits)
   if (fullYear > lastYear) return fail('expiry', 'too-far-ahead', longerFits)
   return verdictOf('expiry', true, true, 'expired', { month: month.padStart(2, '0'), year: String(fullYear) })
 }

@@ -30,6 +30,9 @@ describe('expiryVerdict', () => {
     expect(at('2030-04-01T11:59:59Z').isValid).toBe(true)
     // Midnight in UTC-12, the last zone: March is over everywhere.
     expect(at('2030-04-01T12:00:00Z')).toMatchObject({ isValid: false, rule: 'expired', field: 'expiry' })
+    // The years ahead still count from the year as it is now.
+    const newYear = () => new Date('2030-01-01T05:00:00Z')
+    expect(expiryVerdict(`12/${2030 + MAX_EXPIRY_YEARS_AHEAD}`, { now: newYear }).isValid).toBe(true)
   })
 
   it(`refuses dates more than ${MAX_EXPIRY_YEARS_AHEAD} years ahead`, () => {

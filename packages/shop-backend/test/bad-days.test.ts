@@ -633,17 +633,22 @@ describe('on a bad day: the feed', () => {
     expect(kept.find((p) => p.change.pspReference === attempt!.pspReference)).toMatchObject({ reason: 'PAID_AFTER_FAILURE' })
   })
 
-  it('a bank redirect left for a card and approved after the card paid is kept as a problem, not a second quiet payment', async () => {
-    const s = await shop()
+  /** An order the shopper paid by card in one tab, with a bank redirect left open in another. */
+  async function cardBesideBankRedirect(s: TestShop) {
     await s.backend.poller.pollNow()
     const order = s.createOrder()
     expect((await s.post('/api/payments', s.idealSubmission(order))).body).toMatchObject({ resultCode: 'RedirectShopper' })
-    // The shopper leaves the bank's page and pays by card in another tab.
     expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
-    const [atBank] = await attemptsOf(s, order.id)
+    const [atBank, byCard] = await attemptsOf(s, order.id)
     expect(atBank!.pspReference).toBeDefined()
-    // Then approves at the bank after all: the service says the first payment was taken too.
-    feedSaysOf(atBank!.pspReference, { status: 'authorised' })
+    return { order, atBank: atBank!, byCard: byCard! }
+  }
+
+  it('a bank redirect left for a card and approved after the card paid is kept as a problem, not a second quiet payment', async () => {
+    const s = await shop({ admin: { authorize: () => true } })
+    const { order, atBank } = await cardBesideBankRedirect(s)
+    // The shopper approves at the bank after all: the service says the first payment was taken too.
+    feedSaysOf(atBank.pspReference, { status: 'authorised' })
     try {
       const report = await s.backend.poller.pollNow()
       expect(report.problems).toContainEqual({ sequence: expect.any(Number), reason: 'PAID_TWICE' })
@@ -652,8 +657,65 @@ describe('on a bad day: the feed', () => {
     }
     // The order stays paid once in the ledger; the operator sees the other payment and refunds one.
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['action_required', 'authorised'])
-    const kept = await s.backend.poller.problems()
-    expect(kept.find((p) => p.change.pspReference === atBank!.pspReference)).toMatchObject({ reason: 'PAID_TWICE' })
+    const kept = (await s.backend.poller.problems()).find((p) => p.change.pspReference === atBank.pspReference)
+    expect(kept).toMatchObject({ reason: 'PAID_TWICE' })
+    // The card's payment refunded in full: the bank's payment is the order's now, and the kept record applies.
+    await s.backend.capture(order.id)
+    await s.backend.poller.pollNow()
+    await s.backend.refund(order.id)
+    await s.backend.poller.pollNow()
+    const retried = await s.backend.fetch(
+      new Request(`http://shop.test/api/admin/problems/${kept!.sequence}/retry`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: 'http://shop.test' },
+        body: '{}',
+      }),
+      {
+        ip: '127.0.0.1',
+      },
+    )
+    expect(await retried.json()).toMatchObject({ outcome: 'applied' })
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refunded'])
+  })
+
+  it('a card paid while the poller took the bank payment it replaced is said in the log as an error', async () => {
+    const lines: string[] = []
+    const s = await shop({ log: (line) => lines.push(line) })
+    await s.backend.poller.pollNow()
+    const order = s.createOrder()
+    expect((await s.post('/api/payments', s.idealSubmission(order))).body).toMatchObject({ resultCode: 'RedirectShopper' })
+    const [atBank] = await attemptsOf(s, order.id)
+    const held = gate()
+    const asRuled = world.proxy.rule
+    try {
+      // The card's call on its way while the poller hears that the bank took the first payment after all.
+      world.proxy.rule = paymentCallsHeldUntil(held)
+      const card = s.post('/api/payments', await s.cardSubmission(order))
+      await vi.waitFor(async () => expect(await attemptsOf(s, order.id)).toHaveLength(2))
+      feedSaysOf(atBank!.pspReference, { status: 'authorised' })
+      expect((await s.backend.poller.pollNow()).problems ?? []).toEqual([])
+      held.open()
+      expect((await card).body).toEqual({ resultCode: 'Authorised' })
+    } finally {
+      world.proxy.rule = asRuled
+      world.proxy.answer = (_method, _path, body) => body
+    }
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'authorised'])
+    expect(lines.filter((line) => line.includes('PAID_TWICE'))).toEqual([
+      `order ${order.id}: attempt 2 was paid while attempt 1 holds a payment too (PAID_TWICE); refund one`,
+    ])
+  })
+
+  it('an order the ledger already holds paid twice keeps its captures and refunds', async () => {
+    const s = await shop()
+    const { order, atBank } = await cardBesideBankRedirect(s)
+    // Both paid in the ledger, as one could be before the check above (or by a race beside it).
+    const paid = { state: 'authorised', resultCode: 'Authorised', updatedAt: new Date().toISOString() } as const
+    expect(await s.store.compareAndSet(atBank.id, atBank.version, paid)).toBeDefined()
+    await s.backend.capture(order.id)
+    const report = await s.backend.poller.pollNow()
+    expect(report.problems ?? []).toEqual([])
+    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'captured'])
   })
 
   it('a poll that stops at its page limit says so, and a lost details answer behind it waits (503) instead of 409', async () => {

@@ -1,7 +1,7 @@
 import type { ServicePaymentRequest } from '@card-jwe/payment-validator'
 import { DecryptionError } from '@card-jwe/testkit/decryptor'
 import { TEST_CARDS } from '@card-jwe/testkit/test-cards'
-import { savedCardBrand } from 'card-jwe'
+import { expiryVerdict, savedCardBrand } from 'card-jwe'
 import { SandboxError, type SandboxErrorCode } from '../errors.js'
 import type { SandboxContext, ShopRow } from '../context.js'
 import { newId } from '../lib/ids.js'
@@ -27,9 +27,9 @@ export interface CardOutcome {
   readonly refusal: string | null
 }
 
-/** Whether a card's expiry month has passed at `now` (valid through the end of its month, UTC). */
+/** Whether a card's expiry month has passed at `now`: card-jwe's rule (its month over everywhere), so the page and the issuer agree. */
 export function isExpired(month: string, year: string, now: Date): boolean {
-  return Number(year) * 12 + Number(month) < now.getUTCFullYear() * 12 + now.getUTCMonth() + 1
+  return expiryVerdict({ month, year }, { now: () => now }).rule === 'expired'
 }
 
 /**

@@ -2,7 +2,7 @@
 import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store/ledger-store.js'
-import { PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
+import { HOLDING_MONEY, PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
 
@@ -99,9 +99,22 @@ export async function storeAnswer(
       updatedAt: context.now().toISOString(),
     }
     const written = await compareAndSetQueueing(context, current, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
+    // A later attempt paid while the poller applied an earlier one's payment (a bank redirect approved meanwhile).
+    if (written && verdict === 'move' && current.number > 1 && HOLDING_MONEY.has(to)) await sayIfPaidTwice(context, written)
     if (written) return written
   }
   throw new ShopBackendError('INTERNAL', 'attempt: vanished from the ledger')
+}
+
+/** Says in the log, as an error, an order whose other attempt holds money too: the merchant refunds one. */
+async function sayIfPaidTwice(context: BackendContext, paid: AttemptRecord): Promise<void> {
+  const other = (await context.store.listAttempts(paid.orderId)).find((a) => a.id !== paid.id && HOLDING_MONEY.has(a.state))
+  if (!other) return
+  context.log(
+    `order ${paid.orderId}: attempt ${paid.number} was paid while attempt ${other.number} holds a payment too (PAID_TWICE); refund one`,
+    'error',
+    { component: 'ledger', code: 'PAID_TWICE', orderId: paid.orderId },
+  )
 }
 
 /** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */

@@ -11,7 +11,7 @@ export interface OpenModification {
   readonly requestId: string
   /** What was asked for; none for a cancel. */
   readonly amount?: { readonly currency: string; readonly value: number }
-  /** When it was stored or last tried. */
+  /** When it was stored or last written (a resend that got no answer writes nothing). */
   readonly since: string
 }
 

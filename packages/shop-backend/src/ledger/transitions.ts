@@ -67,6 +67,8 @@ export const PAID_STATES: ReadonlySet<AttemptState> = new Set([
   'partially_refunded',
   'refunded',
 ])
+/** Paid states in which the service still holds the shopper's money (a refunded one gave it back). */
+export const HOLDING_MONEY: ReadonlySet<AttemptState> = new Set([...PAID_STATES].filter((state) => state !== 'refunded'))
 /** No answer yet, or an answer saying "wait": a retry re-sends with the same idempotency key. */
 export const UNSETTLED_STATES: ReadonlySet<AttemptState> = new Set(['created', 'pending'])
 

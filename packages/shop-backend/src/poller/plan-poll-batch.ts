@@ -9,7 +9,15 @@ import { PATCH_FIELDS, patchWrites } from '../store/ledger-rows.js'
 import { type FeedRecord, orderIdOfRecord } from '../updated-payments-feed.js'
 import { readsAsFeedRecord } from './feed-record-check.js'
 import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from '../store/ledger-store.js'
-import { FAILED_STATES, PAID_STATES, resultCodeOfFeed, stateOfPaymentStatus, transition, UNSETTLED_STATES } from '../ledger/transitions.js'
+import {
+  HOLDING_MONEY,
+  FAILED_STATES,
+  PAID_STATES,
+  resultCodeOfFeed,
+  stateOfPaymentStatus,
+  transition,
+  UNSETTLED_STATES,
+} from '../ledger/transitions.js'
 
 type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
 
@@ -31,14 +39,14 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   return 'NO_ATTEMPT'
 }
 
-/** Whether another attempt of the attempt's order is paid, in the ledger or by this page's earlier records. */
+/** Whether another attempt of the attempt's order holds money, in the ledger or by this page's earlier records. */
 async function paidByAnother(
   context: BackendContext,
   attempt: AttemptRecord,
   planned: ReadonlyMap<string, AttemptRecord>,
 ): Promise<boolean> {
   const others = (await context.store.listAttempts(attempt.orderId)).map((a) => planned.get(a.id) ?? a)
-  return others.some((a) => a.id !== attempt.id && PAID_STATES.has(a.state))
+  return others.some((a) => a.id !== attempt.id && HOLDING_MONEY.has(a.state))
 }
 
 /** The attempt as it will be once `patch` is written (null clears a field; the version moves on). */
@@ -67,8 +75,9 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
   if (verdict === 'ignore' && FAILED_STATES.has(attempt.state) && PAID_STATES.has(to))
     return { kind: 'problem', reason: 'PAID_AFTER_FAILURE' }
   // A second payment for one order (a bank redirect left for a card, then approved after all): refund one.
-  if (verdict === 'move' && PAID_STATES.has(to) && (await paidByAnother(context, attempt, planned)))
-    return { kind: 'problem', reason: 'PAID_TWICE' }
+  // Only the move into money held: a paid attempt's capture or refund, or a payment given back, goes on.
+  const intoMoneyHeld = verdict === 'move' && HOLDING_MONEY.has(to) && !PAID_STATES.has(attempt.state)
+  if (intoMoneyHeld && (await paidByAnother(context, attempt, planned))) return { kind: 'problem', reason: 'PAID_TWICE' }
   const captured = record.capturedAmount.value
   const refunded = record.refundedAmount.value
   const amountsMoved = captured > attempt.capturedValue || refunded > attempt.refundedValue
