@@ -1,8 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
-import { connectServiceClient, type ShopOrder } from '../src/index.js'
+import { type AttemptRecord, connectServiceClient, type ShopOrder } from '../src/index.js'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { type Gate, gate } from './support/gate.js'
+import { paidAttempt } from '../src/ledger/attempts.js'
 import type { ServiceProxy } from './support/service-proxy.js'
 import { approveAtBank, patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
@@ -676,37 +677,73 @@ describe('on a bad day: the feed', () => {
     )
     expect(await retried.json()).toMatchObject({ outcome: 'applied' })
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refunded'])
+    // The bank's payment is the order's now: what a capture or refund by the order's id takes.
+    expect(paidAttempt(await attemptsOf(s, order.id))).toMatchObject({ number: 1, state: 'authorised' })
   })
 
-  it('a card paid while the poller took the bank payment it replaced is said in the log as an error', async () => {
-    const lines: string[] = []
-    const s = await shop({ log: (line) => lines.push(line) })
+  /**
+   * A bank redirect left for a card; the card's call held on its way while the feed says the bank took
+   * the first payment after all and the poller runs (`meanwhile` first). Both attempts end paid; the log lines with PAID_TWICE.
+   */
+  async function bankPaidWhileCardCallOut(s: TestShop, lines: readonly string[], meanwhile = async (_card: AttemptRecord) => {}) {
     await s.backend.poller.pollNow()
     const order = s.createOrder()
     expect((await s.post('/api/payments', s.idealSubmission(order))).body).toMatchObject({ resultCode: 'RedirectShopper' })
-    const [atBank] = await attemptsOf(s, order.id)
     const held = gate()
     const asRuled = world.proxy.rule
     try {
-      // The card's call on its way while the poller hears that the bank took the first payment after all.
       world.proxy.rule = paymentCallsHeldUntil(held)
       const card = s.post('/api/payments', await s.cardSubmission(order))
       await vi.waitFor(async () => expect(await attemptsOf(s, order.id)).toHaveLength(2))
+      const [atBank, byCard] = await attemptsOf(s, order.id)
+      await meanwhile(byCard!)
       feedSaysOf(atBank!.pspReference, { status: 'authorised' })
       expect((await s.backend.poller.pollNow()).problems ?? []).toEqual([])
       held.open()
       expect((await card).body).toEqual({ resultCode: 'Authorised' })
     } finally {
+      held.open()
       world.proxy.rule = asRuled
       world.proxy.answer = (_method, _path, body) => body
     }
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'authorised'])
-    expect(lines.filter((line) => line.includes('PAID_TWICE'))).toEqual([
-      `order ${order.id}: attempt 2 was paid while attempt 1 holds a payment too (PAID_TWICE); refund one`,
-    ])
+    return { order, said: lines.filter((line) => line.includes('PAID_TWICE')) }
+  }
+
+  it('a card paid while the poller took the bank payment it replaced is said in the log as an error', async () => {
+    const lines: string[] = []
+    const s = await shop({ ...patientClient(world), log: (line) => lines.push(line) })
+    const { order, said } = await bankPaidWhileCardCallOut(s, lines)
+    expect(said).toEqual([`order ${order.id}: attempt 2 was paid while attempt 1 holds a payment too (PAID_TWICE); refund one`])
   })
 
-  it('an order the ledger already holds paid twice keeps its captures and refunds', async () => {
+  it("a card answer stored between a feed page's plan and its commit is said in the log by the poller", async () => {
+    const lines: string[] = []
+    let answerMeanwhile: (() => Promise<unknown>) | undefined
+    const s = await shop({
+      ...patientClient(world),
+      log: (line) => lines.push(line),
+      wrapStore: (store) => ({
+        ...store,
+        async applyChangesAndCursor(batch) {
+          const write = answerMeanwhile
+          answerMeanwhile = undefined
+          if (write) await write()
+          return store.applyChangesAndCursor(batch)
+        },
+      }),
+    })
+    // The card's answer committed after the poller read the order's attempts and before its page commits.
+    const { order, said } = await bankPaidWhileCardCallOut(s, lines, async (byCard) => {
+      const at = new Date().toISOString()
+      answerMeanwhile = () =>
+        s.store.compareAndSet(byCard.id, byCard.version, { state: 'authorised', resultCode: 'Authorised', updatedAt: at })
+    })
+    expect(answerMeanwhile).toBeUndefined()
+    expect(said).toEqual([`order ${order.id}: attempt 1 was paid while attempt 2 holds a payment too (PAID_TWICE); refund one`])
+  })
+
+  it('an order the ledger already holds paid twice keeps its captures', async () => {
     const s = await shop()
     const { order, atBank } = await cardBesideBankRedirect(s)
     // Both paid in the ledger, as one could be before the check above (or by a race beside it).

@@ -18,8 +18,12 @@ export async function attemptsOfOrder(context: BackendContext, orderId: string):
   return attempts
 }
 
-/** The order's paid attempt, if any: the latest one in a paid state. */
-export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
+/** The order's paid attempt, if any: the latest one holding money, else the latest in a paid state (refunded). */
+export function paidAttempt(attempts: readonly AttemptRecord[]): AttemptRecord | undefined {
+  const latestFirst = [...attempts].reverse()
+  // An order paid twice whose later payment was refunded: the earlier one is the order's now.
+  return latestFirst.find((a) => HOLDING_MONEY.has(a.state)) ?? latestFirst.find((a) => PAID_STATES.has(a.state))
+}
 
 /**
  * Refuses anything more for an order once the merchant cancelled one of its payments, the latest or
@@ -99,21 +103,27 @@ export async function storeAnswer(
       updatedAt: context.now().toISOString(),
     }
     const written = await compareAndSetQueueing(context, current, patch, verdict === 'move' ? changeOf(current, patch) : undefined)
-    // A later attempt paid while the poller applied an earlier one's payment (a bank redirect approved meanwhile).
-    if (written && verdict === 'move' && current.number > 1 && HOLDING_MONEY.has(to)) await sayIfPaidTwice(context, written)
+    // Paid while the poller applied another attempt's payment (a bank redirect approved meanwhile). An order's
+    // first payment answer is skipped: no other attempt can hold money then, and it is every payment's path.
+    const mayBeSecond = current.number > 1 || extra.detailsStep !== undefined
+    if (written && verdict === 'move' && mayBeSecond && HOLDING_MONEY.has(to))
+      await sayIfPaidTwice(context, written.orderId, written.number)
     if (written) return written
   }
   throw new ShopBackendError('INTERNAL', 'attempt: vanished from the ledger')
 }
 
-/** Says in the log, as an error, an order whose other attempt holds money too: the merchant refunds one. */
-async function sayIfPaidTwice(context: BackendContext, paid: AttemptRecord): Promise<void> {
-  const other = (await context.store.listAttempts(paid.orderId)).find((a) => a.id !== paid.id && HOLDING_MONEY.has(a.state))
+/**
+ * Says in the log, as an error, an order whose other attempt holds money too: the merchant refunds one.
+ * Read after the write, by both the request and the poller: of two writers racing, the later one sees both.
+ */
+export async function sayIfPaidTwice(context: Pick<BackendContext, 'store' | 'log'>, orderId: string, number: number): Promise<void> {
+  const other = (await context.store.listAttempts(orderId)).find((a) => a.number !== number && HOLDING_MONEY.has(a.state))
   if (!other) return
   context.log(
-    `order ${paid.orderId}: attempt ${paid.number} was paid while attempt ${other.number} holds a payment too (PAID_TWICE); refund one`,
+    `order ${orderId}: attempt ${number} was paid while attempt ${other.number} holds a payment too (PAID_TWICE); refund one`,
     'error',
-    { component: 'ledger', code: 'PAID_TWICE', orderId: paid.orderId },
+    { component: 'ledger', code: 'PAID_TWICE', orderId },
   )
 }
 

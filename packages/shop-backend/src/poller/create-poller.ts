@@ -1,6 +1,7 @@
 import type { BackendContext } from '../backend-context.js'
 import { type FeedRecord, recordsOf } from '../updated-payments-feed.js'
 import { planPollBatch } from './plan-poll-batch.js'
+import { sayPaidTwiceAfter } from './paid-twice-after.js'
 import { LeaseLostError, type PollBatch, type PollProblem } from '../store/ledger-store.js'
 import { errorCodeOf } from '../store/error-code.js'
 import { notePollRead } from './poll-read-at.js'
@@ -126,6 +127,7 @@ export function createPoller(
       skipped += batch.skipped.length + result.repeats.length
       for (const p of batch.problems) problems.push({ sequence: p.sequence, reason: p.reason })
       for (const sequence of result.conflicts) problems.push({ sequence, reason: 'CONFLICT' })
+      await sayPaidTwiceAfter(context, batch, result)
     }
     try {
       // The feed is the shop's, not a store's: it is read from registration on, before the merchant set-up ends.

@@ -7,6 +7,7 @@ import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
 import type { FeedRecord } from '../updated-payments-feed.js'
 import { planPollBatch } from './plan-poll-batch.js'
+import { sayPaidTwiceAfter } from './paid-twice-after.js'
 
 /** What a retried problem came to. */
 export interface ProblemRetry {
@@ -27,6 +28,7 @@ export async function retryProblem(context: BackendContext, sequence: number): P
   if (!problem) throw new ShopBackendError('NOT_FOUND', 'sequence: no open poll problem with this sequence')
   const batch = await planPollBatch(context, [problem.change as FeedRecord], [problem])
   const result = await context.store.applyChangesAndCursor({ ...batch, resolved: batch.skipped })
+  await sayPaidTwiceAfter(context, batch, result)
   // The change it queued reaches the shop before the operator hears "applied".
   await context.drainOutbox()
   if (result.conflicts.length > 0) return { sequence, outcome: 'not-applied', reason: 'CONFLICT' }
