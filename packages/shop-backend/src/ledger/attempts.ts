@@ -5,6 +5,7 @@ import type { AttemptPatch, AttemptRecord, OrderChange } from '../store/ledger-s
 import { HOLDING_MONEY, PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
+import { errorCodeOf } from '../store/error-code.js'
 
 /** The payments the service knows of the order's attempts, each once. */
 export const pspReferencesOf = (attempts: readonly AttemptRecord[]): string[] => [
@@ -18,12 +19,8 @@ export async function attemptsOfOrder(context: BackendContext, orderId: string):
   return attempts
 }
 
-/** The order's paid attempt, if any: the latest one holding money, else the latest in a paid state (refunded). */
-export function paidAttempt(attempts: readonly AttemptRecord[]): AttemptRecord | undefined {
-  const latestFirst = [...attempts].reverse()
-  // An order paid twice whose later payment was refunded: the earlier one is the order's now.
-  return latestFirst.find((a) => HOLDING_MONEY.has(a.state)) ?? latestFirst.find((a) => PAID_STATES.has(a.state))
-}
+/** The order's paid attempt, if any: the latest one in a paid state. */
+export const paidAttempt = (attempts: readonly AttemptRecord[]) => [...attempts].reverse().find((a) => PAID_STATES.has(a.state))
 
 /**
  * Refuses anything more for an order once the merchant cancelled one of its payments, the latest or
@@ -118,13 +115,24 @@ export async function storeAnswer(
  * Read after the write, by both the request and the poller: of two writers racing, the later one sees both.
  */
 export async function sayIfPaidTwice(context: Pick<BackendContext, 'store' | 'log'>, orderId: string, number: number): Promise<void> {
-  const other = (await context.store.listAttempts(orderId)).find((a) => a.number !== number && HOLDING_MONEY.has(a.state))
+  let attempts: AttemptRecord[]
+  try {
+    attempts = await context.store.listAttempts(orderId)
+  } catch (error) {
+    // Best effort: what it checks is committed already, and the answer or the poll must not fail for it.
+    const code = String(errorCodeOf(error))
+    context.log(`order ${orderId}: could not check for a second payment (${code})`, 'warn', { component: 'ledger', code, orderId })
+    return
+  }
+  const paid = attempts.find((a) => a.number === number)
+  const other = attempts.find((a) => a.number !== number && HOLDING_MONEY.has(a.state))
   if (!other) return
-  context.log(
-    `order ${orderId}: attempt ${number} was paid while attempt ${other.number} holds a payment too (PAID_TWICE); refund one`,
-    'error',
-    { component: 'ledger', code: 'PAID_TWICE', orderId },
-  )
+  const named = (a: AttemptRecord | undefined) => `attempt ${a?.number ?? number} (${a?.pspReference ?? 'no pspReference yet'})`
+  context.log(`order ${orderId}: ${named(paid)} was paid while ${named(other)} holds a payment too (PAID_TWICE); refund one`, 'error', {
+    component: 'ledger',
+    code: 'PAID_TWICE',
+    orderId,
+  })
 }
 
 /** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */
