@@ -71,7 +71,8 @@ describe.each([...wantedEngines()])('the checkout in %s, in German and Arabic', 
       ;(document.querySelector('#language') as HTMLSelectElement).value = 'de'
     })
     await shopper.click('#language-form button')
-    await shopper.waitFor('body[data-ready="true"]', { attached: true })
+    // The old page stays ready until the form's navigation replaces it: wait for the German one.
+    await shopper.waitFor('html[lang="de"] body[data-ready="true"]', { attached: true })
     expect(new URL(await shopper.url()).searchParams.get('lang')).toBe('de')
     expect(await shopper.text('#start-checkout')).toBe(SHOP_WORDS.de.texts['start-checkout'])
     // The owner's notice, hidden while the shop is open, is in the page's language too.
