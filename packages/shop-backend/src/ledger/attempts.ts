@@ -2,10 +2,10 @@
 import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store/ledger-store.js'
-import { HOLDING_MONEY, PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
+import { movesIntoMoneyHeld, PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
+import { sayIfPaidTwice } from './paid-twice.js'
 import type { BackendContext } from '../backend-context.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
-import { errorCodeOf } from '../store/error-code.js'
 
 /** The payments the service knows of the order's attempts, each once. */
 export const pspReferencesOf = (attempts: readonly AttemptRecord[]): string[] => [
@@ -103,36 +103,11 @@ export async function storeAnswer(
     // Paid while the poller applied another attempt's payment (a bank redirect approved meanwhile). An order's
     // first payment answer is skipped: no other attempt can hold money then, and it is every payment's path.
     const mayBeSecond = current.number > 1 || extra.detailsStep !== undefined
-    if (written && verdict === 'move' && mayBeSecond && HOLDING_MONEY.has(to))
+    if (written && verdict === 'move' && mayBeSecond && movesIntoMoneyHeld(current.state, to))
       await sayIfPaidTwice(context, written.orderId, written.number)
     if (written) return written
   }
   throw new ShopBackendError('INTERNAL', 'attempt: vanished from the ledger')
-}
-
-/**
- * Says in the log, as an error, an order whose other attempt holds money too: the merchant refunds one.
- * Read after the write, by both the request and the poller: of two writers racing, the later one sees both.
- */
-export async function sayIfPaidTwice(context: Pick<BackendContext, 'store' | 'log'>, orderId: string, number: number): Promise<void> {
-  let attempts: AttemptRecord[]
-  try {
-    attempts = await context.store.listAttempts(orderId)
-  } catch (error) {
-    // Best effort: what it checks is committed already, and the answer or the poll must not fail for it.
-    const code = String(errorCodeOf(error))
-    context.log(`order ${orderId}: could not check for a second payment (${code})`, 'warn', { component: 'ledger', code, orderId })
-    return
-  }
-  const paid = attempts.find((a) => a.number === number)
-  const other = attempts.find((a) => a.number !== number && HOLDING_MONEY.has(a.state))
-  if (!other) return
-  const named = (a: AttemptRecord | undefined) => `attempt ${a?.number ?? number} (${a?.pspReference ?? 'no pspReference yet'})`
-  context.log(`order ${orderId}: ${named(paid)} was paid while ${named(other)} holds a payment too (PAID_TWICE); refund one`, 'error', {
-    component: 'ledger',
-    code: 'PAID_TWICE',
-    orderId,
-  })
 }
 
 /** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */

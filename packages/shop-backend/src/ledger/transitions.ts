@@ -69,6 +69,13 @@ export const PAID_STATES: ReadonlySet<AttemptState> = new Set([
 ])
 /** Paid states in which the service still holds the shopper's money (a refunded one gave it back). */
 export const HOLDING_MONEY: ReadonlySet<AttemptState> = new Set([...PAID_STATES].filter((state) => state !== 'refunded'))
+/** A move that starts holding the shopper's money (paid from unpaid): a second one for an order is PAID_TWICE. */
+export const movesIntoMoneyHeld = (from: AttemptState, to: AttemptState): boolean => HOLDING_MONEY.has(to) && !PAID_STATES.has(from)
+/** Another attempt of the order than number `number` holding money, if any. */
+export const otherHoldingMoney = <A extends { readonly number: number; readonly state: AttemptState }>(
+  attempts: readonly A[],
+  number: number,
+): A | undefined => attempts.find((a) => a.number !== number && HOLDING_MONEY.has(a.state))
 /** No answer yet, or an answer saying "wait": a retry re-sends with the same idempotency key. */
 export const UNSETTLED_STATES: ReadonlySet<AttemptState> = new Set(['created', 'pending'])
 

@@ -1,7 +1,7 @@
 // After a feed page commits: a payment it applied beside another attempt holding money is said in the log.
 import type { BackendContext } from '../backend-context.js'
-import { sayIfPaidTwice } from '../ledger/attempts.js'
-import { HOLDING_MONEY, PAID_STATES } from '../ledger/transitions.js'
+import { sayIfPaidTwice } from '../ledger/paid-twice.js'
+import { movesIntoMoneyHeld } from '../ledger/transitions.js'
 import type { PollBatch, PollBatchResult } from '../store/ledger-store.js'
 
 /**
@@ -15,6 +15,5 @@ export async function sayPaidTwiceAfter(
 ): Promise<void> {
   const written = batch.applied.filter((a) => !result.conflicts.includes(a.sequence) && !result.repeats.includes(a.sequence))
   for (const { change } of written)
-    if (change && HOLDING_MONEY.has(change.state) && !PAID_STATES.has(change.previousState))
-      await sayIfPaidTwice(context, change.orderId, change.attempt)
+    if (change && movesIntoMoneyHeld(change.previousState, change.state)) await sayIfPaidTwice(context, change.orderId, change.attempt)
 }

@@ -10,8 +10,9 @@ import { type FeedRecord, orderIdOfRecord } from '../updated-payments-feed.js'
 import { readsAsFeedRecord } from './feed-record-check.js'
 import type { AppliedChange, AttemptPatch, AttemptRecord, PollBatch, PollProblem } from '../store/ledger-store.js'
 import {
-  HOLDING_MONEY,
   FAILED_STATES,
+  movesIntoMoneyHeld,
+  otherHoldingMoney,
   PAID_STATES,
   resultCodeOfFeed,
   stateOfPaymentStatus,
@@ -45,8 +46,8 @@ async function paidByAnother(
   attempt: AttemptRecord,
   planned: ReadonlyMap<string, AttemptRecord>,
 ): Promise<boolean> {
-  const others = (await context.store.listAttempts(attempt.orderId)).map((a) => planned.get(a.id) ?? a)
-  return others.some((a) => a.id !== attempt.id && HOLDING_MONEY.has(a.state))
+  const attempts = (await context.store.listAttempts(attempt.orderId)).map((a) => planned.get(a.id) ?? a)
+  return otherHoldingMoney(attempts, attempt.number) !== undefined
 }
 
 /** The attempt as it will be once `patch` is written (null clears a field; the version moves on). */
@@ -76,8 +77,8 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
     return { kind: 'problem', reason: 'PAID_AFTER_FAILURE' }
   // A second payment for one order (a bank redirect left for a card, then approved after all): refund one.
   // Only the move into money held: a paid attempt's capture or refund, or a payment given back, goes on.
-  const intoMoneyHeld = verdict === 'move' && HOLDING_MONEY.has(to) && !PAID_STATES.has(attempt.state)
-  if (intoMoneyHeld && (await paidByAnother(context, attempt, planned))) return { kind: 'problem', reason: 'PAID_TWICE' }
+  if (verdict === 'move' && movesIntoMoneyHeld(attempt.state, to) && (await paidByAnother(context, attempt, planned)))
+    return { kind: 'problem', reason: 'PAID_TWICE' }
   const captured = record.capturedAmount.value
   const refunded = record.refundedAmount.value
   const amountsMoved = captured > attempt.capturedValue || refunded > attempt.refundedValue

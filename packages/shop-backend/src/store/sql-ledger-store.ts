@@ -57,9 +57,12 @@ const modificationOfRow = (row: ModificationRow | undefined) => row && modificat
 
 export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): LedgerStore {
   const { read, writeOne, insert, write } = driver
-  async function count(statement: 'openAttemptCount' | 'openModificationCount', before: string): Promise<number> {
+  async function count(
+    statement: 'openAttemptCount' | 'openModificationCount' | 'outboxBacklog',
+    values?: readonly unknown[],
+  ): Promise<number> {
     // PostgreSQL gives a COUNT as text.
-    const row = await read(first<{ n: number | string }>(statement, [before]))
+    const row = await read(first<{ n: number | string }>(statement, values))
     return Number(row?.n ?? 0)
   }
   return {
@@ -78,14 +81,14 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
     findAttemptByPspReference: async (psp) => attemptOfRow(await read(first<AttemptRow>('findAttemptByPspReference', [psp]))),
     listAttempts: async (orderId) => (await read(every<AttemptRow>('listAttempts', [orderId]))).map(attemptOf),
     listOpenAttempts: async (before, limit) => (await read(every<AttemptRow>('openAttempts', [before, limit]))).map(attemptOf),
-    countOpenAttempts: (before) => count('openAttemptCount', before),
+    countOpenAttempts: (before) => count('openAttemptCount', [before]),
     compareAndSet: (id, expectedVersion, patch, change) => write(step((s) => s.compareAndSet({ id, expectedVersion, patch, change }))),
     insertModification: (m) => insert(inserted('insertModification', valuesOf(rowOfModification(m), MODIFICATION_COLUMNS))),
     findModification: async (id) => modificationOfRow(await read(first<ModificationRow>('findModification', [id]))),
     listModifications: async (attemptId) => (await read(every<ModificationRow>('listModifications', [attemptId]))).map(modificationOf),
     listOpenModifications: async (before, limit) =>
       (await read(every<ModificationRow>('openModifications', [before, limit]))).map(modificationOf),
-    countOpenModifications: (before) => count('openModificationCount', before),
+    countOpenModifications: (before) => count('openModificationCount', [before]),
     async updateModification(id, expectedVersion, patch) {
       const values = [id, expectedVersion, patch.state, patch.pspReference ?? null, patch.errorCode ?? null, patch.updatedAt]
       return modificationOfRow(await writeOne(first<ModificationRow>('updateModification', values)))
@@ -101,11 +104,7 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
       return rows.map(problemOf)
     },
     dueOutbox: async (now, limit) => (await read(every<OutboxRow>('dueOutbox', [now, limit]))).map(outboxEntryOf),
-    async outboxBacklog() {
-      // PostgreSQL gives a COUNT as text.
-      const row = await read(first<{ n: number | string }>('outboxBacklog'))
-      return Number(row?.n ?? 0)
-    },
+    outboxBacklog: () => count('outboxBacklog'),
     async readLease(name) {
       const row = await read(first<LeaseRow>('readLease', [name]))
       return row && leaseOf(row)
