@@ -251,11 +251,21 @@ describe('the packed tarballs, installed in a shop project outside the workspace
         const client = createServiceClient({ baseUrl: baseUrl!, credentials: { shopId: shopId!, serviceSecret: serviceSecret! } })
         const methods = await client.checkoutPaymentMethods(storeId!, { country: 'NL', currency: 'EUR' })
         expect((methods.paymentMethods ?? []).map((m) => m.type)).toContain('scheme')
+        // Its port taken (this one still runs): one plain line naming the port and --port, exit 1, no stack.
+        const port = new URL(baseUrl!).port
+        const second = spawnSync(join(project.dir, 'node_modules/.bin/card-jwe-sandbox'), ['--port', port, '--data-dir', `${dataDir}-2`], {
+          encoding: 'utf8',
+        })
+        expect(second.stderr).toBe(
+          `card-jwe-sandbox: port ${port} on 127.0.0.1 is in use: stop what holds it, or pass --port N (0 for any free one)\n`,
+        )
+        expect(second.status).toBe(1)
         child.kill('SIGTERM')
         expect(await exited).toBe(0)
       } finally {
         if (child.exitCode === null) child.kill('SIGKILL')
         rmSync(dataDir, { recursive: true, force: true })
+        rmSync(`${dataDir}-2`, { recursive: true, force: true })
       }
       // Wrong words are refused with the rule and the usage, exit 2.
       const wrong = spawnSync(join(project.dir, 'node_modules/.bin/card-jwe-sandbox'), ['--port', 'eighty'], { encoding: 'utf8' })

@@ -60,6 +60,12 @@ if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a wh
 const sandbox = await startSandbox({
   dataDir: resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data'),
   port: Number(portText),
+}).catch((error: unknown) => {
+  if ((error as { code?: unknown } | undefined)?.code !== 'EADDRINUSE') throw error
+  process.stderr.write(
+    `card-jwe-sandbox: port ${portText} on 127.0.0.1 is in use: stop what holds it, or pass --port N (0 for any free one)\n`,
+  )
+  return process.exit(1)
 })
 const lines = [
   `sandbox listening at ${sandbox.baseUrl}`,

@@ -96,7 +96,21 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   // Started inside a shop's own tests, so the process's global Request and Response are left as they are.
   const app = createSandboxApp(context)
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, overrideGlobalObjects: false }) as Server
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve))
+  try {
+    // A port in use is an 'error' event, not a throw: without a listener it would end the process.
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port ?? 0, host, () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+  } catch (error) {
+    await group.close()
+    nonceConnection.close()
+    db.close()
+    throw error
+  }
   const { address, port } = server.address() as AddressInfo
   context.baseUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`
 

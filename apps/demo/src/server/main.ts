@@ -18,24 +18,32 @@ const external = process.env.SERVICE_BASE_URL
 const readyMadeStore = process.argv.includes('--ready-made-store') || process.env.DEMO_READY_MADE_STORE === '1'
 // Of the sandbox's log, only its "mail" lines: that is where a verification code arrives.
 const sandboxLog = (line: string) => void (line.startsWith('mail ') && process.stdout.write(`[sandbox] ${line}\n`))
+/** Ends the demo with one plain line when a port is taken (a demo or sandbox still running), else throws on. */
+function exitIfPortTaken(error: unknown, port: number, variable: string, what: string): never {
+  if ((error as { code?: unknown } | undefined)?.code !== 'EADDRINUSE') throw error
+  process.stderr.write(
+    `demo: port ${port} (${what}) is in use: stop what holds it, or set ${variable} to another port (0 for any free one)\n`,
+  )
+  process.exit(1)
+}
+const sandboxPort = Number(process.env.SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT)
 const sandbox = external
   ? undefined
-  : await startSandbox({
-      dataDir: resolve(dataDir, 'sandbox'),
-      port: Number(process.env.SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT),
-      log: sandboxLog,
-    })
+  : await startSandbox({ dataDir: resolve(dataDir, 'sandbox'), port: sandboxPort, log: sandboxLog }).catch((error: unknown) =>
+      exitIfPortTaken(error, sandboxPort, 'SANDBOX_PORT', 'the embedded sandbox'),
+    )
 const certificatePem = external ? await readFile(process.env.CERTIFICATE_PATH ?? '', 'utf8') : sandbox!.certificatePem
+const shopPort = Number(process.env.SHOP_PORT ?? DEMO_SHOP_PORT)
 const shop = await startShop({
   dataDir: resolve(dataDir, 'shop'),
   serviceBaseUrl: external ?? sandbox!.baseUrl,
   certificatePem,
-  port: Number(process.env.SHOP_PORT ?? DEMO_SHOP_PORT),
+  port: shopPort,
   readyMadeStore,
   // A changed copy of the built pages, e.g. for a test that proves it catches a broken page.
   ...(process.env.DEMO_FRONT_DIR ? { frontDir: resolve(process.env.DEMO_FRONT_DIR) } : {}),
   ...(sandbox ? { sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox` } : {}),
-})
+}).catch((error: unknown) => exitIfPortTaken(error, shopPort, 'SHOP_PORT', 'the shop'))
 process.stdout.write(
   [
     '',

@@ -137,8 +137,17 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
 
   // The port is known once the server listens: the back end (which needs the shop's URL) is made
   // and mounted then, before any request is routed.
-  const server = await new Promise<Server>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => resolve(started as Server))
+  const server = await new Promise<Server>((resolve, reject) => {
+    const started = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => {
+      started.off('error', reject)
+      resolve(started as Server)
+    })
+    // A port in use is an 'error' event: without a listener it would end the process with a stack.
+    started.once('error', reject)
+  }).catch(async (error: unknown) => {
+    await ledger.close()
+    db.close()
+    throw error
   })
   const shopUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   // A request Node cannot parse (an unknown method, a broken header) gets its 400 and the connection

@@ -1,0 +1,49 @@
+/**
+ * `pnpm demo` with a port already taken (a demo or a sandbox still running): one plain line that
+ * names the port and the variable that moves it, exit 1, and no stack trace.
+ */
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+
+const DEMO_MAIN = resolve('apps/demo/dist/server/main.js')
+let holder: Server
+let taken: number
+beforeAll(async () => {
+  holder = createServer()
+  await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done))
+  taken = (holder.address() as { port: number }).port
+})
+afterAll(() => new Promise<void>((done) => holder.close(() => done())))
+
+/** The demo's exit code and what it wrote to stderr, with `env` on top of this process's. */
+async function demoWith(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'demo-ports-'))
+  try {
+    const child = spawn(process.execPath, [DEMO_MAIN], { env: { ...process.env, DEMO_DATA_DIR: dataDir, ...env } })
+    let stderr = ''
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk))
+    // A demo that started after all would run until killed: the test's timeout ends it.
+    const code = await new Promise<number | null>((done) => child.on('exit', done))
+    return { code, stderr }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+it('the sandbox’s port taken: the demo says which port and SANDBOX_PORT, exit 1, no stack', async () => {
+  expect(await demoWith({ SANDBOX_PORT: String(taken), SHOP_PORT: '0' })).toEqual({
+    code: 1,
+    stderr: `demo: port ${taken} (the embedded sandbox) is in use: stop what holds it, or set SANDBOX_PORT to another port (0 for any free one)\n`,
+  })
+})
+
+it('the shop’s port taken: the demo says which port and SHOP_PORT, exit 1, no stack', async () => {
+  expect(await demoWith({ SANDBOX_PORT: '0', SHOP_PORT: String(taken) })).toEqual({
+    code: 1,
+    stderr: `demo: port ${taken} (the shop) is in use: stop what holds it, or set SHOP_PORT to another port (0 for any free one)\n`,
+  })
+})
