@@ -19,6 +19,10 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise<void>((done) => holder.close(() => done())))
 
+/** What the demo says when `port` (`variable`'s, `what` it is for) is taken. */
+const takenLine = (port: number, what: string, variable: string) =>
+  `demo: port ${port} (${what}) is in use: stop what holds it, or set ${variable} to another port (0 for any free one)\n`
+
 /** The demo's exit code and what it wrote to stderr, with `env` on top of this process's. */
 async function demoWith(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'demo-ports-'))
@@ -37,13 +41,13 @@ async function demoWith(env: Record<string, string>): Promise<{ code: number | n
 it('the sandbox’s port taken: the demo says which port and SANDBOX_PORT, exit 1, no stack', async () => {
   expect(await demoWith({ SANDBOX_PORT: String(taken), SHOP_PORT: '0' })).toEqual({
     code: 1,
-    stderr: `demo: port ${taken} (the embedded sandbox) is in use: stop what holds it, or set SANDBOX_PORT to another port (0 for any free one)\n`,
+    stderr: takenLine(taken, 'the embedded sandbox', 'SANDBOX_PORT'),
   })
 })
 
 it('the shop’s port taken: the demo says which port and SHOP_PORT, exit 1, no stack', async () => {
   expect(await demoWith({ SANDBOX_PORT: '0', SHOP_PORT: String(taken) })).toEqual({
     code: 1,
-    stderr: `demo: port ${taken} (the shop) is in use: stop what holds it, or set SHOP_PORT to another port (0 for any free one)\n`,
+    stderr: takenLine(taken, 'the shop', 'SHOP_PORT'),
   })
 })

@@ -12,7 +12,7 @@ beforeAll(async () => {
 })
 afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())))
 
-it('startSandbox on a port in use rejects with EADDRINUSE (no uncaught error), and the same data folder starts on another port', async () => {
+it('startSandbox on a taken port rejects with EADDRINUSE (no uncaught error); its data folder starts on another port', async () => {
   const dataDir = freshDataDir()
   await expect(startSandbox({ dataDir, port, log: () => {} })).rejects.toMatchObject({ code: 'EADDRINUSE' })
   // Its database was closed on the way out: the folder serves a sandbox at once.
