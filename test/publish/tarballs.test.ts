@@ -255,6 +255,7 @@ describe('the packed tarballs, installed in a shop project outside the workspace
         const port = new URL(baseUrl!).port
         const second = spawnSync(join(project.dir, 'node_modules/.bin/card-jwe-sandbox'), ['--port', port, '--data-dir', `${dataDir}-2`], {
           encoding: 'utf8',
+          timeout: 15_000, // a second sandbox that started after all is ended, not waited for
         })
         expect(second.stderr).toBe(
           `card-jwe-sandbox: port ${port} on 127.0.0.1 is in use: stop what holds it, or pass --port N (0 for any free one)\n`,

@@ -106,9 +106,13 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
       })
     })
   } catch (error) {
-    await group.close()
-    nonceConnection.close()
-    db.close()
+    // The listen error is the one to tell, whatever closing does.
+    try {
+      await group.close()
+    } finally {
+      nonceConnection.close()
+      db.close()
+    }
     throw error
   }
   const { address, port } = server.address() as AddressInfo

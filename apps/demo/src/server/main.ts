@@ -18,12 +18,22 @@ const external = process.env.SERVICE_BASE_URL
 const readyMadeStore = process.argv.includes('--ready-made-store') || process.env.DEMO_READY_MADE_STORE === '1'
 // Of the sandbox's log, only its "mail" lines: that is where a verification code arrives.
 const sandboxLog = (line: string) => void (line.startsWith('mail ') && process.stdout.write(`[sandbox] ${line}\n`))
-/** Ends the demo with one plain line when a port is taken (a demo or sandbox still running), else throws on. */
-function exitIfPortTaken(error: unknown, port: number, variable: string, what: string): never {
+/**
+ * Ends the demo with one plain line when a port is taken (a demo or sandbox still running), after
+ * `closeFirst` (what already started), else throws on.
+ */
+async function exitIfPortTaken(
+  error: unknown,
+  port: number,
+  variable: string,
+  what: string,
+  closeFirst: () => Promise<void> = async () => {},
+): Promise<never> {
   if ((error as { code?: unknown } | undefined)?.code !== 'EADDRINUSE') throw error
   process.stderr.write(
     `demo: port ${port} (${what}) is in use: stop what holds it, or set ${variable} to another port (0 for any free one)\n`,
   )
+  await closeFirst()
   process.exit(1)
 }
 const sandboxPort = Number(process.env.SANDBOX_PORT ?? SANDBOX_DEFAULT_PORT)
@@ -43,7 +53,7 @@ const shop = await startShop({
   // A changed copy of the built pages, e.g. for a test that proves it catches a broken page.
   ...(process.env.DEMO_FRONT_DIR ? { frontDir: resolve(process.env.DEMO_FRONT_DIR) } : {}),
   ...(sandbox ? { sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox` } : {}),
-}).catch((error: unknown) => exitIfPortTaken(error, shopPort, 'SHOP_PORT', 'the shop'))
+}).catch((error: unknown) => exitIfPortTaken(error, shopPort, 'SHOP_PORT', 'the shop', async () => sandbox?.close()))
 process.stdout.write(
   [
     '',

@@ -145,7 +145,8 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
     // A port in use is an 'error' event: without a listener it would end the process with a stack.
     started.once('error', reject)
   }).catch(async (error: unknown) => {
-    await ledger.close()
+    // The listen error is the one to tell, whatever closing does.
+    await ledger.close().catch(() => {})
     db.close()
     throw error
   })
