@@ -4,20 +4,17 @@
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { holdPort } from '../support/free-port.ts'
 
 const DEMO_MAIN = resolve('apps/demo/dist/server/main.js')
-let holder: Server
-let taken: number
+let held: Awaited<ReturnType<typeof holdPort>>
 beforeAll(async () => {
-  holder = createServer()
-  await new Promise<void>((done) => holder.listen(0, '127.0.0.1', done))
-  taken = (holder.address() as { port: number }).port
+  held = await holdPort()
 })
-afterAll(() => new Promise<void>((done) => holder.close(() => done())))
+afterAll(() => held.release())
 
 /** What the demo says when `port` (`variable`'s, `what` it is for) is taken. */
 const takenLine = (port: number, what: string, variable: string) =>
@@ -49,9 +46,12 @@ function saidPlainly(answer: { code: number | null; stderr: string }, line: stri
 }
 
 it('the sandbox’s port taken: the demo says which port and SANDBOX_PORT, exit 1, no stack', async () => {
-  saidPlainly(await demoWith({ SANDBOX_PORT: String(taken), SHOP_PORT: '0' }), takenLine(taken, 'the embedded sandbox', 'SANDBOX_PORT'))
+  saidPlainly(
+    await demoWith({ SANDBOX_PORT: String(held.port), SHOP_PORT: '0' }),
+    takenLine(held.port, 'the embedded sandbox', 'SANDBOX_PORT'),
+  )
 })
 
 it('the shop’s port taken: the demo says which port and SHOP_PORT, exit 1, no stack', async () => {
-  saidPlainly(await demoWith({ SANDBOX_PORT: '0', SHOP_PORT: String(taken) }), takenLine(taken, 'the shop', 'SHOP_PORT'))
+  saidPlainly(await demoWith({ SANDBOX_PORT: '0', SHOP_PORT: String(held.port) }), takenLine(held.port, 'the shop', 'SHOP_PORT'))
 })

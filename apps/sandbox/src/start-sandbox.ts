@@ -1,3 +1,4 @@
+import { once } from 'node:events'
 import { mkdir } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -97,14 +98,8 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const app = createSandboxApp(context)
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host, overrideGlobalObjects: false }) as Server
   try {
-    // A port in use is an 'error' event, not a throw: without a listener it would end the process.
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(options.port ?? 0, host, () => {
-        server.off('error', reject)
-        resolve()
-      })
-    })
+    // A port in use is an 'error' event, not a throw: once() rejects with it instead of the process ending.
+    await once(server.listen(options.port ?? 0, host), 'listening')
   } catch (error) {
     // The listen error is the one to tell, whatever closing does.
     try {

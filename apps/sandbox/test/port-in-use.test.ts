@@ -1,17 +1,14 @@
 import { readdirSync, readlinkSync } from 'node:fs'
-import { createServer, type Server } from 'node:net'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startSandbox } from '@card-jwe/sandbox'
+import { holdPort } from '../../../test/support/free-port.js'
 import { freshDataDir } from './support/sandbox-fixture.js'
 
-let holder: Server
-let port: number
+let held: Awaited<ReturnType<typeof holdPort>>
 beforeAll(async () => {
-  holder = createServer()
-  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve))
-  port = (holder.address() as { port: number }).port
+  held = await holdPort()
 })
-afterAll(() => new Promise<void>((resolve) => holder.close(() => resolve())))
+afterAll(() => held.release())
 
 /** The files under `dir` this process holds open (Linux's /proc): the database, its WAL, their handles. */
 const openFilesUnder = (dir: string) =>
@@ -26,7 +23,7 @@ const openFilesUnder = (dir: string) =>
 
 it('startSandbox on a taken port rejects with EADDRINUSE (no uncaught error) and leaves no file of its folder open', async () => {
   const dataDir = freshDataDir()
-  await expect(startSandbox({ dataDir, port, log: () => {} })).rejects.toMatchObject({ code: 'EADDRINUSE' })
+  await expect(startSandbox({ dataDir, port: held.port, log: () => {} })).rejects.toMatchObject({ code: 'EADDRINUSE' })
   // Its database, WAL handles and second connection were closed on the way out.
   expect(openFilesUnder(dataDir)).toEqual([])
   const sandbox = await startSandbox({ dataDir, port: 0, log: () => {} })

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import { existsSync } from 'node:fs'
+import { once } from 'node:events'
 import { mkdir } from 'node:fs/promises'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -137,14 +138,9 @@ export async function startShop(options: ShopOptions): Promise<RunningShop> {
 
   // The port is known once the server listens: the back end (which needs the shop's URL) is made
   // and mounted then, before any request is routed.
-  const server = await new Promise<Server>((resolve, reject) => {
-    const started = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }, () => {
-      started.off('error', reject)
-      resolve(started as Server)
-    })
-    // A port in use is an 'error' event: without a listener it would end the process with a stack.
-    started.once('error', reject)
-  }).catch(async (error: unknown) => {
+  const server = serve({ fetch: app.fetch, port: options.port ?? 0, hostname: '127.0.0.1' }) as Server
+  // A port in use is an 'error' event, not a throw: once() rejects with it instead of the process ending.
+  await once(server, 'listening').catch(async (error: unknown) => {
     // The listen error is the one to tell, whatever closing does.
     await ledger.close().catch(() => {})
     db.close()
