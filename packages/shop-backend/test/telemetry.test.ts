@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { METRICS } from '../src/index.js'
 import { PACKAGE } from '../src/telemetry/version.js'
 import { readFileSync } from 'node:fs'
-import { useWorld } from './support/shop.js'
+import { type TestShop, useWorld } from './support/shop.js'
 import { telemetryRecorder } from './support/telemetry.js'
 import { answerChallenge, runThreeDSMethod } from './support/threeds.js'
 
@@ -16,6 +16,14 @@ afterAll(() => recorder.unregister())
 
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
 const pointsOf = async (name: string) => (await recorder.collect()).get(name)?.points ?? []
+/** A gauge's values as collected now. */
+const gaugeValues = async (name: string) => (await pointsOf(name)).map((p) => p.value)
+
+/** One list of the admin's /problems answer, as the shop's admin page reads it. */
+async function problemsListed(s: TestShop, list: 'openPayments' | 'openModifications'): Promise<unknown[]> {
+  const answer = await s.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
+  return ((await answer.json()) as Record<typeof list, unknown[]>)[list]
+}
 const valueWith = (points: ReadonlyArray<{ attributes: Record<string, unknown>; value: unknown }>, attributes: Record<string, unknown>) =>
   points.find((p) => Object.entries(attributes).every(([k, v]) => p.attributes[k] === v))?.value
 
@@ -106,11 +114,8 @@ describe('spans and metrics through @opentelemetry/api', () => {
       world().proxy.rule = asRuled
     }
     await s.backend.poller.pollNow()
-    const openTooLong = async () => (await pointsOf(METRICS.openPayments)).map((p) => p.value)
-    const listed = async () => {
-      const answer = await s.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
-      return ((await answer.json()) as { openPayments: unknown[] }).openPayments
-    }
+    const openTooLong = () => gaugeValues(METRICS.openPayments)
+    const listed = () => problemsListed(s, 'openPayments')
     now += 14 * 60_000
     expect(await openTooLong()).toEqual([0])
     expect(await listed()).toEqual([])
@@ -140,11 +145,8 @@ describe('spans and metrics through @opentelemetry/api', () => {
     } finally {
       world().proxy.rule = asRuled
     }
-    const unansweredTooLong = async () => (await pointsOf(METRICS.openModifications)).map((p) => p.value)
-    const listed = async () => {
-      const answer = await s.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
-      return ((await answer.json()) as { openModifications: unknown[] }).openModifications
-    }
+    const unansweredTooLong = () => gaugeValues(METRICS.openModifications)
+    const listed = () => problemsListed(s, 'openModifications')
     now += 14 * 60_000
     expect(await unansweredTooLong()).toEqual([0])
     expect(await listed()).toEqual([])
