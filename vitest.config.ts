@@ -79,6 +79,15 @@ export default defineConfig({
       inNode({
         name: 'shop-backend',
         include: ['packages/shop-backend/test/**/*.test.ts'],
+        exclude: [...configDefaults.exclude, 'packages/shop-backend/test/runtimes/**'],
+        globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
+        testTimeout: 30_000,
+        hookTimeout: 120_000,
+      }),
+      // The back end on each server runtime's own HTTP server (scripts/run-tests.mjs runs it in Deno and Bun too).
+      inNode({
+        name: 'shop-backend:runtimes',
+        include: ['packages/shop-backend/test/runtimes/**/*.test.ts'],
         globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
         testTimeout: 30_000,
         hookTimeout: 120_000,

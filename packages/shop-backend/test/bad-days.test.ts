@@ -4,7 +4,8 @@ import { type AttemptRecord, connectServiceClient, type ShopOrder } from '../src
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { type Gate, gate } from './support/gate.js'
 import type { ServiceProxy } from './support/service-proxy.js'
-import { approveAtBank, patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { approveAtBank } from './support/bank-page.js'
+import { patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
 const shops: TestShop[] = []

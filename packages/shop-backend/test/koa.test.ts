@@ -14,7 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSecretBox, SHOP_SIDE_PATHS, type RequestInfo, type ShopBackend } from '../src/index.js'
 import { shopBackendMiddleware, type KoaMiddlewareOptions } from '../src/koa/index.js'
 import { freePort } from './support/listen.js'
-import { approveAtBank, startShop, startWorld, type TestShop, type World } from './support/shop.js'
+import { approveAtBank } from './support/bank-page.js'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
 beforeAll(async () => {

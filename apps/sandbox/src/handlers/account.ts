@@ -1,6 +1,6 @@
 import { randomInt, timingSafeEqual } from 'node:crypto'
 import { BackofficeUserRequestSchema, EmailVerificationRequestSchema } from '@card-jwe/payment-validator'
-import { z } from 'zod'
+import * as z from 'zod'
 import { authenticate } from '../authenticate.js'
 import { SandboxError } from '../errors.js'
 import { validBody } from '../http/parse-body.js'

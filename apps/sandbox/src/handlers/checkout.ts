@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { authenticate } from '../authenticate.js'
 import { notFound, SandboxError } from '../errors.js'
 import { jsonOf } from '../http/parse-body.js'

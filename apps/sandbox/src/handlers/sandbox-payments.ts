@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { keyForMessage } from '@card-jwe/payment-validator'
 import { runDueCaptures } from '../capture-timing.js'
 import { SandboxError } from '../errors.js'

@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
 import type { ModificationResult, ModifyOptions } from '../ledger/modify.js'

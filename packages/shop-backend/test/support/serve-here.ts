@@ -1,0 +1,67 @@
+import { createServer, type RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { ShopBackend } from '../../src/index.js'
+import { toNodeListener } from '../../src/node/index.js'
+
+/** The server runtime this test runs in. */
+export const RUNTIME: 'deno' | 'bun' | 'node' = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node'
+
+/** What this file uses of `Deno.serve` (Deno 2), typed here: the tests' tsconfig has no Deno types. */
+interface DenoServe {
+  serve(
+    options: { hostname: string; port: number; onListen(): void },
+    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
+  ): { addr: { port: number }; shutdown(): Promise<void> }
+}
+
+/** What this file uses of `Bun.serve` (Bun 1), typed here for the same reason. */
+interface BunServe {
+  serve(options: {
+    hostname: string
+    port: number
+    fetch(request: Request, server: { requestIP(request: Request): { address: string } | null }): Promise<Response>
+  }): { port: number; stop(closeActiveConnections: boolean): Promise<void> }
+}
+
+export interface Served {
+  readonly url: string
+  close(): Promise<void>
+}
+
+/**
+ * `backend()` served on a free loopback port by this runtime's own HTTP server, as a shop on it
+ * serves it: `Deno.serve` and `Bun.serve` hand `backend.fetch` the request and the shopper's
+ * address; Node takes the package's adapter. The back end is read at each request, so the shop's
+ * URL (its port) is known before the back end is made.
+ */
+export async function serveHere(backend: () => ShopBackend): Promise<Served> {
+  const { Deno: deno, Bun: bun } = globalThis as { Deno?: DenoServe; Bun?: BunServe }
+  if (deno) {
+    const server = deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, (request, info) =>
+      backend().fetch(request, { ip: info.remoteAddr.hostname }),
+    )
+    return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() }
+  }
+  if (bun) {
+    const server = bun.serve({
+      hostname: '127.0.0.1',
+      port: 0,
+      fetch: (request, self) => backend().fetch(request, { ip: self.requestIP(request)?.address }),
+    })
+    return { url: `http://127.0.0.1:${server.port}`, close: () => server.stop(true) }
+  }
+  let listener: RequestListener | undefined
+  const server = createServer((req, res) => {
+    listener ??= toNodeListener(backend())
+    listener(req, res)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+    },
+  }
+}
