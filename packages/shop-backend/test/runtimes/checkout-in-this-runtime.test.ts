@@ -70,15 +70,21 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
     })
     return { status: response.status, body: (await response.json()) as Record<string, unknown> }
   }
+  /** The payments the sandbox holds for an order reference, with this result code (its own read-only list). */
+  async function paidAtSandbox(reference: string, resultCode = 'Authorised'): Promise<number> {
+    const query = new URLSearchParams({ reference, resultCode })
+    return ((await (await fetch(`${sandbox.baseUrl}/sandbox/payments?${query}`)).json()) as { count: number }).count
+  }
   async function cardSubmission(order: ShopOrder): Promise<Record<string, unknown>> {
     const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
     const jwe = await encryptCard(card, await importCertificate(sandbox.certificatePem))
     return { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(jwe) }
   }
 
-  it('registers, then takes a card payment; a double submit gets the first answer from one attempt', async () => {
+  it('registers, then takes a card payment; a double submit gets the same answer and pays once', async () => {
     const order = newOrder()
     expect(await post('/api/payments', await cardSubmission(order))).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    expect(await paidAtSandbox(order.reference)).toBe(1)
 
     const twice = newOrder()
     const submission = await cardSubmission(twice)
@@ -88,6 +94,7 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
     const attempts = await store.listAttempts(String(twice.id))
     expect(attempts).toHaveLength(1)
     expect(attempts[0]).toMatchObject({ state: 'authorised', pspReference: expect.any(String) })
+    expect(await paidAtSandbox(twice.reference)).toBe(1)
     expect(changes.filter((c) => c.state === 'authorised').map((c) => c.orderId)).toEqual([order.id, twice.id])
   })
 
@@ -106,5 +113,6 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
       body: { resultCode: 'Authorised' },
     })
     expect(changes.at(-1)).toMatchObject({ orderId: order.id, state: 'authorised' })
+    expect(await paidAtSandbox(order.reference)).toBe(1)
   })
 })
