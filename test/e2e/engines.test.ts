@@ -103,9 +103,12 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     await openCheckout()
     await shopper.click('#pay-ideal')
     await shopper.waitFor('form[action$="/approve"] button')
+    const firstLoad = await shopper.evaluate(() => performance.timeOrigin)
     // Re-opened, so WebKit's listener is there from the load on; the icon request follows the load.
     await shopper.open(await shopper.url())
     await shopper.waitFor('form[action$="/approve"] button')
+    // A new document: a driver that kept the first one would leave its icon request unwatched.
+    expect(await shopper.evaluate(() => performance.timeOrigin)).not.toBe(firstLoad)
     await new Promise((resolve) => setTimeout(resolve, FAVICON_SETTLE_MS))
     expect(await shopper.cspViolations()).toEqual([])
   })
