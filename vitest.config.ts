@@ -86,7 +86,7 @@ export default defineConfig({
       }),
       // The back end on each server runtime's own HTTP server (scripts/run-tests.mjs runs it in Deno and Bun too).
       inNode({
-        name: 'shop-backend:runtimes',
+        name: 'shop-backend-runtimes:node',
         include: ['packages/shop-backend/test/runtimes/**/*.test.ts'],
         globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
         testTimeout: 30_000,
@@ -94,7 +94,14 @@ export default defineConfig({
       }),
       inNode({ name: 'sqlite-group-commit', include: ['packages/sqlite-group-commit/test/**/*.test.ts'] }),
       inNode({ name: 'service-client:node', include: ['packages/service-client/test/**/*.test.ts'] }),
-      inNode({ name: 'sandbox', include: ['apps/sandbox/test/**/*.test.ts'], globalSetup: [testCertificates], testTimeout: 30_000 }),
+      // A hook may launch Chromium (the ACS page's test): 10 s, the default, is a timing test on a busy machine.
+      inNode({
+        name: 'sandbox',
+        include: ['apps/sandbox/test/**/*.test.ts'],
+        globalSetup: [testCertificates],
+        testTimeout: 30_000,
+        hookTimeout: 60_000,
+      }),
       inNode({ name: 'testkit', include: ['packages/testkit/test/**/*.test.ts'], globalSetup: [testCertificates] }),
       inNode({
         name: 'cross-package:node',

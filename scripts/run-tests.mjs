@@ -18,9 +18,9 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const vitest = join(root, 'node_modules/vitest/vitest.mjs')
 const bin = (name) => join(root, 'test/node_modules/.bin', name)
 /** The projects whose suites need no browser and must pass in every server runtime. */
-const RUNTIME_PROJECTS = ['card-jwe:node', 'service-client:node', 'shop-backend:runtimes']
-/** Node for what the tests start beside them (the sandbox: neither Deno nor Bun loads better-sqlite3). */
-const NODE_FOR_SERVICES = { CARD_JWE_NODE: process.execPath }
+const RUNTIME_PROJECTS = ['card-jwe:node', 'service-client:node', 'shop-backend-runtimes:node']
+/** What a runtime's run is told: its name (a test checks it runs there), and Node for the sandbox it starts. */
+const runtimeEnv = (runtime) => ({ CARD_JWE_RUNTIME: runtime, CARD_JWE_NODE: process.execPath })
 /** Debian's faketime puts libfaketime in LD_PRELOAD (test/support/faketime.ts says the same). */
 const underFaketime = /libfaketime/.test(process.env.LD_PRELOAD ?? '')
 
@@ -50,9 +50,9 @@ if (underFaketime)
   )
 else {
   // No update check: it needs the network.
-  run('vitest (deno)', bin('deno'), ['run', '-A', vitest, 'run', ...projectArgs], { DENO_NO_UPDATE_CHECK: '1', ...NODE_FOR_SERVICES })
+  run('vitest (deno)', bin('deno'), ['run', '-A', vitest, 'run', ...projectArgs], { DENO_NO_UPDATE_CHECK: '1', ...runtimeEnv('deno') })
 }
-run('vitest (bun)', bin('bun'), ['--bun', vitest, 'run', ...projectArgs], NODE_FOR_SERVICES)
+run('vitest (bun)', bin('bun'), ['--bun', vitest, 'run', ...projectArgs], runtimeEnv('bun'))
 rmSync(summaries, { recursive: true, force: true })
 
 const { lines, total } = combineRuns(runs)

@@ -10,15 +10,9 @@ import type { Reporter, SerializedError, TestModule, TestRunEndReason } from 'vi
 import { closingLine, combineRuns, countRun, type ModuleRecord } from '../../scripts/lib/test-summary.mjs'
 import { NOT_IN_WEBKIT, PLAYWRIGHT_PROVIDER_ONLY, wantedEngines } from './browsers.ts'
 import { FAKETIME_LEFT_OUT, FAKETIME_LEFT_OUT_FILES, UNDER_FAKETIME } from './faketime.ts'
+import { serverRuntime } from './runtime.ts'
 
 const REAL_CLOCK = 'it runs in the real-clock pass'
-
-/** The server runtime this run is in: a ":node" project run by Deno or Bun is named after it. */
-function runtime(): 'node' | 'deno' | 'bun' {
-  if ('Deno' in globalThis) return 'deno'
-  if ((process.versions as { bun?: string }).bun) return 'bun'
-  return 'node'
-}
 
 /** The first error of a module outside its tests: a file that did not load, a hook that threw. */
 function errorOutsideTests(module: TestModule): string | undefined {
@@ -37,7 +31,8 @@ function firstLineOf(error: { name?: string; message?: string } | undefined): st
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>, reason: TestRunEndReason): void {
     const modules: ModuleRecord[] = testModules.map((module) => ({
-      project: (module.project.name || 'root').replace(/:node$/, `:${runtime()}`),
+      // A ":node" project run by Deno or Bun is named after it.
+      project: (module.project.name || 'root').replace(/:node$/, `:${serverRuntime()}`),
       file: module.relativeModuleId,
       failedOutsideTests: errorOutsideTests(module),
       states: [...module.children.allTests()].map((test) => test.result().state),
@@ -51,7 +46,7 @@ export default class SummaryReporter implements Reporter {
       unhandledErrors.map((error) => `${error.name ?? 'Error'}: ${error.message ?? ''}`.slice(0, 300)),
       reason === 'interrupted' ? 'interrupted' : undefined,
     )
-    const { lines, total } = combineRuns([{ label: `vitest (${runtime()})`, exitCode: 0, summary }])
+    const { lines, total } = combineRuns([{ label: `vitest (${serverRuntime()})`, exitCode: 0, summary }])
     // What an engine cannot run is said, not silently left out.
     const ran = (engine: string) => modules.some((m) => m.project.endsWith(`(${engine})`))
     const hasBrowsers = ran('chromium')
@@ -76,7 +71,7 @@ export default class SummaryReporter implements Reporter {
       writeFileSync(file, JSON.stringify({ ...summary, notRun }))
     }
     // Under scripts/run-tests.mjs this is one run of several: its line is labelled, the closing line comes last.
-    const label = file ? `this run (${runtime()})` : 'tests'
+    const label = file ? `this run (${serverRuntime()})` : 'tests'
     process.stdout.write(
       `\nper project and runtime:\n${[...lines, ...notRun].join('\n')}\n${closingLine(total).replace(/^tests/, label)}\n`,
     )

@@ -4,7 +4,7 @@
  */
 import type { HttpBindings } from '@hono/node-server'
 import type { Hono } from 'hono'
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseJsonBody } from '@card-jwe/payment-validator'
 import type { ShopBackend } from '@card-jwe/shop-backend'
 import { HttpError, json } from './http-error.js'

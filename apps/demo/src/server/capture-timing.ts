@@ -1,5 +1,5 @@
 import { MAX_CAPTURE_DELAY_HOURS } from '@card-jwe/payment-validator'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ShopDb } from './db.js'
 
 /**

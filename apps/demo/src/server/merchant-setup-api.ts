@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseJsonBody, type CreateStoreRequest } from '@card-jwe/payment-validator'
 import { httpStatusOf, ShopBackendError, type MerchantSetup } from '@card-jwe/shop-backend'
 import { HttpError } from './http-error.js'

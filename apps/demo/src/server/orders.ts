@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { CATALOGUE, SHOP_CURRENCY } from './catalogue.js'
 import type { OrderRecord } from '@card-jwe/payment-validator'
 import { PAID_STATES, type AttemptState, type OrderChange, ABANDONABLE_RESULT_CODES } from '@card-jwe/shop-backend'

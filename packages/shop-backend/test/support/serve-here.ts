@@ -3,9 +3,6 @@ import type { AddressInfo } from 'node:net'
 import type { ShopBackend } from '../../src/index.js'
 import { toNodeListener } from '../../src/node/index.js'
 
-/** The server runtime this test runs in. */
-export const RUNTIME: 'deno' | 'bun' | 'node' = 'Deno' in globalThis ? 'deno' : 'Bun' in globalThis ? 'bun' : 'node'
-
 /** What this file uses of `Deno.serve` (Deno 2), typed here: the tests' tsconfig has no Deno types. */
 interface DenoServe {
   serve(
@@ -28,12 +25,7 @@ export interface Served {
   close(): Promise<void>
 }
 
-/**
- * `backend()` served on a free loopback port by this runtime's own HTTP server, as a shop on it
- * serves it: `Deno.serve` and `Bun.serve` hand `backend.fetch` the request and the shopper's
- * address; Node takes the package's adapter. The back end is read at each request, so the shop's
- * URL (its port) is known before the back end is made.
- */
+/** `backend()` on this runtime's own server (Node: the package's adapter), read at each request: the URL comes first. */
 export async function serveHere(backend: () => ShopBackend): Promise<Served> {
   const { Deno: deno, Bun: bun } = globalThis as { Deno?: DenoServe; Bun?: BunServe }
   if (deno) {
