@@ -24,6 +24,13 @@ const runSandbox = here('./apps/sandbox/src/testing/vitest-global-setup.ts')
 
 const cardJweSuite = ['packages/card-jwe/test/**/*.test.ts']
 
+/** The shop back end's projects: a real PostgreSQL server for the run, and time for real processes and databases. */
+const shopBackendTests = {
+  globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
+  testTimeout: 30_000,
+  hookTimeout: 120_000,
+}
+
 type ProjectTest = NonNullable<TestProjectInlineConfiguration['test']>
 type BrowserCommands = Record<string, BrowserCommand<never[]>>
 
@@ -77,21 +84,13 @@ export default defineConfig({
       inNode({ name: 'payment-validator', include: ['packages/payment-validator/test/**/*.test.ts'] }),
       // A real PostgreSQL server for the run (its store's conformance and the multi-instance tests).
       inNode({
+        ...shopBackendTests,
         name: 'shop-backend',
         include: ['packages/shop-backend/test/**/*.test.ts'],
         exclude: [...configDefaults.exclude, 'packages/shop-backend/test/runtimes/**'],
-        globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
-        testTimeout: 30_000,
-        hookTimeout: 120_000,
       }),
       // The back end on each server runtime's own HTTP server (scripts/run-tests.mjs runs it in Deno and Bun too).
-      inNode({
-        name: 'shop-backend-runtimes:node',
-        include: ['packages/shop-backend/test/runtimes/**/*.test.ts'],
-        globalSetup: [here('./packages/shop-backend/test/support/postgres-server.ts')],
-        testTimeout: 30_000,
-        hookTimeout: 120_000,
-      }),
+      inNode({ ...shopBackendTests, name: 'shop-backend-runtimes:node', include: ['packages/shop-backend/test/runtimes/**/*.test.ts'] }),
       inNode({ name: 'sqlite-group-commit', include: ['packages/sqlite-group-commit/test/**/*.test.ts'] }),
       inNode({ name: 'service-client:node', include: ['packages/service-client/test/**/*.test.ts'] }),
       // A hook may launch Chromium (the ACS page's test): 10 s, the default, is a timing test on a busy machine.

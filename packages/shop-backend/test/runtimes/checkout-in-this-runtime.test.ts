@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
-import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
+import { type EncryptionCertificate, encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { connectServiceClient, createShopBackend, type OrderChange, type ShopBackend, type ShopOrder } from '../../src/index.js'
 import { loadOrCreateSecretKey } from '../../src/node/index.js'
 import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js'
@@ -25,9 +25,11 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
   let store: PostgresStore | undefined
   let served: Served | undefined
   let backend: ShopBackend
+  let certificate: EncryptionCertificate
 
   beforeAll(async () => {
     sandbox = await startSandboxProcess()
+    certificate = await importCertificate(sandbox.certificatePem)
     keyFolder = await mkdtemp(join(tmpdir(), 'shop-backend-runtime-key-'))
     database = await freshDatabase('runtime')
     store = await openPostgresStore({ connectionString: database.url, max: 4 })
@@ -88,7 +90,7 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
   }
   async function cardSubmission(order: ShopOrder): Promise<Record<string, unknown>> {
     const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-    const jwe = await encryptCard(card, await importCertificate(sandbox!.certificatePem))
+    const jwe = await encryptCard(card, certificate)
     return { orderId: order.id, reference: order.reference, amount: order.amount, paymentMethod: toPaymentMethod(jwe) }
   }
 

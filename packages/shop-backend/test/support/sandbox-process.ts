@@ -69,8 +69,10 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
     await rm(dataDir, { recursive: true, force: true })
   }
   let output: string
+  let certificatePem: string
   try {
     output = await startUpOutput(child)
+    certificatePem = await readFile(/^certificate (\S+)$/m.exec(output)![1]!, 'utf8')
   } catch (error) {
     await close()
     throw error
@@ -78,10 +80,5 @@ export async function startSandboxProcess(): Promise<SandboxProcess> {
   child.stdout!.on('data', (chunk: string) => {
     output += chunk
   })
-  return {
-    baseUrl: /^sandbox listening at (\S+)$/m.exec(output)![1]!,
-    certificatePem: await readFile(/^certificate (\S+)$/m.exec(output)![1]!, 'utf8'),
-    output: () => output,
-    close,
-  }
+  return { baseUrl: /^sandbox listening at (\S+)$/m.exec(output)![1]!, certificatePem, output: () => output, close }
 }

@@ -1,7 +1,7 @@
-import { createServer, type RequestListener } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { RequestListener } from 'node:http'
 import type { ShopBackend } from '../../src/index.js'
 import { toNodeListener } from '../../src/node/index.js'
+import { listen } from './listen.js'
 
 /** What this file uses of `Deno.serve` (Deno 2), typed here: the tests' tsconfig has no Deno types. */
 interface DenoServe {
@@ -43,17 +43,9 @@ export async function serveHere(backend: () => ShopBackend): Promise<Served> {
     return { url: `http://127.0.0.1:${server.port}`, close: () => server.stop(true) }
   }
   let listener: RequestListener | undefined
-  const server = createServer((req, res) => {
+  const { url, close } = await listen((req, res) => {
     listener ??= toNodeListener(backend())
     listener(req, res)
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
-      await closed
-    },
-  }
+  return { url, close }
 }
