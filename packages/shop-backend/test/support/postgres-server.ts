@@ -1,7 +1,7 @@
 /**
  * A real PostgreSQL server for the shop back end's tests (vitest `globalSetup` of the `shop-backend`
- * project): Debian's `postgresql` package (`scripts/setup.sh --tests` installs it), started once per
- * run in a temporary data folder, as an unprivileged user (`nobody` when the run is root: PostgreSQL
+ * projects): Debian's `postgresql` package (`scripts/setup.sh --tests` installs it), started once per
+ * run for every project that names this file, in a temporary data folder, as an unprivileged user (`nobody` when the run is root: PostgreSQL
  * refuses root), on a free loopback port, `fsync=off`. Each test file or test makes its own
  * database (`freshDatabase`). Stopped and its folder removed at the end. No mock, no stand-in.
  * Missing PostgreSQL: its tests are skipped with the reason, except with CI=true, where the run fails.
@@ -26,6 +26,17 @@ declare module 'vitest' {
   }
 }
 
+interface SharedServer {
+  readonly started: ReturnType<typeof startPostgres>
+  users: number
+}
+/**
+ * The run's server, shared by the projects that use this file (started by the first, stopped after
+ * the last): on globalThis, as Vitest loads a globalSetup file afresh for each project.
+ */
+const SHARED = Symbol.for('card-jwe.test.postgres-server')
+const holder = globalThis as { [SHARED]?: SharedServer }
+
 export default async function startPostgresServer(project: TestProject): Promise<() => Promise<void>> {
   const bin = postgresBinDir()
   if (!bin) {
@@ -35,8 +46,16 @@ export default async function startPostgresServer(project: TestProject): Promise
     project.provide('postgres', { adminUrl: '', version: '', missing })
     return async () => {}
   }
-  const server = await startPostgres({ bin, durable: false }) // fsync, synchronous_commit, full_page_writes off
-  console.log(`shop-backend: PostgreSQL tests run against ${server.version} (${bin}, loopback port ${server.port})`)
+  const first = holder[SHARED] === undefined
+  holder[SHARED] ??= { started: startPostgres({ bin, durable: false }), users: 0 } // fsync, synchronous_commit, full_page_writes off
+  const run = holder[SHARED]
+  run.users++
+  const server = await run.started
+  if (first) console.log(`shop-backend: PostgreSQL tests run against ${server.version} (${bin}, loopback port ${server.port})`)
   project.provide('postgres', { adminUrl: server.adminUrl, version: server.version })
-  return server.stop
+  return async () => {
+    if (--run.users > 0) return
+    if (holder[SHARED] === run) delete holder[SHARED]
+    await server.stop()
+  }
 }
