@@ -25,6 +25,7 @@ import { submitDetails } from './ledger/submit-details.js'
 import { submitPayment } from './ledger/submit-payment.js'
 import type { createOutbox, OutboxTicket } from './ledger/outbox.js'
 import { requireOwnSavedCard, type SavedCardChoice, savedCardChoice } from './ledger/saved-card-check.js'
+import { underAttempt } from './ledger/attempt-in-metadata.js'
 import { canHaveSavedCards, savedCards } from './ledger/shopper-data.js'
 
 /** Where the shopper returns after a redirect: the shop's `returnUrl`, else the shop's page with the order's id. */
@@ -128,7 +129,7 @@ export function addCheckoutRoutes(
           forRequest(context, ticket),
           order,
           { methodType, fingerprint, repeatWindowMs: deps.repeatWindowMs, freshEachTry: 'jwe' in submission.paymentMethod },
-          (attempt) => service.createPayment(storeId, body, { idempotencyKey: attempt.idempotencyKey }),
+          (attempt) => service.createPayment(storeId, underAttempt(body, attempt.number), { idempotencyKey: attempt.idempotencyKey }),
         ),
       )
       .finally(ticket.deliver)

@@ -30,6 +30,7 @@ const REASONS: Readonly<Record<string, string>> = {
   UNKNOWN_ORDER: 'No order of this shop has this id',
   NO_ORDER_ID: 'The update names no order',
   NO_ATTEMPT: 'The shop never sent this payment',
+  AMBIGUOUS_ATTEMPT: "Two of the order's payments are still open and the update does not say which it is about",
   UNKNOWN_STATUS: 'The payment service sent a status the shop does not know',
   AMOUNT_MISMATCH: "The amount differs from the order's",
   CONFLICT: 'Another update changed the payment at the same moment',

@@ -6,6 +6,7 @@ import type { createOutbox } from './outbox.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { requireOwnSavedCard } from './saved-card-check.js'
 import { submitPayment } from './submit-payment.js'
+import { underAttempt } from './attempt-in-metadata.js'
 
 /** What `backend.chargeSavedCard` charges the order with. */
 export interface SavedCardCharge {
@@ -61,12 +62,15 @@ export async function chargeSavedCard(
         (attempt) =>
           service.createPayment(
             storeId,
-            buildSavedCardChargeRequest({
-              order: { ...order, shopperReference },
-              config: deps.config,
-              storedPaymentMethodId,
-              recurringProcessingModel,
-            }),
+            underAttempt(
+              buildSavedCardChargeRequest({
+                order: { ...order, shopperReference },
+                config: deps.config,
+                storedPaymentMethodId,
+                recurringProcessingModel,
+              }),
+              attempt.number,
+            ),
             { idempotencyKey: attempt.idempotencyKey },
           ),
       )

@@ -130,13 +130,18 @@ async function sendUnderClaim(
     throw refusal(error)
   }
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
-  const target = answeredAttempt(attempts, attempt, answer)
+  let target = answeredAttempt(attempts, attempt, answer)
+  let current: AttemptRecord | undefined
   if (!target) {
-    // Whose answer it is, the feed will say: the claim goes, the page is asked to reload.
-    await releaseClaim(context, attempt.id, key)
-    throw outcomePending()
-  }
-  const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
+    // Whose answer it is, the feed says (its records name their attempt): read, then place it again.
+    // Still unplaced, the claim stays (marked unanswered by the caller): were it released, a new Pay
+    // could go beside a payment this answer may say is paid.
+    await readFeedFor(context, attempt.orderId)
+    target = answeredAttempt(await context.store.listAttempts(attempt.orderId), attempt, answer)
+    if (!target) throw outcomePending()
+    current = await context.store.findAttempt(target.id)
+  } else current = target.id === attempt.id ? attempt : await context.store.findAttempt(target.id)
+  current ??= target
   const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
   // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
   await releaseClaim(context, attempt.id, key)

@@ -2,6 +2,7 @@
  * What one feed page writes, planned record by record against the ledger before the page's one
  * transaction (the store applies it: store/feed-page.ts).
  */
+import { attemptNumberOf } from '../ledger/attempt-in-metadata.js'
 import { changeOf } from '../ledger/attempts.js'
 import { retryAt } from '../lib/backoff.js'
 import type { BackendContext } from '../backend-context.js'
@@ -22,20 +23,31 @@ import {
 
 type Plan = { kind: 'apply'; applied: AppliedChange; next: AttemptRecord } | { kind: 'skip' } | { kind: 'problem'; reason: string }
 
-/** Which attempt a feed record is about: by pspReference, else (its answer was lost) the order's open attempt. */
+/**
+ * Which attempt a feed record is about: by pspReference, else (its answer was lost, or a step's
+ * answer came without one) the attempt its metadata names. A record without that number (a payment
+ * sent before the back end named attempts) goes to the order's one open attempt with no
+ * pspReference; with several, guessing could end one attempt with another's payment, and a new key
+ * would then go for it: a problem, tried again once all but one have their pspReference.
+ */
 async function attemptOf(context: BackendContext, record: FeedRecord): Promise<AttemptRecord | string> {
   const byPsp = await context.store.findAttemptByPspReference(record.pspReference)
   if (byPsp) return byPsp
   const orderId = orderIdOfRecord(record)
   if (orderId === undefined) return 'NO_ORDER_ID'
   const attempts = await context.store.listAttempts(orderId)
-  // A payment made while its answer was lost: the attempt that holds no pspReference yet and was not refused.
-  const open = [...attempts]
-    .reverse()
-    .find(
-      (a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required' || a.state === 'confirming'),
-    )
-  if (open) return open
+  const number = attemptNumberOf(record)
+  if (number !== undefined) {
+    const named = attempts.find((a) => a.number === number)
+    if (!named) return attempts.length === 0 && !(await context.findOrder(orderId)) ? 'UNKNOWN_ORDER' : 'NO_ATTEMPT'
+    // Its key made another payment (a key names one payment): not this record's.
+    return named.pspReference === undefined ? named : 'CONFLICT'
+  }
+  const open = attempts.filter(
+    (a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required' || a.state === 'confirming'),
+  )
+  if (open.length === 1) return open[0]!
+  if (open.length > 1) return 'AMBIGUOUS_ATTEMPT'
   if (attempts.length === 0) return (await context.findOrder(orderId)) ? 'NO_ATTEMPT' : 'UNKNOWN_ORDER'
   return 'NO_ATTEMPT'
 }

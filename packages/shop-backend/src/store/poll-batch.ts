@@ -7,7 +7,10 @@ export interface PollProblem {
   readonly sequence: number
   /** The feed record as it came (no card data: status, amounts, references, metadata). */
   readonly change: Readonly<Record<string, unknown>>
-  /** `UNKNOWN_ORDER`, `NO_ORDER_ID`, `NO_ATTEMPT`, `UNKNOWN_STATUS`, `AMOUNT_MISMATCH`, `CONFLICT`, `STORE_ERROR`... */
+  /**
+   * `UNKNOWN_ORDER`, `NO_ORDER_ID`, `NO_ATTEMPT`, `AMBIGUOUS_ATTEMPT`, `UNKNOWN_STATUS`, `AMOUNT_MISMATCH`,
+   * `CONFLICT`, `STORE_ERROR`...
+   */
   readonly reason: string
   /** Tries so far. */
   readonly tries: number

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { findTestCard } from '@card-jwe/testkit/test-cards'
+import { approveAtBank } from './support/bank-page.js'
+import { useWorld } from './support/shop.js'
+
+const { world, shop } = useWorld()
+
+// The spec promises a pspReference only on final answers: a service may answer a step (an action) without it.
+function withoutStepReferences(_method: string, _path: string, body: Buffer): Buffer {
+  const answer = JSON.parse(body.toString() || '{}') as Record<string, unknown>
+  if (answer.action === undefined) return body
+  delete answer.pspReference
+  return Buffer.from(JSON.stringify(answer))
+}
+
+afterEach(() => {
+  world().proxy.answer = (_method, _path, body) => body
+})
+
+describe('a service that answers steps without their pspReference', () => {
+  it("a bank's approval returning while a card waits at its step pays the order once, on the bank's attempt", async () => {
+    world().proxy.answer = withoutStepReferences
+    const s = await shop()
+    const order = s.createOrder()
+    const ideal = await s.post('/api/payments', s.idealSubmission(order))
+    expect(ideal.body).toMatchObject({ resultCode: 'RedirectShopper' })
+    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+    // Meanwhile, in another tab, a card that asks for a 3-D Secure step.
+    const challenged = findTestCard({ threeDSecure: 'challenge', outcome: 'authorised' })
+    const card = await s.post('/api/payments', await s.cardSubmission(order, challenged))
+    expect(card.body.action).toBeDefined()
+
+    // The bank's return: its details finish the iDEAL payment, which the ledger knows by no reference.
+    const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+    // The card's tab gives up its step and pays again with a card that needs none.
+    const again = await s.post('/api/payments', await s.cardSubmission(order))
+
+    expect(world().sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    expect(returned.body).toEqual({ resultCode: 'Authorised' })
+    expect(again.body).toEqual({ resultCode: 'Authorised' })
+    const [bank, step, ...more] = await s.store.listAttempts(String(order.id))
+    expect(more).toEqual([])
+    expect(bank).toMatchObject({ methodType: 'ideal', state: 'authorised' })
+    expect(bank?.pspReference).toBeDefined()
+    // The card's step keeps its own payment (the feed names it too), not the bank's.
+    expect(step).toMatchObject({ methodType: 'scheme', state: 'action_required' })
+    expect(step?.pspReference).not.toBe(bank?.pspReference)
+  })
+
+  it('each payment request names its attempt in its metadata, beside the order', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const sent = () =>
+      world()
+        .proxy.callsForwarded('POST', '/payments')
+        .filter((call) => call.body.includes(String(order.id)))
+    expect((await s.post('/api/payments', s.idealSubmission(order))).status).toBe(200)
+    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+    const metadata = sent().map((call) => (JSON.parse(call.body) as { metadata: unknown }).metadata)
+    expect(metadata).toEqual([
+      { shop_order_id: String(order.id), shop_attempt: 1 },
+      { shop_order_id: String(order.id), shop_attempt: 2 },
+    ])
+  })
+})
