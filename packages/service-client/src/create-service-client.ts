@@ -92,8 +92,8 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
     }
 
     const endCall = startCall(endpoint)
-    const { outcome, attempts } = await send({ method, url: baseUrl + pathWithQuery, headers, body: text }, policy)
-    const record: CallRecord = { attempts, idempotencyKey }
+    const { outcome, attempts, unanswered } = await send({ method, url: baseUrl + pathWithQuery, headers, body: text }, policy)
+    const record: CallRecord = { attempts, idempotencyKey, unanswered }
     const name = describeEndpoint(endpoint)
     const ended = (result: CallOutcome) => endCall(result, attempts)
     if (outcome.kind === 'no-answer') {

@@ -19,6 +19,11 @@ export interface CallRecord {
   readonly attempts: number
   /** The `Idempotency-Key` every attempt carried (the caller's or a generated one); none on a GET. */
   readonly idempotencyKey: string | undefined
+  /**
+   * A try before the last got no answer (or a gateway's 502 or 504): the service may have acted on it,
+   * so a refusal of a later try does not say that nothing was done. Absent: false.
+   */
+  readonly unanswered?: boolean
 }
 
 // Symbol.for: the same symbol in every copy of the package, so a shop with two copies installed
@@ -49,6 +54,8 @@ export class ServiceError extends Error {
   readonly attempts: number
   /** See {@link CallRecord.idempotencyKey}. */
   readonly idempotencyKey: string | undefined
+  /** See {@link CallRecord.unanswered}. */
+  readonly unanswered: boolean
 
   constructor(body: ServiceErrorBody, call: CallRecord = { attempts: 1, idempotencyKey: undefined }) {
     super(body.message)
@@ -57,6 +64,7 @@ export class ServiceError extends Error {
     this.errorType = body.errorType
     this.attempts = call.attempts
     this.idempotencyKey = call.idempotencyKey
+    this.unanswered = call.unanswered ?? false
   }
 }
 

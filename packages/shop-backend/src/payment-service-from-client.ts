@@ -30,7 +30,9 @@ function classify(error: unknown, keepMessage = false): never {
     throw new PaymentServiceError('unknown', error.code, 'the payment service gave no answer', undefined, { cause: error })
   if (error instanceof ServiceError) {
     const { status, code: errorCode, message } = error
-    if (isOpenStatus(status))
+    // After a try that got no answer, a refusal (a gateway's 404, a signature refused) does not say
+    // the first try did nothing: the outcome stays open, and the key is kept for the next try.
+    if (isOpenStatus(status) || error.unanswered)
       throw new PaymentServiceError('unknown', errorCode, keepMessage ? message : `the payment service answered ${status}`, status, {
         cause: error,
       })

@@ -52,6 +52,8 @@ export interface NoAnswer {
 export interface Sent {
   readonly outcome: Answer | NoAnswer
   readonly attempts: number
+  /** A try before the last got no answer (or a gateway's 502 or 504): the service may have acted on it. */
+  readonly unanswered: boolean
 }
 
 const TIMED_OUT = Symbol('timed out')
@@ -106,14 +108,15 @@ export async function send(request: OutgoingRequest, policy: SendPolicy): Promis
     spent += performance.now() - started
     const again = outcome.kind === 'no-answer' || RETRIED_STATUSES.has(outcome.status) || (unanswered && outcome.status === IN_USE_STATUS)
     // A gateway's 502 or 504 may have passed the request on: the service may be running it too.
+    const before = unanswered
     unanswered ||= outcome.kind === 'no-answer' || outcome.status === 502 || outcome.status === 504
-    if (!again || !policy.retried) return { outcome, attempts }
+    if (!again || !policy.retried) return { outcome, attempts, unanswered: before }
     const asked = outcome.kind === 'answer' ? retryAfterMs(outcome.headers.get('retry-after'), Date.now()) : undefined
     const wait = asked ?? backoffMs(attempts, policy.backoff, policy.random)
-    if (spent + wait >= policy.deadlineMs) return { outcome, attempts }
+    if (spent + wait >= policy.deadlineMs) return { outcome, attempts, unanswered: before }
     const slept = performance.now()
     await policy.sleep(wait)
     spent += Math.max(wait, performance.now() - slept)
-    if (spent >= policy.deadlineMs) return { outcome, attempts }
+    if (spent >= policy.deadlineMs) return { outcome, attempts, unanswered: before }
   }
 }

@@ -122,9 +122,9 @@ async function sendUnderClaim(
     if (!(error instanceof PaymentServiceError)) throw error
     // No answer: the claim stays (marked unanswered by the caller) until the feed or a resend settles it.
     // The shopper's step is done and may have paid: "being confirmed" (a reload resends), never Pay again.
-    if (outcomeIsOpen(error)) throw outcomePending()
-    // The step went through before and its answer was lost: the feed knows the outcome.
+    // The step went through before and its answer was lost (the retry of a lost try hears it too): the feed knows the outcome.
     if (error.code === 'PAYMENT_ALREADY_FINAL') return settledByFeed(context, attempt, key)
+    if (outcomeIsOpen(error)) throw outcomePending()
     // Refused (the step not finished yet, details of another payment): judged again on the next try.
     await releaseClaim(context, attempt.id, key)
     throw refusal(error)
