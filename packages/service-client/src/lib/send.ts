@@ -107,16 +107,15 @@ export async function send(request: OutgoingRequest, policy: SendPolicy): Promis
     const outcome = await attempt(request, policy.fetch, Math.max(1, Math.min(policy.attemptTimeoutMs, policy.deadlineMs - spent)))
     spent += performance.now() - started
     const again = outcome.kind === 'no-answer' || RETRIED_STATUSES.has(outcome.status) || (unanswered && outcome.status === IN_USE_STATUS)
-    // A gateway's 502 or 504 may have passed the request on: the service may be running it too.
-    const before = unanswered
-    unanswered ||= outcome.kind === 'no-answer' || outcome.status === 502 || outcome.status === 504
-    if (!again || !policy.retried) return { outcome, attempts, unanswered: before }
+    if (!again || !policy.retried) return { outcome, attempts, unanswered }
     const asked = outcome.kind === 'answer' ? retryAfterMs(outcome.headers.get('retry-after'), Date.now()) : undefined
     const wait = asked ?? backoffMs(attempts, policy.backoff, policy.random)
-    if (spent + wait >= policy.deadlineMs) return { outcome, attempts, unanswered: before }
+    if (spent + wait >= policy.deadlineMs) return { outcome, attempts, unanswered }
     const slept = performance.now()
     await policy.sleep(wait)
     spent += Math.max(wait, performance.now() - slept)
-    if (spent >= policy.deadlineMs) return { outcome, attempts, unanswered: before }
+    if (spent >= policy.deadlineMs) return { outcome, attempts, unanswered }
+    // A gateway's 502 or 504 may have passed the request on: the service may be running it too.
+    unanswered ||= outcome.kind === 'no-answer' || outcome.status === 502 || outcome.status === 504
   }
 }

@@ -131,7 +131,6 @@ async function sendUnderClaim(
   }
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
   let target = answeredAttempt(attempts, attempt, answer)
-  let current: AttemptRecord | undefined
   if (!target) {
     // Whose answer it is, the feed says (its records name their attempt): read, then place it again.
     // Still unplaced, the claim stays (marked unanswered by the caller): were it released, a new Pay
@@ -139,9 +138,9 @@ async function sendUnderClaim(
     await readFeedFor(context, attempt.orderId)
     target = answeredAttempt(await context.store.listAttempts(attempt.orderId), attempt, answer)
     if (!target) throw outcomePending()
-    current = await context.store.findAttempt(target.id)
-  } else current = target.id === attempt.id ? attempt : await context.store.findAttempt(target.id)
-  current ??= target
+  }
+  // A version moved on meanwhile (the feed read) is read again by storeAnswer's compare-and-set.
+  const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
   const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
   // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
   await releaseClaim(context, attempt.id, key)

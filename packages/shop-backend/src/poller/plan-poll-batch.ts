@@ -39,15 +39,15 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   const number = attemptNumberOf(record)
   if (number !== undefined) {
     const named = attempts.find((a) => a.number === number)
-    if (!named) return attempts.length === 0 && !(await context.findOrder(orderId)) ? 'UNKNOWN_ORDER' : 'NO_ATTEMPT'
     // Its key made another payment (a key names one payment): not this record's.
-    return named.pspReference === undefined ? named : 'CONFLICT'
+    if (named) return named.pspReference === undefined ? named : 'CONFLICT'
+  } else {
+    const open = attempts.filter(
+      (a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required' || a.state === 'confirming'),
+    )
+    if (open.length === 1) return open[0]!
+    if (open.length > 1) return 'AMBIGUOUS_ATTEMPT'
   }
-  const open = attempts.filter(
-    (a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required' || a.state === 'confirming'),
-  )
-  if (open.length === 1) return open[0]!
-  if (open.length > 1) return 'AMBIGUOUS_ATTEMPT'
   if (attempts.length === 0) return (await context.findOrder(orderId)) ? 'NO_ATTEMPT' : 'UNKNOWN_ORDER'
   return 'NO_ATTEMPT'
 }

@@ -2,8 +2,8 @@
  * A real PostgreSQL server for the shop back end's tests (vitest `globalSetup` of the `shop-backend`
  * projects): Debian's `postgresql` package (`scripts/setup.sh --tests` installs it), started once per
  * run for every project that names this file, in a temporary data folder, as an unprivileged user
- * (`nobody` when the run is root: PostgreSQL refuses root), on a free loopback port, `fsync=off`. Each test file or test makes its own
- * database (`freshDatabase`). Stopped and its folder removed at the end. No mock, no stand-in.
+ * (`nobody` when the run is root: PostgreSQL refuses root), on a free loopback port, `fsync=off`.
+ * Each test file or test makes its own database (`freshDatabase`). Stopped and its folder removed at the end. No mock, no stand-in.
  * Missing PostgreSQL: its tests are skipped with the reason, except with CI=true, where the run fails.
  */
 import type { TestProject } from 'vitest/node'
