@@ -18,4 +18,15 @@ describe('which attempt a payment-details answer is about', () => {
     expect(answeredAttempt(both, second, { resultCode: 'Refused' })).toBeUndefined()
     expect(answeredAttempt([{ ...first, state: 'refused' }, second], second, { resultCode: 'Refused' })).toBe(second)
   })
+
+  it('a reference no attempt holds never goes onto one that holds another payment', () => {
+    // Attempt 1's step was answered without its reference; the claim holder has its own.
+    const unnamed = { ...first, pspReference: undefined }
+    const step = { resultCode: 'ChallengeShopper', action: { type: 'threeDS2' }, pspReference: 'PSP-NEW' }
+    expect(answeredAttempt([unnamed, second], second, step)).toBeUndefined()
+    expect(answeredAttempt([unnamed, second], second, { resultCode: 'Authorised', pspReference: 'PSP-NEW' })).toBeUndefined()
+    // A claim holder with no reference yet takes its own step's first reference, as before.
+    const fresh = { ...second, pspReference: undefined }
+    expect(answeredAttempt([unnamed, fresh], fresh, step)).toBe(fresh)
+  })
 })

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { approveAtBank } from './support/bank-page.js'
 import { useWorld } from './support/shop.js'
+import { answerChallenge, runThreeDSMethod } from './support/threeds.js'
 
 const { world, shop } = useWorld()
 
@@ -12,6 +13,16 @@ function withoutStepReferences(_method: string, _path: string, body: Buffer): Bu
   delete answer.pspReference
   return Buffer.from(JSON.stringify(answer))
 }
+
+// Beyond that, only an authorisation must carry one: a refusal may come without it too.
+function referencesOnlyOnAuthorised(method: string, path: string, body: Buffer): Buffer {
+  const answer = JSON.parse(withoutStepReferences(method, path, body).toString() || '{}') as Record<string, unknown>
+  if (typeof answer.resultCode !== 'string' || answer.resultCode === 'Authorised') return body
+  delete answer.pspReference
+  return Buffer.from(JSON.stringify(answer))
+}
+
+const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
 
 afterEach(() => {
   world().proxy.answer = (_method, _path, body) => body
@@ -45,6 +56,34 @@ describe('a service that answers steps without their pspReference', () => {
     // The card's step keeps its own payment (the feed names it too), not the bank's.
     expect(step).toMatchObject({ methodType: 'scheme', state: 'action_required' })
     expect(step?.pspReference).not.toBe(bank?.pspReference)
+  })
+
+  it("a card's refusal that names no payment leaves the bank's attempt open, and its return pays the order", async () => {
+    world().proxy.answer = referencesOnlyOnAuthorised
+    const s = await shop()
+    const order = s.createOrder()
+    // A challenged card up to its last step, then, in another tab, iDEAL: the claim moves to the bank's attempt.
+    const card = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
+    const fingerprint = { orderId: order.id, details: { threeDSResult: await runThreeDSMethod(tokenOf(card.body)) } }
+    const challenge = await s.post('/api/payment-details', fingerprint)
+    expect(challenge.body).toMatchObject({ resultCode: 'ChallengeShopper' })
+    const ideal = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+
+    // The card's challenge failed: refused, and the answer names no payment. The feed puts it on the card's attempt.
+    const threeDSResult = await answerChallenge(tokenOf(challenge.body), 'wrong')
+    const failed = await s.post('/api/payment-details', { orderId: order.id, details: { threeDSResult } })
+    expect(failed.body).toMatchObject({ resultCode: 'Refused' })
+    // The bank's return is sent, not answered with the card's refusal.
+    const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+
+    expect(returned.body).toEqual({ resultCode: 'Authorised' })
+    expect(world().sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    const attempts = await s.store.listAttempts(String(order.id))
+    expect(attempts.map((a) => [a.methodType, a.state])).toEqual([
+      ['scheme', 'refused'],
+      ['ideal', 'authorised'],
+    ])
   })
 
   it('each payment request names its attempt in its metadata, beside the order', async () => {

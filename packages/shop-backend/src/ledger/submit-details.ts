@@ -1,9 +1,9 @@
 // POST payment-details: one call per step under the order's claim, its answer stored on its own attempt.
-import type { BrowserPaymentResult, OrderRecord, PaymentResponse } from '@card-jwe/payment-validator'
+import { type BrowserPaymentResult, type OrderRecord, type PaymentResponse, toBrowserPaymentResult } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES, STATE_IN_WORDS, UNSETTLED_STATES } from './transitions.js'
+import { FAILED_STATES, STATE_IN_WORDS, stateOfResultCode, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
@@ -19,8 +19,11 @@ export function answeredAttempt(
   sentFor: AttemptRecord,
   answer: PaymentResponse,
 ): AttemptRecord | undefined {
-  const named = answer.pspReference ? attempts.find((a) => a.pspReference === answer.pspReference) : undefined
+  const reference = answer.pspReference
+  const named = reference ? attempts.find((a) => a.pspReference === reference) : undefined
   if (named) return named
+  // An answer naming a payment never goes onto an attempt that holds another one's.
+  if (reference && sentFor.pspReference !== undefined) return undefined
   // No reference to go by. A next step (an action) is the claim holder's to run, as before. A final
   // answer goes there only if no other attempt waits at a step: else it may be another tab's
   // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
@@ -132,12 +135,12 @@ async function sendUnderClaim(
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
   let target = answeredAttempt(attempts, attempt, answer)
   if (!target) {
-    // Whose answer it is, the feed says (its records name their attempt): read, then place it again.
-    // Still unplaced, the claim stays (marked unanswered by the caller): were it released, a new Pay
-    // could go beside a payment this answer may say is paid.
+    // Whose answer it is, the feed says (its records name their attempt): read, then place it by its
+    // reference only. The read ending the other attempt's step is no sign the answer was this one's.
     await readFeedFor(context, attempt.orderId)
-    target = answeredAttempt(await context.store.listAttempts(attempt.orderId), attempt, answer)
-    if (!target) throw outcomePending()
+    const now = await context.store.listAttempts(attempt.orderId)
+    target = answer.pspReference === undefined ? undefined : now.find((a) => a.pspReference === answer.pspReference)
+    if (!target) return unplacedAnswer(context, now, attempt, key, answer)
   }
   // A version moved on meanwhile (the feed read) is read again by storeAnswer's compare-and-set.
   const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
@@ -145,4 +148,24 @@ async function sendUnderClaim(
   // Released only while it is still this call's: a claim taken over meanwhile stays with its taker.
   await releaseClaim(context, attempt.id, key)
   return browserAnswer(stored)
+}
+
+/**
+ * An answer no attempt can be shown to own: the ledger keeps it out (the feed settles its payment)
+ * and the page that sent the details hears it. A paid order is paid whoever asks; a refusal says
+ * nothing was paid, so the claim goes; anything else keeps the claim (marked unanswered by the
+ * caller): were it released, a new Pay could go beside a payment this answer may say is paid.
+ */
+async function unplacedAnswer(
+  context: BackendContext,
+  attempts: readonly AttemptRecord[],
+  attempt: AttemptRecord,
+  key: string,
+  answer: PaymentResponse,
+): Promise<BrowserPaymentResult> {
+  const paid = paidAttempt(attempts)
+  const refused = FAILED_STATES.has(stateOfResultCode(answer.resultCode, answer.action !== undefined, true))
+  if (!paid && !refused) throw outcomePending()
+  await releaseClaim(context, attempt.id, key)
+  return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
 }
