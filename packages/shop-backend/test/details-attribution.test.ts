@@ -29,4 +29,14 @@ describe('which attempt a payment-details answer is about', () => {
     const fresh = { ...second, pspReference: undefined }
     expect(answeredAttempt([unnamed, fresh], fresh, step)).toBe(fresh)
   })
+
+  it('without a known reference, the attempt its echoed metadata names, unless that one holds another payment', () => {
+    const echoed = (number: number) => ({ metadata: { shop_order_id: 'o1', shop_attempt: number } })
+    expect(answeredAttempt(both, second, { resultCode: 'Refused', ...echoed(1) })).toBe(first)
+    expect(answeredAttempt(both, second, { resultCode: 'Received', ...echoed(2) })).toBe(second)
+    expect(answeredAttempt(both, second, { resultCode: 'Refused', pspReference: 'PSP-NEW', ...echoed(1) })).toBeUndefined()
+    // Another order's metadata names nothing here.
+    const elsewhere = { metadata: { shop_order_id: 'o2', shop_attempt: 1 } }
+    expect(answeredAttempt(both, second, { resultCode: 'Refused', ...elsewhere })).toBeUndefined()
+  })
 })

@@ -14,11 +14,12 @@ function withoutStepReferences(_method: string, _path: string, body: Buffer): Bu
   return Buffer.from(JSON.stringify(answer))
 }
 
-// Beyond that, only an authorisation must carry one: a refusal may come without it too.
-function referencesOnlyOnAuthorised(method: string, path: string, body: Buffer): Buffer {
+// Beyond that, only an authorisation must carry one: a refusal may come without it, and without its echoed metadata.
+function namesOnlyOnAuthorised(method: string, path: string, body: Buffer): Buffer {
   const answer = JSON.parse(withoutStepReferences(method, path, body).toString() || '{}') as Record<string, unknown>
   if (typeof answer.resultCode !== 'string' || answer.resultCode === 'Authorised') return body
   delete answer.pspReference
+  delete answer.metadata
   return Buffer.from(JSON.stringify(answer))
 }
 
@@ -58,8 +59,8 @@ describe('a service that answers steps without their pspReference', () => {
     expect(step?.pspReference).not.toBe(bank?.pspReference)
   })
 
-  it("a card's refusal that names no payment leaves the bank's attempt open, and its return pays the order", async () => {
-    world().proxy.answer = referencesOnlyOnAuthorised
+  it("a card's refusal that names no payment or attempt leaves the bank's attempt open, and its return pays the order", async () => {
+    world().proxy.answer = namesOnlyOnAuthorised
     const s = await shop()
     const order = s.createOrder()
     // A challenged card up to its last step, then, in another tab, iDEAL: the claim moves to the bank's attempt.

@@ -9,22 +9,36 @@ import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './at
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
 import { outcomeIsOpen, outcomePending, refusal } from './refusals.js'
+import { attemptNumberOf } from './attempt-in-metadata.js'
+import { orderIdOfRecord } from '../updated-payments-feed.js'
+
+/**
+ * The attempt an answer names: by its pspReference, else by the attempt number its echoed metadata
+ * carries (the spec echoes the payment's metadata in its answers); never one holding another payment.
+ */
+export function namedAttempt(attempts: readonly AttemptRecord[], answer: PaymentResponse): AttemptRecord | undefined {
+  const reference = answer.pspReference
+  const byReference = reference ? attempts.find((a) => a.pspReference === reference) : undefined
+  if (byReference) return byReference
+  const number = orderIdOfRecord(answer) === attempts[0]?.orderId ? attemptNumberOf(answer) : undefined
+  const byNumber = number === undefined ? undefined : attempts.find((a) => a.number === number)
+  return byNumber && (!reference || byNumber.pspReference === undefined) ? byNumber : undefined
+}
 
 /**
  * The attempt a details answer is about. Two windows on one order each run their own payment's
- * step, and the details name the payment, not the attempt: the answer's pspReference says which.
+ * step, and the details name the payment, not the attempt: the answer says which.
  */
 export function answeredAttempt(
   attempts: readonly AttemptRecord[],
   sentFor: AttemptRecord,
   answer: PaymentResponse,
 ): AttemptRecord | undefined {
-  const reference = answer.pspReference
-  const named = reference ? attempts.find((a) => a.pspReference === reference) : undefined
+  const named = namedAttempt(attempts, answer)
   if (named) return named
   // An answer naming a payment never goes onto an attempt that holds another one's.
-  if (reference && sentFor.pspReference !== undefined) return undefined
-  // No reference to go by. A next step (an action) is the claim holder's to run, as before. A final
+  if (answer.pspReference && sentFor.pspReference !== undefined) return undefined
+  // Nothing to go by. A next step (an action) is the claim holder's to run, as before. A final
   // answer goes there only if no other attempt waits at a step: else it may be another tab's
   // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
   if (answer.action !== undefined) return sentFor
@@ -135,13 +149,23 @@ async function sendUnderClaim(
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
   let target = answeredAttempt(attempts, attempt, answer)
   if (!target) {
-    // Whose answer it is, the feed says (its records name their attempt): read, then place it by its
-    // reference only. The read ending the other attempt's step is no sign the answer was this one's.
+    // Whose answer it is, the feed says (its records name their attempt): read, then place it again.
     await readFeedFor(context, attempt.orderId)
     const now = await context.store.listAttempts(attempt.orderId)
-    target = answer.pspReference === undefined ? undefined : now.find((a) => a.pspReference === answer.pspReference)
-    if (!target) return unplacedAnswer(context, now, attempt, key, answer)
+    target = namedAttempt(now, answer)
+    if (!target) return unplacedAnswer(context, now, attempt, { key, detailsFingerprint }, answer)
   }
+  return storeUnderClaim(context, attempt, target, { key, detailsFingerprint }, answer)
+}
+
+/** The answer stored on `target`, then the claim on `attempt` released. */
+async function storeUnderClaim(
+  context: BackendContext,
+  attempt: AttemptRecord,
+  target: AttemptRecord,
+  { key, detailsFingerprint }: { readonly key: string; readonly detailsFingerprint: string },
+  answer: PaymentResponse,
+): Promise<BrowserPaymentResult> {
   // A version moved on meanwhile (the feed read) is read again by storeAnswer's compare-and-set.
   const current = target.id === attempt.id ? attempt : ((await context.store.findAttempt(target.id)) ?? target)
   const stored = await storeAnswer(context, current, answer, { detailsFingerprint, detailsStep: target.detailsStep + 1 })
@@ -151,21 +175,26 @@ async function sendUnderClaim(
 }
 
 /**
- * An answer no attempt can be shown to own: the ledger keeps it out (the feed settles its payment)
- * and the page that sent the details hears it. A paid order is paid whoever asks; a refusal says
- * nothing was paid, so the claim goes; anything else keeps the claim (marked unanswered by the
- * caller): were it released, a new Pay could go beside a payment this answer may say is paid.
+ * An answer that names no attempt, after the feed read. The read ending another attempt's step is
+ * no sign the answer was the claim holder's, so a refusal is not stored: it says nothing was paid,
+ * the claim goes and the page that sent the details hears it. A paid order is paid whoever asks.
+ * Anything else may mean money: it goes where it did before the read (a wrong `confirming` holds the
+ * order, in sight), or the claim stays (marked unanswered by the caller) and the page hears "pending".
  */
 async function unplacedAnswer(
   context: BackendContext,
   attempts: readonly AttemptRecord[],
   attempt: AttemptRecord,
-  key: string,
+  sent: { readonly key: string; readonly detailsFingerprint: string },
   answer: PaymentResponse,
 ): Promise<BrowserPaymentResult> {
   const paid = paidAttempt(attempts)
   const refused = FAILED_STATES.has(stateOfResultCode(answer.resultCode, answer.action !== undefined, true))
-  if (!paid && !refused) throw outcomePending()
-  await releaseClaim(context, attempt.id, key)
-  return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
+  if (paid || refused) {
+    await releaseClaim(context, attempt.id, sent.key)
+    return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
+  }
+  const holder = answeredAttempt(attempts, attempt, answer)
+  if (holder?.id !== attempt.id) throw outcomePending()
+  return storeUnderClaim(context, attempt, holder, sent, answer)
 }
