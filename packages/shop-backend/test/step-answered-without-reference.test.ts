@@ -87,6 +87,26 @@ describe('a service that answers steps without their pspReference', () => {
     ])
   })
 
+  it("details that finish another order's payment are refused and change nothing of this order", async () => {
+    world().proxy.answer = withoutStepReferences
+    const s = await shop()
+    const order = s.createOrder()
+    const challenged = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
+    expect(challenged.body.action).toBeDefined()
+    const other = s.createOrder()
+    const ideal = await s.post('/api/payments', s.idealSubmission(other))
+    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+
+    // The other order's bank return, posted for this order (a confused page, or a forged one).
+    const crossed = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+
+    expect(crossed).toMatchObject({ status: 409, body: { error: 'NOT_AWAITING_DETAILS' } })
+    const [attempt, ...more] = await s.store.listAttempts(String(order.id))
+    expect(more).toEqual([])
+    expect(attempt).toMatchObject({ methodType: 'scheme', state: 'action_required' })
+    expect(attempt?.pspReference).toBeUndefined()
+  })
+
   it('each payment request names its attempt in its metadata, beside the order', async () => {
     const s = await shop()
     const order = s.createOrder()

@@ -146,6 +146,11 @@ async function sendUnderClaim(
     await releaseClaim(context, attempt.id, key)
     throw refusal(error)
   }
+  // Details of another order's payment (a confused or forged page): nothing of this order is touched.
+  if (orderIdOfRecord(answer) !== undefined && orderIdOfRecord(answer) !== attempt.orderId) {
+    await releaseClaim(context, attempt.id, key)
+    throw new ShopBackendError('NOT_AWAITING_DETAILS', "details: they finish another order's payment")
+  }
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
   let target = answeredAttempt(attempts, attempt, answer)
   if (!target) {
@@ -194,7 +199,13 @@ async function unplacedAnswer(
     await releaseClaim(context, attempt.id, sent.key)
     return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
   }
-  const holder = answeredAttempt(attempts, attempt, answer)
-  if (holder?.id !== attempt.id) throw outcomePending()
-  return storeUnderClaim(context, attempt, holder, sent, answer)
+  // The claim holder as the read left it (it may hold a reference now).
+  const current = attempts.find((a) => a.id === attempt.id) ?? attempt
+  if (answeredAttempt(attempts, current, answer)?.id === current.id) return storeUnderClaim(context, current, current, sent, answer)
+  context.log(
+    `order ${attempt.orderId}: a payment-details answer (${answer.resultCode}) names no attempt; the claim stays until the feed settles it`,
+    'warn',
+    { component: 'ledger', code: 'DETAILS_ANSWER_UNPLACED', orderId: attempt.orderId, pspReference: answer.pspReference },
+  )
+  throw outcomePending()
 }
