@@ -87,7 +87,7 @@ describe('a service that answers steps without their pspReference', () => {
     ])
   })
 
-  it("details that finish another order's payment are refused and change nothing of this order", async () => {
+  it("details that finish another order's payment change nothing of this order, and that order's payment is held", async () => {
     world().proxy.answer = withoutStepReferences
     const s = await shop()
     const order = s.createOrder()
@@ -105,6 +105,10 @@ describe('a service that answers steps without their pspReference', () => {
     expect(more).toEqual([])
     expect(attempt).toMatchObject({ methodType: 'scheme', state: 'action_required' })
     expect(attempt?.pspReference).toBeUndefined()
+    // The other order's payment is held where it belongs: its next Pay hears it is paid and charges nothing.
+    expect((await s.store.listAttempts(String(other.id))).map((a) => a.state)).toEqual(['authorised'])
+    expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
+    expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
   })
 
   it('each payment request names its attempt in its metadata, beside the order', async () => {

@@ -147,8 +147,10 @@ async function sendUnderClaim(
     throw refusal(error)
   }
   // Details of another order's payment (a confused or forged page): nothing of this order is touched.
-  if (orderIdOfRecord(answer) !== undefined && orderIdOfRecord(answer) !== attempt.orderId) {
+  const answerOrderId = orderIdOfRecord(answer)
+  if (answerOrderId !== undefined && answerOrderId !== attempt.orderId) {
     await releaseClaim(context, attempt.id, key)
+    await storeOnItsOrder(context, answerOrderId, answer, detailsFingerprint)
     throw new ShopBackendError('NOT_AWAITING_DETAILS', "details: they finish another order's payment")
   }
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
@@ -161,6 +163,21 @@ async function sendUnderClaim(
     if (!target) return unplacedAnswer(context, now, attempt, { key, detailsFingerprint }, answer)
   }
   return storeUnderClaim(context, attempt, target, { key, detailsFingerprint }, answer)
+}
+
+/**
+ * Another order's answer, stored on the attempt it names there, as its feed record would be: were it
+ * dropped, that order's next Pay could go beside a payment these details just made. Unnamed, the feed settles it.
+ */
+async function storeOnItsOrder(context: BackendContext, orderId: string, answer: PaymentResponse, detailsFingerprint: string) {
+  const named = namedAttempt(await context.store.listAttempts(orderId), answer)
+  context.log(`order ${orderId}: its payment-details answer (${answer.resultCode}) came with another order's details`, 'warn', {
+    component: 'ledger',
+    code: 'DETAILS_OF_ANOTHER_ORDER',
+    orderId,
+    pspReference: answer.pspReference,
+  })
+  if (named) await storeAnswer(context, named, answer, { detailsFingerprint, detailsStep: named.detailsStep + 1 })
 }
 
 /** The answer stored on `target`, then the claim on `attempt` released. */
