@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answeredAttempt } from '../src/ledger/submit-details.js'
+import { answeredAttempt } from '../src/ledger/details-placement.js'
 import { attempt } from './store-conformance.js'
 
 // Two tabs on one order: attempt 1 waits at its step, attempt 2 (the latest) holds the claim and waits at its own.

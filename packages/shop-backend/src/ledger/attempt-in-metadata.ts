@@ -16,3 +16,7 @@ export function attemptNumberOf(record: { readonly metadata?: unknown }): number
   const number = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw
   return typeof number === 'number' && Number.isSafeInteger(number) && number >= 1 ? number : undefined
 }
+
+/** Whether the attempt holds a payment other than `pspReference`'s: one key makes one payment, so it is not this one's. */
+export const holdsAnotherPayment = (attempt: { readonly pspReference?: string | undefined }, pspReference: string | undefined): boolean =>
+  pspReference !== undefined && attempt.pspReference !== undefined && attempt.pspReference !== pspReference

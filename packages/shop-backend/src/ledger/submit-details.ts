@@ -7,43 +7,15 @@ import { FAILED_STATES, STATE_IN_WORDS, stateOfResultCode, UNSETTLED_STATES } fr
 import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
+import { answeredAttempt, namedAttempt } from './details-placement.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
 import { outcomeIsOpen, outcomePending, refusal } from './refusals.js'
-import { attemptNumberOf } from './attempt-in-metadata.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 
-/**
- * The attempt an answer names: by its pspReference, else by the attempt number its echoed metadata
- * carries (the spec echoes the payment's metadata in its answers); never one holding another payment.
- */
-export function namedAttempt(attempts: readonly AttemptRecord[], answer: PaymentResponse): AttemptRecord | undefined {
-  const reference = answer.pspReference
-  const byReference = reference ? attempts.find((a) => a.pspReference === reference) : undefined
-  if (byReference) return byReference
-  const number = orderIdOfRecord(answer) === attempts[0]?.orderId ? attemptNumberOf(answer) : undefined
-  const byNumber = number === undefined ? undefined : attempts.find((a) => a.number === number)
-  return byNumber && (!reference || byNumber.pspReference === undefined) ? byNumber : undefined
-}
-
-/**
- * The attempt a details answer is about. Two windows on one order each run their own payment's
- * step, and the details name the payment, not the attempt: the answer says which.
- */
-export function answeredAttempt(
-  attempts: readonly AttemptRecord[],
-  sentFor: AttemptRecord,
-  answer: PaymentResponse,
-): AttemptRecord | undefined {
-  const named = namedAttempt(attempts, answer)
-  if (named) return named
-  // An answer naming a payment never goes onto an attempt that holds another one's.
-  if (answer.pspReference && sentFor.pspReference !== undefined) return undefined
-  // Nothing to go by. A next step (an action) is the claim holder's to run, as before. A final
-  // answer goes there only if no other attempt waits at a step: else it may be another tab's
-  // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
-  if (answer.action !== undefined) return sentFor
-  const others = attempts.filter((a) => a.id !== sentFor.id && a.state === 'action_required')
-  return others.length === 0 ? sentFor : undefined
+/** What a details call was sent under: its claim's key and the details' fingerprint. */
+interface SentDetails {
+  readonly key: string
+  readonly detailsFingerprint: string
 }
 
 /**
@@ -129,7 +101,7 @@ async function sendUnderClaim(
   context: BackendContext,
   attempts: readonly AttemptRecord[],
   attempt: AttemptRecord,
-  { key, detailsFingerprint }: { readonly key: string; readonly detailsFingerprint: string },
+  { key, detailsFingerprint }: SentDetails,
   send: (attempt: AttemptRecord, idempotencyKey: string) => Promise<PaymentResponse>,
 ): Promise<BrowserPaymentResult> {
   let answer: PaymentResponse
@@ -185,7 +157,7 @@ async function storeUnderClaim(
   context: BackendContext,
   attempt: AttemptRecord,
   target: AttemptRecord,
-  { key, detailsFingerprint }: { readonly key: string; readonly detailsFingerprint: string },
+  { key, detailsFingerprint }: SentDetails,
   answer: PaymentResponse,
 ): Promise<BrowserPaymentResult> {
   // A version moved on meanwhile (the feed read) is read again by storeAnswer's compare-and-set.
@@ -207,7 +179,7 @@ async function unplacedAnswer(
   context: BackendContext,
   attempts: readonly AttemptRecord[],
   attempt: AttemptRecord,
-  sent: { readonly key: string; readonly detailsFingerprint: string },
+  sent: SentDetails,
   answer: PaymentResponse,
 ): Promise<BrowserPaymentResult> {
   const paid = paidAttempt(attempts)

@@ -2,7 +2,7 @@
  * What one feed page writes, planned record by record against the ledger before the page's one
  * transaction (the store applies it: store/feed-page.ts).
  */
-import { attemptNumberOf } from '../ledger/attempt-in-metadata.js'
+import { attemptNumberOf, holdsAnotherPayment } from '../ledger/attempt-in-metadata.js'
 import { changeOf } from '../ledger/attempts.js'
 import { retryAt } from '../lib/backoff.js'
 import type { BackendContext } from '../backend-context.js'
@@ -39,8 +39,7 @@ async function attemptOf(context: BackendContext, record: FeedRecord): Promise<A
   const number = attemptNumberOf(record)
   if (number !== undefined) {
     const named = attempts.find((a) => a.number === number)
-    // Its key made another payment (a key names one payment): not this record's.
-    if (named) return named.pspReference === undefined ? named : 'CONFLICT'
+    if (named) return holdsAnotherPayment(named, record.pspReference) ? 'CONFLICT' : named
   } else {
     const open = attempts.filter(
       (a) => a.pspReference === undefined && (UNSETTLED_STATES.has(a.state) || a.state === 'action_required' || a.state === 'confirming'),
