@@ -5,7 +5,8 @@
  * BENCH_SECONDS (default 3) sets the length of each timed loop. BENCH_SECTIONS (default all) picks
  * sections by name: node, browser, bundles, sandbox, shop-backend (e.g. BENCH_SECTIONS=shop-backend).
  * Section 6 also reads BENCH_STORES (sqlite,postgres), BENCH_PLACEMENTS (separate,shared where the
- * machine has two cores and taskset) and BENCH_ROUNDS (3).
+ * machine has two cores and taskset) and BENCH_ROUNDS (3); BENCH_SHOP_PROFILE_DIR and
+ * BENCH_SANDBOX_PROFILE_DIR, if set, get a V8 CPU profile of the shop's or the sandbox's process.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'

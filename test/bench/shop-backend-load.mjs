@@ -72,6 +72,9 @@ function pinProcess(pid, cores) {
   }
 }
 
+/** Node's flags for a V8 CPU profile written to `dir` when the process ends; none without a `dir`. */
+const profileArgs = (dir) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])
+
 /** A warm-up's failures would leave the measured runs on a cold or broken path: the bench stops. */
 function mustAllSucceed(what, result) {
   if (result.errors + result.non2xx > 0)
@@ -93,6 +96,7 @@ export async function shopBackendLoad({
     'apps/sandbox/dist/cli.js',
     { SANDBOX_DATA_DIR: join(dataDir, 'sandbox'), SANDBOX_PORT: '0' },
     /certificate .*\n/,
+    profileArgs(process.env.BENCH_SANDBOX_PROFILE_DIR),
   )
   pinProcess(sandbox.child.pid, cores.service)
   const url = /listening at (\S+)/.exec(sandbox.output)[1]
@@ -134,7 +138,7 @@ export async function shopBackendLoad({
         STORE_ID: registered.storeId,
       },
       /shop: \S+/,
-      process.env.BENCH_SHOP_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_SHOP_PROFILE_DIR}`] : [],
+      profileArgs(process.env.BENCH_SHOP_PROFILE_DIR),
     )
     const shopUrl = /shop: (\S+)/.exec(shop.output)[1]
     /** What the page posts to the shop: `bodyOf(jwe, i)` for the i-th of `count` fresh JWEs. */
