@@ -84,11 +84,12 @@ export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest 
   return strict<PaymentRequest>(PaymentRequestSchema, body, 'payment request')
 }
 
-/** The body to forward to `POST .../payment-details`: the page's details, the order's metadata. */
-export function buildPaymentDetailsRequest(order: OrderRecord, submission: DetailsSubmission): PaymentDetailsRequest {
-  return strict<PaymentDetailsRequest>(
-    PaymentDetailsRequestSchema,
-    { details: submission.details, metadata: { [SHOP_ORDER_ID_KEY]: order.id } },
-    'payment details',
-  )
+/**
+ * The body to forward to `POST .../payment-details`: the page's details alone. No metadata: the
+ * service echoes metadata in its answer, and the order id echoed from here would read as the
+ * payment's own, which it may not be (details posted for another order); see docs/decisions.md.
+ * `_order` stays for the signature's sake.
+ */
+export function buildPaymentDetailsRequest(_order: OrderRecord, submission: DetailsSubmission): PaymentDetailsRequest {
+  return strict<PaymentDetailsRequest>(PaymentDetailsRequestSchema, { details: submission.details }, 'payment details')
 }

@@ -268,10 +268,9 @@ describe('buildPaymentRequest: amounts from the record, card data from the page'
     )
   })
 
-  it('builds payment details with the order’s metadata', () => {
+  it('builds payment details from the page’s details alone, with no order id an answer could echo as the payment’s', () => {
     expect(buildPaymentDetailsRequest(order, { orderId: 123, details: { redirectResult: 'abc' } })).toEqual({
       details: { redirectResult: 'abc' },
-      metadata: { shop_order_id: 123 },
     })
   })
 })

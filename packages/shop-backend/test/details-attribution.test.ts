@@ -39,4 +39,18 @@ describe('which attempt a payment-details answer is about', () => {
     const elsewhere = { metadata: { shop_order_id: 'o2', shop_attempt: 1 } }
     expect(answeredAttempt(both, second, { resultCode: 'Refused', ...elsewhere })).toBeUndefined()
   })
+
+  it('without a name, an answer of another amount goes on no attempt; of its own amount, as before', () => {
+    const alone = { ...second, pspReference: undefined }
+    const taken = (value: number, currency = alone.amount.currency) => ({
+      resultCode: 'Authorised',
+      pspReference: 'PSP-NEW',
+      amount: { currency, value },
+    })
+    expect(answeredAttempt([alone], alone, taken(alone.amount.value + 1))).toBeUndefined()
+    expect(answeredAttempt([alone], alone, taken(alone.amount.value, 'XXX'))).toBeUndefined()
+    expect(answeredAttempt([alone], alone, taken(alone.amount.value))).toBe(alone)
+    // Named by its reference, it goes there whatever its amount (the poller's AMOUNT_MISMATCH says it).
+    expect(answeredAttempt(both, second, { ...taken(1), pspReference: 'PSP-ONE' })).toBe(first)
+  })
 })

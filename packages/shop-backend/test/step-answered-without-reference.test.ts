@@ -23,7 +23,31 @@ function namesOnlyOnAuthorised(method: string, path: string, body: Buffer): Buff
   return Buffer.from(JSON.stringify(answer))
 }
 
+// A details answer that echoes none of the payment's metadata (rule 7 read as the details request's own).
+function detailsEchoNothing(method: string, path: string, body: Buffer): Buffer {
+  if (!path.endsWith('/payment-details')) return withoutStepReferences(method, path, body)
+  const answer = JSON.parse(withoutStepReferences(method, path, body).toString() || '{}') as Record<string, unknown>
+  delete answer.metadata
+  return Buffer.from(JSON.stringify(answer))
+}
+
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
+
+/**
+ * This order's card waits at its 3-D Secure step; another order's iDEAL payment is approved at the
+ * bank, and its return is posted for this order (a confused page, or a forged one).
+ */
+async function otherOrdersReturnPostedHere(amounts: { owed?: number; otherOwes?: number } = {}) {
+  const s = await shop()
+  const order = s.createOrder(amounts.owed)
+  const challenged = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
+  expect(challenged.body.action).toBeDefined()
+  const other = s.createOrder(amounts.otherOwes)
+  const ideal = await s.post('/api/payments', s.idealSubmission(other))
+  const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+  const crossed = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+  return { s, order, other, crossed }
+}
 
 afterEach(() => {
   world().proxy.answer = (_method, _path, body) => body
@@ -89,16 +113,7 @@ describe('a service that answers steps without their pspReference', () => {
 
   it("details that finish another order's payment change nothing of this order, and that order's payment is held", async () => {
     world().proxy.answer = withoutStepReferences
-    const s = await shop()
-    const order = s.createOrder()
-    const challenged = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
-    expect(challenged.body.action).toBeDefined()
-    const other = s.createOrder()
-    const ideal = await s.post('/api/payments', s.idealSubmission(other))
-    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
-
-    // The other order's bank return, posted for this order (a confused page, or a forged one).
-    const crossed = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+    const { s, order, other, crossed } = await otherOrdersReturnPostedHere()
 
     expect(crossed).toMatchObject({ status: 409, body: { error: 'NOT_AWAITING_DETAILS' } })
     const [attempt, ...more] = await s.store.listAttempts(String(order.id))
@@ -109,6 +124,41 @@ describe('a service that answers steps without their pspReference', () => {
     expect((await s.store.listAttempts(String(other.id))).map((a) => a.state)).toEqual(['authorised'])
     expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
     expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
+  })
+
+  it("another order's bank return, its answer echoing no metadata, does not pay this order of another amount", async () => {
+    world().proxy.answer = detailsEchoNothing
+    // Its answer names a payment the ledger does not know.
+    const { s, order, other, crossed } = await otherOrdersReturnPostedHere({ owed: 50_000, otherOwes: 100 })
+
+    // Not this order's payment (1.00 taken, 500.00 owed): nothing of this order moves, the feed settles whose it is.
+    expect(crossed).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    const [attempt, ...more] = await s.store.listAttempts(String(order.id))
+    expect(more).toEqual([])
+    expect(attempt).toMatchObject({ methodType: 'scheme', state: 'action_required' })
+    expect(s.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).not.toContain('authorised')
+    // The feed names the other order's attempt: its payment is held there, and its next Pay charges nothing.
+    await s.backend.poller.pollNow()
+    const held = await s.store.listAttempts(String(other.id))
+    expect(held.map((a) => a.state)).toEqual(['authorised'])
+    expect(attempt?.pspReference).not.toBe(held[0]?.pspReference)
+    expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
+    expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
+  })
+
+  it("a details request carries the page's details alone: no order id for its answer to echo as the payment's", async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const ideal = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+    expect((await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).body).toEqual({
+      resultCode: 'Authorised',
+    })
+    const sent = world()
+      .proxy.callsForwarded('POST', '/payment-details')
+      .map((call) => JSON.parse(call.body) as unknown)
+    expect(sent).toContainEqual({ details: { redirectResult } })
+    expect(sent.filter((body) => JSON.stringify(body).includes('metadata'))).toEqual([])
   })
 
   it('each payment request names its attempt in its metadata, beside the order', async () => {

@@ -17,6 +17,12 @@ export function namedAttempt(attempts: readonly AttemptRecord[], answer: Payment
   return byNumber && !holdsAnotherPayment(byNumber, reference) ? byNumber : undefined
 }
 
+/** A final answer carries the amount taken: another than the attempt's names another payment. */
+function ofAnotherAmount(attempt: AttemptRecord, answer: PaymentResponse): boolean {
+  const taken = answer.amount
+  return taken !== undefined && (taken.currency !== attempt.amount.currency || taken.value !== attempt.amount.value)
+}
+
 /**
  * The attempt a details answer is about. Two windows on one order each run their own payment's
  * step, and the details name the payment, not the attempt: the answer says which.
@@ -30,6 +36,8 @@ export function answeredAttempt(
   if (named) return named
   // An answer naming a payment never goes onto an attempt that holds another one's.
   if (holdsAnotherPayment(sentFor, answer.pspReference)) return undefined
+  // Nor one of another amount: another payment's details (a confused or forged page); the feed says whose.
+  if (ofAnotherAmount(sentFor, answer)) return undefined
   // Nothing to go by. A next step (an action) is the claim holder's to run, as before. A final
   // answer goes there only if no other attempt waits at a step: else it may be another tab's
   // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
