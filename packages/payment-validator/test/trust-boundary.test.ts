@@ -162,6 +162,27 @@ describe('checkSubmission: the trust boundary', () => {
     expect(() => buildPaymentRequest({ order, submission: submission as PaymentSubmission, config })).toThrow()
   })
 
+  it('refuses encrypted card fields that hold plain digits (raw card data typed into them), by name only', () => {
+    const paymentMethod = {
+      type: 'scheme',
+      encryptedCardNumber: '4111 1111 4555 1142',
+      encryptedExpiryMonth: '03',
+      encryptedExpiryYear: '2030',
+      encryptedSecurityCode: '737',
+    }
+    const submission = { ...honest, paymentMethod }
+    const problems = problemsOf(submission)
+    const rule = 'encrypted by the front-end library, never plain digits (raw card data)'
+    for (const field of Object.keys(paymentMethod).filter((name) => name !== 'type'))
+      expect(problems).toContainEqual({ kind: 'invalid', path: `paymentMethod.${field}`, rule })
+    expect(JSON.stringify(problems)).not.toMatch(/4111|737|2030/)
+    expect(() => buildPaymentRequest({ order, submission: submission as PaymentSubmission, config })).toThrow()
+    // What the library makes passes: ciphertext is not digits alone.
+    const encrypted = { ...paymentMethod, encryptedCardNumber: 'lib_0_1$QUJD$REVG', encryptedExpiryMonth: 'lib_0_1$R0hJ' }
+    const ciphertext = { ...encrypted, encryptedExpiryYear: 'lib_0_1$SktM', encryptedSecurityCode: 'lib_0_1$TU5P' }
+    expect(problemsOf({ ...honest, paymentMethod: ciphertext })).toEqual([])
+  })
+
   it('refuses a payment method nested deeper than the raw-card check looks, naming where', () => {
     const deep = { a: { a: { a: { a: { a: { a: { a: { a: { a: { number: '4111111145551142', cvc: '737' } } } } } } } } } }
     const submission = { ...honest, paymentMethod: { type: 'ideal', ...deep } }

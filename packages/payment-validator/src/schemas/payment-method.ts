@@ -14,31 +14,28 @@ export const CardJwePaymentMethodSchema = z.strictObject({
   jwe: CompactJweSchema,
 })
 
+/**
+ * One field as the processor's library encrypts it. Ciphertext is never digits alone: a value that
+ * is (a number, a code, an expiry typed into the field) is raw card data, refused by name only.
+ */
+const EncryptedFieldSchema = z
+  .string()
+  .min(1)
+  .max(16 * 1024)
+  .refine((value) => !/^[\d\s./-]+$/.test(value), { message: 'encrypted by the front-end library, never plain digits (raw card data)' })
+
 /** Card fields encrypted one by one by the processor's front-end library (spec: Payment request, paymentMethod). */
 export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
   /** Cards are "scheme". */
   type: z.literal('scheme'),
   /** The number, encrypted by the processor's library. */
-  encryptedCardNumber: z
-    .string()
-    .min(1)
-    .max(16 * 1024),
+  encryptedCardNumber: EncryptedFieldSchema,
   /** The expiry month, encrypted by the processor's library. */
-  encryptedExpiryMonth: z
-    .string()
-    .min(1)
-    .max(16 * 1024),
+  encryptedExpiryMonth: EncryptedFieldSchema,
   /** The expiry year, encrypted by the processor's library. */
-  encryptedExpiryYear: z
-    .string()
-    .min(1)
-    .max(16 * 1024),
+  encryptedExpiryYear: EncryptedFieldSchema,
   /** The security code, encrypted; absent for brands without one. */
-  encryptedSecurityCode: z
-    .string()
-    .min(1)
-    .max(16 * 1024)
-    .optional(),
+  encryptedSecurityCode: EncryptedFieldSchema.optional(),
   /** Name on the card, in clear. */
   holderName: z.string().max(255).optional(),
   /** The brand the library detected. */
