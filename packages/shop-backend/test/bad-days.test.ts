@@ -4,7 +4,7 @@ import { type AttemptRecord, connectServiceClient, type ShopOrder } from '../src
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { type Gate, gate } from './support/gate.js'
 import type { ServiceProxy } from './support/service-proxy.js'
-import { approveAtBank } from './support/bank-page.js'
+import { approveAtBank, decideAtBank } from './support/bank-page.js'
 import { patientClient, startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 let world: World
@@ -124,6 +124,21 @@ describe('on a bad day: the shopper submits twice', () => {
     expect(first.body).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect' } })
     expect(second).toEqual(first)
     expect(paymentsBefore() - before).toBe(1)
+  })
+
+  it('iDEAL again right after Cancel at the bank starts a new bank visit, not the cancelled answer again', async () => {
+    const s = await shop()
+    const order = s.createOrder()
+    const started = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await decideAtBank((started.body.action as { url: string }).url, 'cancel')
+    const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+    expect(returned.body).toEqual({ resultCode: 'Cancelled' })
+
+    // Within the window that turns a double click into the first answer: the shopper chose iDEAL again.
+    const again = await s.post('/api/payments', s.idealSubmission(order))
+
+    expect(again.body).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect' } })
+    expect((await s.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['refused', 'action_required'])
   })
 
   it('Pay again on a paid order answers Authorised from the ledger, without a second payment', async () => {

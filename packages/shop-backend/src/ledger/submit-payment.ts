@@ -57,8 +57,10 @@ async function attemptFor(
     }
     // The same submission again (a double click, a second tab): the stored answer, not a second payment.
     // A JWE is made afresh for each real try, so its repeat is always a repeat; anything else (a saved
-    // card's id alone, another method) only within a window, or a refused one could never be tried again.
-    const recent = latest && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
+    // card's id alone, another method) only within a window, or a refused one could never be tried again;
+    // and never once a step ended it: after the bank's Cancel, iDEAL again is a new try.
+    const endedAtStep = latest !== undefined && latest.detailsStep > 0 && FAILED_STATES.has(latest.state)
+    const recent = latest && !endedAtStep && context.now().getTime() - Date.parse(latest.createdAt) <= repeatWindowMs
     if (latest?.answer && latest.fingerprint === fingerprint && (freshEachTry || recent)) return { repeat: latest }
     // A shopper's step done, the service confirming it (any attempt: a bank's return in another tab):
     // nothing new goes until the feed ends it.
