@@ -87,4 +87,20 @@ describe('capture, refund and cancel by order', () => {
       await shop.close()
     }
   })
+
+  it("the service's no to a capture the feed cannot foresee yet (after a cancel) is 409 with its code, not the service failing", async () => {
+    const shop = await startShop(t.world)
+    try {
+      const { order } = await t.paidOrder(shop)
+      await shop.backend.cancel(order.id)
+      // The feed has not shown the cancel: the ledger lets the capture go, and the service says no.
+      await expect(shop.backend.capture(order.id)).rejects.toMatchObject({
+        code: 'MODIFICATION_NOT_ALLOWED',
+        message: 'capture: the payment service refused it (CAPTURE_NOT_ALLOWED)',
+        details: { serviceCode: 'CAPTURE_NOT_ALLOWED' },
+      })
+    } finally {
+      await shop.close()
+    }
+  })
 })

@@ -78,7 +78,7 @@ export async function sendStored(context: BackendContext, modification: Modifica
       errorCode: error.code,
       updatedAt: context.now().toISOString(),
     })
-    throw refusal(error)
+    throw modificationRefused(error, modification.kind)
   }
   const written = await context.store.updateModification(modification.id, modification.version, {
     state: 'received',
@@ -86,6 +86,17 @@ export async function sendStored(context: BackendContext, modification: Modifica
     updatedAt: context.now().toISOString(),
   })
   return resultOf(written ?? (await context.store.findModification(modification.id))!)
+}
+
+/**
+ * The service's no to a capture, refund or cancel (a state the feed has not shown yet): the
+ * merchant's to judge, 409 with its code, as the ledger's own no; 502 only when the service failed.
+ */
+function modificationRefused(error: PaymentServiceError, kind: ModificationKind): ShopBackendError {
+  if (error.status === undefined || error.status >= 500) return refusal(error)
+  return new ShopBackendError('MODIFICATION_NOT_ALLOWED', `${kind}: the payment service refused it (${error.code})`, {
+    serviceCode: error.code,
+  })
 }
 
 function send(service: PaymentService, kind: ModificationKind, psp: string, amount: Money | undefined, call: RefundCall) {
