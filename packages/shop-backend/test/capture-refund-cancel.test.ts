@@ -88,7 +88,7 @@ describe('capture, refund and cancel by order', () => {
     }
   })
 
-  it("the service's no to a capture the feed cannot foresee yet (after a cancel) is 409 with its code, not the service failing", async () => {
+  it("the service's no to a capture the feed does not foresee yet (after a cancel) is 409 with its code, not a failure", async () => {
     const shop = await startShop(t.world)
     try {
       const { order } = await t.paidOrder(shop)
