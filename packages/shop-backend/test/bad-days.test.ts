@@ -734,6 +734,34 @@ describe('on a bad day: the feed', () => {
     ])
   })
 
+  it("an order paid twice through a request, not the feed, is listed in the admin's problems with both payments", async () => {
+    const lines: string[] = []
+    const s = await shop({ ...patientClient(world), log: (line) => lines.push(line), admin: { authorize: () => true } })
+    const { order, atBank, byCard } = await bankPaidWhileCardCallOut(s, lines)
+    const problems = await s.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
+    const { paidTwice } = (await problems.json()) as { paidTwice: unknown[] }
+    expect(paidTwice.filter((p) => (p as { orderId: string }).orderId === String(order.id))).toEqual([
+      {
+        orderId: String(order.id),
+        attempt: 1,
+        state: 'authorised',
+        methodType: 'ideal',
+        pspReference: atBank.pspReference,
+        amount: order.amount,
+        since: expect.any(String),
+      },
+      {
+        orderId: String(order.id),
+        attempt: 2,
+        state: 'authorised',
+        methodType: 'scheme',
+        pspReference: byCard.pspReference,
+        amount: order.amount,
+        since: expect.any(String),
+      },
+    ])
+  })
+
   it("a card answer stored between a feed page's plan and its commit is said in the log by the poller", async () => {
     const lines: string[] = []
     let answerMeanwhile: (() => Promise<unknown>) | undefined

@@ -727,6 +727,30 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'lists the money-holding attempts of orders where two hold money, by order and number, until one gives it back',
+      withStore(async ({ store }) => {
+        const rows = [
+          attempt('o1', 1, { state: 'authorised', pspReference: 'PSP-O1-1' }),
+          attempt('o1', 2, { state: 'refused', pspReference: 'PSP-O1-2' }),
+          attempt('o1', 3, { state: 'captured', pspReference: 'PSP-O1-3' }),
+          attempt('o2', 1, { state: 'partially_refunded', pspReference: 'PSP-O2-1' }),
+          attempt('o2', 2, { state: 'refunded', pspReference: 'PSP-O2-2' }), // given back: holds nothing
+          attempt('o3', 1, { state: 'action_required' }),
+          attempt('o3', 2, { state: 'authorised', pspReference: 'PSP-O3-2' }),
+          attempt('o4', 1, { state: 'partially_captured', pspReference: 'PSP-O4-1' }),
+          attempt('o4', 2, { state: 'partially_refunded', pspReference: 'PSP-O4-2' }),
+        ]
+        for (const row of rows) expect(await store.insertAttempt(row)).toBe(true)
+        const listed = async (limit: number) => (await store.listPaidTwice(limit)).map((a) => `${a.orderId}:${a.number}`)
+        expect(await listed(10)).toEqual(['o1:1', 'o1:3', 'o4:1', 'o4:2'])
+        expect(await listed(3)).toEqual(['o1:1', 'o1:3', 'o4:1'])
+        // One of o1's refunded in full: o1 holds one payment now.
+        await store.compareAndSet('o1:1', 1, { state: 'refunded', updatedAt: new Date().toISOString() }, change(rows[0]!, 'refunded'))
+        expect(await listed(10)).toEqual(['o4:1', 'o4:2'])
+      }),
+    )
+
+    it(
       'lists the captures, refunds and cancels unanswered since before a time, oldest first, and counts them',
       withStore(async ({ store }) => {
         const t = (minute: number) => `2026-01-01T00:${String(minute).padStart(2, '0')}:00.000Z`

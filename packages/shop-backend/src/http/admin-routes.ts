@@ -7,6 +7,7 @@ import { orderView } from '../ledger/order-view.js'
 import type { Outbox } from '../ledger/outbox.js'
 import { openPayments } from '../ledger/open-payments.js'
 import { openModifications } from '../ledger/open-modifications.js'
+import { ordersPaidTwice } from '../ledger/orders-paid-twice.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 import { retryProblem } from '../poller/retry-problem.js'
 import type { RequestInfo } from '../shop-backend-types.js'
@@ -176,9 +177,11 @@ export function addAdminRoutes(
       const dismissed = await context.store.listDismissed(LISTED)
       const stillOpen = await openPayments(context, LISTED)
       const unanswered = await openModifications(context, LISTED)
+      const paidTwice = await ordersPaidTwice(context, LISTED)
       return json(200, {
         openPayments: stillOpen,
         openModifications: unanswered,
+        paidTwice,
         pollProblems: open.slice(0, LISTED).map((p) => ({
           sequence: p.sequence,
           reason: p.reason,

@@ -16,6 +16,7 @@ import {
 } from './ledger-rows.js'
 import { OPEN_ATTEMPT_PREDICATE, OPEN_MODIFICATION_PREDICATE } from './portable-migrations.js'
 import type { AttemptPatch, OrderChange } from './records.js'
+import { HOLDING_MONEY } from '../ledger/transitions.js'
 
 /** What a dialect says where the SQL differs. */
 export interface SqlDialect {
@@ -37,6 +38,8 @@ const PROBLEM = columnList(PROBLEM_COLUMNS)
 const OUTBOX = columnList(OUTBOX_COLUMNS)
 const DISMISSED_PROBLEM = columnList(DISMISSED_PROBLEM_COLUMNS)
 const DISMISSED_DELIVERY = columnList(DISMISSED_DELIVERY_COLUMNS)
+/** An attempt that holds the shopper's money: the states of `HOLDING_MONEY`, as SQL. */
+const HOLDS_MONEY = `state IN (${[...HOLDING_MONEY].map((state) => `'${state}'`).join(', ')})`
 
 /** The statements in one dialect, built once per store module. */
 export function ledgerSql(dialect: SqlDialect) {
@@ -51,6 +54,9 @@ export function ledgerSql(dialect: SqlDialect) {
     // Payments whose outcome is open since before $1, oldest first: read through the attempts_open index.
     openAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1 ORDER BY updated_at, id LIMIT $2`,
     openAttemptCount: `SELECT COUNT(*) AS n FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1`,
+    // Orders paid twice: their attempts holding money, by order and number. Reads every paid attempt (the admin's list only).
+    paidTwice: `SELECT ${ATTEMPT} FROM attempts WHERE ${HOLDS_MONEY} AND order_id IN
+      (SELECT order_id FROM attempts WHERE ${HOLDS_MONEY} GROUP BY order_id HAVING COUNT(*) > 1) ORDER BY order_id, number LIMIT $1`,
     insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
     findModification: `SELECT ${MODIFICATION} FROM modifications WHERE id = $1`,
     listModifications: `SELECT ${MODIFICATION} FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id`,

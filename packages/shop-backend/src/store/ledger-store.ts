@@ -69,6 +69,11 @@ export interface LedgerStore {
   listOpenAttempts(before: string, limit: number): Promise<AttemptRecord[]>
   /** How many attempts {@link listOpenAttempts} would list without a limit (the gauge of payments open too long). */
   countOpenAttempts(before: string): Promise<number>
+  /**
+   * Orders paid twice: the attempts that hold the shopper's money (authorised, captured, partly
+   * captured or refunded) of each order where two or more do, by order id and number, at most `limit`.
+   */
+  listPaidTwice(limit: number): Promise<AttemptRecord[]>
   /** Inserts unless a modification with this id exists: false then (a repeated request). */
   insertModification(modification: ModificationRecord): Promise<boolean>
   /** The modification with this id. */

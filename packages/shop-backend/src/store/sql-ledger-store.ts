@@ -82,6 +82,7 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
     listAttempts: async (orderId) => (await read(every<AttemptRow>('listAttempts', [orderId]))).map(attemptOf),
     listOpenAttempts: async (before, limit) => (await read(every<AttemptRow>('openAttempts', [before, limit]))).map(attemptOf),
     countOpenAttempts: (before) => count('openAttemptCount', [before]),
+    listPaidTwice: async (limit) => (await read(every<AttemptRow>('paidTwice', [limit]))).map(attemptOf),
     compareAndSet: (id, expectedVersion, patch, change) => write(step((s) => s.compareAndSet({ id, expectedVersion, patch, change }))),
     insertModification: (m) => insert(inserted('insertModification', valuesOf(rowOfModification(m), MODIFICATION_COLUMNS))),
     findModification: async (id) => modificationOfRow(await read(first<ModificationRow>('findModification', [id]))),
