@@ -81,7 +81,10 @@ function amountFor(
   if (amount.currency !== attempt.amount.currency)
     throw new ShopBackendError('AMOUNT_NOT_ALLOWED', "amount.currency: must be the payment's currency")
   if (!Number.isSafeInteger(amount.value) || amount.value < 1 || amount.value > left) {
-    throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind}`)
+    // What is left is said (an amount, never card data): a merchant's page can offer it.
+    throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind} (${left})`, {
+      left: { currency: attempt.amount.currency, value: left },
+    })
   }
   // As the ledger reads it back: the first call's row and a retry's are the same record.
   return { currency: amount.currency, value: amount.value }
