@@ -87,8 +87,7 @@ export function buildPaymentRequest(parts: PaymentRequestParts): PaymentRequest 
 /**
  * The body to forward to `POST .../payment-details`: the page's details alone. No metadata: the
  * service echoes metadata in its answer, and the order id echoed from here would read as the
- * payment's own, which it may not be (details posted for another order); see docs/decisions.md.
- * `_order` stays for the signature's sake.
+ * payment's own, which it may not be (details posted for another order). `_order` is no longer read.
  */
 export function buildPaymentDetailsRequest(_order: OrderRecord, submission: DetailsSubmission): PaymentDetailsRequest {
   return strict<PaymentDetailsRequest>(PaymentDetailsRequestSchema, { details: submission.details }, 'payment details')
