@@ -96,7 +96,7 @@ describe('capture, refund and cancel by order', () => {
       await shop.backend.cancel(order.id)
       // The feed has not shown the cancel: the ledger lets the capture go, and the service says no.
       await expect(shop.backend.capture(order.id)).rejects.toMatchObject({
-        code: 'MODIFICATION_NOT_ALLOWED',
+        code: 'MODIFICATION_REFUSED',
         message: 'capture: the payment service refused it (CAPTURE_NOT_ALLOWED)',
         details: { serviceCode: 'CAPTURE_NOT_ALLOWED' },
       })

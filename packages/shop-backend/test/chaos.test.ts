@@ -205,6 +205,8 @@ describe.skipIf(postgres.missing !== undefined)('chaos: instances, faults and a 
       for (;;) {
         note(orderId, `${JSON.stringify(body)} -> ${answers.map((a) => `${a.status} ${JSON.stringify(a.body)}`).join(' | ')}`)
         const answered = answers.find((a) => a.status === 200)
+        // A request the service refused, answered again from the ledger, moved nothing.
+        if (answered && (answered.body as { state?: string }).state === 'refused') return undefined
         if (answered) {
           const result = answered.body as { kind: Click['kind']; amount?: { value: number } }
           const sums = moved.get(orderId) ?? { capture: 0, refund: 0, cancel: 0 }

@@ -90,11 +90,12 @@ export async function sendStored(context: BackendContext, modification: Modifica
 
 /**
  * The service's no to a capture, refund or cancel (a state the feed has not shown yet): the
- * merchant's to judge, 409 with its code, as the ledger's own no; 502 only when the service failed.
+ * merchant's to judge, 409 with its code; stored refused, so its repeat answers refused. Not the
+ * ledger's MODIFICATION_NOT_ALLOWED, which a later try may pass. 502 only when the service failed.
  */
 function modificationRefused(error: PaymentServiceError, kind: ModificationKind): ShopBackendError {
   if (error.status === undefined || error.status >= 500) return refusal(error)
-  return new ShopBackendError('MODIFICATION_NOT_ALLOWED', `${kind}: the payment service refused it (${error.code})`, {
+  return new ShopBackendError('MODIFICATION_REFUSED', `${kind}: the payment service refused it (${error.code})`, {
     serviceCode: error.code,
   })
 }
