@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answeredAttempt } from '../src/ledger/details-placement.js'
+import { answeredAttempt, fitsClaimHolder } from '../src/ledger/details-placement.js'
 import { attempt } from './store-conformance.js'
 
 // Two tabs on one order: attempt 1 waits at its step, attempt 2 (the latest) holds the claim and waits at its own.
@@ -13,10 +13,17 @@ describe('which attempt a payment-details answer is about', () => {
     expect(answeredAttempt(both, second, { resultCode: 'Authorised', pspReference: 'PSP-TWO' })).toBe(second)
   })
 
-  it("without a reference: a next step is the claim holder's; a final answer only when no other attempt waits", () => {
+  it("without a name: a next step is the claim holder's; a final answer is left for the feed to name", () => {
     expect(answeredAttempt(both, second, { resultCode: 'ChallengeShopper', action: { type: 'threeDS2' } })).toBe(second)
     expect(answeredAttempt(both, second, { resultCode: 'Refused' })).toBeUndefined()
-    expect(answeredAttempt([{ ...first, state: 'refused' }, second], second, { resultCode: 'Refused' })).toBe(second)
+    const alone = [{ ...first, state: 'refused' as const }, second]
+    expect(answeredAttempt(alone, second, { resultCode: 'Refused' })).toBeUndefined()
+    expect(
+      answeredAttempt(alone, { ...second, pspReference: undefined }, { resultCode: 'Authorised', pspReference: 'PSP-NEW' }),
+    ).toBeUndefined()
+    // After the feed's read, a final answer that is no payment yet may still go on the holder: only when no other attempt waits.
+    expect(fitsClaimHolder(alone, second, { resultCode: 'Received' })).toBe(true)
+    expect(fitsClaimHolder(both, second, { resultCode: 'Received' })).toBe(false)
   })
 
   it('a reference no attempt holds never goes onto one that holds another payment', () => {
@@ -40,16 +47,16 @@ describe('which attempt a payment-details answer is about', () => {
     expect(answeredAttempt(both, second, { resultCode: 'Refused', ...elsewhere })).toBeUndefined()
   })
 
-  it('without a name, an answer of another amount goes on no attempt; of its own amount, as before', () => {
+  it('without a name, an answer of another amount never fits the claim holder; of its own amount, it may', () => {
     const alone = { ...second, pspReference: undefined }
     const taken = (value: number, currency = alone.amount.currency) => ({
-      resultCode: 'Authorised',
+      resultCode: 'Received',
       pspReference: 'PSP-NEW',
       amount: { currency, value },
     })
-    expect(answeredAttempt([alone], alone, taken(alone.amount.value + 1))).toBeUndefined()
-    expect(answeredAttempt([alone], alone, taken(alone.amount.value, 'XXX'))).toBeUndefined()
-    expect(answeredAttempt([alone], alone, taken(alone.amount.value))).toBe(alone)
+    expect(fitsClaimHolder([alone], alone, taken(alone.amount.value + 1))).toBe(false)
+    expect(fitsClaimHolder([alone], alone, taken(alone.amount.value, 'XXX'))).toBe(false)
+    expect(fitsClaimHolder([alone], alone, taken(alone.amount.value))).toBe(true)
     // Named by its reference, it goes there whatever its amount (the poller's AMOUNT_MISMATCH says it).
     expect(answeredAttempt(both, second, { ...taken(1), pspReference: 'PSP-ONE' })).toBe(first)
   })

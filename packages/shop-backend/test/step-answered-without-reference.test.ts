@@ -126,24 +126,42 @@ describe('a service that answers steps without their pspReference', () => {
     expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
   })
 
-  it("another order's bank return, its answer echoing no metadata, does not pay this order of another amount", async () => {
+  it("another order's bank return, its answer echoing no metadata, pays neither order twice, of any amount", async () => {
     world().proxy.answer = detailsEchoNothing
-    // Its answer names a payment the ledger does not know.
-    const { s, order, other, crossed } = await otherOrdersReturnPostedHere({ owed: 50_000, otherOwes: 100 })
+    // The same amount (a shop of one product): only the feed can tell whose payment the answer is.
+    const { s, order, other, crossed } = await otherOrdersReturnPostedHere()
 
-    // Not this order's payment (1.00 taken, 500.00 owed): nothing of this order moves, the feed settles whose it is.
-    expect(crossed).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    // The feed put the payment on the other order: nothing of this order moves.
+    expect(crossed).toMatchObject({ status: 409, body: { error: 'NOT_AWAITING_DETAILS' } })
     const [attempt, ...more] = await s.store.listAttempts(String(order.id))
     expect(more).toEqual([])
     expect(attempt).toMatchObject({ methodType: 'scheme', state: 'action_required' })
     expect(s.changes.filter((c) => c.orderId === String(order.id)).map((c) => c.state)).not.toContain('authorised')
-    // The feed names the other order's attempt: its payment is held there, and its next Pay charges nothing.
-    await s.backend.poller.pollNow()
+    // The other order's payment is held there, and its next Pay charges nothing.
     const held = await s.store.listAttempts(String(other.id))
     expect(held.map((a) => a.state)).toEqual(['authorised'])
     expect(attempt?.pspReference).not.toBe(held[0]?.pspReference)
     expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
     expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
+  })
+
+  it("an order's own payment, its details answer echoing no metadata, is placed by the feed's record", async () => {
+    world().proxy.answer = detailsEchoNothing
+    const s = await shop()
+    const order = s.createOrder()
+    const ideal = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+    const challenged = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
+    expect(challenged.body.action).toBeDefined()
+
+    const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+
+    expect(returned.body).toEqual({ resultCode: 'Authorised' })
+    expect((await s.store.listAttempts(String(order.id))).map((a) => [a.methodType, a.state])).toEqual([
+      ['ideal', 'authorised'],
+      ['scheme', 'action_required'],
+    ])
+    expect(world().sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
   })
 
   it("a details request carries the page's details alone: no order id for its answer to echo as the payment's", async () => {

@@ -24,8 +24,21 @@ function ofAnotherAmount(attempt: AttemptRecord, answer: PaymentResponse): boole
 }
 
 /**
+ * Whether an answer that names no attempt may go on the claim holder: never onto one that holds
+ * another payment or asked another amount; a next step (an action) is the holder's to run; a final
+ * answer only when no other attempt waits at a step (else it may be another tab's).
+ */
+export function fitsClaimHolder(attempts: readonly AttemptRecord[], sentFor: AttemptRecord, answer: PaymentResponse): boolean {
+  if (holdsAnotherPayment(sentFor, answer.pspReference) || ofAnotherAmount(sentFor, answer)) return false
+  if (answer.action !== undefined) return true
+  return !attempts.some((a) => a.id !== sentFor.id && a.state === 'action_required')
+}
+
+/**
  * The attempt a details answer is about. Two windows on one order each run their own payment's
- * step, and the details name the payment, not the attempt: the answer says which.
+ * step, and the details name the payment, not the attempt: the answer says which. Unnamed, a next
+ * step is the claim holder's; a final answer is left for the feed to name (it may be another tab's,
+ * or another order's whose return was posted here).
  */
 export function answeredAttempt(
   attempts: readonly AttemptRecord[],
@@ -34,14 +47,5 @@ export function answeredAttempt(
 ): AttemptRecord | undefined {
   const named = namedAttempt(attempts, answer)
   if (named) return named
-  // An answer naming a payment never goes onto an attempt that holds another one's.
-  if (holdsAnotherPayment(sentFor, answer.pspReference)) return undefined
-  // Nor one of another amount: another payment's details (a confused or forged page); the feed says whose.
-  if (ofAnotherAmount(sentFor, answer)) return undefined
-  // Nothing to go by. A next step (an action) is the claim holder's to run, as before. A final
-  // answer goes there only if no other attempt waits at a step: else it may be another tab's
-  // refusal, and stored here it would end this attempt wrongly; the feed will say whose it is.
-  if (answer.action !== undefined) return sentFor
-  const others = attempts.filter((a) => a.id !== sentFor.id && a.state === 'action_required')
-  return others.length === 0 ? sentFor : undefined
+  return answer.action !== undefined && fitsClaimHolder(attempts, sentFor, answer) ? sentFor : undefined
 }

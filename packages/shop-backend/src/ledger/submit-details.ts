@@ -3,11 +3,11 @@ import { type BrowserPaymentResult, type OrderRecord, type PaymentResponse, toBr
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES, STATE_IN_WORDS, stateOfResultCode, UNSETTLED_STATES } from './transitions.js'
+import { FAILED_STATES, PAID_STATES, STATE_IN_WORDS, stateOfResultCode, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
-import { answeredAttempt, namedAttempt } from './details-placement.js'
+import { answeredAttempt, fitsClaimHolder, namedAttempt } from './details-placement.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
 import { outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
@@ -123,7 +123,7 @@ async function sendUnderClaim(
   if (answerOrderId !== undefined && answerOrderId !== attempt.orderId) {
     await releaseClaim(context, attempt.id, key)
     await storeOnItsOrder(context, answerOrderId, answer, detailsFingerprint)
-    throw new ShopBackendError('NOT_AWAITING_DETAILS', "details: they finish another order's payment")
+    throw anotherOrdersDetails()
   }
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
   let target = answeredAttempt(attempts, attempt, answer)
@@ -143,14 +143,22 @@ async function sendUnderClaim(
  */
 async function storeOnItsOrder(context: BackendContext, orderId: string, answer: PaymentResponse, detailsFingerprint: string) {
   const named = namedAttempt(await context.store.listAttempts(orderId), answer)
+  saidOfAnotherOrder(context, orderId, answer)
+  if (named) await storeAnswer(context, named, answer, { detailsFingerprint, detailsStep: named.detailsStep + 1 })
+}
+
+/** Another order's payment answered details posted for this order: said in the log under that order. */
+function saidOfAnotherOrder(context: BackendContext, orderId: string, answer: PaymentResponse): void {
   context.log(`order ${orderId}: its payment-details answer (${answer.resultCode}) came with another order's details`, 'warn', {
     component: 'ledger',
     code: 'DETAILS_OF_ANOTHER_ORDER',
     orderId,
     pspReference: answer.pspReference,
   })
-  if (named) await storeAnswer(context, named, answer, { detailsFingerprint, detailsStep: named.detailsStep + 1 })
 }
+
+/** What the page that posted another order's details hears: nothing of this order changed. */
+const anotherOrdersDetails = () => new ShopBackendError('NOT_AWAITING_DETAILS', "details: they finish another order's payment")
 
 /** The answer stored on `target`, then the claim on `attempt` released. */
 async function storeUnderClaim(
@@ -171,9 +179,11 @@ async function storeUnderClaim(
 /**
  * An answer that names no attempt, after the feed read. The read ending another attempt's step is
  * no sign the answer was the claim holder's, so a refusal is not stored: it says nothing was paid,
- * the claim goes and the page that sent the details hears it. A paid order is paid whoever asks.
- * Anything else may mean money: it goes where it did before the read (a wrong `confirming` holds the
- * order, in sight), or the claim stays (marked unanswered by the caller) and the page hears "pending".
+ * the claim goes and the page that sent the details hears it. A paid order is paid whoever asks. A
+ * payment the feed put on another order is that order's (its return posted here). A payment named
+ * by nothing never goes on by default: the claim stays (marked unanswered by the caller) and the
+ * page hears "pending" until the feed names it. Anything else that is no payment yet (Received)
+ * goes where it did before the read (a wrong `confirming` holds the order, in sight).
  */
 async function unplacedAnswer(
   context: BackendContext,
@@ -183,14 +193,20 @@ async function unplacedAnswer(
   answer: PaymentResponse,
 ): Promise<BrowserPaymentResult> {
   const paid = paidAttempt(attempts)
-  const refused = FAILED_STATES.has(stateOfResultCode(answer.resultCode, answer.action !== undefined, true))
-  if (paid || refused) {
+  const state = stateOfResultCode(answer.resultCode, answer.action !== undefined, true)
+  if (paid || FAILED_STATES.has(state)) {
     await releaseClaim(context, attempt.id, sent.key)
     return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
   }
+  const elsewhere = answer.pspReference ? await context.store.findAttemptByPspReference(answer.pspReference) : undefined
+  if (elsewhere && elsewhere.orderId !== attempt.orderId) {
+    await releaseClaim(context, attempt.id, sent.key)
+    saidOfAnotherOrder(context, elsewhere.orderId, answer)
+    throw anotherOrdersDetails()
+  }
   // The claim holder as the read left it (it may hold a reference now).
   const current = attempts.find((a) => a.id === attempt.id) ?? attempt
-  if (answeredAttempt(attempts, current, answer)?.id === current.id) return storeUnderClaim(context, current, current, sent, answer)
+  if (!PAID_STATES.has(state) && fitsClaimHolder(attempts, current, answer)) return storeUnderClaim(context, current, current, sent, answer)
   context.log(
     `order ${attempt.orderId}: a payment-details answer (${answer.resultCode}) names no attempt; the claim stays until the feed settles it`,
     'warn',
