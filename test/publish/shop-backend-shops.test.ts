@@ -198,9 +198,15 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
       expect(JSON.parse(held.body)).toMatchObject({ count: 1, payments: [{ resultCode: 'Authorised', status: 'authorised' }] })
       // Any other path is the shop's own: its 404 here.
       expect((await freshGet(`${shopUrl}/api/no-such-thing`)).status).toBe(404)
-      // An asset that is not there: 404, not the file system's error (a 500 naming the server's folder).
-      const missing = await freshGet(`${shopUrl}/assets/no-such-file.js`)
-      expect({ status: missing.status, fileSystemError: /ENOENT/.test(missing.body) }).toEqual({ status: 404, fileSystemError: false })
+      // An asset that is not there, or a folder: 404, not the file system's error (a 500 naming the server's folder).
+      for (const path of ['/assets/no-such-file.js', '/assets/']) {
+        const missing = await freshGet(`${shopUrl}${path}`)
+        expect({ path, status: missing.status, fileSystemError: /ENOENT|EISDIR/.test(missing.body) }).toEqual({
+          path,
+          status: 404,
+          fileSystemError: false,
+        })
+      }
       // An empty basket is no order: refused by the shop, never a zero amount sent to the service.
       const empty = await fetch(`${shopUrl}/api/orders`, {
         method: 'POST',
