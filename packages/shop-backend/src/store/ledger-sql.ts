@@ -38,8 +38,8 @@ const PROBLEM = columnList(PROBLEM_COLUMNS)
 const OUTBOX = columnList(OUTBOX_COLUMNS)
 const DISMISSED_PROBLEM = columnList(DISMISSED_PROBLEM_COLUMNS)
 const DISMISSED_DELIVERY = columnList(DISMISSED_DELIVERY_COLUMNS)
-/** An attempt that holds the shopper's money: the states of `HOLDING_MONEY`, as SQL. */
-const HOLDS_MONEY = `state IN (${[...HOLDING_MONEY].map((state) => `'${state}'`).join(', ')})`
+/** Attempt `row` holds the shopper's money: the states of `HOLDING_MONEY`, as SQL. */
+const holdsMoney = (row: string) => `${row}.state IN (${[...HOLDING_MONEY].map((state) => `'${state}'`).join(', ')})`
 
 /** The statements in one dialect, built once per store module. */
 export function ledgerSql(dialect: SqlDialect) {
@@ -54,9 +54,12 @@ export function ledgerSql(dialect: SqlDialect) {
     // Payments whose outcome is open since before $1, oldest first: read through the attempts_open index.
     openAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1 ORDER BY updated_at, id LIMIT $2`,
     openAttemptCount: `SELECT COUNT(*) AS n FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1`,
-    // Orders paid twice: their attempts holding money, by order and number. Reads every paid attempt (the admin's list only).
-    paidTwice: `SELECT ${ATTEMPT} FROM attempts WHERE ${HOLDS_MONEY} AND order_id IN
-      (SELECT order_id FROM attempts WHERE ${HOLDS_MONEY} GROUP BY order_id HAVING COUNT(*) > 1) ORDER BY order_id, number LIMIT $1`,
+    // Orders paid twice, their attempts holding money by order and number. Such an order has a later attempt
+    // holding money with an earlier one beside it: read through attempts_later, not every payment.
+    paidTwice: `SELECT ${ATTEMPT} FROM attempts a WHERE ${holdsMoney('a')} AND a.order_id IN
+      (SELECT l.order_id FROM attempts l WHERE l.number > 1 AND ${holdsMoney('l')} AND EXISTS
+        (SELECT 1 FROM attempts e WHERE e.order_id = l.order_id AND e.number < l.number AND ${holdsMoney('e')}))
+      ORDER BY a.order_id, a.number LIMIT $1`,
     insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
     findModification: `SELECT ${MODIFICATION} FROM modifications WHERE id = $1`,
     listModifications: `SELECT ${MODIFICATION} FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id`,

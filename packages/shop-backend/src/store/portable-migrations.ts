@@ -114,3 +114,13 @@ export const OPEN_MODIFICATIONS_MIGRATION = openRowsIndex(
   'a modification',
   OPEN_MODIFICATION_PREDICATE,
 )
+
+/** Version 10: an order's attempts after its first, by order. An order paid twice has one, so its list reads only those. */
+export const LATER_ATTEMPTS_MIGRATION: Migration = Object.freeze({
+  version: 10,
+  name: 'later-attempts',
+  sql: `
+-- Few rows (an order's second try and after): the orders paid twice are found without reading every payment.
+CREATE INDEX attempts_later ON attempts (order_id) WHERE number > 1;
+`,
+})
