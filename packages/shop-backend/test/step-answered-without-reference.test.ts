@@ -34,17 +34,46 @@ function detailsEchoNothing(method: string, path: string, body: Buffer): Buffer 
 const tokenOf = (body: Record<string, unknown>) => (body.action as { token: string }).token
 
 /**
- * This order's card waits at its 3-D Secure step; another order's iDEAL payment is approved at the
- * bank, and its return is posted for this order (a confused page, or a forged one).
+ * Details answers without metadata (and steps without references when `stepReferences` is false),
+ * and a feed that lags: the records of the orders in `lagging` (and all after them) are not shown yet.
  */
+function laggingFeedUnnamedDetails(lagging: ReadonlySet<string>, options: { stepReferences: boolean; received?: boolean }) {
+  world().proxy.answer = (method, path, body) => {
+    if (path.endsWith('/updated-payments')) {
+      const page = JSON.parse(body.toString()) as { payments: Array<{ sequence: number; metadata?: { shop_order_id?: string } }> }
+      const at = page.payments.findIndex((r) => lagging.has(String(r.metadata?.shop_order_id)))
+      if (at < 0) return body
+      const shown = page.payments.slice(0, at)
+      return Buffer.from(
+        JSON.stringify({ payments: shown, cursor: shown.at(-1)?.sequence ?? page.payments[0]!.sequence - 1, hasMore: false }),
+      )
+    }
+    const stepped = options.stepReferences ? body : withoutStepReferences(method, path, body)
+    if (!path.endsWith('/payment-details')) return stepped
+    const answer = JSON.parse(stepped.toString() || '{}') as Record<string, unknown>
+    delete answer.metadata
+    if (options.received && answer.resultCode === 'Authorised') answer.resultCode = 'Received'
+    return Buffer.from(JSON.stringify(answer))
+  }
+}
+
+type Shop = Awaited<ReturnType<typeof shop>>
+type Order = ReturnType<Shop['createOrder']>
+
+/** `order`'s card waits at its 3-D Secure step; `other`'s iDEAL payment is approved at the bank: its return's result. */
+async function stepHereApprovalThere(s: Shop, order: Order, other: Order): Promise<string> {
+  const challenged = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
+  expect(challenged.body.action).toBeDefined()
+  const ideal = await s.post('/api/payments', s.idealSubmission(other))
+  return approveAtBank((ideal.body.action as { url: string }).url)
+}
+
+/** The other order's return posted for this order (a confused page, or a forged one), after {@link stepHereApprovalThere}. */
 async function otherOrdersReturnPostedHere(amounts: { owed?: number; otherOwes?: number } = {}) {
   const s = await shop()
   const order = s.createOrder(amounts.owed)
-  const challenged = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'challenge' })))
-  expect(challenged.body.action).toBeDefined()
   const other = s.createOrder(amounts.otherOwes)
-  const ideal = await s.post('/api/payments', s.idealSubmission(other))
-  const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+  const redirectResult = await stepHereApprovalThere(s, order, other)
   const crossed = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
   return { s, order, other, crossed }
 }
@@ -177,6 +206,69 @@ describe('a service that answers steps without their pspReference', () => {
       .map((call) => JSON.parse(call.body) as unknown)
     expect(sent).toContainEqual({ details: { redirectResult } })
     expect(sent.filter((body) => JSON.stringify(body).includes('metadata'))).toEqual([])
+  })
+
+  it("another order's return answered Received, unnamed, the feed lagging: this order stays unpaid, that one pays once", async () => {
+    const lagging = new Set<string>()
+    laggingFeedUnnamedDetails(lagging, { stepReferences: false, received: true })
+    const s = await shop()
+    const order = s.createOrder()
+    const other = s.createOrder()
+    lagging.add(String(order.id)).add(String(other.id))
+    const redirectResult = await stepHereApprovalThere(s, order, other)
+
+    const crossed = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+    expect(crossed).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    // The feed catches up: the payment is the other order's, and this order never holds its reference.
+    lagging.clear()
+    await s.backend.poller.pollNow()
+
+    expect((await s.store.listAttempts(String(order.id))).map((a) => [a.state, a.pspReference])).toEqual([['confirming', undefined]])
+    expect((await s.store.listAttempts(String(other.id))).map((a) => a.state)).toEqual(['authorised'])
+    expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
+    expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
+  })
+
+  it("another order's payment the ledger knows by its step's reference is stored on that order: its next Pay charges nothing", async () => {
+    const lagging = new Set<string>()
+    laggingFeedUnnamedDetails(lagging, { stepReferences: true })
+    const s = await shop()
+    const order = s.createOrder()
+    const other = s.createOrder()
+    lagging.add(String(other.id))
+    const redirectResult = await stepHereApprovalThere(s, order, other)
+
+    const crossed = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+
+    expect(crossed).toMatchObject({ status: 409, body: { error: 'NOT_AWAITING_DETAILS' } })
+    expect((await s.store.listAttempts(String(other.id))).map((a) => a.state)).toEqual(['authorised'])
+    expect((await s.post('/api/payments', await s.cardSubmission(other))).body).toEqual({ resultCode: 'Authorised' })
+    expect(world().sandboxPaymentsFor(other.reference, 'Authorised')).toBe(1)
+  })
+
+  it('its own payment answered without a name, the feed lagging: the order is held until the feed names it, past 60 s too', async () => {
+    const lagging = new Set<string>()
+    laggingFeedUnnamedDetails(lagging, { stepReferences: false })
+    let ahead = 0
+    const s = await shop({ now: () => new Date(Date.now() + ahead) })
+    const order = s.createOrder()
+    lagging.add(String(order.id))
+    const ideal = await s.post('/api/payments', s.idealSubmission(order))
+    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+
+    const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+    expect(returned).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    // A minute later, still no record: Pay again sends nothing.
+    ahead = 61_000
+    expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+    expect(world().sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    // The record comes: the order is paid, and its page hears so.
+    lagging.clear()
+    await s.backend.poller.pollNow()
+    expect((await s.store.listAttempts(String(order.id))).map((a) => a.state)).toEqual(['authorised'])
+    expect((await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).body).toEqual({
+      resultCode: 'Authorised',
+    })
   })
 
   it('each payment request names its attempt in its metadata, beside the order', async () => {

@@ -3,9 +3,17 @@ import { type BrowserPaymentResult, type OrderRecord, type PaymentResponse, toBr
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import { FAILED_STATES, PAID_STATES, STATE_IN_WORDS, stateOfResultCode, UNSETTLED_STATES } from './transitions.js'
+import {
+  FAILED_STATES,
+  HOLDING_MONEY,
+  PAID_STATES,
+  STATE_IN_WORDS,
+  stateOfResultCode,
+  transition,
+  UNSETTLED_STATES,
+} from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
-import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
+import { browserAnswer, changeOf, compareAndSetQueueing, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
 import { answeredAttempt, fitsClaimHolder, namedAttempt } from './details-placement.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
@@ -177,13 +185,15 @@ async function storeUnderClaim(
 }
 
 /**
- * An answer that names no attempt, after the feed read. The read ending another attempt's step is
- * no sign the answer was the claim holder's, so a refusal is not stored: it says nothing was paid,
- * the claim goes and the page that sent the details hears it. A paid order is paid whoever asks. A
- * payment the feed put on another order is that order's (its return posted here). A payment named
- * by nothing never goes on by default: the claim stays (marked unanswered by the caller) and the
- * page hears "pending" until the feed names it. Anything else that is no payment yet (Received)
- * goes where it did before the read (a wrong `confirming` holds the order, in sight).
+ * An answer that names no attempt, after the feed read. A payment whose reference the ledger holds
+ * on another order's attempt is that order's (its return posted here): stored there, as its feed
+ * record would be, and nothing of this order moves. The read ending another attempt's step is no
+ * sign the answer was the claim holder's, so a refusal is not stored: it says nothing was paid, the
+ * claim goes and the page that sent the details hears it. A paid order is paid whoever asks. An
+ * answer with no reference that is no payment yet (Received) goes where it did before the read (a
+ * wrong `confirming` holds the order, in sight). Anything else names a payment nobody knows: no
+ * reference is taken (the feed's record of another order's payment would then pay this one), and
+ * the order is held as being confirmed until the feed names it: no Pay or step goes beside it.
  */
 async function unplacedAnswer(
   context: BackendContext,
@@ -192,25 +202,41 @@ async function unplacedAnswer(
   sent: SentDetails,
   answer: PaymentResponse,
 ): Promise<BrowserPaymentResult> {
-  const paid = paidAttempt(attempts)
-  const state = stateOfResultCode(answer.resultCode, answer.action !== undefined, true)
-  if (paid || FAILED_STATES.has(state)) {
-    await releaseClaim(context, attempt.id, sent.key)
-    return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
-  }
   const elsewhere = answer.pspReference ? await context.store.findAttemptByPspReference(answer.pspReference) : undefined
   if (elsewhere && elsewhere.orderId !== attempt.orderId) {
     await releaseClaim(context, attempt.id, sent.key)
     saidOfAnotherOrder(context, elsewhere.orderId, answer)
+    await storeAnswer(context, elsewhere, answer, { detailsFingerprint: sent.detailsFingerprint, detailsStep: elsewhere.detailsStep + 1 })
     throw anotherOrdersDetails()
+  }
+  const paid = paidAttempt(attempts)
+  const state = stateOfResultCode(answer.resultCode, answer.action !== undefined, true)
+  if (paid || FAILED_STATES.has(state)) {
+    if (paid && HOLDING_MONEY.has(state)) saidUnplaced(context, attempt.orderId, answer, 'error', 'the order is paid already: refund one')
+    await releaseClaim(context, attempt.id, sent.key)
+    return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
   }
   // The claim holder as the read left it (it may hold a reference now).
   const current = attempts.find((a) => a.id === attempt.id) ?? attempt
-  if (!PAID_STATES.has(state) && fitsClaimHolder(attempts, current, answer)) return storeUnderClaim(context, current, current, sent, answer)
-  context.log(
-    `order ${attempt.orderId}: a payment-details answer (${answer.resultCode}) names no attempt; the claim stays until the feed settles it`,
-    'warn',
-    { component: 'ledger', code: 'DETAILS_ANSWER_UNPLACED', orderId: attempt.orderId, pspReference: answer.pspReference },
-  )
+  const noPaymentNamed = answer.pspReference === undefined && !PAID_STATES.has(state)
+  if (noPaymentNamed && fitsClaimHolder(attempts, current, answer)) return storeUnderClaim(context, current, current, sent, answer)
+  // A next step the holder cannot take (it holds another payment) moves no money: only the claim stays.
+  if (answer.action !== undefined) {
+    saidUnplaced(context, attempt.orderId, answer, 'warn', 'the claim stays until the feed settles it')
+    throw outcomePending()
+  }
+  const patch = { state: 'confirming', updatedAt: context.now().toISOString() } as const
+  if (transition(current.state, 'confirming') === 'move') await compareAndSetQueueing(context, current, patch, changeOf(current, patch))
+  saidUnplaced(context, attempt.orderId, answer, 'warn', 'the order is held as being confirmed until the feed names it')
   throw outcomePending()
+}
+
+/** A details answer the ledger could not place, said in the log with its reference (the feed's record will name it). */
+function saidUnplaced(context: BackendContext, orderId: string, answer: PaymentResponse, level: 'warn' | 'error', why: string): void {
+  context.log(`order ${orderId}: a payment-details answer (${answer.resultCode}) names no attempt; ${why}`, level, {
+    component: 'ledger',
+    code: 'DETAILS_ANSWER_UNPLACED',
+    orderId,
+    pspReference: answer.pspReference,
+  })
 }

@@ -55,11 +55,12 @@ export function ledgerSql(dialect: SqlDialect) {
     openAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1 ORDER BY updated_at, id LIMIT $2`,
     openAttemptCount: `SELECT COUNT(*) AS n FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1`,
     // Orders paid twice, their attempts holding money by order and number. Such an order has a later attempt
-    // holding money with an earlier one beside it: read through attempts_later, not every payment.
-    paidTwice: `SELECT ${ATTEMPT} FROM attempts a WHERE ${holdsMoney('a')} AND a.order_id IN
-      (SELECT l.order_id FROM attempts l WHERE l.number > 1 AND ${holdsMoney('l')} AND EXISTS
-        (SELECT 1 FROM attempts e WHERE e.order_id = l.order_id AND e.number < l.number AND ${holdsMoney('e')}))
-      ORDER BY a.order_id, a.number LIMIT $1`,
+    // holding money with an earlier one beside it: found through attempts_later first (MATERIALIZED: PostgreSQL
+    // otherwise walks every paid attempt), then each order's attempts by its index.
+    paidTwice: `WITH twice AS MATERIALIZED (SELECT DISTINCT l.order_id FROM attempts l WHERE l.number > 1 AND ${holdsMoney('l')}
+        AND EXISTS (SELECT 1 FROM attempts e WHERE e.order_id = l.order_id AND e.number < l.number AND ${holdsMoney('e')}))
+      SELECT ${columnList(ATTEMPT_COLUMNS, 'a')} FROM twice t JOIN attempts a ON a.order_id = t.order_id
+      WHERE ${holdsMoney('a')} ORDER BY a.order_id, a.number LIMIT $1`,
     insertModification: insertOf('modifications', MODIFICATION_COLUMNS),
     findModification: `SELECT ${MODIFICATION} FROM modifications WHERE id = $1`,
     listModifications: `SELECT ${MODIFICATION} FROM modifications WHERE attempt_id = $1 ORDER BY created_at, id`,
