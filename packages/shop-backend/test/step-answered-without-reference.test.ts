@@ -78,6 +78,28 @@ async function otherOrdersReturnPostedHere(amounts: { owed?: number; otherOwes?:
   return { s, order, other, crossed }
 }
 
+/** An order's iDEAL payment approved at the bank; details answers unnamed, steps without references, its feed lagging. */
+async function bankApprovedFeedLagging() {
+  const lagging = new Set<string>()
+  laggingFeedUnnamedDetails(lagging, { stepReferences: false })
+  let ahead = 0
+  const s = await shop({ now: () => new Date(Date.now() + ahead) })
+  const order = s.createOrder()
+  lagging.add(String(order.id))
+  const ideal = await s.post('/api/payments', s.idealSubmission(order))
+  const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+  return { s, order, redirectResult, lagging, minuteLater: () => (ahead = 61_000) }
+}
+
+/** The bank's return, its payment unnamed: "being confirmed", and a minute later, still no record, Pay again sends nothing. */
+async function returnHoldsTheOrder(s: Shop, order: Order, redirectResult: string, minuteLater: () => void) {
+  const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+  expect(returned).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+  minuteLater()
+  expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
+  expect(world().sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+}
+
 afterEach(() => {
   world().proxy.answer = (_method, _path, body) => body
 })
@@ -247,21 +269,9 @@ describe('a service that answers steps without their pspReference', () => {
   })
 
   it('its own payment answered without a name, the feed lagging: the order is held until the feed names it, past 60 s too', async () => {
-    const lagging = new Set<string>()
-    laggingFeedUnnamedDetails(lagging, { stepReferences: false })
-    let ahead = 0
-    const s = await shop({ now: () => new Date(Date.now() + ahead) })
-    const order = s.createOrder()
-    lagging.add(String(order.id))
-    const ideal = await s.post('/api/payments', s.idealSubmission(order))
-    const redirectResult = await approveAtBank((ideal.body.action as { url: string }).url)
+    const { s, order, redirectResult, lagging, minuteLater } = await bankApprovedFeedLagging()
 
-    const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
-    expect(returned).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
-    // A minute later, still no record: Pay again sends nothing.
-    ahead = 61_000
-    expect(await s.post('/api/payments', await s.cardSubmission(order))).toMatchObject({ status: 503, body: { error: 'OUTCOME_PENDING' } })
-    expect(world().sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    await returnHoldsTheOrder(s, order, redirectResult, minuteLater)
     // The record comes: the order is paid, and its page hears so.
     lagging.clear()
     await s.backend.poller.pollNow()
@@ -269,6 +279,21 @@ describe('a service that answers steps without their pspReference', () => {
     expect((await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })).body).toEqual({
       resultCode: 'Authorised',
     })
+  })
+
+  it("a bank's unnamed payment returning after a card was refused in another tab holds the order too, past 60 s", async () => {
+    const { s, order, redirectResult, lagging, minuteLater } = await bankApprovedFeedLagging()
+    // Another tab: a card refused. The latest attempt, which the claim sits on, has failed.
+    const refused = await s.post('/api/payments', await s.cardSubmission(order, findTestCard({ threeDSecure: 'none', outcome: 'refused' })))
+    expect(refused.body).toMatchObject({ resultCode: 'Refused' })
+
+    await returnHoldsTheOrder(s, order, redirectResult, minuteLater)
+    lagging.clear()
+    await s.backend.poller.pollNow()
+    expect((await s.store.listAttempts(String(order.id))).map((a) => [a.methodType, a.state])).toEqual([
+      ['ideal', 'authorised'],
+      ['scheme', 'refused'],
+    ])
   })
 
   it('each payment request names its attempt in its metadata, beside the order', async () => {

@@ -3,20 +3,13 @@ import { type BrowserPaymentResult, type OrderRecord, type PaymentResponse, toBr
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
 import type { AttemptRecord } from '../store/ledger-store.js'
-import {
-  FAILED_STATES,
-  HOLDING_MONEY,
-  PAID_STATES,
-  STATE_IN_WORDS,
-  stateOfResultCode,
-  transition,
-  UNSETTLED_STATES,
-} from './transitions.js'
+import { FAILED_STATES, HOLDING_MONEY, PAID_STATES, STATE_IN_WORDS, stateOfResultCode, UNSETTLED_STATES } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
-import { browserAnswer, changeOf, compareAndSetQueueing, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
+import { browserAnswer, paidAttempt, refuseIfCancelled, storeAnswer } from './attempts.js'
 import { claimIsStale, detailsKeyOf, markUnanswered, releaseClaim, unansweredClaim, waitForOthers } from './details-claim.js'
 import { answeredAttempt, fitsClaimHolder, namedAttempt } from './details-placement.js'
 import { readFeedFor, settledByFeed } from './feed-check.js'
+import { holdForFeed } from './hold-for-feed.js'
 import { outcomeIsOpen, outcomePending, refusal } from './refusals.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 
@@ -212,7 +205,9 @@ async function unplacedAnswer(
   const paid = paidAttempt(attempts)
   const state = stateOfResultCode(answer.resultCode, answer.action !== undefined, true)
   if (paid || FAILED_STATES.has(state)) {
-    if (paid && HOLDING_MONEY.has(state)) saidUnplaced(context, attempt.orderId, answer, 'error', 'the order is paid already: refund one')
+    // Another payment than the paid one's (a reference of its own): money held twice, unless the feed says otherwise.
+    if (paid && HOLDING_MONEY.has(state) && answer.pspReference !== undefined && answer.pspReference !== paid.pspReference)
+      saidUnplaced(context, attempt.orderId, answer, 'error', 'the order is paid already: refund one')
     await releaseClaim(context, attempt.id, sent.key)
     return paid ? browserAnswer(paid) : toBrowserPaymentResult(answer)
   }
@@ -225,8 +220,7 @@ async function unplacedAnswer(
     saidUnplaced(context, attempt.orderId, answer, 'warn', 'the claim stays until the feed settles it')
     throw outcomePending()
   }
-  const patch = { state: 'confirming', updatedAt: context.now().toISOString() } as const
-  if (transition(current.state, 'confirming') === 'move') await compareAndSetQueueing(context, current, patch, changeOf(current, patch))
+  await holdForFeed(context, attempt.orderId, attempt.id)
   saidUnplaced(context, attempt.orderId, answer, 'warn', 'the order is held as being confirmed until the feed names it')
   throw outcomePending()
 }
