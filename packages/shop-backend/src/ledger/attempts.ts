@@ -1,5 +1,6 @@
 // An attempt's rules the flows share: what the page and the shop are told of it, and its writes.
 import { toBrowserPaymentResult, type BrowserPaymentResult, type OrderRecord, type PaymentResponse } from '@card-jwe/payment-validator'
+import { sameMoney } from '../lib/same-money.js'
 import { ShopBackendError } from '../errors.js'
 import type { AttemptPatch, AttemptRecord, OrderChange } from '../store/ledger-store.js'
 import { movesIntoMoneyHeld, PAID_STATES, resultCodeOfState, stateOfResultCode, transition } from './transitions.js'
@@ -153,7 +154,7 @@ export function newAttempt(
  * reset under a kept ledger) must not be answered "Authorised" from someone else's payment.
  */
 export function sameOrder(attempt: AttemptRecord, order: OrderRecord): AttemptRecord {
-  if (attempt.amount.currency === order.amount.currency && attempt.amount.value === order.amount.value) return attempt
+  if (sameMoney(attempt.amount, order.amount)) return attempt
   throw new ShopBackendError(
     'ORDER_CHANGED',
     `orderId: the ledger holds a payment of another amount for this order id (${attempt.state}); an order id must name one order for good`,

@@ -1,6 +1,7 @@
 // Which attempt of the order a payment-details answer is about: the rules, apart from the flow that sends them.
 import type { PaymentResponse } from '@card-jwe/payment-validator'
 import type { AttemptRecord } from '../store/ledger-store.js'
+import { sameMoney } from '../lib/same-money.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 import { attemptNumberOf, holdsAnotherPayment } from './attempt-in-metadata.js'
 
@@ -19,8 +20,7 @@ export function namedAttempt(attempts: readonly AttemptRecord[], answer: Payment
 
 /** A final answer carries the amount taken: another than the attempt's names another payment. */
 function ofAnotherAmount(attempt: AttemptRecord, answer: PaymentResponse): boolean {
-  const taken = answer.amount
-  return taken !== undefined && (taken.currency !== attempt.amount.currency || taken.value !== attempt.amount.value)
+  return answer.amount !== undefined && !sameMoney(answer.amount, attempt.amount)
 }
 
 /**

@@ -1,4 +1,5 @@
 import { isNotNow, ShopBackendError } from '../errors.js'
+import { sameMoney } from '../lib/same-money.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { AttemptState } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
@@ -116,7 +117,7 @@ function sameAsked(
       asked.filter((other) => other.id !== m.id && Date.parse(other.createdAt) < Date.parse(m.createdAt)),
     ),
   }
-  return m.amount?.value === wanted.value && m.amount.currency === wanted.currency
+  return m.amount !== undefined && sameMoney(m.amount, wanted)
 }
 
 /** Rounds of read, decide, store before giving up: each lost round means another writer stored a row of this order. */

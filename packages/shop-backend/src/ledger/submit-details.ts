@@ -122,9 +122,8 @@ async function sendUnderClaim(
   // Details of another order's payment (a confused or forged page): nothing of this order is touched.
   const answerOrderId = orderIdOfRecord(answer)
   if (answerOrderId !== undefined && answerOrderId !== attempt.orderId) {
-    await releaseClaim(context, attempt.id, key)
-    await storeOnItsOrder(context, answerOrderId, answer, detailsFingerprint)
-    throw anotherOrdersDetails()
+    const named = namedAttempt(await context.store.listAttempts(answerOrderId), answer)
+    return handOverToItsOrder(context, attempt, { key, detailsFingerprint }, answerOrderId, named, answer)
   }
   // Another window's payment (an earlier attempt) may have finished its step: its answer goes on its attempt.
   let target = answeredAttempt(attempts, attempt, answer)
@@ -139,27 +138,29 @@ async function sendUnderClaim(
 }
 
 /**
- * Another order's answer, stored on the attempt it names there, as its feed record would be: were it
- * dropped, that order's next Pay could go beside a payment these details just made. Unnamed, the feed settles it.
+ * Another order's answer (its return posted here, by a confused or forged page): this order's claim
+ * released, the answer said in the log under that order and stored on `itsAttempt` as its feed
+ * record would be (were it dropped, that order's next Pay could go beside the payment these details
+ * just made; none named there, the feed settles it). The page hears that nothing of this order changed.
  */
-async function storeOnItsOrder(context: BackendContext, orderId: string, answer: PaymentResponse, detailsFingerprint: string) {
-  const named = namedAttempt(await context.store.listAttempts(orderId), answer)
-  saidOfAnotherOrder(context, orderId, answer)
-  if (named) await storeAnswer(context, named, answer, { detailsFingerprint, detailsStep: named.detailsStep + 1 })
-}
-
-/** Another order's payment answered details posted for this order: said in the log under that order. */
-function saidOfAnotherOrder(context: BackendContext, orderId: string, answer: PaymentResponse): void {
+async function handOverToItsOrder(
+  context: BackendContext,
+  attempt: AttemptRecord,
+  { key, detailsFingerprint }: SentDetails,
+  orderId: string,
+  itsAttempt: AttemptRecord | undefined,
+  answer: PaymentResponse,
+): Promise<never> {
+  await releaseClaim(context, attempt.id, key)
   context.log(`order ${orderId}: its payment-details answer (${answer.resultCode}) came with another order's details`, 'warn', {
     component: 'ledger',
     code: 'DETAILS_OF_ANOTHER_ORDER',
     orderId,
     pspReference: answer.pspReference,
   })
+  if (itsAttempt) await storeAnswer(context, itsAttempt, answer, { detailsFingerprint, detailsStep: itsAttempt.detailsStep + 1 })
+  throw new ShopBackendError('NOT_AWAITING_DETAILS', "details: they finish another order's payment")
 }
-
-/** What the page that posted another order's details hears: nothing of this order changed. */
-const anotherOrdersDetails = () => new ShopBackendError('NOT_AWAITING_DETAILS', "details: they finish another order's payment")
 
 /** The answer stored on `target`, then the claim on `attempt` released. */
 async function storeUnderClaim(
@@ -196,12 +197,8 @@ async function unplacedAnswer(
   answer: PaymentResponse,
 ): Promise<BrowserPaymentResult> {
   const elsewhere = answer.pspReference ? await context.store.findAttemptByPspReference(answer.pspReference) : undefined
-  if (elsewhere && elsewhere.orderId !== attempt.orderId) {
-    await releaseClaim(context, attempt.id, sent.key)
-    saidOfAnotherOrder(context, elsewhere.orderId, answer)
-    await storeAnswer(context, elsewhere, answer, { detailsFingerprint: sent.detailsFingerprint, detailsStep: elsewhere.detailsStep + 1 })
-    throw anotherOrdersDetails()
-  }
+  if (elsewhere && elsewhere.orderId !== attempt.orderId)
+    return handOverToItsOrder(context, attempt, sent, elsewhere.orderId, elsewhere, answer)
   const paid = paidAttempt(attempts)
   const state = stateOfResultCode(answer.resultCode, answer.action !== undefined, true)
   if (paid || FAILED_STATES.has(state)) {

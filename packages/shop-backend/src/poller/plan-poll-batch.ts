@@ -5,6 +5,7 @@
 import { attemptNumberOf, holdsAnotherPayment } from '../ledger/attempt-in-metadata.js'
 import { changeOf } from '../ledger/attempts.js'
 import { retryAt } from '../lib/backoff.js'
+import { sameMoney } from '../lib/same-money.js'
 import type { BackendContext } from '../backend-context.js'
 import { PATCH_FIELDS, patchWrites } from '../store/ledger-rows.js'
 import { type FeedRecord, orderIdOfRecord } from '../updated-payments-feed.js'
@@ -80,8 +81,7 @@ async function plan(context: BackendContext, record: FeedRecord, planned: Readon
   // Two payments matched to one open attempt by the order id alone: the second waits for the first's commit.
   if (earlier?.pspReference !== undefined && earlier.pspReference !== record.pspReference) return { kind: 'problem', reason: 'CONFLICT' }
   const attempt = earlier ?? found
-  if (attempt.amount.currency !== record.amount.currency || attempt.amount.value !== record.amount.value)
-    return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
+  if (!sameMoney(attempt.amount, record.amount)) return { kind: 'problem', reason: 'AMOUNT_MISMATCH' }
   const verdict = transition(attempt.state, to)
   // Failures are final in the ledger, but money the service says it took must not pass unseen: a person decides.
   if (verdict === 'ignore' && FAILED_STATES.has(attempt.state) && PAID_STATES.has(to))
