@@ -145,7 +145,7 @@ export async function modifyOrder(
     for (let round = 0; round < ROUNDS; round++) {
       const decided = await decide(context, kind, orderId, checked, { arrivedAt, repeatWindowMs })
       if (decided?.answer) return decided.answer
-      if (decided?.record && (await context.store.insertModification(decided.record))) return sendStored(context, decided.record)
+      if (decided?.record && (await context.store.insertModification(decided.record))) return sendStored(context, decided.record, 'first')
     }
     throw new ShopBackendError('OUTCOME_PENDING', 'orderId: the modifications kept changing; try again')
   })
@@ -171,8 +171,9 @@ async function decide(
     throw new ShopBackendError('REQUEST_ID_REUSED', 'requestId: already used for another order or action')
   if (stored && stored.state !== 'requested') return { answer: resultOf(stored) }
   // The click repeated (here or on another instance): sent again under its key whatever the state now
-  // (that state may be its own doing); the service answers it once, or refuses it, and either settles it.
-  if (stored) return { answer: await sendStored(context, stored) }
+  // (that state may be its own doing); the service answers it once, which settles it. Its refusal leaves
+  // it open: the first send may have moved the money (sendStored).
+  if (stored) return { answer: await sendStored(context, stored, 'again') }
   const attempts = await attemptsOfOrder(context, orderId)
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
@@ -207,11 +208,13 @@ async function decide(
     const open = asked.filter((m) => m.kind === kind && m.state === 'requested')
     let answer: ModificationResult | undefined
     for (const m of open) {
-      const settled = await sendStored(context, m).catch((error: unknown) => {
-        // Refused now: settled all the same (nothing moved); what this call asks for is judged next round.
+      const settled = await sendStored(context, m, 'again').catch((error: unknown) => {
+        // A decided no that is not the service's (the order's payment gone): judged next round.
         if (error instanceof ShopBackendError && !isNotNow(error)) return undefined
         throw error
       })
+      // Refused by its first send meanwhile: nothing moved; what this call asks for is judged next round.
+      if (settled?.state === 'refused') continue
       // With `repeatOnly` the newest one settled is the call being repeated; otherwise the first that asked the same.
       if (settled && (repeatOnly || !answer) && same(m)) answer = settled
     }

@@ -60,8 +60,58 @@ export const resultOf = (m: ModificationRecord): ModificationResult => ({
   ...(m.lineItems === undefined ? {} : { lineItems: m.lineItems }),
 })
 
-/** Sends a stored modification under its key and records the answer; an unknown outcome leaves it `requested`. */
-export async function sendStored(context: BackendContext, modification: ModificationRecord): Promise<ModificationResult> {
+/**
+ * Whether this is a stored modification's first send (right after its row was stored) or a send
+ * again (its request id repeated, an open one settled by a plain call, on any instance).
+ */
+export type SendTurn = 'first' | 'again'
+
+/** The modification's row as stored now, or `undefined` when it is gone. */
+const storedNow = (context: BackendContext, m: ModificationRecord) => context.store.findModification(m.id)
+
+/**
+ * Moves an open row's version on before it is sent again, so the refusal of a send made before
+ * (another instance's, its first) cannot end it under this one: the row to send, or what it became.
+ */
+async function movedOn(context: BackendContext, m: ModificationRecord): Promise<ModificationRecord> {
+  for (let current: ModificationRecord | undefined = m, tries = 0; current && tries < 5; tries++) {
+    if (current.state !== 'requested') return current
+    const moved = await context.store.updateModification(current.id, current.version, { state: 'requested', updatedAt: current.updatedAt })
+    if (moved) return moved
+    current = await storedNow(context, current)
+  }
+  throw new ShopBackendError('OUTCOME_PENDING', `${m.kind}: its request kept changing; try again`, { requestId: m.id })
+}
+
+/**
+ * Refused, and not the first send, or not the first send alone: an earlier send under the key may
+ * have moved the money (a 401 from a skewed clock or a gateway's 404 come before the service reads
+ * the key), so the row stays `requested` and only a send that the service answers settles it.
+ */
+function refusedAgain(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): ShopBackendError {
+  context.log(
+    `order ${m.orderId}: ${m.kind} ${m.id} stays open (sent again and refused, ${error.code}: an earlier send may have been taken); ` +
+      'it is sent again under its key on the next call',
+    'warn',
+    { component: 'ledger', code: error.code, orderId: m.orderId },
+  )
+  return new ShopBackendError(
+    'OUTCOME_PENDING',
+    `The payment service refused this ${m.kind} sent again (${error.code}); an earlier send may have been taken. ` +
+      'Try again in a moment (the same call, or with details.requestId); nothing moves twice.',
+    { requestId: m.id, serviceCode: error.code },
+  )
+}
+
+/**
+ * Sends a stored modification under its key and records the answer; an unknown outcome leaves it
+ * `requested`. Only its first send may end it refused, by a compare-and-set on the version it was
+ * sent with: a send again moves the version on first and its refusal leaves the row open. An answer
+ * the service gave is stored whatever happened to the row meanwhile: what it took, it took.
+ */
+export async function sendStored(context: BackendContext, stored: ModificationRecord, turn: SendTurn): Promise<ModificationResult> {
+  const modification = turn === 'first' ? stored : await movedOn(context, stored)
+  if (modification.state !== 'requested') return resultOf(modification)
   const attempt = await context.store.findAttempt(modification.attemptId)
   const { service } = await context.connection()
   // The body as stored: a retry (plain, by requestId, on another instance) sends the same lines under the same key.
@@ -73,19 +123,35 @@ export async function sendStored(context: BackendContext, modification: Modifica
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
     if (keyUsedBefore(error)) throw keyNamesAnother(context, modification)
-    await context.store.updateModification(modification.id, modification.version, {
-      state: 'refused',
-      errorCode: error.code,
+    if (turn === 'first') {
+      const ended = await context.store.updateModification(modification.id, modification.version, {
+        state: 'refused',
+        errorCode: error.code,
+        updatedAt: context.now().toISOString(),
+      })
+      if (ended) throw modificationRefused(error, modification.kind)
+    }
+    // Answered meanwhile by another send (this key's first, taken): that answer, not this refusal.
+    const now = await storedNow(context, modification)
+    if (now && now.state !== 'requested') return resultOf(now)
+    throw refusedAgain(context, modification, error)
+  }
+  return resultOf(await storeReceived(context, modification, answer))
+}
+
+/** The service took it: `received` on the row's version now (moved on by a send again, or even refused by one before). */
+async function storeReceived(context: BackendContext, sent: ModificationRecord, answer: ModificationAnswer): Promise<ModificationRecord> {
+  for (let current: ModificationRecord | undefined = sent, tries = 0; current && tries < 5; tries++) {
+    if (current.state === 'received') return current
+    const written = await context.store.updateModification(current.id, current.version, {
+      state: 'received',
+      pspReference: answer.pspReference,
       updatedAt: context.now().toISOString(),
     })
-    throw modificationRefused(error, modification.kind)
+    if (written) return written
+    current = await storedNow(context, current)
   }
-  const written = await context.store.updateModification(modification.id, modification.version, {
-    state: 'received',
-    pspReference: answer.pspReference,
-    updatedAt: context.now().toISOString(),
-  })
-  return resultOf(written ?? (await context.store.findModification(modification.id))!)
+  throw new ShopBackendError('OUTCOME_PENDING', `${sent.kind}: taken by the payment service; its row kept changing`, { requestId: sent.id })
 }
 
 /**

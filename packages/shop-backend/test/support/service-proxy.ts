@@ -10,7 +10,9 @@ import { nodeHttpFetch } from '../../../service-client/src/node/node-http-fetch.
  * - `lose`s the answer: forwards it, lets the sandbox act, then destroys the shop's socket (the
  *   service acted; the shop never hears it);
  * - `hang`s: forwards it and never answers (the instance is killed while it waits);
- * - treats the service as `down`: destroys the socket without forwarding (the service never saw it).
+ * - treats the service as `down`: destroys the socket without forwarding (the service never saw it);
+ * - `refuse`s it as something before the service's key lookup would (a 401 for a skewed clock, a
+ *   gateway's 404): answers `refusal` without forwarding.
  * A request may be held `holdMs` (or until `holdUntil` settles) before it is forwarded (a slow network
  * on the way there: the sandbox has not seen it yet), an answer `delayMs` before it is given (a slow feed page). Requests
  * are logged with their start time, and those that reached the sandbox are counted.
@@ -20,7 +22,7 @@ import { nodeHttpFetch } from '../../../service-client/src/node/node-http-fetch.
  * and a service that was down when it was sent must never see it after the test brings it back.
  * Requests sent through {@link ServiceProxy.fetch} carry that time; others are judged on arrival.
  */
-export type ProxyAction = 'forward' | 'lose' | 'hang' | 'down'
+export type ProxyAction = 'forward' | 'lose' | 'hang' | 'down' | 'refuse'
 
 /** The simple form: one action for the requests `matches` picks, the rest forwarded. */
 export type ProxyMode = 'pass' | 'lose-answers' | 'down'
@@ -36,7 +38,14 @@ export interface ServiceProxy {
   rule: (
     method: string,
     path: string,
-  ) => { readonly action: ProxyAction; readonly delayMs?: number; readonly holdMs?: number; readonly holdUntil?: Promise<void> }
+  ) => {
+    readonly action: ProxyAction
+    readonly delayMs?: number
+    readonly holdMs?: number
+    readonly holdUntil?: Promise<void>
+    /** What `refuse` answers, in the service's envelope (default: 401 `SIGNATURE_STALE`). */
+    readonly refusal?: { readonly status: number; readonly errorCode: string }
+  }
   /**
    * Whether a request's `idempotency-key` reaches the sandbox (default: always). Without it the
    * sandbox keeps no answer for the request, as a service that forgot the key would.
@@ -163,10 +172,16 @@ export async function startServiceProxy(target: string): Promise<ServiceProxy> {
       }
       arrived.push(entry)
       const sentAt = Number(request.headers[SENT_AT] ?? Number.POSITIVE_INFINITY)
-      const { action, delayMs = 0, holdMs = 0, holdUntil } = decide(settingsAt(sentAt), method, url.pathname)
+      const decision = decide(settingsAt(sentAt), method, url.pathname)
+      const { action, delayMs = 0, holdMs = 0, holdUntil } = decision
       const body = await bodyOf(request)
       entry.body = body.toString('utf8')
       if (action === 'down') return request.socket.destroy()
+      if (action === 'refuse') {
+        const { status, errorCode } = decision.refusal ?? { status: 401, errorCode: 'SIGNATURE_STALE' }
+        const envelope = { status, errorCode, message: `refused by the test proxy (${errorCode})`, errorType: 'security' }
+        return void response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(envelope))
+      }
       if (holdMs > 0) await new Promise((resolve) => setTimeout(resolve, holdMs))
       await holdUntil
       entry.forwarded = true
