@@ -17,12 +17,19 @@ function refundsBy(actionOf: (n: number) => ReturnType<typeof t.world.proxy.rule
   t.world.proxy.rule = (method, path) => (method === 'POST' && path.endsWith('/refunds') ? actionOf(++n) : { action: 'forward' })
 }
 
+/** The admin's /problems list of captures, refunds and cancels left open. */
+async function openModificationsListed(shop: TestShop): Promise<unknown[]> {
+  const answer = await shop.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
+  return ((await answer.json()) as { openModifications: unknown[] }).openModifications
+}
+
 const refundRows = async (shop: TestShop, orderId: string | number) =>
   (await shop.store.listModifications(`${orderId}:1`)).filter((m) => m.kind === 'refund').map((m) => m.state)
 
-describe('a capture, refund or cancel sent again and refused before its key was read', () => {
-  it('repeated by its requestId, refused, it stays open, and the repeat after that gets the first refund: one refund', async () => {
-    const shop = await startShop(t.world)
+describe('a capture, refund or cancel sent again and refused', () => {
+  it('repeated by its requestId and refused, it stays open (its code in /problems); the repeat after gets the first refund', async () => {
+    let later = 0
+    const shop = await startShop(t.world, { now: () => new Date(Date.now() + later), admin: { authorize: () => true } })
     try {
       const { order, payment } = await t.capturedOrder(shop)
       const click = { amount: tenEuros, requestId: 'click-R1-0001' }
@@ -34,9 +41,14 @@ describe('a capture, refund or cancel sent again and refused before its key was 
         details: { requestId: 'click-R1-0001', serviceCode: 'SIGNATURE_STALE' },
       })
       expect(await refundRows(shop, order.id)).toEqual(['requested'])
+      later = 16 * 60_000
+      expect(await openModificationsListed(shop)).toEqual([
+        expect.objectContaining({ requestId: 'click-R1-0001', lastRefusal: 'SIGNATURE_STALE' }),
+      ])
       refundsBy(() => ({ action: 'forward' }))
       expect(await shop.backend.refund(order.id, click)).toMatchObject({ state: 'received', requestId: 'click-R1-0001' })
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      expect(await openModificationsListed(shop)).toEqual([])
     } finally {
       await shop.close()
     }
@@ -57,6 +69,30 @@ describe('a capture, refund or cancel sent again and refused before its key was 
       })
       expect(await shop.backend.refund(order.id, { amount: tenEuros })).toMatchObject({ state: 'received', requestId })
       expect(await refundRows(shop, order.id)).toEqual(['received'])
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('one the service itself refuses when sent again (422), its first send never arrived, ends refused: plain calls go on', async () => {
+    const shop = await startShop(t.world)
+    try {
+      const { order, payment } = await t.capturedOrder(shop)
+      const click = { amount: tenEuros, requestId: 'click-R3-0001' }
+      t.failing('down', '/refunds')
+      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      t.world.proxy.mode = 'pass'
+      // Meanwhile all of it was refunded by another click: nothing is left for the first one.
+      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R3-all1' })
+      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({
+        code: 'MODIFICATION_REFUSED',
+        details: { serviceCode: 'REFUND_NOT_ALLOWED' },
+      })
+      expect(await refundRows(shop, order.id)).toEqual(['refused', 'received'])
+      // A plain call is judged on its own (sent, and refused for itself), not held behind the refused one.
+      await expect(shop.backend.refund(order.id, { amount: tenEuros })).rejects.toMatchObject({ code: 'MODIFICATION_REFUSED' })
+      expect(await refundRows(shop, order.id)).toEqual(['refused', 'received', 'refused'])
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
     } finally {
       await shop.close()

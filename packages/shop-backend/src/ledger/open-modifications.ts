@@ -13,6 +13,11 @@ export interface OpenModification {
   readonly amount?: { readonly currency: string; readonly value: number }
   /** When it was stored or last written (a resend that got no answer writes nothing). */
   readonly since: string
+  /**
+   * The service's code when a send again was refused before it may have read the key (a 401 for a
+   * clock that is off, a gateway's 404): the request stays open, as an earlier send may have been taken.
+   */
+  readonly lastRefusal?: string
 }
 
 /** The oldest `limit` modifications unanswered for longer than a payment may stay open. */
@@ -24,5 +29,6 @@ export async function openModifications(context: Pick<BackendContext, 'now' | 's
     requestId: m.id,
     ...(m.amount ? { amount: { currency: m.amount.currency, value: m.amount.value } } : {}),
     since: m.updatedAt,
+    ...(m.errorCode ? { lastRefusal: m.errorCode } : {}),
   }))
 }

@@ -1,7 +1,7 @@
 // Sending a stored capture, refund or cancel under its key, and what the merchant is told of it.
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError, type ModificationAnswer, type PaymentService, type RefundCall } from '../payment-service.js'
-import type { ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
+import type { ModificationKind, ModificationPatch, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { BackendContext } from '../backend-context.js'
 import { keyUsedBefore, outcomeIsOpen, refusal } from './refusals.js'
 
@@ -70,25 +70,54 @@ export type SendTurn = 'first' | 'again'
 const storedNow = (context: BackendContext, m: ModificationRecord) => context.store.findModification(m.id)
 
 /**
+ * Writes `patch` on the row's version now while `writes(row)` holds, read again each time another
+ * send moved it on: the row written, what it became instead, or `undefined` if it kept changing.
+ */
+async function writeOnCurrent(
+  context: BackendContext,
+  m: ModificationRecord,
+  writes: (row: ModificationRecord) => boolean,
+  patch: (row: ModificationRecord) => ModificationPatch,
+): Promise<ModificationRecord | undefined> {
+  for (let current: ModificationRecord | undefined = m, tries = 0; current && tries < 5; tries++) {
+    if (!writes(current)) return current
+    const written = await context.store.updateModification(current.id, current.version, patch(current))
+    if (written) return written
+    current = await storedNow(context, current)
+  }
+  return undefined
+}
+
+const isOpen = (row: ModificationRecord) => row.state === 'requested'
+
+/**
  * Moves an open row's version on before it is sent again, so the refusal of a send made before
  * (another instance's, its first) cannot end it under this one: the row to send, or what it became.
  */
 async function movedOn(context: BackendContext, m: ModificationRecord): Promise<ModificationRecord> {
-  for (let current: ModificationRecord | undefined = m, tries = 0; current && tries < 5; tries++) {
-    if (current.state !== 'requested') return current
-    const moved = await context.store.updateModification(current.id, current.version, { state: 'requested', updatedAt: current.updatedAt })
-    if (moved) return moved
-    current = await storedNow(context, current)
-  }
+  const moved = await writeOnCurrent(context, m, isOpen, (row) => ({ state: 'requested', updatedAt: row.updatedAt }))
+  if (moved) return moved
   throw new ShopBackendError('OUTCOME_PENDING', `${m.kind}: its request kept changing; try again`, { requestId: m.id })
 }
 
 /**
- * Refused, and not the first send, or not the first send alone: an earlier send under the key may
- * have moved the money (a 401 from a skewed clock or a gateway's 404 come before the service reads
- * the key), so the row stays `requested` and only a send that the service answers settles it.
+ * The service's own judgement of the request (422), which it makes after its key: a key that holds
+ * a taken request gets that answer back, never a refusal, so nothing moved under this one. Other
+ * refusals (401 for a clock that is off, a gateway's 404) can come before the key is read.
  */
-function refusedAgain(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): ShopBackendError {
+const judgedAfterKey = (error: PaymentServiceError) => error.status === 422
+
+/** Ends the open row refused, on its version now (moved on by another send meanwhile); what it became. */
+const endRefused = (context: BackendContext, m: ModificationRecord, error: PaymentServiceError) =>
+  writeOnCurrent(context, m, isOpen, () => ({ state: 'refused', errorCode: error.code, updatedAt: context.now().toISOString() }))
+
+/**
+ * Sent again and refused before the service may have read the key: an earlier send may have moved
+ * the money, so the row stays `requested` (the code kept for the admin) and only a send the service
+ * answers settles it.
+ */
+async function refusedAgain(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): Promise<ShopBackendError> {
+  await context.store.updateModification(m.id, m.version, { state: 'requested', errorCode: error.code, updatedAt: m.updatedAt })
   context.log(
     `order ${m.orderId}: ${m.kind} ${m.id} stays open (sent again and refused, ${error.code}: an earlier send may have been taken); ` +
       'it is sent again under its key on the next call',
@@ -105,9 +134,10 @@ function refusedAgain(context: BackendContext, m: ModificationRecord, error: Pay
 
 /**
  * Sends a stored modification under its key and records the answer; an unknown outcome leaves it
- * `requested`. Only its first send may end it refused, by a compare-and-set on the version it was
- * sent with: a send again moves the version on first and its refusal leaves the row open. An answer
- * the service gave is stored whatever happened to the row meanwhile: what it took, it took.
+ * `requested`. A refusal ends it when the service judged the request (422), or on its first send by
+ * a compare-and-set on the version it was sent with; a send again moves the version on first, and
+ * its other refusals leave the row open. An answer the service gave is stored whatever happened to
+ * the row meanwhile: what it took, it took.
  */
 export async function sendStored(context: BackendContext, stored: ModificationRecord, turn: SendTurn): Promise<ModificationResult> {
   const modification = turn === 'first' ? stored : await movedOn(context, stored)
@@ -123,34 +153,29 @@ export async function sendStored(context: BackendContext, stored: ModificationRe
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
     if (keyUsedBefore(error)) throw keyNamesAnother(context, modification)
-    if (turn === 'first') {
-      const ended = await context.store.updateModification(modification.id, modification.version, {
-        state: 'refused',
-        errorCode: error.code,
-        updatedAt: context.now().toISOString(),
-      })
-      if (ended) throw modificationRefused(error, modification.kind)
-    }
+    const ended = judgedAfterKey(error)
+      ? await endRefused(context, modification, error)
+      : turn === 'first'
+        ? await context.store.updateModification(modification.id, modification.version, {
+            state: 'refused',
+            errorCode: error.code,
+            updatedAt: context.now().toISOString(),
+          })
+        : undefined
+    if (ended?.state === 'refused') throw modificationRefused(error, modification.kind)
     // Answered meanwhile by another send (this key's first, taken): that answer, not this refusal.
-    const now = await storedNow(context, modification)
+    const now = ended ?? (await storedNow(context, modification))
     if (now && now.state !== 'requested') return resultOf(now)
-    throw refusedAgain(context, modification, error)
+    throw await refusedAgain(context, modification, error)
   }
   return resultOf(await storeReceived(context, modification, answer))
 }
 
 /** The service took it: `received` on the row's version now (moved on by a send again, or even refused by one before). */
 async function storeReceived(context: BackendContext, sent: ModificationRecord, answer: ModificationAnswer): Promise<ModificationRecord> {
-  for (let current: ModificationRecord | undefined = sent, tries = 0; current && tries < 5; tries++) {
-    if (current.state === 'received') return current
-    const written = await context.store.updateModification(current.id, current.version, {
-      state: 'received',
-      pspReference: answer.pspReference,
-      updatedAt: context.now().toISOString(),
-    })
-    if (written) return written
-    current = await storedNow(context, current)
-  }
+  const patch = (): ModificationPatch => ({ state: 'received', pspReference: answer.pspReference, updatedAt: context.now().toISOString() })
+  const written = await writeOnCurrent(context, sent, (row) => row.state !== 'received', patch)
+  if (written) return written
   throw new ShopBackendError('OUTCOME_PENDING', `${sent.kind}: taken by the payment service; its row kept changing`, { requestId: sent.id })
 }
 
