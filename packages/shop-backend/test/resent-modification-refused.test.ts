@@ -1,8 +1,9 @@
 /**
  * A capture, refund or cancel sent again under its key and refused by something that answers before
  * the service reads the key (a 401 for a skewed clock, a gateway's 404): an earlier send may have
- * moved the money, so the request stays open and the next send under the same key settles it. Never
- * stored refused, which would let the merchant's next click go under a new key and move it twice.
+ * moved the money, so the request stays open and the next send under the same key settles it; stored
+ * refused, the merchant's next click would go under a new key and move it twice. The service's own
+ * 422, judged after the key, ends it.
  */
 import { describe, expect, it } from 'vitest'
 import { modificationWorld } from './support/modification-world.js'
@@ -41,6 +42,9 @@ describe('a capture, refund or cancel sent again and refused', () => {
         details: { requestId: 'click-R1-0001', serviceCode: 'SIGNATURE_STALE' },
       })
       expect(await refundRows(shop, order.id)).toEqual(['requested'])
+      // Sent again once more and unanswered: the last refusal is still what the admin sees.
+      refundsBy(() => ({ action: 'down' }))
+      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       later = 16 * 60_000
       expect(await openModificationsListed(shop)).toEqual([
         expect.objectContaining({ requestId: 'click-R1-0001', lastRefusal: 'SIGNATURE_STALE' }),

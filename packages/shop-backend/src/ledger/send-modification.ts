@@ -95,17 +95,24 @@ const isOpen = (row: ModificationRecord) => row.state === 'requested'
  * (another instance's, its first) cannot end it under this one: the row to send, or what it became.
  */
 async function movedOn(context: BackendContext, m: ModificationRecord): Promise<ModificationRecord> {
-  const moved = await writeOnCurrent(context, m, isOpen, (row) => ({ state: 'requested', updatedAt: row.updatedAt }))
+  const keep = (row: ModificationRecord): ModificationPatch => ({
+    state: 'requested',
+    ...(row.errorCode === undefined ? {} : { errorCode: row.errorCode }),
+    updatedAt: row.updatedAt,
+  })
+  const moved = await writeOnCurrent(context, m, isOpen, keep)
   if (moved) return moved
   throw new ShopBackendError('OUTCOME_PENDING', `${m.kind}: its request kept changing; try again`, { requestId: m.id })
 }
 
 /**
- * The service's own judgement of the request (422), which it makes after its key: a key that holds
- * a taken request gets that answer back, never a refusal, so nothing moved under this one. Other
- * refusals (401 for a clock that is off, a gateway's 404) can come before the key is read.
+ * The service's own judgement of the request (422 in its envelope), which it makes after its key: a
+ * key that holds a taken request gets that answer back, never a refusal, so nothing moved under this
+ * one. Other refusals (401 for a clock that is off, a gateway's 404 or its 422 without the service's
+ * envelope, a key it could not read) can come before the key is read.
  */
-const judgedAfterKey = (error: PaymentServiceError) => error.status === 422
+const judgedAfterKey = (error: PaymentServiceError) =>
+  error.status === 422 && error.code !== 'HTTP_ERROR' && !error.code.startsWith('IDEMPOTENCY_KEY_')
 
 /** Ends the open row refused, on its version now (moved on by another send meanwhile); what it became. */
 const endRefused = (context: BackendContext, m: ModificationRecord, error: PaymentServiceError) =>
@@ -117,7 +124,10 @@ const endRefused = (context: BackendContext, m: ModificationRecord, error: Payme
  * answers settles it.
  */
 async function refusedAgain(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): Promise<ShopBackendError> {
-  await context.store.updateModification(m.id, m.version, { state: 'requested', errorCode: error.code, updatedAt: m.updatedAt })
+  // For the admin's list; the request stays open whether or not the code is kept.
+  await writeOnCurrent(context, m, isOpen, (row) => ({ state: 'requested', errorCode: error.code, updatedAt: row.updatedAt })).catch(
+    () => undefined,
+  )
   context.log(
     `order ${m.orderId}: ${m.kind} ${m.id} stays open (sent again and refused, ${error.code}: an earlier send may have been taken); ` +
       'it is sent again under its key on the next call',
