@@ -18,6 +18,15 @@ function refundsBy(actionOf: (n: number) => ReturnType<typeof t.world.proxy.rule
   t.world.proxy.rule = (method, path) => (method === 'POST' && path.endsWith('/refunds') ? actionOf(++n) : { action: 'forward' })
 }
 
+/** The next POST /refunds held at the proxy until `release()`, those after it as `after` says; `arrived` waits for it. */
+function holdNextRefund(after: ReturnType<typeof t.world.proxy.rule>) {
+  let release = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  refundsBy((n) => (n === 1 ? { action: 'forward', holdUntil: held } : after))
+  const before = t.world.proxy.started('POST', '/refunds')
+  return { release, arrived: () => expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1) }
+}
+
 /** The admin's /problems list of captures, refunds and cancels left open. */
 async function openModificationsListed(shop: TestShop): Promise<unknown[]> {
   const answer = await shop.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
@@ -103,6 +112,32 @@ describe('a capture, refund or cancel sent again and refused', () => {
     }
   })
 
+  it('a click split over two instances, both refused by the service (422), ends refused for both: nothing moves', async () => {
+    const a = await startShop(t.world)
+    const b = await startShop(t.world, { storePath: a.storePath, secretKey: a.secretKey })
+    try {
+      const { order, payment } = await t.capturedOrder(a)
+      b.orders.set(String(order.id), order)
+      // All of it refunded by another click, not in the feed yet: the ledger lets the next one go, the service refuses it.
+      await a.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R4-all1' })
+      const click = { amount: tenEuros, requestId: 'click-R4-0001' }
+      const { release, arrived } = holdNextRefund({ action: 'forward' })
+      const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
+      await arrived()
+      // The other half moves the row on and is refused first; the first send's refusal comes after it.
+      const refused = { code: 'MODIFICATION_REFUSED', details: { serviceCode: 'REFUND_NOT_ALLOWED' } }
+      await expect(b.backend.refund(order.id, click)).rejects.toMatchObject(refused)
+      release()
+      expect(await first).toMatchObject(refused)
+      expect(await refundRows(a, order.id)).toEqual(['received', 'refused'])
+      expect(await a.backend.refund(order.id, click)).toMatchObject({ state: 'refused', requestId: 'click-R4-0001' })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+    } finally {
+      await b.close()
+      await a.close()
+    }
+  })
+
   it('the instance whose first send the service took answers received, though another refused its repeat meanwhile', async () => {
     const a = await startShop(t.world)
     const b = await startShop(t.world, { storePath: a.storePath, secretKey: a.secretKey })
@@ -110,12 +145,9 @@ describe('a capture, refund or cancel sent again and refused', () => {
       const { order, payment } = await t.capturedOrder(a)
       b.orders.set(String(order.id), order)
       const click = { amount: tenEuros, requestId: 'click-R2-0001' }
-      let release = () => {}
-      const held = new Promise<void>((resolve) => (release = resolve))
-      refundsBy((n) => (n === 1 ? { action: 'forward', holdUntil: held } : { action: 'refuse' }))
-      const before = t.world.proxy.started('POST', '/refunds')
+      const { release, arrived } = holdNextRefund({ action: 'refuse' })
       const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
-      await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1)
+      await arrived()
       // The repeat lands on the other instance, whose clock the service finds stale.
       await expect(b.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'OUTCOME_PENDING' })
       release()
