@@ -27,6 +27,22 @@ function holdNextRefund(after: ReturnType<typeof t.world.proxy.rule>) {
   return { release, arrived: () => expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1) }
 }
 
+/** `run` with two instances on one ledger (no shared lock), and an order paid and captured on the first. */
+async function onTwoInstances(
+  run: (a: TestShop, b: TestShop, captured: Awaited<ReturnType<typeof t.capturedOrder>>) => Promise<void>,
+): Promise<void> {
+  const a = await startShop(t.world)
+  const b = await startShop(t.world, { storePath: a.storePath, secretKey: a.secretKey })
+  try {
+    const captured = await t.capturedOrder(a)
+    b.orders.set(String(captured.order.id), captured.order)
+    await run(a, b, captured)
+  } finally {
+    await b.close()
+    await a.close()
+  }
+}
+
 /** The admin's /problems list of captures, refunds and cancels left open. */
 async function openModificationsListed(shop: TestShop): Promise<unknown[]> {
   const answer = await shop.backend.fetch(new Request('http://shop.test/api/admin/problems'), { ip: '127.0.0.1' })
@@ -113,11 +129,7 @@ describe('a capture, refund or cancel sent again and refused', () => {
   })
 
   it('a click split over two instances, both refused by the service (422), ends refused for both: nothing moves', async () => {
-    const a = await startShop(t.world)
-    const b = await startShop(t.world, { storePath: a.storePath, secretKey: a.secretKey })
-    try {
-      const { order, payment } = await t.capturedOrder(a)
-      b.orders.set(String(order.id), order)
+    await onTwoInstances(async (a, b, { order, payment }) => {
       // All of it refunded by another click, not in the feed yet: the ledger lets the next one go, the service refuses it.
       await a.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R4-all1' })
       const click = { amount: tenEuros, requestId: 'click-R4-0001' }
@@ -132,18 +144,11 @@ describe('a capture, refund or cancel sent again and refused', () => {
       expect(await refundRows(a, order.id)).toEqual(['received', 'refused'])
       expect(await a.backend.refund(order.id, click)).toMatchObject({ state: 'refused', requestId: 'click-R4-0001' })
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-    } finally {
-      await b.close()
-      await a.close()
-    }
+    })
   })
 
   it('the instance whose first send the service took answers received, though another refused its repeat meanwhile', async () => {
-    const a = await startShop(t.world)
-    const b = await startShop(t.world, { storePath: a.storePath, secretKey: a.secretKey })
-    try {
-      const { order, payment } = await t.capturedOrder(a)
-      b.orders.set(String(order.id), order)
+    await onTwoInstances(async (a, b, { order, payment }) => {
       const click = { amount: tenEuros, requestId: 'click-R2-0001' }
       const { release, arrived } = holdNextRefund({ action: 'refuse' })
       const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
@@ -154,9 +159,6 @@ describe('a capture, refund or cancel sent again and refused', () => {
       expect(await first).toMatchObject({ state: 'received', requestId: 'click-R2-0001' })
       expect(await refundRows(a, order.id)).toEqual(['received'])
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-    } finally {
-      await b.close()
-      await a.close()
-    }
+    })
   })
 })

@@ -209,11 +209,11 @@ async function decide(
     let answer: ModificationResult | undefined
     for (const m of open) {
       const settled = await sendStored(context, m, 'again').catch((error: unknown) => {
-        // A decided no that is not the service's (the order's payment gone): judged next round.
+        // Refused for good (the service's 422 ends it): nothing moved; what this call asks for is judged next round.
         if (error instanceof ShopBackendError && !isNotNow(error)) return undefined
         throw error
       })
-      // Refused by its first send meanwhile: nothing moved; what this call asks for is judged next round.
+      // Found refused (by another send meanwhile): the same.
       if (settled?.state === 'refused') continue
       // With `repeatOnly` the newest one settled is the call being repeated; otherwise the first that asked the same.
       if (settled && (repeatOnly || !answer) && same(m)) answer = settled

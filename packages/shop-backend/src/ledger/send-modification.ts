@@ -114,10 +114,6 @@ async function movedOn(context: BackendContext, m: ModificationRecord): Promise<
 const judgedAfterKey = (error: PaymentServiceError) =>
   error.status === 422 && error.code !== 'HTTP_ERROR' && !error.code.startsWith('IDEMPOTENCY_KEY_')
 
-/** Ends the open row refused, on its version now (moved on by another send meanwhile); what it became. */
-const endRefused = (context: BackendContext, m: ModificationRecord, error: PaymentServiceError) =>
-  writeOnCurrent(context, m, isOpen, () => ({ state: 'refused', errorCode: error.code, updatedAt: context.now().toISOString() }))
-
 /**
  * Sent again and refused before the service may have read the key: an earlier send may have moved
  * the money, so the row stays `requested` (the code kept for the admin) and only a send the service
@@ -163,14 +159,13 @@ export async function sendStored(context: BackendContext, stored: ModificationRe
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
     if (keyUsedBefore(error)) throw keyNamesAnother(context, modification)
+    const refused = (): ModificationPatch => ({ state: 'refused', errorCode: error.code, updatedAt: context.now().toISOString() })
+    // The service's judgement ends it on its version now (moved on by another send meanwhile); any
+    // other refusal only on the version its first send went with.
     const ended = judgedAfterKey(error)
-      ? await endRefused(context, modification, error)
+      ? await writeOnCurrent(context, modification, isOpen, refused)
       : turn === 'first'
-        ? await context.store.updateModification(modification.id, modification.version, {
-            state: 'refused',
-            errorCode: error.code,
-            updatedAt: context.now().toISOString(),
-          })
+        ? await context.store.updateModification(modification.id, modification.version, refused())
         : undefined
     if (ended?.state === 'refused') throw modificationRefused(error, modification.kind)
     // Answered meanwhile by another send (this key's first, taken): that answer, not this refusal.
