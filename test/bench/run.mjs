@@ -153,6 +153,24 @@ const shopBackendRows = (shopBackend ?? []).flatMap((r) => [
     ledger: `${r.shop.ledgerPaid}/${r.acknowledged} paid, ${r.shop.sandboxPayments} at the sandbox`,
   },
 ])
+/** What each path held as shoppers arrive, and every rate tried on the way (`held` marked). */
+const capacityRows = (shopBackend ?? []).flatMap((r) =>
+  ['direct', 'through'].map((name) => {
+    const held = r.capacity.steps[name].find((step) => step.held && step.rate === r.capacity[name])
+    return {
+      store: `${r.store}, ${r.placement}`,
+      path: name === 'direct' ? 'sandbox direct' : 'through the handler',
+      heldPerSecond: r.capacity[name],
+      p50Ms: held?.p50Ms ?? '',
+      p99Ms: held?.p99Ms ?? '',
+      ratio: name === 'through' ? `${r.capacity.vsDirect} of direct` : '',
+      tried: r.capacity.steps[name].map((s) => `${s.rate}: ${s.perSecond}/s, p99 ${s.p99Ms} ms${s.held ? '' : ' (not held)'}`).join('; '),
+      ledger:
+        name === 'through' ? `${r.capacity.ledgerPaid}/${r.capacity.acknowledged} paid, ${r.capacity.sandboxPayments} at the sandbox` : '',
+    }
+  }),
+)
+const CAPACITY_COLUMNS = ['store', 'path', 'heldPerSecond', 'p50Ms', 'p99Ms', 'ratio', 'tried', 'ledger']
 const syncLine = (sync) =>
   sync
     ? `One fdatasync on this disk (4 KB rewritten, then synced): ${sync.cpuMsPerSync} ms of CPU, ${sync.wallMsPerSync} ms of wall time.\n`
@@ -209,6 +227,16 @@ share of both cores no one used.
 ${table(shopBackendRows, SHOP_BACKEND_COLUMNS)}
 
 ${syncLine(diskSync)}
+As shoppers arrive (an open loop): payments sent at a steady rate whether or not earlier ones were answered, each
+used once, latency counted from when a payment was due. A closed loop of 16 connections sends the next payment only
+when one is answered, so a back end that commits in groups gets its payments in groups and the two cores take turns;
+arrivals at a rate measure what each path can carry. A rate is held when every payment is answered 2xx, at least
+${shopBackend[0]?.capacity.heldShare} of the rate answered a second, and 99% within ${shopBackend[0]?.capacity.heldP99Ms} ms of when
+they were due; rates from 0.7 of direct's closed-loop pace up by tenths, the paths in turns, then one halfway between the last held
+and the first not.
+
+${table(capacityRows, CAPACITY_COLUMNS)}
+
 ${shopBackend.map((r) => `${r.store}, ${r.placement}${r.note ? `: ${r.note}` : ''}\n${targets(r.targets)}`).join('\n\n')}`,
 ]
 const markdown = `${parts.filter(Boolean).join('\n\n')}\n`

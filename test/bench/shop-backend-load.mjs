@@ -23,6 +23,7 @@ import { cpus, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
+import { runOpenLoad } from './open-load.mjs'
 import { ratio } from './measure.mjs'
 import { startCpuMeter } from './process-cpu.mjs'
 import { newIdempotencyKey } from '../../packages/shop-backend/dist/lib/idempotency-key.js'
@@ -74,6 +75,40 @@ function pinProcess(pid, cores) {
 
 /** Node's flags for a V8 CPU profile written to `dir` when the process ends; none without a `dir`. */
 const profileArgs = (dir) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])
+
+/**
+ * An arrival rate a path holds: every payment answered 2xx, at least HELD_SHARE of the rate answered a
+ * second over the run, and 99% of payments answered within HELD_P99_MS of when they were due.
+ */
+const HELD_SHARE = 0.97
+const HELD_P99_MS = 250
+const holds = (result) => result.errors + result.non2xx === 0 && result.perSecond >= HELD_SHARE * result.rate && result.p99Ms <= HELD_P99_MS
+
+/**
+ * The highest arrival rate each path holds (`runs[name](rate)` resolves to an open-load result): rates
+ * from 0.7 of `base` up by tenths, the paths in turns at each, until one is not held; then one rate
+ * halfway between its last held and its first not held. A path not holding 0.7 of `base` holds 0.
+ */
+async function capacities(runs, base) {
+  const found = Object.fromEntries(Object.keys(runs).map((name) => [name, { held: undefined, notHeld: undefined, steps: [] }]))
+  const run = async (name, rate) => {
+    const result = await runs[name](rate)
+    const path = found[name]
+    const { perSecond, p50Ms, p99Ms, acknowledged } = result
+    path.steps.push({ rate, perSecond, p50Ms, p99Ms, acknowledged, held: holds(result) })
+    if (holds(result) && rate > (path.held?.rate ?? 0)) path.held = result
+    if (!holds(result) && rate < (path.notHeld?.rate ?? Number.POSITIVE_INFINITY)) path.notHeld = result
+  }
+  for (let tenth = 7; tenth <= 16; tenth++) {
+    const names = Object.keys(runs).filter((name) => found[name].notHeld === undefined)
+    if (names.length === 0) break
+    // Turned every other step: neither path always runs second, on the sandbox the other just filled.
+    for (const name of tenth % 2 === 0 ? names : names.reverse()) await run(name, Math.round((tenth / 10) * base))
+  }
+  for (const [name, path] of Object.entries(found))
+    if (path.held && path.notHeld) await run(name, Math.round((path.held.rate + path.notHeld.rate) / 2))
+  return found
+}
 
 /** A warm-up's failures would leave the measured runs on a cold or broken path: the bench stops. */
 function mustAllSucceed(what, result) {
@@ -219,9 +254,31 @@ export async function shopBackendLoad({
     const floorMedian = medianBy((m) => m.floor.vsDirect).floor.vsDirect
     const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${rounds * count}`)).json()
     const acknowledged = measured.reduce((sum, m) => sum + m.through.requests - m.through.non2xx, 0)
-    const sandboxRows = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
-      .prepare("SELECT COUNT(*) AS n FROM payments WHERE reference LIKE 'bench-order-%'")
-      .get().n
+    const sandboxOrders = () =>
+      new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
+        .prepare("SELECT COUNT(*) AS n FROM payments WHERE reference LIKE 'bench-order-%'")
+        .get().n
+    const sandboxRows = sandboxOrders()
+
+    // Then as shoppers arrive: the highest steady rate of payments each way, from direct's closed-loop pace.
+    const capacityFrom = rounds * count + warm.length
+    let nextOrder = capacityFrom
+    let nextDirect = 0
+    const capacityRuns = {
+      direct: async (rate) => {
+        const requests = await directRequests(Math.round(rate * seconds), (i) => `open-${nextDirect + i}`)
+        nextDirect += requests.length
+        return runOpenLoad({ url, requests, rate })
+      },
+      through: async (rate) => {
+        const requests = await throughRequests(Math.round(rate * seconds), (i) => nextOrder + i)
+        nextOrder += requests.length
+        return runOpenLoad({ url: shopUrl, requests, rate })
+      },
+    }
+    const capacity = await capacities(capacityRuns, direct.perSecond)
+    const capacityLedger = await (await fetch(`${shopUrl}/bench/ledger?from=${capacityFrom}&to=${nextOrder}`)).json()
+    const capacityAcknowledged = capacity.through.steps.reduce((sum, step) => sum + step.acknowledged, 0)
     return {
       store,
       placement,
@@ -251,6 +308,18 @@ export async function shopBackendLoad({
         floorVsDirect: m.floor.vsDirect,
         vsDirect: m.vsDirect,
       })),
+      capacity: {
+        heldShare: HELD_SHARE,
+        heldP99Ms: HELD_P99_MS,
+        direct: capacity.direct.held?.rate ?? 0,
+        through: capacity.through.held?.rate ?? 0,
+        vsDirect: ratio(capacity.through.held?.rate ?? 0, capacity.direct.held?.rate ?? 0),
+        steps: { direct: capacity.direct.steps, through: capacity.through.steps },
+        acknowledged: capacityAcknowledged,
+        ledgerPaid: capacityLedger.paid,
+        ledgerAttempts: capacityLedger.attempts,
+        sandboxPayments: sandboxOrders() - sandboxRows,
+      },
       targets: {
         // The target is judged with the service apart, as it runs; on shared cores the ratio is measured beside it.
         ...(placement === 'separate'
@@ -261,6 +330,10 @@ export async function shopBackendLoad({
           ledger.paid === acknowledged &&
           ledger.attempts === acknowledged &&
           sandboxRows - warm.length === acknowledged,
+        'as shoppers arrive (an open loop, every rate tried): every acknowledged payment paid once in the ledger and at the sandbox':
+          capacityLedger.paid === capacityAcknowledged &&
+          capacityLedger.attempts === capacityAcknowledged &&
+          sandboxOrders() - sandboxRows === capacityAcknowledged,
       },
     }
   } finally {
