@@ -6,7 +6,10 @@
  * 422, judged after the key, ends it.
  */
 import { describe, expect, it } from 'vitest'
+import { openPostgresStore } from '../src/postgres/index.js'
+import type { LedgerStore } from '../src/store/ledger-store.js'
 import { modificationWorld } from './support/modification-world.js'
+import { freshDatabase, postgres } from './support/postgres.js'
 import { startShop, type TestShop } from './support/shop.js'
 
 const t = modificationWorld()
@@ -27,19 +30,80 @@ function holdNextRefund(after: ReturnType<typeof t.world.proxy.rule>) {
   return { release, arrived: () => expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1) }
 }
 
+type ShopOverrides = NonNullable<Parameters<typeof startShop>[1]>
+
+/** A test's ledger: shops started on it (`sameLedgerAs`: another instance on the first one's ledger). */
+interface Ledger {
+  shop(overrides?: ShopOverrides, sameLedgerAs?: TestShop): Promise<TestShop>
+  close(): Promise<void>
+}
+
+/** The ledger on SQLite (a second instance opens the same file) and on a fresh PostgreSQL database. */
+const ledgers: ReadonlyArray<{ readonly name: string; readonly skip: boolean; open(): Promise<Ledger> }> = [
+  {
+    name: 'SQLite',
+    skip: false,
+    open: async () => ({
+      shop: (overrides = {}, first) =>
+        startShop(t.world, first ? { ...overrides, storePath: first.storePath, secretKey: first.secretKey } : overrides),
+      close: async () => {},
+    }),
+  },
+  {
+    name: 'PostgreSQL',
+    skip: postgres.missing !== undefined,
+    async open() {
+      const database = await freshDatabase('resent_refused')
+      const stores: LedgerStore[] = []
+      return {
+        async shop(overrides = {}, first) {
+          const store = await openPostgresStore({ connectionString: database.url })
+          stores.push(store)
+          return startShop(t.world, { ...overrides, store, ...(first ? { secretKey: first.secretKey } : {}) })
+        },
+        async close() {
+          for (const store of stores) await store.close()
+          await database.drop()
+        },
+      }
+    },
+  },
+]
+
+/** `run` with one shop on a fresh ledger, both closed after it. */
+async function onOneShop(open: () => Promise<Ledger>, overrides: ShopOverrides, run: (shop: TestShop) => Promise<void>): Promise<void> {
+  const ledger = await open()
+  try {
+    const shop = await ledger.shop(overrides)
+    try {
+      await run(shop)
+    } finally {
+      await shop.close()
+    }
+  } finally {
+    await ledger.close()
+  }
+}
+
 /** `run` with two instances on one ledger (no shared lock), and an order paid and captured on the first. */
 async function onTwoInstances(
+  open: () => Promise<Ledger>,
   run: (a: TestShop, b: TestShop, captured: Awaited<ReturnType<typeof t.capturedOrder>>) => Promise<void>,
 ): Promise<void> {
-  const a = await startShop(t.world)
-  const b = await startShop(t.world, { storePath: a.storePath, secretKey: a.secretKey })
+  const ledger = await open()
   try {
-    const captured = await t.capturedOrder(a)
-    b.orders.set(String(captured.order.id), captured.order)
-    await run(a, b, captured)
+    const a = await ledger.shop()
+    const b = await ledger.shop({}, a)
+    try {
+      const captured = await t.capturedOrder(a)
+      b.orders.set(String(captured.order.id), captured.order)
+      await run(a, b, captured)
+    } finally {
+      await b.close()
+      await a.close()
+    }
   } finally {
-    await b.close()
-    await a.close()
+    await ledger.close()
   }
 }
 
@@ -50,115 +114,108 @@ async function openModificationsListed(shop: TestShop): Promise<unknown[]> {
 }
 
 const refundRows = async (shop: TestShop, orderId: string | number) =>
-  (await shop.store.listModifications(`${orderId}:1`)).filter((m) => m.kind === 'refund').map((m) => m.state)
+  (await shop.ledger.listModifications(`${orderId}:1`)).filter((m) => m.kind === 'refund').map((m) => m.state)
 
-describe('a capture, refund or cancel sent again and refused', () => {
-  it('repeated by its requestId and refused, it stays open (its code in /problems); the repeat after gets the first refund', async () => {
-    let later = 0
-    const shop = await startShop(t.world, { now: () => new Date(Date.now() + later), admin: { authorize: () => true } })
-    try {
-      const { order, payment } = await t.capturedOrder(shop)
-      const click = { amount: tenEuros, requestId: 'click-R1-0001' }
-      t.failing('lose-answers', '/refunds')
-      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-      refundsBy(() => ({ action: 'refuse' }))
-      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({
-        code: 'OUTCOME_PENDING',
-        details: { requestId: 'click-R1-0001', serviceCode: 'SIGNATURE_STALE' },
+for (const { name, skip, open } of ledgers) {
+  describe.skipIf(skip)(`a capture, refund or cancel sent again and refused (${name})`, () => {
+    it('repeated by its requestId and refused, it stays open (its code in /problems); the repeat after gets the first refund', async () => {
+      let later = 0
+      await onOneShop(open, { now: () => new Date(Date.now() + later), admin: { authorize: () => true } }, async (shop) => {
+        const { order, payment } = await t.capturedOrder(shop)
+        const click = { amount: tenEuros, requestId: 'click-R1-0001' }
+        t.failing('lose-answers', '/refunds')
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+        refundsBy(() => ({ action: 'refuse' }))
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({
+          code: 'OUTCOME_PENDING',
+          details: { requestId: 'click-R1-0001', serviceCode: 'SIGNATURE_STALE' },
+        })
+        expect(await refundRows(shop, order.id)).toEqual(['requested'])
+        // Sent again once more and unanswered: the last refusal is still what the admin sees.
+        refundsBy(() => ({ action: 'down' }))
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+        later = 16 * 60_000
+        expect(await openModificationsListed(shop)).toEqual([
+          expect.objectContaining({ requestId: 'click-R1-0001', lastRefusal: 'SIGNATURE_STALE' }),
+        ])
+        refundsBy(() => ({ action: 'forward' }))
+        expect(await shop.backend.refund(order.id, click)).toMatchObject({ state: 'received', requestId: 'click-R1-0001' })
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+        expect(await openModificationsListed(shop)).toEqual([])
       })
-      expect(await refundRows(shop, order.id)).toEqual(['requested'])
-      // Sent again once more and unanswered: the last refusal is still what the admin sees.
-      refundsBy(() => ({ action: 'down' }))
-      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-      later = 16 * 60_000
-      expect(await openModificationsListed(shop)).toEqual([
-        expect.objectContaining({ requestId: 'click-R1-0001', lastRefusal: 'SIGNATURE_STALE' }),
-      ])
-      refundsBy(() => ({ action: 'forward' }))
-      expect(await shop.backend.refund(order.id, click)).toMatchObject({ state: 'received', requestId: 'click-R1-0001' })
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-      expect(await openModificationsListed(shop)).toEqual([])
-    } finally {
-      await shop.close()
-    }
-  })
+    })
 
-  it('called again plainly, its resend refused once, the refund is not asked for under a new key: one refund', async () => {
-    const shop = await startShop(t.world)
-    try {
-      const { order, payment } = await t.capturedOrder(shop)
-      t.failing('lose-answers', '/refunds')
-      const lost = await shop.backend.refund(order.id, { amount: tenEuros }).catch((error: unknown) => error)
-      expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
-      const requestId = (lost as { details: { requestId: string } }).details.requestId
-      refundsBy((n) => (n === 1 ? { action: 'refuse', refusal: { status: 404, errorCode: 'NOT_FOUND' } } : { action: 'forward' }))
-      await expect(shop.backend.refund(order.id, { amount: tenEuros })).rejects.toMatchObject({
-        code: 'OUTCOME_PENDING',
-        details: { requestId },
+    it('called again plainly, its resend refused once, the refund is not asked for under a new key: one refund', async () => {
+      await onOneShop(open, {}, async (shop) => {
+        const { order, payment } = await t.capturedOrder(shop)
+        t.failing('lose-answers', '/refunds')
+        const lost = await shop.backend.refund(order.id, { amount: tenEuros }).catch((error: unknown) => error)
+        expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
+        const requestId = (lost as { details: { requestId: string } }).details.requestId
+        refundsBy((n) => (n === 1 ? { action: 'refuse', refusal: { status: 404, errorCode: 'NOT_FOUND' } } : { action: 'forward' }))
+        await expect(shop.backend.refund(order.id, { amount: tenEuros })).rejects.toMatchObject({
+          code: 'OUTCOME_PENDING',
+          details: { requestId },
+        })
+        expect(await shop.backend.refund(order.id, { amount: tenEuros })).toMatchObject({ state: 'received', requestId })
+        expect(await refundRows(shop, order.id)).toEqual(['received'])
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
       })
-      expect(await shop.backend.refund(order.id, { amount: tenEuros })).toMatchObject({ state: 'received', requestId })
-      expect(await refundRows(shop, order.id)).toEqual(['received'])
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-    } finally {
-      await shop.close()
-    }
-  })
+    })
 
-  it('one the service itself refuses when sent again (422), its first send never arrived, ends refused: plain calls go on', async () => {
-    const shop = await startShop(t.world)
-    try {
-      const { order, payment } = await t.capturedOrder(shop)
-      const click = { amount: tenEuros, requestId: 'click-R3-0001' }
-      t.failing('down', '/refunds')
-      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-      t.world.proxy.mode = 'pass'
-      // Meanwhile all of it was refunded by another click: nothing is left for the first one.
-      await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R3-all1' })
-      await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({
-        code: 'MODIFICATION_REFUSED',
-        details: { serviceCode: 'REFUND_NOT_ALLOWED' },
+    it('one the service itself refuses when sent again (422), its first send never arrived, ends refused: plain calls go on', async () => {
+      await onOneShop(open, {}, async (shop) => {
+        const { order, payment } = await t.capturedOrder(shop)
+        const click = { amount: tenEuros, requestId: 'click-R3-0001' }
+        t.failing('down', '/refunds')
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+        t.world.proxy.mode = 'pass'
+        // Meanwhile all of it was refunded by another click: nothing is left for the first one.
+        await shop.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R3-all1' })
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({
+          code: 'MODIFICATION_REFUSED',
+          details: { serviceCode: 'REFUND_NOT_ALLOWED' },
+        })
+        expect(await refundRows(shop, order.id)).toEqual(['refused', 'received'])
+        // A plain call is judged on its own (sent, and refused for itself), not held behind the refused one.
+        await expect(shop.backend.refund(order.id, { amount: tenEuros })).rejects.toMatchObject({ code: 'MODIFICATION_REFUSED' })
+        expect(await refundRows(shop, order.id)).toEqual(['refused', 'received', 'refused'])
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
       })
-      expect(await refundRows(shop, order.id)).toEqual(['refused', 'received'])
-      // A plain call is judged on its own (sent, and refused for itself), not held behind the refused one.
-      await expect(shop.backend.refund(order.id, { amount: tenEuros })).rejects.toMatchObject({ code: 'MODIFICATION_REFUSED' })
-      expect(await refundRows(shop, order.id)).toEqual(['refused', 'received', 'refused'])
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-    } finally {
-      await shop.close()
-    }
-  })
+    })
 
-  it('a click split over two instances, both refused by the service (422), ends refused for both: nothing moves', async () => {
-    await onTwoInstances(async (a, b, { order, payment }) => {
-      // All of it refunded by another click, not in the feed yet: the ledger lets the next one go, the service refuses it.
-      await a.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R4-all1' })
-      const click = { amount: tenEuros, requestId: 'click-R4-0001' }
-      const { release, arrived } = holdNextRefund({ action: 'forward' })
-      const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
-      await arrived()
-      // The other half moves the row on and is refused first; the first send's refusal comes after it.
-      const refused = { code: 'MODIFICATION_REFUSED', details: { serviceCode: 'REFUND_NOT_ALLOWED' } }
-      await expect(b.backend.refund(order.id, click)).rejects.toMatchObject(refused)
-      release()
-      expect(await first).toMatchObject(refused)
-      expect(await refundRows(a, order.id)).toEqual(['received', 'refused'])
-      expect(await a.backend.refund(order.id, click)).toMatchObject({ state: 'refused', requestId: 'click-R4-0001' })
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+    it('a click split over two instances, both refused by the service (422), ends refused for both: nothing moves', async () => {
+      await onTwoInstances(open, async (a, b, { order, payment }) => {
+        // All of it refunded by another click, not in the feed yet: the ledger lets the next one go, the service refuses it.
+        await a.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R4-all1' })
+        const click = { amount: tenEuros, requestId: 'click-R4-0001' }
+        const { release, arrived } = holdNextRefund({ action: 'forward' })
+        const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
+        await arrived()
+        // The other half moves the row on and is refused first; the first send's refusal comes after it.
+        const refused = { code: 'MODIFICATION_REFUSED', details: { serviceCode: 'REFUND_NOT_ALLOWED' } }
+        await expect(b.backend.refund(order.id, click)).rejects.toMatchObject(refused)
+        release()
+        expect(await first).toMatchObject(refused)
+        expect(await refundRows(a, order.id)).toEqual(['received', 'refused'])
+        expect(await a.backend.refund(order.id, click)).toMatchObject({ state: 'refused', requestId: 'click-R4-0001' })
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      })
+    })
+
+    it('the instance whose first send the service took answers received, though another refused its repeat meanwhile', async () => {
+      await onTwoInstances(open, async (a, b, { order, payment }) => {
+        const click = { amount: tenEuros, requestId: 'click-R2-0001' }
+        const { release, arrived } = holdNextRefund({ action: 'refuse' })
+        const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
+        await arrived()
+        // The repeat lands on the other instance, whose clock the service finds stale.
+        await expect(b.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'OUTCOME_PENDING' })
+        release()
+        expect(await first).toMatchObject({ state: 'received', requestId: 'click-R2-0001' })
+        expect(await refundRows(a, order.id)).toEqual(['received'])
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      })
     })
   })
-
-  it('the instance whose first send the service took answers received, though another refused its repeat meanwhile', async () => {
-    await onTwoInstances(async (a, b, { order, payment }) => {
-      const click = { amount: tenEuros, requestId: 'click-R2-0001' }
-      const { release, arrived } = holdNextRefund({ action: 'refuse' })
-      const first = a.backend.refund(order.id, click).catch((error: unknown) => error)
-      await arrived()
-      // The repeat lands on the other instance, whose clock the service finds stale.
-      await expect(b.backend.refund(order.id, click)).rejects.toMatchObject({ code: 'OUTCOME_PENDING' })
-      release()
-      expect(await first).toMatchObject({ state: 'received', requestId: 'click-R2-0001' })
-      expect(await refundRows(a, order.id)).toEqual(['received'])
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-    })
-  })
-})
+}

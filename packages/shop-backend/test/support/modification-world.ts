@@ -22,7 +22,7 @@ export function modificationWorld() {
   async function paidOrder(shop: TestShop, value = 2800) {
     const order = shop.createOrder(value)
     expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
-    return { order, payment: (await shop.store.listAttempts(String(order.id)))[0]!.pspReference! }
+    return { order, payment: (await shop.ledger.listAttempts(String(order.id)))[0]!.pspReference! }
   }
   return {
     /** The file's world, started before its first test. */

@@ -76,7 +76,10 @@ export async function startWorld(options: { readonly now?: () => Date } = {}): P
 
 export interface TestShop {
   readonly backend: ShopBackend
+  /** The shop's own SQLite store (its file at `storePath`). */
   readonly store: SqliteStore
+  /** The store the backend writes: `store`, unless another was given (`store` or `wrapStore`). */
+  readonly ledger: LedgerStore
   readonly storePath: string
   readonly secretKey: Uint8Array
   readonly shopId: string
@@ -122,8 +125,9 @@ export async function startShop(
   const secretKey = overrides.secretKey ?? generateSecretKey()
   const readyMade = world.sandbox.readyMadeShop
   const { wrapStore, ...backendOverrides } = overrides
+  const ledger = overrides.store ?? (wrapStore ? wrapStore(store) : store)
   const backend = createShopBackend({
-    store: wrapStore ? wrapStore(store) : store,
+    store: ledger,
     // Short deadlines: a lost answer is noticed in about a second, not fifteen.
     ...proxiedClient(world, { deadlineMs: 2_000, attemptTimeoutMs: 1_000 }),
     secretKey,
@@ -139,6 +143,7 @@ export async function startShop(
   return {
     backend,
     store,
+    ledger,
     storePath,
     secretKey,
     shopId: readyMade.shopId,
