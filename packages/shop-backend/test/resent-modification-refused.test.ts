@@ -218,4 +218,27 @@ for (const { name, skip, open } of ledgers) {
       })
     })
   })
+
+  describe.skipIf(skip)(`a capture, refund or cancel whose key the service says names another request (${name})`, () => {
+    it('stays open, never refused, and /problems lists it with that code: nothing is sent under a new key', async () => {
+      let later = 0
+      await onOneShop(open, { now: () => new Date(Date.now() + later), admin: { authorize: () => true } }, async (shop) => {
+        const { order, payment } = await t.capturedOrder(shop)
+        const click = { amount: tenEuros, requestId: 'click-R5-0001' }
+        refundsBy(() => ({ action: 'refuse', refusal: { status: 422, errorCode: 'IDEMPOTENCY_KEY_REUSED' } }))
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject({
+          code: 'OUTCOME_PENDING',
+          details: { requestId: 'click-R5-0001' },
+        })
+        // A plain refund after it settles the open one first, under its key: still refused the same way.
+        await expect(shop.backend.refund(order.id, { amount: tenEuros })).rejects.toMatchObject({ code: 'OUTCOME_PENDING' })
+        expect(await refundRows(shop, order.id)).toEqual(['requested'])
+        later = 16 * 60_000
+        expect(await openModificationsListed(shop)).toEqual([
+          expect.objectContaining({ requestId: 'click-R5-0001', lastRefusal: 'IDEMPOTENCY_KEY_REUSED' }),
+        ])
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(0)
+      })
+    })
+  })
 }

@@ -34,9 +34,11 @@ function unreachableModification(requestId: string): ShopBackendError {
 
 /**
  * The service holds another request under this one's key: that one may have moved money, so this
- * stays `requested` (never refused, which would let a new key go) and the merchant is told.
+ * stays `requested` (never refused, which would let a new key go) and the merchant is told, in the
+ * log and in the admin's list of open requests (its code kept on the row).
  */
-function keyNamesAnother(context: BackendContext, m: ModificationRecord): ShopBackendError {
+async function keyNamesAnother(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): Promise<ShopBackendError> {
+  await keepRefusal(context, m, error)
   context.log(
     `order ${m.orderId}: ${m.kind} ${m.id} stays open (its key names another request at the service, IDEMPOTENCY_KEY_REUSED); ` +
       'check the payment in the back office before asking for more',
@@ -90,6 +92,13 @@ async function writeOnCurrent(
 
 const isOpen = (row: ModificationRecord) => row.state === 'requested'
 
+/** The refusal's code on the open row, for the admin's list; the request stays open whether or not it is kept. */
+async function keepRefusal(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): Promise<void> {
+  await writeOnCurrent(context, m, isOpen, (row) => ({ state: 'requested', errorCode: error.code, updatedAt: row.updatedAt })).catch(
+    () => undefined,
+  )
+}
+
 /**
  * Moves an open row's version on before it is sent again, so the refusal of a send made before
  * (another instance's, its first) cannot end it under this one: the row to send, or what it became.
@@ -120,10 +129,7 @@ const judgedAfterKey = (error: PaymentServiceError) =>
  * answers settles it.
  */
 async function refusedAgain(context: BackendContext, m: ModificationRecord, error: PaymentServiceError): Promise<ShopBackendError> {
-  // For the admin's list; the request stays open whether or not the code is kept.
-  await writeOnCurrent(context, m, isOpen, (row) => ({ state: 'requested', errorCode: error.code, updatedAt: row.updatedAt })).catch(
-    () => undefined,
-  )
+  await keepRefusal(context, m, error)
   context.log(
     `order ${m.orderId}: ${m.kind} ${m.id} stays open (sent again and refused, ${error.code}: an earlier send may have been taken); ` +
       'it is sent again under its key on the next call',
@@ -158,7 +164,7 @@ export async function sendStored(context: BackendContext, stored: ModificationRe
   } catch (error) {
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
-    if (keyUsedBefore(error)) throw keyNamesAnother(context, modification)
+    if (keyUsedBefore(error)) throw await keyNamesAnother(context, modification, error)
     const refused = (): ModificationPatch => ({ state: 'refused', errorCode: error.code, updatedAt: context.now().toISOString() })
     // The service's judgement ends it on its version now (moved on by another send meanwhile); any
     // other refusal only on the version its first send went with.
