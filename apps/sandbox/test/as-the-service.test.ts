@@ -95,7 +95,11 @@ describe('state.data forwarded as is (spec: Front-end contract 3)', () => {
     const cases: Array<[string, ServicePaymentRequest, string]> = [
       ['a raw number beside the JWE', await dropInBody({ number: card.number }), 'paymentMethod.number (raw card data is never accepted)'],
       ['a raw code at the top', await dropInBody({}, { cvc: '737' }), 'cvc'],
-      ['a JWE that is not compact', await dropInBody({ jwe: 'not-a-jwe' }), 'paymentMethod.jwe (format:regex)'],
+      [
+        'a JWE that is not compact',
+        await dropInBody({ jwe: 'not-a-jwe' }),
+        'paymentMethod.jwe (a compact JWE: five base64url parts joined by dots)',
+      ],
       ['an amount in major units', await dropInBody({}, { amount: { currency: 'EUR', value: 28.5 } }), 'amount.value'],
       ['an unknown currency', await dropInBody({}, { amount: { currency: 'EURO', value: 2800 } }), 'amount.currency'],
       ['an origin that is not a URL', await dropInBody({}, { origin: 'shop' }), 'origin'],

@@ -110,7 +110,7 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
   [
     'a JWE that is not five segments',
     { ...honest, paymentMethod: { type: 'scheme', jwe: 'not-a-jwe' } },
-    [{ kind: 'invalid', path: 'paymentMethod.jwe', rule: 'format:regex' }],
+    [{ kind: 'invalid', path: 'paymentMethod.jwe', rule: 'a compact JWE: five base64url parts joined by dots' }],
   ],
   [
     'a JWE that is not a string',
@@ -207,7 +207,7 @@ describe('checkSubmission: the trust boundary', () => {
     expect(invalid({ ...honest, paymentMethod: { type: 'scheme', jwe: 'not-a-jwe' } })).toContainEqual({
       kind: 'invalid',
       path: 'paymentMethod.jwe',
-      rule: 'format:regex',
+      rule: 'a compact JWE: five base64url parts joined by dots',
     })
     expect(JSON.stringify(problemsOf({ ...honest, paymentMethod: 'x' }))).not.toContain('invalid_union')
   })
