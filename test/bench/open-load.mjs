@@ -9,6 +9,8 @@
 import http from 'node:http'
 import { performance } from 'node:perf_hooks'
 
+const REQUEST_TIMEOUT_MS = 30_000
+
 /** `requests`: `{ method, path, headers, body }`, sent in order at `rate` a second to `url`. */
 export function runOpenLoad({ url, requests, rate }) {
   const target = new URL(url)
@@ -59,6 +61,14 @@ export function runOpenLoad({ url, requests, rate }) {
       const { method, path, headers, body } = requests[i]
       const due = started + i * interval
       peakInFlight = Math.max(peakInFlight, ++inFlight)
+      let settled = false
+      // Each request is counted once: its whole answer, or the first failure (an answer cut short included).
+      const settle = (status, kind) => {
+        if (settled) return
+        settled = true
+        if (kind !== undefined) errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
+        answer(due, status)
+      }
       const request = http.request(
         {
           host: target.hostname,
@@ -70,14 +80,13 @@ export function runOpenLoad({ url, requests, rate }) {
         },
         (response) => {
           response.resume()
-          response.on('end', () => answer(due, response.statusCode))
+          response.on('end', () => settle(response.statusCode))
+          response.on('close', () => settle(undefined, 'answer cut short'))
         },
       )
-      request.on('error', (error) => {
-        const kind = error?.code ?? error?.message ?? 'unknown'
-        errorKinds[kind] = (errorKinds[kind] ?? 0) + 1
-        answer(due, undefined)
-      })
+      // As autocannon's timeout in load.mjs: a request that never ends fails, and the run still ends.
+      request.setTimeout(REQUEST_TIMEOUT_MS, () => request.destroy(Object.assign(new Error('timed out'), { code: 'TIMEOUT' })))
+      request.on('error', (error) => settle(undefined, error?.code ?? error?.message ?? 'unknown'))
       request.end(body)
     }
     // Every request due by now goes; then a timer for the next one (timers fire late, never early).

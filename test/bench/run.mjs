@@ -160,7 +160,7 @@ const capacityRows = (shopBackend ?? []).flatMap((r) =>
     return {
       store: `${r.store}, ${r.placement}`,
       path: name === 'direct' ? 'sandbox direct' : 'through the handler',
-      heldPerSecond: r.capacity[name],
+      heldPerSecond: `${r.capacity.atLeast[name] ? 'at least ' : ''}${r.capacity[name]}`,
       p50Ms: held?.p50Ms ?? '',
       p99Ms: held?.p99Ms ?? '',
       ratio: name === 'through' ? `${r.capacity.vsDirect} of direct` : '',
@@ -230,10 +230,10 @@ ${syncLine(diskSync)}
 As shoppers arrive (an open loop): payments sent at a steady rate whether or not earlier ones were answered, each
 used once, latency counted from when a payment was due. A closed loop of 16 connections sends the next payment only
 when one is answered, so a back end that commits in groups gets its payments in groups and the two cores take turns;
-arrivals at a rate measure what each path can carry. A rate is held when every payment is answered 2xx, at least
-${shopBackend[0]?.capacity.heldShare} of the rate answered a second, and 99% within ${shopBackend[0]?.capacity.heldP99Ms} ms of when
-they were due; rates from 0.7 of direct's closed-loop pace up by tenths, the paths in turns, then one halfway between the last held
-and the first not.
+arrivals at a rate measure what each path can carry. A rate is held when every payment is answered 2xx and 99% within
+${shopBackend[0]?.capacity.heldP99Ms} ms of when they were due (a path that falls behind builds a queue); runs of
+${shopBackend[0]?.capacity.secondsPerRate} s, a rate not held when two in a row miss it, from 0.7 of direct's closed-loop pace up by
+tenths, the paths in turns, then one halfway between the last held and the first not.
 
 ${table(capacityRows, CAPACITY_COLUMNS)}
 

@@ -77,25 +77,31 @@ function pinProcess(pid, cores) {
 const profileArgs = (dir) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])
 
 /**
- * An arrival rate a path holds: every payment answered 2xx, at least HELD_SHARE of the rate answered a
- * second over the run, and 99% of payments answered within HELD_P99_MS of when they were due.
+ * An arrival rate a path holds: every payment answered 2xx, 99% of them within HELD_P99_MS of when
+ * they were due. A path that falls behind builds a queue, and its latencies grow past any bound.
  */
-const HELD_SHARE = 0.97
 const HELD_P99_MS = 250
-const holds = (result) => result.errors + result.non2xx === 0 && result.perSecond >= HELD_SHARE * result.rate && result.p99Ms <= HELD_P99_MS
+const holds = (result) => result.errors + result.non2xx === 0 && result.p99Ms <= HELD_P99_MS
 
 /**
  * The highest arrival rate each path holds (`runs[name](rate)` resolves to an open-load result): rates
  * from 0.7 of `base` up by tenths, the paths in turns at each, until one is not held; then one rate
- * halfway between its last held and its first not held. A path not holding 0.7 of `base` holds 0.
+ * halfway between its last held and its first not held. A rate is not held when two runs in a row miss
+ * it. A path not holding 0.7 of `base` holds 0; one holding 1.6 of it (`notHeld` undefined) at least that.
  */
 async function capacities(runs, base) {
   const found = Object.fromEntries(Object.keys(runs).map((name) => [name, { held: undefined, notHeld: undefined, steps: [] }]))
-  const run = async (name, rate) => {
+  const once = async (name, rate) => {
     const result = await runs[name](rate)
-    const path = found[name]
     const { perSecond, p50Ms, p99Ms, acknowledged } = result
-    path.steps.push({ rate, perSecond, p50Ms, p99Ms, acknowledged, held: holds(result) })
+    found[name].steps.push({ rate, perSecond, p50Ms, p99Ms, acknowledged, held: holds(result) })
+    return result
+  }
+  // A rate not held is run once more: one pause (a checkpoint, a vacuum) does not end the search.
+  const run = async (name, rate) => {
+    let result = await once(name, rate)
+    if (!holds(result)) result = await once(name, rate)
+    const path = found[name]
     if (holds(result) && rate > (path.held?.rate ?? 0)) path.held = result
     if (!holds(result) && rate < (path.notHeld?.rate ?? Number.POSITIVE_INFINITY)) path.notHeld = result
   }
@@ -309,10 +315,12 @@ export async function shopBackendLoad({
         vsDirect: m.vsDirect,
       })),
       capacity: {
-        heldShare: HELD_SHARE,
         heldP99Ms: HELD_P99_MS,
+        secondsPerRate: seconds,
         direct: capacity.direct.held?.rate ?? 0,
         through: capacity.through.held?.rate ?? 0,
+        // Held at the highest rate tried: at least that much.
+        atLeast: { direct: capacity.direct.notHeld === undefined, through: capacity.through.notHeld === undefined },
         vsDirect: ratio(capacity.through.held?.rate ?? 0, capacity.direct.held?.rate ?? 0),
         steps: { direct: capacity.direct.steps, through: capacity.through.steps },
         acknowledged: capacityAcknowledged,
@@ -330,10 +338,9 @@ export async function shopBackendLoad({
           ledger.paid === acknowledged &&
           ledger.attempts === acknowledged &&
           sandboxRows - warm.length === acknowledged,
-        'as shoppers arrive (an open loop, every rate tried): every acknowledged payment paid once in the ledger and at the sandbox':
-          capacityLedger.paid === capacityAcknowledged &&
-          capacityLedger.attempts === capacityAcknowledged &&
-          sandboxOrders() - sandboxRows === capacityAcknowledged,
+        // Past what a path holds, a payment may be answered 503 and still be made: paid, once, is what counts.
+        'as shoppers arrive (an open loop, every rate tried): every acknowledged payment paid, each paid order paid once at the sandbox':
+          capacityLedger.paid >= capacityAcknowledged && sandboxOrders() - sandboxRows === capacityLedger.paid,
       },
     }
   } finally {

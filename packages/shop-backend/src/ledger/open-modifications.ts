@@ -15,7 +15,8 @@ export interface OpenModification {
   readonly since: string
   /**
    * The service's code when a send again was refused before it may have read the key (a 401 for a
-   * clock that is off, a gateway's 404): the request stays open, as an earlier send may have been taken.
+   * clock that is off, a gateway's 404), or `IDEMPOTENCY_KEY_REUSED` when its key names another
+   * request there: the request stays open, as an earlier send (or that request) may have been taken.
    */
   readonly lastRefusal?: string
 }
