@@ -22,9 +22,7 @@ export function runOpenLoad({ url, requests, rate }) {
   let ok = 0
   let non2xx = 0
   let errors = 0
-  let answered = 0
   let next = 0
-  let inFlight = 0
   let peakInFlight = 0
   const started = performance.now()
   let lastAnswer = started
@@ -50,17 +48,17 @@ export function runOpenLoad({ url, requests, rate }) {
     }
     const answer = (due, status) => {
       lastAnswer = performance.now()
-      inFlight--
       if (status === undefined) errors++
       else if (status >= 200 && status < 300) ok++
       else non2xx++
       latencies.push(lastAnswer - due)
-      if (++answered === requests.length) finish()
+      if (latencies.length === requests.length) finish()
     }
     const send = (i) => {
       const { method, path, headers, body } = requests[i]
       const due = started + i * interval
-      peakInFlight = Math.max(peakInFlight, ++inFlight)
+      // Sent (this one too) less answered: in flight now.
+      peakInFlight = Math.max(peakInFlight, i + 1 - latencies.length)
       let settled = false
       // Each request is counted once: its whole answer, or the first failure (an answer cut short included).
       const settle = (status, kind) => {

@@ -260,10 +260,14 @@ export async function shopBackendLoad({
     const floorMedian = medianBy((m) => m.floor.vsDirect).floor.vsDirect
     const ledger = await (await fetch(`${shopUrl}/bench/ledger?from=0&to=${rounds * count}`)).json()
     const acknowledged = measured.reduce((sum, m) => sum + m.through.requests - m.through.non2xx, 0)
-    const sandboxOrders = () =>
-      new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
-        .prepare("SELECT COUNT(*) AS n FROM payments WHERE reference LIKE 'bench-order-%'")
-        .get().n
+    const sandboxOrders = () => {
+      const sandboxDb = new Database(join(dataDir, 'sandbox', 'sandbox.sqlite'), { readonly: true })
+      try {
+        return sandboxDb.prepare("SELECT COUNT(*) AS n FROM payments WHERE reference LIKE 'bench-order-%'").get().n
+      } finally {
+        sandboxDb.close()
+      }
+    }
     const sandboxRows = sandboxOrders()
 
     // Then as shoppers arrive: the highest steady rate of payments each way, from direct's closed-loop pace.
@@ -285,6 +289,7 @@ export async function shopBackendLoad({
     const capacity = await capacities(capacityRuns, direct.perSecond)
     const capacityLedger = await (await fetch(`${shopUrl}/bench/ledger?from=${capacityFrom}&to=${nextOrder}`)).json()
     const capacityAcknowledged = capacity.through.steps.reduce((sum, step) => sum + step.acknowledged, 0)
+    const capacitySandboxPayments = sandboxOrders() - sandboxRows
     return {
       store,
       placement,
@@ -326,7 +331,7 @@ export async function shopBackendLoad({
         acknowledged: capacityAcknowledged,
         ledgerPaid: capacityLedger.paid,
         ledgerAttempts: capacityLedger.attempts,
-        sandboxPayments: sandboxOrders() - sandboxRows,
+        sandboxPayments: capacitySandboxPayments,
       },
       targets: {
         // The target is judged with the service apart, as it runs; on shared cores the ratio is measured beside it.
@@ -340,7 +345,7 @@ export async function shopBackendLoad({
           sandboxRows - warm.length === acknowledged,
         // Past what a path holds, a payment may be answered 503 and still be made: paid, once, is what counts.
         'as shoppers arrive (an open loop, every rate tried): every acknowledged payment paid, each paid order paid once at the sandbox':
-          capacityLedger.paid >= capacityAcknowledged && sandboxOrders() - sandboxRows === capacityLedger.paid,
+          capacityLedger.paid >= capacityAcknowledged && capacitySandboxPayments === capacityLedger.paid,
       },
     }
   } finally {
