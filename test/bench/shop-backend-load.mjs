@@ -16,14 +16,15 @@
  * forward hop and the floor are warmed up before anything is measured. Afterwards every acknowledged
  * payment must be in the ledger as paid, and the sandbox must hold one payment per acknowledgement.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { cpus, tmpdir } from 'node:os'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { encryptCardBatch, findTestCard } from '@card-jwe/testkit'
 import { runLoad, summary } from './load.mjs'
+import { capacities, HELD_P99_MS } from './capacity-search.mjs'
 import { runOpenLoad } from './open-load.mjs'
+import { CORES_OF_PLACEMENT, pinProcess } from './placement.mjs'
 import { ratio } from './measure.mjs'
 import { startCpuMeter } from './process-cpu.mjs'
 import { newIdempotencyKey } from '../../packages/shop-backend/dist/lib/idempotency-key.js'
@@ -41,80 +42,8 @@ const shopBody = (jwe, id, reference = `bench-order-${id}`) =>
     paymentMethod: { type: 'scheme', jwe },
   })
 
-/**
- * Where the processes run. `separate`: the sandbox on core 0, everything else (the shop, its
- * database, this load generator) on core 1: the payment service runs on machines of its own, so the
- * shop's work does not take the service's CPU. `shared`: every process on every core, competing (one
- * small machine for all). Direct and through the shop always run with the same placement.
- */
-const CORES_OF_PLACEMENT = { separate: { service: '0', shop: '1' }, shared: { service: undefined, shop: undefined } }
-
-/** The placements this machine can run: `separate` needs two cores and `taskset` (util-linux). */
-export function placementsHere() {
-  if (cpus().length < 2) return ['shared']
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
-    return ['separate', 'shared']
-  } catch {
-    return ['shared']
-  }
-}
-
-/**
- * Every thread of `pid`, and what it starts from now on, on `cores` (a taskset list). Undefined: all
- * cores again (after a separate run), and nothing to do where there is no taskset.
- */
-function pinProcess(pid, cores) {
-  try {
-    // cpus(), not availableParallelism(), which counts only the cores this process is pinned to.
-    execFileSync('taskset', ['-a', '-p', '-c', cores ?? `0-${cpus().length - 1}`, String(pid)], { stdio: 'ignore' })
-  } catch (error) {
-    if (cores !== undefined) throw error
-  }
-}
-
 /** Node's flags for a V8 CPU profile written to `dir` when the process ends; none without a `dir`. */
 const profileArgs = (dir) => (dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`] : [])
-
-/**
- * An arrival rate a path holds: every payment answered 2xx, 99% of them within HELD_P99_MS of when
- * they were due. A path that falls behind builds a queue, and its latencies grow past any bound.
- */
-const HELD_P99_MS = 250
-const holds = (result) => result.errors + result.non2xx === 0 && result.p99Ms <= HELD_P99_MS
-
-/**
- * The highest arrival rate each path holds (`runs[name](rate)` resolves to an open-load result): rates
- * from 0.7 of `base` up by tenths, the paths in turns at each, until one is not held; then one rate
- * halfway between its last held and its first not held. A rate is not held when two runs in a row miss
- * it. A path not holding 0.7 of `base` holds 0; one holding 1.6 of it (`notHeld` undefined) at least that.
- */
-async function capacities(runs, base) {
-  const found = Object.fromEntries(Object.keys(runs).map((name) => [name, { held: undefined, notHeld: undefined, steps: [] }]))
-  const once = async (name, rate) => {
-    const result = await runs[name](rate)
-    const { perSecond, p50Ms, p99Ms, acknowledged } = result
-    found[name].steps.push({ rate, perSecond, p50Ms, p99Ms, acknowledged, held: holds(result) })
-    return result
-  }
-  // A rate not held is run once more: one pause (a checkpoint, a vacuum) does not end the search.
-  const run = async (name, rate) => {
-    let result = await once(name, rate)
-    if (!holds(result)) result = await once(name, rate)
-    const path = found[name]
-    if (holds(result) && rate > (path.held?.rate ?? 0)) path.held = result
-    if (!holds(result) && rate < (path.notHeld?.rate ?? Number.POSITIVE_INFINITY)) path.notHeld = result
-  }
-  for (let tenth = 7; tenth <= 16; tenth++) {
-    const names = Object.keys(runs).filter((name) => found[name].notHeld === undefined)
-    if (names.length === 0) break
-    // Turned every other step: neither path always runs second, on the sandbox the other just filled.
-    for (const name of tenth % 2 === 0 ? names : names.reverse()) await run(name, Math.round((tenth / 10) * base))
-  }
-  for (const [name, path] of Object.entries(found))
-    if (path.held && path.notHeld) await run(name, Math.round((path.held.rate + path.notHeld.rate) / 2))
-  return found
-}
 
 /** A warm-up's failures would leave the measured runs on a cold or broken path: the bench stops. */
 function mustAllSucceed(what, result) {
