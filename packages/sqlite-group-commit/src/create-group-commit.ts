@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3'
-import { closeSync, fdatasync, fstatSync, openSync } from 'node:fs'
+import { closeSync, fstatSync, openSync } from 'node:fs'
 import { codeOf } from './lib/code-of.js'
+import { syncOnThread, syncThread } from './lib/sync-thread.js'
 import { WalSyncFailedError } from './wal-sync-failed-error.js'
 import type { walPathOf } from './wal-path-of.js'
 
@@ -57,7 +58,7 @@ interface SyncWaiter {
 
 const refusedAfterClose = () => new TypeError('The group commit is closed')
 
-/** Syncs in flight at once: a commit made while one runs starts its own, not waiting for it to end. */
+/** Syncs asked at once: a commit made while one runs has its own start as that one ends, with no turn between. */
 const MAX_SYNCS_IN_FLIGHT = 2
 
 /**
@@ -82,13 +83,14 @@ function openWal(walPath: string): number[] {
  * the others commit. A one-statement write needs none (a failed statement is undone by SQLite).
  *
  * The connection runs synchronous=NORMAL, so the COMMIT writes the WAL (the OS has it: a killed
- * process loses nothing) without waiting for the disk. Then the WAL file is `fdatasync`ed on
- * libuv's thread pool, and only after that returns does a caller's promise settle: nothing is
- * acknowledged before its commit is on disk, as with synchronous=FULL, whose fsync is the same
- * WAL sync but blocks the event loop (better-sqlite3 is synchronous). A sync covers every commit
- * made before it started. A commit made while a sync runs starts another at once (up to
- * MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end): its writer waits for one sync, not for
- * the rest of another and then its own. A read answers only once every commit it saw is on disk
+ * process loses nothing) without waiting for the disk. Then the WAL file is `fdatasync`ed on a
+ * thread of the package's own, not libuv's pool, where a sync would wait behind the process's other
+ * work (WebCrypto, zlib, DNS lookups). Only after it returns does a caller's promise settle:
+ * nothing is acknowledged before its commit is on disk, as with synchronous=FULL, whose fsync is the
+ * same WAL sync but blocks the event loop (better-sqlite3 is synchronous). A sync covers every
+ * commit made before it started. A commit made while a sync runs asks for another at once, queued on
+ * the thread behind it (up to MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end). A read
+ * answers only once every commit it saw is on disk
  * (those made before it, those made while it waited, rows written outside the group), so nothing
  * read (and told to the page or the shop) can be lost on a power cut. A failed `fdatasync` stops
  * the group for good, as PostgreSQL stops: its rows stay committed and Linux reports a lost
@@ -136,6 +138,8 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
   // The WAL's handles not in use by a sync: one a slot, each its own open file, kept until close().
   // Opened last: nothing after them can throw and leave them open.
   const idleHandles = walPath === undefined ? [] : openWal(walPath)
+  // Started now: the first write does not wait for the thread to start.
+  if (walPath !== undefined) syncThread()
   const closeHandles = () => {
     for (const handle of idleHandles.splice(0)) {
       try {
@@ -159,8 +163,7 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
     try {
       if (walPath !== undefined) {
         if (handle === undefined) throw Object.assign(new Error('no WAL handle left for a sync'), { code: 'NO_HANDLE' })
-        // The callback form: FileHandle's promise form costs a third more per sync.
-        await new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())))
+        await syncOnThread(handle)
         // Unlinked (the connection left WAL mode and came back, or someone deleted it): SQLite writes another file.
         if (fstatSync(handle).nlink === 0) throw Object.assign(new Error('the WAL file was replaced'), { code: 'WAL_REPLACED' })
       }

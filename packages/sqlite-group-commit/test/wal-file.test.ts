@@ -8,7 +8,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
 import { useDatabases } from './support/databases.js'
-import { poolHoldsFiles, useThreadPoolHolds } from './support/thread-pool.js'
+import { syncThread } from '../src/lib/sync-thread.js'
+import { useSyncThreadHolds } from './support/sync-thread-holds.js'
 
 const { databases, temporaryFolder, open } = useDatabases()
 
@@ -22,8 +23,8 @@ const handlesOn = (path: string) =>
     }
   }).length
 
-/** The pool's holds, every one released after each test. */
-const holdThreadPool = useThreadPoolHolds()
+/** The sync thread's holds, every one released after each test. */
+const holdSyncThread = useSyncThreadHolds()
 const turns = async (count: number) => {
   for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve))
 }
@@ -49,17 +50,17 @@ describe('the WAL file', () => {
     expect(openOnWal()).toBe(before)
   })
 
-  it.runIf(poolHoldsFiles)('closes while a sync is in flight: waits for it, then closes its handles', async () => {
+  it('closes while a sync is in flight: waits for it, then closes its handles', async () => {
     const { db, walPath, committed } = databases()
     const group = createGroupCommit(db, { walPath })
-    const pool = holdThreadPool(temporaryFolder('group-commit-hold-'))
+    const pool = holdSyncThread()
     let written = false
     const writing = group
       .writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('held'))
       .then(() => {
         written = true
       })
-    await turns(3) // committed, its sync queued behind the held threads
+    await turns(3) // committed, its sync queued behind the held thread
     expect(committed()).toBe(1)
     const held = handlesOn(walPath) // SQLite's two connections' and the group's two
     let closed = false
@@ -73,11 +74,11 @@ describe('the WAL file', () => {
     expect(handlesOn(walPath)).toBe(held - 2)
   })
 
-  it.runIf(poolHoldsFiles)('closes with a sync queued behind one that fails: the handles are closed when the queued one ends', async () => {
+  it('closes with a sync queued behind one that fails: the handles are closed when the queued one ends', async () => {
     const { db } = databases()
     // Both syncs fail (fdatasync of a character device: EINVAL); the second is held while close() goes on.
     const group = createGroupCommit(db, { walPath: '/dev/null', log: () => {} })
-    const pool = holdThreadPool(temporaryFolder('group-commit-hold-'))
+    const pool = holdSyncThread()
     const onNull = () => handlesOn('/dev/null')
     const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
     const first = group.writeOne(insert('first')).catch((error: unknown) => error)
@@ -151,5 +152,24 @@ describe('the WAL file', () => {
     expect(committed()).toBe(1) // no later write reached the database
     expect(lines).toEqual(['sqlite store: syncing the WAL failed (EINVAL); the store is stopped: check the disk, then restart the machine'])
     await expect(group.close()).resolves.toBeUndefined()
+  })
+
+  it('stops when the sync thread dies under a sync; the next group gets a thread of its own', async () => {
+    const { db, walPath } = databases()
+    const group = createGroupCommit(db, { walPath, log: () => {} })
+    holdSyncThread()
+    const written = group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('in flight'))
+    await turns(3) // committed, its sync queued on the held thread
+    await syncThread().terminate()
+    // Whether the row reached the disk is not known: its writer is told it failed, and the group stops.
+    await expect(written).rejects.toMatchObject({ code: 'SYNC_THREAD_EXITED' })
+    await expect(group.writeOne(() => 1)).rejects.toMatchObject({ code: 'WAL_SYNC_FAILED', syncCode: 'SYNC_THREAD_EXITED' })
+    await group.close()
+    const next = databases()
+    const again = createGroupCommit(next.db, { walPath: next.walPath })
+    await expect(again.writeOne(() => next.db.prepare('INSERT INTO items (key) VALUES (?)').run('after'))).resolves.toMatchObject({
+      changes: 1,
+    })
+    await again.close()
   })
 })
