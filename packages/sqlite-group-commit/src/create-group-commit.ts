@@ -58,7 +58,7 @@ interface SyncWaiter {
 
 const refusedAfterClose = () => new TypeError('The group commit is closed')
 
-/** Syncs asked at once: a commit made while one runs has its own start as that one ends, with no turn between. */
+/** Syncs a group asks for at once: a commit made while one runs has its own queued on the thread behind it. */
 const MAX_SYNCS_IN_FLIGHT = 2
 
 /**
@@ -84,8 +84,9 @@ function openWal(walPath: string): number[] {
  *
  * The connection runs synchronous=NORMAL, so the COMMIT writes the WAL (the OS has it: a killed
  * process loses nothing) without waiting for the disk. Then the WAL file is `fdatasync`ed on a
- * thread of the package's own, not libuv's pool, where a sync would wait behind the process's other
- * work (WebCrypto, zlib, DNS lookups). Only after it returns does a caller's promise settle:
+ * thread of the package's own (one for every group of the process), not libuv's pool, where a sync
+ * would wait behind the process's other work (WebCrypto, zlib, DNS lookups). Only after it returns
+ * does a caller's promise settle:
  * nothing is acknowledged before its commit is on disk, as with synchronous=FULL, whose fsync is the
  * same WAL sync but blocks the event loop (better-sqlite3 is synchronous). A sync covers every
  * commit made before it started. A commit made while a sync runs asks for another at once, queued on
@@ -135,11 +136,11 @@ export function createGroupCommit(db: Database.Database, options: GroupCommitOpt
       }
     }),
   )
+  // Started now, so the first write does not wait for it; before the handles, as it can throw.
+  if (walPath !== undefined) syncThread()
   // The WAL's handles not in use by a sync: one a slot, each its own open file, kept until close().
   // Opened last: nothing after them can throw and leave them open.
   const idleHandles = walPath === undefined ? [] : openWal(walPath)
-  // Started now: the first write does not wait for the thread to start.
-  if (walPath !== undefined) syncThread()
   const closeHandles = () => {
     for (const handle of idleHandles.splice(0)) {
       try {

@@ -3,12 +3,12 @@
  * may run at once, and the group stopped for good when a sync of it fails or finds it replaced (Linux
  * reports a lost write-back once, so a later sync could succeed over lost rows).
  */
-import { readdirSync, readlinkSync, symlinkSync } from 'node:fs'
+import { closeSync, openSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createGroupCommit, WalSyncFailedError, walPathOf } from '../src/index.js'
 import { useDatabases } from './support/databases.js'
-import { syncThread } from '../src/lib/sync-thread.js'
+import { syncOnThread, syncThread } from '../src/lib/sync-thread.js'
 import { useSyncThreadHolds } from './support/sync-thread-holds.js'
 
 const { databases, temporaryFolder, open } = useDatabases()
@@ -34,6 +34,12 @@ describe('the WAL file', () => {
     const { db } = databases()
     const missing = join(temporaryFolder('group-commit-missing-'), 'not-there', 'x-wal')
     const handles = () => readdirSync('/proc/self/fd').length
+    // The process's sync thread has handles of its own: it is running, and has synced once, before they are counted.
+    const file = join(temporaryFolder('group-commit-thread-'), 'file')
+    writeFileSync(file, '')
+    const handle = openSync(file, 'r')
+    await syncOnThread(handle)
+    closeSync(handle)
     const before = handles()
     expect(() => createGroupCommit(db, { walPath: missing })).toThrow(expect.objectContaining({ code: 'ENOENT' }))
     expect(handles()).toBe(before)

@@ -1,8 +1,8 @@
 /**
  * The WAL's syncs on a thread of their own, in the order asked. On libuv's pool a sync waits behind
  * whatever the process queued there first (WebCrypto, zlib, DNS lookups, bcrypt): every writer of
- * its group waits with it. One thread for the process, started with the first group commit; it
- * holds the process open only while a sync is asked of it.
+ * its group waits with it. One thread serves every group of the process (of this copy of the module),
+ * started with the first; it holds the process open only while a sync is asked of it.
  */
 import { Worker } from 'node:worker_threads'
 
@@ -26,46 +26,57 @@ interface Reply {
   readonly error?: { code?: string; errno?: number; syscall?: string; message: string }
 }
 
-let thread: Worker | undefined
+interface Waiter {
+  readonly resolve: () => void
+  readonly reject: (error: unknown) => void
+}
+
+/** The running thread and the syncs asked of it: a thread that dies fails its own syncs, no other's. */
+let thread: { readonly worker: Worker; readonly pending: Map<number, Waiter> } | undefined
 let nextId = 0
-const pending = new Map<number, { resolve: () => void; reject: (error: unknown) => void }>()
 
 /** The OS's error as `fs.fdatasync` gives it: its code, errno and syscall. */
 const errorOf = ({ message, ...fields }: NonNullable<Reply['error']>) => Object.assign(new Error(message), fields)
 
-function settle(id: number, outcome: (waiter: { resolve: () => void; reject: (error: unknown) => void }) => void): void {
-  const waiter = pending.get(id)
-  if (waiter === undefined) return
-  pending.delete(id)
-  if (pending.size === 0) thread?.unref()
-  outcome(waiter)
-}
-
-/** The thread, started if it is not running (a new one after a crash). */
-export function syncThread(): Worker {
-  if (thread !== undefined) return thread
-  const started = new Worker(SOURCE, { eval: true })
-  started.unref()
-  started.on('message', ({ id, error }: Reply) => settle(id, (w) => (error === undefined ? w.resolve() : w.reject(errorOf(error)))))
+function startThread(): NonNullable<typeof thread> {
+  const worker = new Worker(SOURCE, { eval: true })
+  const pending = new Map<number, Waiter>()
+  const started = { worker, pending }
+  const settle = (id: number, outcome: (waiter: Waiter) => void) => {
+    const waiter = pending.get(id)
+    if (waiter === undefined) return
+    pending.delete(id)
+    if (pending.size === 0) worker.unref()
+    outcome(waiter)
+  }
+  worker.on('message', ({ id, error }: Reply) => settle(id, (w) => (error === undefined ? w.resolve() : w.reject(errorOf(error)))))
   // A thread that died took its syncs' outcome with it: not known to be on disk, so refused.
   const lost = (error: unknown) => {
     if (thread === started) thread = undefined
     for (const id of [...pending.keys()]) settle(id, (w) => w.reject(error))
   }
-  started.on('error', lost)
-  started.on('exit', (code) => lost(Object.assign(new Error(`the sync thread exited (${code})`), { code: 'SYNC_THREAD_EXITED' })))
-  thread = started
+  worker.on('error', lost)
+  worker.on('exit', (code) => lost(Object.assign(new Error(`the sync thread exited (${code})`), { code: 'SYNC_THREAD_EXITED' })))
+  // After the listeners: adding one refs the thread again, and an idle thread must let the process exit.
+  worker.unref()
   return started
 }
 
-/** `fdatasync(handle)` on the sync thread, after the syncs asked before it. */
+/** The thread, started if it is not running (a new one after one died). */
+export function syncThread(): Worker {
+  thread ??= startThread()
+  return thread.worker
+}
+
+/** `fdatasync(handle)` on the sync thread, after the syncs asked of it before. */
 export function syncOnThread(handle: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
+    thread ??= startThread()
+    const { worker, pending } = thread
     const id = nextId++
-    const running = syncThread()
-    if (pending.size === 0) running.ref()
+    if (pending.size === 0) worker.ref()
     pending.set(id, { resolve, reject })
-    running.postMessage({ id, handle })
+    worker.postMessage({ id, handle })
   })
 }
 
