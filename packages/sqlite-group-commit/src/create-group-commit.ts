@@ -86,12 +86,11 @@ function openWal(walPath: string): number[] {
  * process loses nothing) without waiting for the disk. Then the WAL file is `fdatasync`ed on a
  * thread of the package's own (one for every group of the process), not libuv's pool, where a sync
  * would wait behind the process's other work (WebCrypto, zlib, DNS lookups). Only after it returns
- * does a caller's promise settle:
- * nothing is acknowledged before its commit is on disk, as with synchronous=FULL, whose fsync is the
- * same WAL sync but blocks the event loop (better-sqlite3 is synchronous). A sync covers every
- * commit made before it started. A commit made while a sync runs asks for another at once, queued on
- * the thread behind it (up to MAX_SYNCS_IN_FLIGHT; beyond that it waits for one to end). A read
- * answers only once every commit it saw is on disk
+ * does a caller's promise settle: nothing is acknowledged before its commit is on disk, as with
+ * synchronous=FULL, whose fsync is the same WAL sync but blocks the event loop (better-sqlite3 is
+ * synchronous). A sync covers every commit made before it started. A commit made while a sync runs
+ * asks for another at once, queued on the thread behind it (up to MAX_SYNCS_IN_FLIGHT; beyond that
+ * it waits for one to end). A read answers only once every commit it saw is on disk
  * (those made before it, those made while it waited, rows written outside the group), so nothing
  * read (and told to the page or the shop) can be lost on a power cut. A failed `fdatasync` stops
  * the group for good, as PostgreSQL stops: its rows stay committed and Linux reports a lost

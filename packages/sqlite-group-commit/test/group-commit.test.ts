@@ -23,20 +23,20 @@ async function rowWrittenOutside() {
   const { db, walPath } = databases()
   const group = createGroupCommit(db, { walPath })
   await group.writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('inside'))
-  const pool = holdSyncThread()
+  const held = holdSyncThread()
   db.prepare('INSERT INTO items (key) VALUES (?)').run('outside')
-  return { db, group, pool }
+  return { db, group, held }
 }
 
 /** `promise` has not settled while the sync thread is held (settled, the row might not be on disk); then it does. */
-async function settlesOnlyOnceSynced<T>(promise: Promise<T>, pool: HeldPool): Promise<T> {
+async function settlesOnlyOnceSynced<T>(promise: Promise<T>, held: HeldPool): Promise<T> {
   let settled = false
   const watched = promise.finally(() => {
     settled = true
   })
   await new Promise((resolve) => setTimeout(resolve, 50))
   expect(settled).toBe(false)
-  void pool.releaseOne()
+  void held.releaseOne()
   return within(watched)
 }
 
@@ -119,7 +119,7 @@ describe('group commit', () => {
     const group = createGroupCommit(db, { walPath })
     const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
     const events: string[] = []
-    const pool = holdSyncThread()
+    const held = holdSyncThread()
     const a = group.write(insert('a')).then(() => events.push('a on disk'))
     await new Promise((resolve) => setImmediate(resolve)) // a is committed; its sync waits for the thread
     const read = group.read(() => (db.prepare('SELECT key FROM items ORDER BY id').all() as Array<{ key: string }>).map((r) => r.key))
@@ -127,7 +127,7 @@ describe('group commit', () => {
     const b = group.write(insert('b')).then(() => events.push('b on disk'))
     await new Promise((resolve) => setImmediate(resolve)) // b is committed too; its sync queues behind a's
     // The thread back: a's sync runs, then b's, one after the other.
-    void pool.releaseOne()
+    void held.releaseOne()
     // The read ran after a's sync and saw b: its answer waits for b's sync as well.
     expect(await within(read)).toEqual(['a', 'b'])
     await within(Promise.all([a, b, answered]))
@@ -136,15 +136,15 @@ describe('group commit', () => {
   })
 
   it('answers a read of rows written outside the group only once they are on disk', async () => {
-    const { db, group, pool } = await rowWrittenOutside()
+    const { db, group, held } = await rowWrittenOutside()
     const read = group.read(() => db.prepare('SELECT COUNT(*) AS n FROM items').get())
-    expect(await settlesOnlyOnceSynced(read, pool)).toEqual({ n: 2 })
+    expect(await settlesOnlyOnceSynced(read, held)).toEqual({ n: 2 })
     await group.close()
   })
 
   it('closes only once rows written outside the group are on disk', async () => {
-    const { group, pool } = await rowWrittenOutside()
-    await expect(settlesOnlyOnceSynced(group.close(), pool)).resolves.toBeUndefined()
+    const { group, held } = await rowWrittenOutside()
+    await expect(settlesOnlyOnceSynced(group.close(), held)).resolves.toBeUndefined()
   })
 
   it('closes after its connection was closed first', async () => {

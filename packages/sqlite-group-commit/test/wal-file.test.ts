@@ -59,7 +59,7 @@ describe('the WAL file', () => {
   it('closes while a sync is in flight: waits for it, then closes its handles', async () => {
     const { db, walPath, committed } = databases()
     const group = createGroupCommit(db, { walPath })
-    const pool = holdSyncThread()
+    const thread = holdSyncThread()
     let written = false
     const writing = group
       .writeOne(() => db.prepare('INSERT INTO items (key) VALUES (?)').run('held'))
@@ -75,7 +75,7 @@ describe('the WAL file', () => {
     })
     await turns(3)
     expect({ written, closed, handles: handlesOn(walPath) }).toEqual({ written: false, closed: false, handles: held })
-    await pool.releaseAll()
+    await thread.releaseAll()
     await Promise.all([writing, closing])
     expect(handlesOn(walPath)).toBe(held - 2)
   })
@@ -84,23 +84,23 @@ describe('the WAL file', () => {
     const { db } = databases()
     // Both syncs fail (fdatasync of a character device: EINVAL); the second is held while close() goes on.
     const group = createGroupCommit(db, { walPath: '/dev/null', log: () => {} })
-    const pool = holdSyncThread()
+    const thread = holdSyncThread()
     const onNull = () => handlesOn('/dev/null')
     const insert = (key: string) => () => db.prepare('INSERT INTO items (key) VALUES (?)').run(key)
     const first = group.writeOne(insert('first')).catch((error: unknown) => error)
     await turns(3)
-    pool.queueHold() // the thread that runs the first sync stops here, before the second
+    thread.queueHold() // the thread that runs the first sync stops here, before the second
     const second = group.writeOne(insert('second')).catch((error: unknown) => error)
     await turns(3) // two groups committed, two syncs queued
     const open = onNull()
     const closing = group.close()
-    await pool.releaseOne() // the first sync runs and fails; the group stops
+    await thread.releaseOne() // the first sync runs and fails; the group stops
     expect(await first).toMatchObject({ code: 'EINVAL' })
     expect(await second).toMatchObject({ code: 'EINVAL' })
     await closing // close() is done; the second sync is still queued
     await turns(3)
     expect(onNull()).toBe(open)
-    await pool.releaseAll()
+    await thread.releaseAll()
     for (let turn = 0; turn < 100_000 && onNull() > open - 2; turn++) await turns(1)
     expect(onNull()).toBe(open - 2)
   })

@@ -62,17 +62,19 @@ function startThread(): NonNullable<typeof thread> {
   return started
 }
 
-/** The thread, started if it is not running (a new one after one died). */
-export function syncThread(): Worker {
+/** The running thread, started if there is none (a new one after one died). */
+const running = () => {
   thread ??= startThread()
-  return thread.worker
+  return thread
 }
+
+/** The thread, started if it is not running. */
+export const syncThread = (): Worker => running().worker
 
 /** `fdatasync(handle)` on the sync thread, after the syncs asked of it before. */
 export function syncOnThread(handle: number): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    thread ??= startThread()
-    const { worker, pending } = thread
+    const { worker, pending } = running()
     const id = nextId++
     if (pending.size === 0) worker.ref()
     pending.set(id, { resolve, reject })
