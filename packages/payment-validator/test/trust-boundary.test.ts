@@ -124,6 +124,18 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     [{ kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe type:string | storedPaymentMethodId type:string' }],
   ],
   [
+    "a whole card's JWE in the processor library's number field",
+    { ...honest, paymentMethod: { type: 'scheme', encryptedCardNumber: honest.paymentMethod.jwe } },
+    // Three forms tie on two issues each; the field the page used says what it meant.
+    [
+      {
+        kind: 'invalid',
+        path: 'paymentMethod.encryptedCardNumber',
+        rule: "a card's one JWE goes in jwe; encryptedCardNumber comes with encryptedExpiryMonth and encryptedExpiryYear",
+      },
+    ],
+  ],
+  [
     'a card under a field name of another API',
     { ...honest, paymentMethod: { type: 'scheme', encryptedCard: 'x' } },
     // What every form refuses is said once, beside the choice.

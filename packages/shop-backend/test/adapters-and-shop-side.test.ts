@@ -419,4 +419,31 @@ describe('mounted in a real Hono app', () => {
       await shop.close()
     }
   })
+
+  it("refuses a whole card's JWE in encryptedCardNumber with 400 naming that field and where the JWE goes; nothing is sent", async () => {
+    const shop = await startShop(world)
+    try {
+      const order = shop.createOrder()
+      const submission = (await shop.cardSubmission(order)) as { paymentMethod: { jwe: string } }
+      const sent = world.proxy.counted('POST', '/payments')
+      const answer = await shop.post('/api/payments', {
+        ...submission,
+        paymentMethod: { type: 'scheme', encryptedCardNumber: submission.paymentMethod.jwe },
+      })
+      const rule = "a card's one JWE goes in jwe; encryptedCardNumber comes with encryptedExpiryMonth and encryptedExpiryYear"
+      expect(answer).toEqual({
+        status: 400,
+        body: {
+          error: 'INVALID_BODY',
+          message: `body: paymentMethod.encryptedCardNumber (${rule})`,
+          details: [{ path: 'paymentMethod.encryptedCardNumber', rule }],
+        },
+      })
+      expect(world.proxy.counted('POST', '/payments')).toBe(sent)
+      // The same card, as the page should have sent it, pays.
+      expect(await shop.post('/api/payments', submission)).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    } finally {
+      await shop.close()
+    }
+  })
 })

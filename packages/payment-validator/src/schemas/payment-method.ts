@@ -60,6 +60,21 @@ export const OtherPaymentMethodSchema = z.looseObject({
 })
 
 /**
+ * `encryptedCardNumber` with no expiry field beside it, in a card: a whole card's JWE put in the
+ * library's number field, most often. Three forms tie on it with two issues each, so the union's
+ * answer lists all three; the field the page used says what it meant.
+ */
+function refuseLoneCardNumber(value: Record<string, unknown>, context: z.RefinementCtx): void {
+  if (value.type !== 'scheme' || !('encryptedCardNumber' in value)) return
+  if (['jwe', 'storedPaymentMethodId', 'encryptedExpiryMonth', 'encryptedExpiryYear'].some((name) => name in value)) return
+  context.addIssue({
+    code: 'custom',
+    path: ['encryptedCardNumber'],
+    message: "a card's one JWE goes in jwe; encryptedCardNumber comes with encryptedExpiryMonth and encryptedExpiryYear",
+  })
+}
+
+/**
  * The `paymentMethod` of a payment: a card as one JWE, a saved card by its id (with its code's JWE),
  * a card as encrypted fields, or another method.
  * Raw card fields are named first, as such: the forms' own refusals (a `jwe` missing, a key unknown) would hide why.
@@ -67,6 +82,7 @@ export const OtherPaymentMethodSchema = z.looseObject({
 export const PaymentMethodSchema = z
   .looseObject({})
   .superRefine(refuseRawCardData)
+  .superRefine(refuseLoneCardNumber)
   .pipe(z.union([CardJwePaymentMethodSchema, SavedCardPaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
 /** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>
