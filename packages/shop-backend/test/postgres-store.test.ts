@@ -520,19 +520,45 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
       }
     })
 
-    it('warns at open when commits are not synchronous (a crash could lose a stored key), and not when they are', async () => {
-      for (const [synchronous, warned] of [
+    it("commits synchronously on a database whose default is off: its own pool's connections are set on, and said so once", async () => {
+      for (const [synchronous, said] of [
         ['off', true],
         ['on', false],
       ] as const) {
         const { opened, logged, database } = await openWith(`synchronous_commit = ${synchronous}`)
         const store = await opened
         try {
-          expect(logged.some((line) => line.includes('synchronous_commit is off'))).toBe(warned)
+          // Every connection of the pool, the one open used and new ones alike.
+          const clients = await Promise.all(Array.from({ length: 3 }, () => store.pool.connect()))
+          try {
+            for (const client of clients)
+              expect((await client.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'on' }])
+          } finally {
+            for (const client of clients) client.release()
+          }
+          await store.insertAttempt(attempt('sync-1', 1))
+          expect(logged.filter((line) => line.includes('synchronous_commit is off')).length).toBe(said ? 1 : 0)
+          expect(logged.some((line) => line.includes("the store's connections set it on"))).toBe(said)
         } finally {
           await store.close()
           await database.drop()
         }
+      }
+    })
+
+    it("leaves a shop's own pool as it is, and warns at open when its commits are not synchronous", async () => {
+      const { opened, database } = await openWith('synchronous_commit = off')
+      await (await opened).close()
+      const pool = testPool(database.url, 2)
+      const logged: string[] = []
+      const store = await openPostgresStore({ pool, log: (line) => logged.push(line) })
+      try {
+        expect((await pool.query('SHOW synchronous_commit')).rows).toEqual([{ synchronous_commit: 'off' }])
+        expect(logged.some((line) => line.includes("synchronous_commit is off on the pool's connections"))).toBe(true)
+      } finally {
+        await store.close()
+        await pool.end()
+        await database.drop()
       }
     })
   })

@@ -7,19 +7,25 @@ import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { createLedgerWrites } from './ledger-writes.js'
 import { migratePostgres } from './migrate.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
-import { checkServerSettings } from './server-settings.js'
+import { checkServerSettings, commitSynchronously } from './server-settings.js'
 import { pgDriver } from './pg-steps.js'
 
 /** Options of {@link openPostgresStore}: the shop's own pool, or a connection string (the store makes and ends its pool). */
 export type PostgresStoreOptions = (
   | {
-      /** The shop's pool: the store runs on it and leaves it open at close. */
+      /**
+       * The shop's pool: the store runs on it and leaves it open at close. Its connections' settings
+       * stay the shop's: with `synchronous_commit` off on them the store warns at open.
+       */
       readonly pool: pg.Pool
       /** Not with `pool`. */
       readonly connectionString?: never
     }
   | {
-      /** `postgres://user:password@host:port/database`: the store makes its pool and ends it at close. */
+      /**
+       * `postgres://user:password@host:port/database`: the store makes its pool and ends it at close.
+       * Its connections commit synchronously, also where the role's default is off.
+       */
       readonly connectionString: string
       /** Connections in that pool; default 10. */
       readonly max?: number
@@ -69,12 +75,14 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const owned = options.pool === undefined
   const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 })
   const log = logOf(options.log)
-  // An idle connection that breaks (a server restart) is dropped by the pool; it must not end the process.
-  if (owned)
+  if (owned) {
+    // An idle connection that breaks (a server restart) is dropped by the pool; it must not end the process.
     pool.on('error', (error) => {
       const code = String(errorCodeOf(error))
       log(`postgres store: the pool dropped an idle connection (${code})`, 'warn', { component: 'store', code })
     })
+    commitSynchronously(pool, log)
+  }
   let schemaVersion: number
   try {
     await checkServerSettings(pool, log)
