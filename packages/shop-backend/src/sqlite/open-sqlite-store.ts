@@ -8,6 +8,7 @@ import { migrate } from '../store/migrate.js'
 import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { runSync } from '../store/steps.js'
 import { createGroupCommit, type GroupCommit, walPathOf } from '@card-jwe/sqlite-group-commit'
+import { requireDriverFitsNode } from './driver-fits-node.js'
 import { MIGRATIONS } from './migrations.js'
 import { sqliteDriver, sqliteMigrationSteps, sqliteSteps } from './sqlite-steps.js'
 
@@ -49,6 +50,7 @@ function fsyncFolder(path: string): void {
  * and a power cut alike.
  */
 export function openSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  requireDriverFitsNode()
   mkdirSync(dirname(options.path), { recursive: true })
   const db = new Database(options.path)
   db.pragma('journal_mode = WAL')
