@@ -298,6 +298,13 @@ test('the checkout README page pays a challenged card', async ({ page }) => {
   await page.getByLabel(/Security code/).fill(card.securityCode)
   await page.getByRole('button', { name: 'Pay' }).click()
   await expect(page.locator('#result')).toHaveAttribute('data-kind', 'paid')
+  // An id the shop no longer knows (its orders in memory, then a restart): a new order, and Pay on.
+  await page.evaluate(() => sessionStorage.setItem('orderId', 'forgotten-order'))
+  await page.reload()
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeEnabled()
+  const renewed = await page.evaluate(() => sessionStorage.getItem('orderId'))
+  expect(renewed).not.toBe('forgotten-order')
+  expect(renewed).toMatch(/^[0-9a-f-]{36}$/)
 })
 `
 
