@@ -22,8 +22,16 @@ export function unreachable(): ShopBackendError {
   )
 }
 
+/** Why the service refused a method type: `/api/config`'s `paymentMethods` are those it takes. */
+const UNSUPPORTED_RULE = "a method this shop takes: one of /api/config's paymentMethods"
+
 export function refusal(error: PaymentServiceError): ShopBackendError {
   if (error.code.startsWith('CARD_')) return new ShopBackendError('CARD_DATA_REFUSED', error.message, { serviceCode: error.code })
+  // The page's choice, not the service failing: said as a field and its rule, as a body the page got wrong.
+  if (error.code === 'UNSUPPORTED_PAYMENT_METHOD')
+    return new ShopBackendError('PAYMENT_METHOD_UNSUPPORTED', `paymentMethod.type (${UNSUPPORTED_RULE})`, [
+      { path: 'paymentMethod.type', rule: UNSUPPORTED_RULE },
+    ])
   return new ShopBackendError('SERVICE_REFUSED', `the payment service refused the request (${error.code})`, {
     serviceCode: error.code,
   })
