@@ -1,9 +1,10 @@
 /**
  * The shop-backend README's test file ("Testing your shop against the sandbox"), taken from the
  * README as written, run with the shop's own Vitest in a project outside the workspace made from the
- * tarballs: its `startShopUnderTest` connects the back end to a sandbox's ready-made shop and a card
- * pays. Once against the shop the sandbox's command printed (the sandbox's own list then holds that
- * shop's one payment: connected, not registered anew), once against a sandbox the file starts itself.
+ * tarballs: its `startShopUnderTest` connects the back end to a sandbox's ready-made shop, a card
+ * pays, and a challenged card pays with its steps done without a browser. Once against the shop the
+ * sandbox's command printed (the sandbox's own list then holds that shop's two payments: connected,
+ * not registered anew), once against a sandbox the file starts itself.
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
@@ -43,7 +44,7 @@ function runReadmeTest(extra: Record<string, string>): string {
   )
   const output = stripVTControlCharacters(`${run.stdout}${run.stderr}`)
   expect(run.status, output).toBe(0)
-  expect(output).toMatch(/Tests\s+1 passed \(1\)/)
+  expect(output).toMatch(/Tests\s+2 passed \(2\)/)
   return output
 }
 
@@ -71,7 +72,9 @@ describe("the shop-backend README's test file, from the tarballs, with the shop'
         SANDBOX_STORE_ID: shop.storeId,
       })
       const held = await freshGet(`${url}/sandbox/payments?shopId=${encodeURIComponent(shop.shopId)}`)
-      expect(JSON.parse(held.body)).toMatchObject({ count: 1, payments: [{ storeId: shop.storeId, resultCode: 'Authorised' }] })
+      // A card without and one with 3-D Secure, its steps done without a browser.
+      const payment = { storeId: shop.storeId, resultCode: 'Authorised' }
+      expect(JSON.parse(held.body)).toMatchObject({ count: 2, payments: [payment, payment] })
     },
     STEP_TIMEOUT,
   )

@@ -1,36 +1,16 @@
-/** What a shopper's browser does in 3-D Secure 2, as plain form posts to the sandbox's pages. */
-const decode = (token: string) => JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as Record<string, string>
-const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url')
-const postForm = (url: string, fields: Record<string, string>) =>
-  fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' })
+/** What a shopper's browser does in 3-D Secure 2, as the sandbox's own helper does it without a browser. */
+import { CHALLENGE_ANSWER, completeShopperStep } from '@card-jwe/sandbox'
+
+const threeDSResultOf = ({ details }: Awaited<ReturnType<typeof completeShopperStep>>) =>
+  (details as { threeDSResult: string }).threeDSResult
 
 /** The 3DS Method step; the page's `threeDSResult` for payment-details. */
 export async function runThreeDSMethod(fingerprintToken: string): Promise<string> {
-  const token = decode(fingerprintToken)
-  const data = base64url({
-    threeDSServerTransID: token.threeDSServerTransID,
-    threeDSMethodNotificationURL: token.threeDSMethodNotificationURL,
-  })
-  await postForm(token.threeDSMethodUrl!, { threeDSMethodData: data })
-  await postForm(token.threeDSMethodNotificationURL!, { threeDSMethodData: data })
-  return Buffer.from(JSON.stringify({ threeDSCompInd: 'Y', threeDSServerTransID: token.threeDSServerTransID })).toString('base64')
+  return threeDSResultOf(await completeShopperStep({ type: 'threeDS2', subtype: 'fingerprint', token: fingerprintToken }))
 }
 
-/** The challenge, answered; the page's `threeDSResult` for payment-details. */
+/** The challenge, answered (`CHALLENGE_ANSWER` approves, anything else refuses); the page's `threeDSResult`. */
 export async function answerChallenge(challengeToken: string, answer: string): Promise<string> {
-  const token = decode(challengeToken)
-  const creq = base64url({
-    threeDSServerTransID: token.threeDSServerTransID,
-    acsTransID: token.acsTransID,
-    messageVersion: token.messageVersion,
-    messageType: 'CReq',
-    challengeWindowSize: '02',
-  })
-  await postForm(token.acsURL!, { creq })
-  const answered = await postForm(new URL('/threeds/acs/answer', token.acsURL).toString(), { creq, answer })
-  const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())?.[1]
-  if (!cres) throw new Error('the ACS gave no CRes')
-  const notification = await (await postForm(token.threeDSNotificationURL!, { cres })).text()
-  const transStatus = /"transStatus":"([A-Z])"/.exec(notification)?.[1]
-  return Buffer.from(JSON.stringify({ transStatus, threeDSServerTransID: token.threeDSServerTransID })).toString('base64')
+  const choice = answer === CHALLENGE_ANSWER ? 'approve' : 'refuse'
+  return threeDSResultOf(await completeShopperStep({ type: 'threeDS2', subtype: 'challenge', token: challengeToken }, choice))
 }
