@@ -1,4 +1,5 @@
 // The ledger's answers when the service refused, could not be reached, or the outcome is still open.
+import { describeIssues } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import type { PaymentServiceError } from '../payment-service.js'
 
@@ -23,15 +24,13 @@ export function unreachable(): ShopBackendError {
 }
 
 /** Why the service refused a method type: `/api/config`'s `paymentMethods` are those it takes. */
-const UNSUPPORTED_RULE = "a method this shop takes: one of /api/config's paymentMethods"
+const UNSUPPORTED_TYPE = [{ path: 'paymentMethod.type', rule: "a method this shop takes: one of /api/config's paymentMethods" }]
 
 export function refusal(error: PaymentServiceError): ShopBackendError {
   if (error.code.startsWith('CARD_')) return new ShopBackendError('CARD_DATA_REFUSED', error.message, { serviceCode: error.code })
   // The page's choice, not the service failing: said as a field and its rule, as a body the page got wrong.
   if (error.code === 'UNSUPPORTED_PAYMENT_METHOD')
-    return new ShopBackendError('PAYMENT_METHOD_UNSUPPORTED', `paymentMethod.type (${UNSUPPORTED_RULE})`, [
-      { path: 'paymentMethod.type', rule: UNSUPPORTED_RULE },
-    ])
+    return new ShopBackendError('PAYMENT_METHOD_UNSUPPORTED', describeIssues(UNSUPPORTED_TYPE), UNSUPPORTED_TYPE)
   return new ShopBackendError('SERVICE_REFUSED', `the payment service refused the request (${error.code})`, {
     serviceCode: error.code,
   })
