@@ -49,7 +49,8 @@ async function fingerprint(token: string): Promise<ShopperStepDetails> {
     { threeDSServerTransID: step.threeDSServerTransID, threeDSMethodNotificationURL: step.threeDSMethodNotificationURL },
     true,
   )
-  await postForm(step.threeDSMethodUrl!, { threeDSMethodData: data })
+  const method = await postForm(step.threeDSMethodUrl!, { threeDSMethodData: data })
+  if (!method.ok) throw new Error(`the sandbox's 3DS Method page answered ${method.status}: is this step still open?`)
   const notified = await postForm(step.threeDSMethodNotificationURL!, { threeDSMethodData: data })
   if (!notified.ok) throw new Error(`the sandbox's 3DS Method answered ${notified.status}: is this step still open?`)
   return { details: threeDSResult({ threeDSCompInd: 'Y', threeDSServerTransID: step.threeDSServerTransID }) }

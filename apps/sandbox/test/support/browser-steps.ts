@@ -1,3 +1,5 @@
+import { completeShopperStep } from '@card-jwe/sandbox'
+
 /**
  * What a shopper's browser does in the 3-D Secure and redirect flows, as plain form posts over
  * HTTP (the Chromium test does the same through the real pages).
@@ -21,16 +23,8 @@ async function postForm(url: string, fields: Record<string, string>): Promise<Re
 
 /** The browser posts threeDSMethodData to the 3DS Method page, which hands it on to the notification page. */
 export async function runThreeDSMethod(fingerprintToken: string): Promise<string> {
-  const token = decodeToken(fingerprintToken)
-  const data = base64url({
-    threeDSServerTransID: token.threeDSServerTransID,
-    threeDSMethodNotificationURL: token.threeDSMethodNotificationURL,
-  })
-  const method = await postForm(token.threeDSMethodUrl!, { threeDSMethodData: data })
-  if (!method.ok) throw new Error(`3DS Method page answered ${method.status}`)
-  const notified = await postForm(token.threeDSMethodNotificationURL!, { threeDSMethodData: data })
-  if (!notified.ok) throw new Error(`method notification answered ${notified.status}`)
-  return Buffer.from(JSON.stringify({ threeDSCompInd: 'Y', threeDSServerTransID: token.threeDSServerTransID })).toString('base64')
+  const { details } = await completeShopperStep({ type: 'threeDS2', subtype: 'fingerprint', token: fingerprintToken })
+  return (details as { threeDSResult: string }).threeDSResult
 }
 
 /** The browser posts the CReq to the ACS, the shopper answers, the CRes goes to the notification URL. */
