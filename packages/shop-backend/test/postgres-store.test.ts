@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import type pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { openPostgresStore, type PostgresStore } from '../src/postgres/index.js'
@@ -5,6 +8,8 @@ import type { AttemptRecord } from '../src/store/ledger-store.js'
 import { attempt, change, describeStoreConformance } from './store-conformance.js'
 import { startCommitAnswerLoss } from './support/commit-answer-loss.js'
 import { freshDatabase, postgres, testPool } from './support/postgres.js'
+
+const run = promisify(execFile)
 
 /** A real server (test/support/postgres-server.ts); skipped only when PostgreSQL is not installed and CI is not set. */
 const onServer = describe.skipIf(postgres.missing !== undefined)
@@ -543,6 +548,29 @@ onServer('PostgreSQL (a real server, a fresh database per test)', () => {
           await store.close()
           await database.drop()
         }
+      }
+    })
+
+    it('hands a new connection out only once it is set: no query waits behind the setting on one connection', async () => {
+      // In a process of its own, on the built package: pg says a query queued on a busy connection once a process.
+      const { database } = await openWith('synchronous_commit = off')
+      const script = `
+        import { openPostgresStore } from '@card-jwe/shop-backend/postgres'
+        const store = await openPostgresStore({ connectionString: process.env.LEDGER_URL, max: 4 })
+        const clients = await Promise.all([1, 2, 3, 4].map(() => store.pool.connect()))
+        const shown = await Promise.all(clients.map((client) => client.query('SHOW synchronous_commit')))
+        for (const client of clients) client.release()
+        await store.close()
+        console.log(JSON.stringify(shown.map((answer) => answer.rows[0].synchronous_commit)))`
+      try {
+        const { stdout, stderr } = await run(process.execPath, ['--input-type=module', '-e', script], {
+          cwd: fileURLToPath(new URL('..', import.meta.url)),
+          env: { ...process.env, LEDGER_URL: database.url, NODE_OPTIONS: '' },
+        })
+        expect(JSON.parse(stdout)).toEqual(['on', 'on', 'on', 'on'])
+        expect(stderr).not.toContain('DeprecationWarning')
+      } finally {
+        await database.drop()
       }
     })
 

@@ -1,4 +1,4 @@
-import pg from 'pg'
+import type pg from 'pg'
 import { logOf, type ShopBackendLog } from '../telemetry/log.js'
 import type { Migration } from '../store/migration-plan.js'
 import type { LedgerStore } from '../store/ledger-store.js'
@@ -7,7 +7,7 @@ import { sqlLedgerStore } from '../store/sql-ledger-store.js'
 import { createLedgerWrites } from './ledger-writes.js'
 import { migratePostgres } from './migrate.js'
 import { POSTGRES_MIGRATIONS } from './migrations.js'
-import { checkServerSettings, commitSynchronously } from './server-settings.js'
+import { checkServerSettings, poolCommittingSynchronously } from './server-settings.js'
 import { pgDriver } from './pg-steps.js'
 
 /** Options of {@link openPostgresStore}: the shop's own pool, or a connection string (the store makes and ends its pool). */
@@ -73,15 +73,14 @@ async function putSettings(pool: pg.Pool, settings: Readonly<Record<string, stri
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const owned = options.pool === undefined
-  const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.max ?? 10 })
   const log = logOf(options.log)
+  const pool = options.pool ?? poolCommittingSynchronously({ connectionString: options.connectionString, max: options.max ?? 10 }, log)
   if (owned) {
     // An idle connection that breaks (a server restart) is dropped by the pool; it must not end the process.
     pool.on('error', (error) => {
       const code = String(errorCodeOf(error))
       log(`postgres store: the pool dropped an idle connection (${code})`, 'warn', { component: 'store', code })
     })
-    commitSynchronously(pool, log)
   }
   let schemaVersion: number
   try {

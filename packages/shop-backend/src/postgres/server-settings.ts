@@ -1,5 +1,5 @@
 // What the store needs of the server's settings: its own connections' commits, and a check at open.
-import type pg from 'pg'
+import pg from 'pg'
 import { errorCodeOf } from '../store/error-code.js'
 import type { Log } from '../telemetry/log.js'
 
@@ -7,37 +7,43 @@ import type { Log } from '../telemetry/log.js'
 const SYNCHRONOUS_COMMITS = "SELECT set_config('synchronous_commit', 'on', false) WHERE current_setting('synchronous_commit') = 'off'"
 
 /**
- * The store's own pool commits synchronously whatever the role's or the database's default: with
- * `synchronous_commit = off` a server crash can lose a stored idempotency key, and the payment would
- * go again under a new one. Each new connection is set before its first query (pg runs a
- * connection's queries in order); only `off` is changed, so `remote_apply` and the like stay. Said
- * once, at the first connection that needed it.
+ * The store's own pool, whose connections commit synchronously whatever the role's or the database's
+ * default: with `synchronous_commit = off` a server crash can lose a stored idempotency key, and the
+ * payment would go again under a new one. Each new connection is set before the pool hands it out
+ * (`onConnect`); only `off` is changed, so `remote_apply` and the like stay. Said once, at the first
+ * connection that needed it.
  */
-export function commitSynchronously(pool: pg.Pool, log: Log): void {
+export function poolCommittingSynchronously(config: pg.PoolConfig, log: Log): pg.Pool {
   let said = false
+  const setUp = new WeakSet<pg.ClientBase>()
+  const setSynchronous = async (client: pg.ClientBase): Promise<void> => {
+    setUp.add(client)
+    const { rowCount } = await client.query(SYNCHRONOUS_COMMITS)
+    if (!rowCount || said) return
+    said = true
+    log("postgres store: synchronous_commit is off for the shop's role; the store's connections set it on", 'info', {
+      component: 'store',
+      code: 'SYNCHRONOUS_COMMIT_SET',
+    })
+  }
+  // A connection that cannot be set is not used: the pool ends it and its caller gets the error.
+  const pool = new pg.Pool({ ...config, onConnect: setSynchronous })
+  // A pg whose pool has no `onConnect` sets it here: its queue runs the set before the first query.
   pool.on('connect', (client) => {
-    client.query(SYNCHRONOUS_COMMITS).then(
-      ({ rowCount }) => {
-        if (!rowCount || said) return
-        said = true
-        log("postgres store: synchronous_commit is off for the shop's role; the store's connections set it on", 'info', {
-          component: 'store',
-          code: 'SYNCHRONOUS_COMMIT_SET',
-        })
-      },
-      (error: unknown) => {
-        const code = String(errorCodeOf(error))
-        log(`postgres store: a new connection's synchronous_commit could not be set (${code})`, 'error', { component: 'store', code })
-      },
-    )
+    if (setUp.has(client)) return
+    setSynchronous(client).catch((error: unknown) => {
+      const code = String(errorCodeOf(error))
+      log(`postgres store: a new connection's synchronous_commit could not be set (${code})`, 'error', { component: 'store', code })
+    })
   })
+  return pool
 }
 
 /**
  * Refuses a database whose transactions default to another isolation than READ COMMITTED: the
  * store's compare-and-sets and `ON CONFLICT DO NOTHING` inserts answer "lost" there, where a
  * stricter level throws 40001 instead (sql.ts). Warns when the shop's own pool commits
- * asynchronously (the store sets only the pools it makes, {@link commitSynchronously}).
+ * asynchronously (the store sets only the pools it makes, {@link poolCommittingSynchronously}).
  */
 export async function checkServerSettings(pool: pg.Pool, log: Log): Promise<void> {
   const { rows } = await pool.query<{ isolation: string; synchronous: string }>(
