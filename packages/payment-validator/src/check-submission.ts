@@ -1,4 +1,4 @@
-import { issuesOf } from './lib/issues.js'
+import { issuesOf, MISSING_AS_REQUIRED } from './lib/issues.js'
 import { PaymentSubmissionSchema, type PaymentSubmission } from './schemas/submission.js'
 import type { Amount } from './schemas/amount.js'
 import type { PaymentRequest } from './schemas/payment-request.js'
@@ -84,7 +84,7 @@ export type SubmissionCheck =
  */
 export function checkSubmission(input: unknown, order: OrderRecord): SubmissionCheck {
   const problems: SubmissionProblem[] = []
-  const parsed = PaymentSubmissionSchema.safeParse(input)
+  const parsed = PaymentSubmissionSchema.safeParse(input, MISSING_AS_REQUIRED)
   if (!parsed.success) for (const issue of issuesOf(parsed.error)) problems.push({ kind: 'invalid', ...issue })
 
   const raw = (typeof input === 'object' && input !== null ? input : {}) as {

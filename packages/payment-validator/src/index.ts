@@ -81,7 +81,7 @@ export { buildSavedCardChargeRequest } from './build-saved-card-charge.js'
 export type { SavedCardChargeParts } from './build-saved-card-charge.js'
 export { DEFAULT_MAX_BODY_BYTES, parseJsonBody } from './parse-body.js'
 export { declaredBodyLength } from './declared-body-length.js'
-export { describeIssues, issuesOf } from './lib/issues.js'
+export { describeIssues, issuesOf, MISSING_AS_REQUIRED } from './lib/issues.js'
 export type { BodyResult } from './parse-body.js'
 export {
   BackofficeUserRequestSchema,

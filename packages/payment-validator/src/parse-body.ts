@@ -1,5 +1,5 @@
 import { ValidationError } from './errors.js'
-import { describeIssues, issuesOf } from './lib/issues.js'
+import { describeIssues, issuesOf, MISSING_AS_REQUIRED } from './lib/issues.js'
 import type { z } from 'zod'
 
 /** Payment bodies are small; 64 KiB is far above any of them. */
@@ -40,7 +40,7 @@ export function parseJsonBody<S extends z.ZodType>(
     const issues = [{ path: '(body)', rule: 'json' }]
     return { ok: false, error: new ValidationError('ERR_INVALID_BODY', 'body: not valid JSON', issues) }
   }
-  const result = schema.safeParse(value)
+  const result = schema.safeParse(value, MISSING_AS_REQUIRED)
   if (result.success) return { ok: true, value: result.data }
   const issues = issuesOf(result.error)
   return { ok: false, error: new ValidationError('ERR_INVALID_BODY', `body: ${describeIssues(issues)}`, issues) }

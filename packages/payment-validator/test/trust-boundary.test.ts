@@ -93,7 +93,7 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     'amount missing',
     { ...honest, amount: undefined },
     [
-      { kind: 'invalid', path: 'amount', rule: 'type:object' },
+      { kind: 'invalid', path: 'amount', rule: 'required' },
       { kind: 'mismatch', field: 'amount.value', rule: "must equal the order's amount.value", expected: 2800 },
       { kind: 'mismatch', field: 'amount.currency', rule: "must equal the order's amount.currency", expected: 'EUR' },
     ],
@@ -121,7 +121,7 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     'a card without its JWE',
     { ...honest, paymentMethod: { type: 'scheme' } },
     // Either names the card, a JWE of a new card or a saved card's id: one choice, not two fields that read as both required.
-    [{ kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe type:string | storedPaymentMethodId type:string' }],
+    [{ kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe required | storedPaymentMethodId required' }],
   ],
   [
     "a whole card's JWE in the processor library's number field",
@@ -140,7 +140,7 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     { ...honest, paymentMethod: { type: 'scheme', encryptedCard: 'x' } },
     // What every form refuses is said once, beside the choice.
     [
-      { kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe type:string | storedPaymentMethodId type:string' },
+      { kind: 'invalid', path: 'paymentMethod', rule: 'one of: jwe required | storedPaymentMethodId required' },
       { kind: 'invalid', path: 'paymentMethod.encryptedCard', rule: 'unknown_key' },
     ],
   ],
@@ -222,6 +222,18 @@ describe('checkSubmission: the trust boundary', () => {
       rule: 'a compact JWE: five base64url parts joined by dots',
     })
     expect(JSON.stringify(problemsOf({ ...honest, paymentMethod: 'x' }))).not.toContain('invalid_union')
+  })
+
+  it('says a missing field is required, whatever its forms, and a field of the wrong type by its type', () => {
+    const invalid = (submission: unknown) => problemsOf(submission).filter((p) => p.kind === 'invalid')
+    const { orderId: _, paymentMethod: __, ...rest } = honest
+    expect(invalid(rest)).toEqual([
+      { kind: 'invalid', path: 'orderId', rule: 'required' },
+      { kind: 'invalid', path: 'paymentMethod', rule: 'required' },
+    ])
+    expect(invalid({ ...honest, reference: undefined })).toEqual([{ kind: 'invalid', path: 'reference', rule: 'required' }])
+    expect(invalid({ ...honest, reference: 5 })).toEqual([{ kind: 'invalid', path: 'reference', rule: 'type:string' }])
+    expect(invalid({ ...honest, orderId: null })).toEqual([{ kind: 'invalid', path: 'orderId', rule: 'one of: type:number, type:string' }])
   })
 
   it('never repeats what the page sent: a card number typed into reference stays out of the verdict', () => {

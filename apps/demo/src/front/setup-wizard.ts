@@ -149,7 +149,6 @@ const RULE_WORDS: Record<string, string> = {
   too_small: 'required',
   too_big: 'too long',
   invalid_value: 'choose one of the options',
-  'type:string': 'required',
 }
 
 /** "Legal name: required": the field's own label and the rule in words, not `contractor.name (too_small)`. */

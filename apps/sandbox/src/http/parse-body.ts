@@ -1,4 +1,4 @@
-import { describeIssues, issuesOf } from '@card-jwe/payment-validator'
+import { describeIssues, issuesOf, MISSING_AS_REQUIRED } from '@card-jwe/payment-validator'
 import type { z } from 'zod'
 import { SandboxError } from '../errors.js'
 import type { RequestContext } from './handler.js'
@@ -21,7 +21,7 @@ export function jsonOf(c: RequestContext): unknown {
  * and names each field and rule (never a value).
  */
 export function validBody<T>(c: RequestContext, schema: z.ZodType<T>, what: string): T {
-  const parsed = schema.safeParse(jsonOf(c))
+  const parsed = schema.safeParse(jsonOf(c), MISSING_AS_REQUIRED)
   if (!parsed.success) throw new SandboxError('INVALID_REQUEST', `${what}: ${describeIssues(issuesOf(parsed.error))}`)
   return parsed.data
 }

@@ -7,8 +7,21 @@ export function pathOf(path: ReadonlyArray<PropertyKey>): string {
   return path.length ? path.map((part) => (typeof part === 'string' ? keyForMessage(part) : String(part))).join('.') : '(body)'
 }
 
+/** The message {@link MISSING_AS_REQUIRED} gives a missing field's issue; read back as the rule "required". */
+const MISSING = 'required'
+
 /**
- * zod's issues as field and rule, never the value: "type:int", "too_big", "format:url",
+ * Parse options that tell a missing field from one of the wrong type: pass them to `safeParse` before
+ * {@link issuesOf}, so `{}` reads "amount (required)", not "amount (type:object)". An error map, not
+ * `reportInput`, so no value is ever kept in an issue.
+ */
+export const MISSING_AS_REQUIRED = {
+  /** zod's error map for this parse: a marker message for a missing field's issue, zod's own for the rest. */
+  error: (issue: { code?: string; input?: unknown }) => (issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined),
+} as const
+
+/**
+ * zod's issues as field and rule, never the value: "required", "type:int", "too_big", "format:url",
  * "unknown_key", or the message of our own refinements ("not an ISO 4217 code in use").
  */
 export function issuesOf(error: z.ZodError): ValidationIssue[] {
@@ -23,7 +36,7 @@ function issuesAt(prefix: ReadonlyArray<PropertyKey>, issues: readonly Issue[]):
     const path = pathOf(at)
     switch (issue.code) {
       case 'invalid_type':
-        return [{ path, rule: `type:${issue.expected}` }]
+        return [{ path, rule: issue.message === MISSING ? 'required' : `type:${issue.expected}` }]
       case 'invalid_format':
         return [{ path, rule: `format:${issue.format}` }]
       case 'unrecognized_keys':
@@ -61,7 +74,11 @@ function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readon
   const fewest = Math.min(...described.map((form) => form.length))
   const closestForms = described.filter((form) => form.length === fewest)
   const closest = closestForms.flat()
-  if (closest.every((i) => i.path === path)) return [{ path, rule: `one of: ${[...new Set(closest.map((i) => i.rule))].join(', ')}` }]
+  if (closest.every((i) => i.path === path)) {
+    const rules = [...new Set(closest.map((i) => i.rule))]
+    // Missing is missing whatever form it would take: "required", not "one of: required".
+    return [{ path, rule: rules.length === 1 ? rules[0]! : `one of: ${rules.join(', ')}` }]
+  }
   const key = (i: ValidationIssue) => `${i.path} ${i.rule}`
   const seen = new Set<string>()
   const once = (issues: readonly ValidationIssue[]) => issues.filter((i) => !seen.has(key(i)) && seen.add(key(i)))

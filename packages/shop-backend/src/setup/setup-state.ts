@@ -1,4 +1,4 @@
-import { describeIssues, issuesOf, type ValidationIssue } from '@card-jwe/payment-validator'
+import { describeIssues, issuesOf, MISSING_AS_REQUIRED, type ValidationIssue } from '@card-jwe/payment-validator'
 import type { z } from 'zod'
 import { ShopBackendError } from '../errors.js'
 import { type OnboardingProblem, PaymentServiceError } from '../payment-service.js'
@@ -93,7 +93,7 @@ export const forgottenAccount = (): Record<string, string> => Object.fromEntries
 
 /** `value` by `schema`, or 400 INVALID_INPUT naming each field and rule (never the value). */
 export function checked<S extends z.ZodType>(schema: S, value: unknown): z.infer<S> {
-  const result = schema.safeParse(value)
+  const result = schema.safeParse(value, MISSING_AS_REQUIRED)
   if (result.success) return result.data
   invalid(issuesOf(result.error))
 }
