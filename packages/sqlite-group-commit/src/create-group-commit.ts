@@ -1,45 +1,10 @@
 import type Database from 'better-sqlite3'
-import { closeSync, fstatSync, openSync } from 'node:fs'
+import { closeSync, fstatSync } from 'node:fs'
 import { codeOf } from './lib/code-of.js'
 import { syncOnThread, syncThread } from './lib/sync-thread.js'
 import { WalSyncFailedError } from './wal-sync-failed-error.js'
-import type { walPathOf } from './wal-path-of.js'
-
-/** Options of {@link createGroupCommit}. */
-export interface GroupCommitOptions {
-  /**
-   * The database's `-wal` file, synced after each commit: {@link walPathOf} finds it. Opened at once,
-   * so put the database in WAL mode and run a statement first (the file appears with the first
-   * transaction). Leave it out only when no sync of ours is needed (`:memory:`, or `synchronous=FULL`,
-   * whose COMMIT waits for the disk): commits then settle as soon as they are made.
-   */
-  readonly walPath?: string | undefined
-  /** Told of a failed group or sync, by the error's code only. Default: nothing. */
-  readonly log?: (line: string) => void
-}
-
-/** The group commit of one connection. */
-export interface GroupCommit {
-  /** Runs `run` (several statements: its own savepoint) in the next group; settles once that commit is on disk. */
-  write<T>(run: () => T, single?: boolean): Promise<T>
-  /** A write of one statement (its reads aside): no savepoint needed. */
-  writeOne<T>(run: () => T): Promise<T>
-  /**
-   * Runs `run` once every commit made so far is on disk; answers once every commit it saw is on disk
-   * too, written through the group or not. A sync that fails rejects the reads waiting on it.
-   */
-  read<T>(run: () => T): Promise<T>
-  /**
-   * Settles once everything committed on this connection so far is on disk, written through the
-   * group or not (one WAL holds it all): for a connection that also writes on its own, before it answers.
-   */
-  syncWritten(): Promise<void>
-  /**
-   * Refuses every call from now on, commits what is queued and waits for it to be on disk, with what
-   * was written outside the group; closes the WAL's handles once no sync uses them.
-   */
-  close(): Promise<void>
-}
+import type { GroupCommit, GroupCommitOptions } from './group-commit-types.js'
+import { MAX_SYNCS_IN_FLIGHT, openWal } from './lib/wal-handles.js'
 
 interface QueuedWrite {
   readonly write: () => unknown
@@ -57,24 +22,6 @@ interface SyncWaiter {
 }
 
 const refusedAfterClose = () => new TypeError('The group commit is closed')
-
-/** Syncs a group asks for at once: a commit made while one runs has its own queued on the thread behind it. */
-const MAX_SYNCS_IN_FLIGHT = 2
-
-/**
- * One handle a sync slot, each its own open file: Linux reports a write-back error once to each open
- * file, so two syncs sharing one could split an error and one of them succeed over lost pages.
- */
-function openWal(walPath: string): number[] {
-  const handles: number[] = []
-  try {
-    for (let slot = 0; slot < MAX_SYNCS_IN_FLIGHT; slot++) handles.push(openSync(walPath, 'r'))
-  } catch (error) {
-    for (const handle of handles) closeSync(handle)
-    throw error
-  }
-  return handles
-}
 
 /**
  * Group commit with the disk wait off the event loop. The writes that callers queue while the event
