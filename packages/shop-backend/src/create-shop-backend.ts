@@ -1,4 +1,5 @@
-import { DEFAULT_MAX_BODY_BYTES, MAX_CAPTURE_DELAY_HOURS } from '@card-jwe/payment-validator'
+import { DEFAULT_MAX_BODY_BYTES } from '@card-jwe/payment-validator'
+import { checkOptions } from './options/check-options.js'
 import { addCheckoutRoutes, paymentConfigOf } from './checkout-routes.js'
 import { chargeSavedCard } from './ledger/charge-saved-card.js'
 import { createPoller } from './poller/create-poller.js'
@@ -39,6 +40,7 @@ import { addRequestTelemetry } from './http/request-telemetry.js'
  * lives in the module it names.
  */
 export function createShopBackend(options: ShopBackendOptions): ShopBackend {
+  checkOptions(options, { paths: DEFAULT_CHECKOUT_PATHS, healthPaths: DEFAULT_HEALTH_PATHS })
   const now = options.now ?? (() => new Date())
   const log = logOf(options.log)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -47,9 +49,6 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const shopUrl = options.shopUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const repeatWindowMs = options.repeatWindowMs ?? 15_000
-  const delay = options.captureDelayHours
-  if (delay !== undefined && (!Number.isInteger(delay) || delay < 0 || delay > MAX_CAPTURE_DELAY_HOURS))
-    throw new TypeError(`captureDelayHours: a whole number of hours from 0 to ${MAX_CAPTURE_DELAY_HOURS}`)
   const hasCertificate = typeof options.certificatePem === 'string' && options.certificatePem.trim() !== ''
   // Said once at start: without it the checkout config gives the page nothing to encrypt with.
   if (!hasCertificate)

@@ -157,3 +157,23 @@ describe.each(variants)('$name', ({ name, start }) => {
     expect((await own.json()).own).toBe(expected)
   })
 })
+
+describe('Fastify 5, registered wrongly', () => {
+  it('refuses the plugin under a prefix, or without { backend }, when the app loads, naming what to do', async () => {
+    const shop = await startShop(world, { connect: false, sleep: async () => {} })
+    try {
+      const prefixed = Fastify()
+      await expect(prefixed.register(shopBackendPlugin, { backend: shop.backend, prefix: '/shop' })).rejects.toThrow(
+        'shopBackendPlugin: registered under the prefix /shop; register it at the root',
+      )
+      await prefixed.close()
+      const bare = Fastify()
+      await expect(bare.register(shopBackendPlugin, shop.backend as never)).rejects.toThrow(
+        'shopBackendPlugin: register it with { backend }',
+      )
+      await bare.close()
+    } finally {
+      await shop.close()
+    }
+  })
+})

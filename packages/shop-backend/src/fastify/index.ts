@@ -32,6 +32,16 @@ function webRequest(request: FastifyRequest): Request {
  * are unchanged.
  */
 export const shopBackendPlugin: FastifyPluginAsync<ShopBackendPluginOptions> = async (app, options) => {
+  if (typeof options?.backend?.fetch !== 'function')
+    throw new TypeError(
+      "shopBackendPlugin: register it with { backend }, createShopBackend's result: app.register(shopBackendPlugin, { backend })",
+    )
+  // The back end routes whole paths (backend.paths): under a prefix every one of them would be a 404.
+  if (app.prefix)
+    throw new TypeError(
+      `shopBackendPlugin: registered under the prefix ${app.prefix}; register it at the root, ` +
+        "and move its routes with createShopBackend's paths",
+    )
   const { backend } = options
   const ip = options.ip ?? ((request: FastifyRequest) => request.ip)
   app.removeAllContentTypeParsers()
