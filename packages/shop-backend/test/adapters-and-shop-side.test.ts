@@ -1,4 +1,6 @@
 import Database from 'better-sqlite3'
+import { encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
+import { createTestCertificate, findTestCard } from '@card-jwe/testkit'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { Hono } from 'hono'
 import { createServiceClient } from '@card-jwe/service-client'
@@ -439,6 +441,31 @@ describe('mounted in a real Hono app', () => {
       attempts: ['error', 'authorised'],
     },
   ]
+
+  it("a card encrypted with another certificate: 422, the merchant's log names certificatePem, the shop hears why", async () => {
+    const logged: string[] = []
+    const shop = await startShop(world, { log: (line) => void logged.push(line) })
+    try {
+      const order = shop.createOrder()
+      const card = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
+      const another = await importCertificate((await createTestCertificate()).certificatePem)
+      const submission = { ...(await shop.cardSubmission(order)), paymentMethod: toPaymentMethod(await encryptCard(card, another)) }
+      expect(await shop.post('/api/payments', submission)).toMatchObject({ status: 422, body: { error: 'CARD_DATA_REFUSED' } })
+      expect(logged.filter((line) => line.includes('CARD_DATA_UNDECRYPTABLE'))).toEqual([
+        `order ${order.id}: the service could not decrypt the card (CARD_DATA_UNDECRYPTABLE); ` +
+          "check that certificatePem is the processor's certificate for this account and environment",
+      ])
+      expect(shop.changes.filter((c) => c.orderId === order.id)).toMatchObject([{ state: 'error', errorCode: 'CARD_DATA_UNDECRYPTABLE' }])
+      expect(await shop.post('/api/payments', await shop.cardSubmission(order))).toEqual({
+        status: 200,
+        body: { resultCode: 'Authorised' },
+      })
+      // The order's paid change carries no error code of the attempt before it.
+      expect(shop.changes.filter((c) => c.orderId === order.id).at(-1)).not.toHaveProperty('errorCode')
+    } finally {
+      await shop.close()
+    }
+  })
 
   it.each(PAGE_MISTAKES)(
     '$mistake; the card as the page should send it then pays once',

@@ -45,12 +45,14 @@ export function changeOf(attempt: AttemptRecord, patch: AttemptPatch): OrderChan
   const state = patch.state ?? attempt.state
   const pspReference = patch.pspReference ?? attempt.pspReference
   const resultCode = patch.resultCode ?? attempt.resultCode
+  const errorCode = state === 'error' ? (patch.errorCode ?? attempt.errorCode) : undefined
   return {
     orderId: attempt.orderId,
     attempt: attempt.number,
     state,
     previousState: attempt.state,
     ...(resultCode ? { resultCode } : {}),
+    ...(errorCode ? { errorCode } : {}),
     ...(pspReference ? { pspReference } : {}),
     amount: attempt.amount,
     capturedValue: patch.capturedValue ?? attempt.capturedValue,

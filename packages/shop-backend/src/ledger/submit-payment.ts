@@ -184,8 +184,9 @@ async function sendUnderKey(
           context,
           attempt,
           { state: 'error', errorCode: error.code, updatedAt: context.now().toISOString() },
-          changeOf(attempt, { state: 'error', updatedAt: '' }),
+          changeOf(attempt, { state: 'error', errorCode: error.code, updatedAt: '' }),
         )
+        if (error.code === 'CARD_DATA_UNDECRYPTABLE') saidUndecryptable(context, attempt)
       } else if (UNSETTLED_STATES.has(attempt.state))
         saidOpen(context, attempt, error.code, keyUsedBefore(error) ? 'its key used before' : 'a resend refused')
       // The key names another request that reached the service (another method, another tab's): its outcome is open.
@@ -193,6 +194,16 @@ async function sendUnderKey(
       throw refusal(error)
     }
   }
+}
+
+/** A card the service could not decrypt is most often the shop's certificatePem: the merchant hears it, not only the page. */
+function saidUndecryptable(context: BackendContext, attempt: AttemptRecord): void {
+  context.log(
+    `order ${attempt.orderId}: the service could not decrypt the card (CARD_DATA_UNDECRYPTABLE); ` +
+      "check that certificatePem is the processor's certificate for this account and environment",
+    'warn',
+    { component: 'checkout', code: 'CARD_DATA_UNDECRYPTABLE', orderId: attempt.orderId },
+  )
 }
 
 /** An attempt left open is said in the log: the merchant sees it before any shopper asks. */

@@ -118,6 +118,11 @@ export interface OrderChange {
   readonly previousState: AttemptState
   /** The service's `resultCode` behind the change, if any. */
   readonly resultCode?: string | undefined
+  /**
+   * Why an attempt ended in `error`, when the service said: its code, as `CARD_DATA_UNDECRYPTABLE` (the
+   * card was encrypted with another certificate than the processor's for this account).
+   */
+  readonly errorCode?: string | undefined
   /** The payment's reference at the service, once known: keep it with the order. */
   readonly pspReference?: string | undefined
   /** The attempt's amount. */
