@@ -82,6 +82,28 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     ],
   ],
   [
+    'currency in lower case: its shape said, once',
+    { ...honest, amount: { currency: 'eur', value: 2800 } },
+    [
+      { kind: 'invalid', path: 'amount.currency', rule: 'three capital letters, as EUR' },
+      { kind: 'mismatch', field: 'amount.currency', rule: "must equal the order's amount.currency", expected: 'EUR' },
+    ],
+  ],
+  [
+    'raw card fields beside the payment method, not in it',
+    { ...honest, number: '4111111145551142', cvc: '737', expiryMonth: '03' },
+    [
+      { kind: 'invalid', path: 'number', rule: 'raw card data is never accepted' },
+      { kind: 'invalid', path: 'cvc', rule: 'raw card data is never accepted' },
+      { kind: 'invalid', path: 'expiryMonth', rule: 'raw card data is never accepted' },
+    ],
+  ],
+  [
+    'a payment method without its type',
+    { ...honest, paymentMethod: { jwe: 'a.b.c.d.e' } },
+    [{ kind: 'invalid', path: 'paymentMethod.type', rule: 'required' }],
+  ],
+  [
     'extra fields',
     { ...honest, returnUrl: 'https://evil.example', metadata: { shop_order_id: 1 } },
     [

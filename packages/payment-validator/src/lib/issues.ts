@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import type { ValidationIssue } from '../errors.js'
 import { keyForMessage } from '../key-for-message.js'
+import { isRawCardName, RAW_CARD_RULE } from '../schemas/raw-card-fields.js'
 
 /** "amount.value", "lineItems.0.quantity"; the body itself is "(body)". */
 export function pathOf(path: ReadonlyArray<PropertyKey>): string {
@@ -17,7 +18,8 @@ const MISSING = 'required'
  */
 export const MISSING_AS_REQUIRED = {
   /** zod's error map for this parse: a marker message for a missing field's issue, zod's own for the rest. */
-  error: (issue: { code?: string; input?: unknown }) => (issue.code === 'invalid_type' && issue.input === undefined ? MISSING : undefined),
+  error: (issue: { code?: string; input?: unknown }) =>
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined ? MISSING : undefined,
 } as const
 
 /**
@@ -37,11 +39,17 @@ function issuesAt(prefix: ReadonlyArray<PropertyKey>, issues: readonly Issue[]):
     switch (issue.code) {
       case 'invalid_type':
         return [{ path, rule: issue.message === MISSING ? 'required' : `type:${issue.expected}` }]
+      case 'invalid_value':
+        return [{ path, rule: issue.message === MISSING ? 'required' : issue.code }]
       case 'invalid_format':
         return [{ path, rule: `format:${issue.format}` }]
       case 'unrecognized_keys':
-        // The key names come from the sender, so they are cut to a readable length.
-        return issue.keys.map((key) => ({ path: pathOf([...at, key.slice(0, 64)]), rule: 'unknown_key' }))
+        // The key names come from the sender, so they are cut to a readable length. A raw card
+        // field is said as such at any level, not as a mere unknown key.
+        return issue.keys.map((key) => ({
+          path: pathOf([...at, key.slice(0, 64)]),
+          rule: isRawCardName(key) ? RAW_CARD_RULE : 'unknown_key',
+        }))
       case 'custom':
         return [{ path, rule: issue.message }]
       case 'invalid_union':

@@ -4,7 +4,8 @@ import { ISO_4217_MINOR_UNITS } from '../currencies.js'
 /** An ISO 4217 code in use (see currencies.ts); "EURO", "eur" and withdrawn codes are refused. */
 export const CurrencyCodeSchema = z
   .string()
-  .regex(/^[A-Z]{3}$/)
+  // One rule said, not two: "eur" is told its shape, not also that it is no code in use.
+  .refine((code) => /^[A-Z]{3}$/.test(code), { message: 'three capital letters, as EUR', abort: true })
   .refine((code) => Object.hasOwn(ISO_4217_MINOR_UNITS, code), { message: 'not an ISO 4217 code in use' })
 
 /**

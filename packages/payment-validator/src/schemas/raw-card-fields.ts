@@ -19,8 +19,10 @@ const RAW_NAMES: ReadonlySet<string> = new Set(RAW_CARD_FIELD_NAMES.map((name) =
 /** Deeper than any payment method nests its data: deeper is refused, as the walk would not look there. */
 const MAX_DEPTH = 8
 
-const isRawCardName = (name: string) => RAW_NAMES.has(name.toLowerCase())
-const RAW_CARD_RULE = 'raw card data is never accepted'
+/** A name only raw card data uses, in any letter case. */
+export const isRawCardName = (name: string): boolean => RAW_NAMES.has(name.toLowerCase())
+/** The rule a raw card field is refused by, wherever it is. */
+export const RAW_CARD_RULE = 'raw card data is never accepted'
 
 /** Names each raw card field `value` holds at its top level, by name only: its value never reaches an issue. */
 export function refuseRawCardFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
