@@ -99,6 +99,11 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     ],
   ],
   [
+    "a card's JWE under another type than scheme",
+    { ...honest, paymentMethod: { type: 'card', jwe: 'a.b.c.d.e' } },
+    [{ kind: 'invalid', path: 'paymentMethod.type', rule: "scheme: a card's jwe goes with type scheme" }],
+  ],
+  [
     'a payment method without its type',
     { ...honest, paymentMethod: { jwe: 'a.b.c.d.e' } },
     [{ kind: 'invalid', path: 'paymentMethod.type', rule: 'required' }],

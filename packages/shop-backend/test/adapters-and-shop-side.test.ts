@@ -424,6 +424,14 @@ describe('mounted in a real Hono app', () => {
 
   const PAGE_MISTAKES = [
     {
+      mistake: "a card's JWE under type card, not scheme: 400 naming paymentMethod.type, nothing sent, no attempt stored",
+      paymentMethod: (jwe: string) => ({ type: 'card', jwe }),
+      answer: { status: 400, error: 'INVALID_BODY', prefix: 'body: ', path: 'paymentMethod.type' },
+      rule: "scheme: a card's jwe goes with type scheme",
+      sent: 0,
+      attempts: ['authorised'],
+    },
+    {
       mistake: "a whole card's JWE in encryptedCardNumber: 400 naming that field and where the JWE goes, nothing sent",
       paymentMethod: (jwe: string) => ({ type: 'scheme', encryptedCardNumber: jwe }),
       answer: { status: 400, error: 'INVALID_BODY', prefix: 'body: ', path: 'paymentMethod.encryptedCardNumber' },
@@ -434,7 +442,7 @@ describe('mounted in a real Hono app', () => {
     {
       // Refused by the service, not its failure: the service's 502 named no field.
       mistake: 'a method type the service does not take: 422 naming paymentMethod.type, the attempt refused',
-      paymentMethod: (jwe: string) => ({ type: 'card', jwe }),
+      paymentMethod: () => ({ type: 'paypal' }),
       answer: { status: 422, error: 'PAYMENT_METHOD_UNSUPPORTED', prefix: '', path: 'paymentMethod.type' },
       rule: "a method this shop takes: one of /api/config's paymentMethods",
       sent: 1,

@@ -75,6 +75,15 @@ function refuseLoneCardNumber(value: Record<string, unknown>, context: z.Refinem
 }
 
 /**
+ * A card's `jwe` under another type (`card`, `creditcard`): the service would refuse the type, after
+ * the back end stored an attempt for it; the page's slip is said here, at the type.
+ */
+function refuseJweOfAnotherType(value: Record<string, unknown>, context: z.RefinementCtx): void {
+  if (!('jwe' in value) || typeof value.type !== 'string' || value.type.toLowerCase() === 'scheme') return
+  context.addIssue({ code: 'custom', path: ['type'], message: "scheme: a card's jwe goes with type scheme" })
+}
+
+/**
  * The `paymentMethod` of a payment: a card as one JWE, a saved card by its id (with its code's JWE),
  * a card as encrypted fields, or another method.
  * Raw card fields are named first, as such: the forms' own refusals (a `jwe` missing, a key unknown) would hide why.
@@ -83,6 +92,7 @@ export const PaymentMethodSchema = z
   .looseObject({})
   .superRefine(refuseRawCardData)
   .superRefine(refuseLoneCardNumber)
+  .superRefine(refuseJweOfAnotherType)
   .pipe(z.union([CardJwePaymentMethodSchema, SavedCardPaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
 /** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>
