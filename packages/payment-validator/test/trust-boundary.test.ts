@@ -99,6 +99,11 @@ const TAMPER_CASES: Array<[string, unknown, SubmissionProblem[]]> = [
     ],
   ],
   [
+    'a key named as a card field deeper in the body: an unknown key, as any other there',
+    { ...honest, amount: { currency: 'EUR', value: 2800, number: 1 } },
+    [{ kind: 'invalid', path: 'amount.number', rule: 'unknown_key' }],
+  ],
+  [
     "a card's JWE under another type than scheme",
     { ...honest, paymentMethod: { type: 'card', jwe: 'a.b.c.d.e' } },
     [{ kind: 'invalid', path: 'paymentMethod.type', rule: "scheme: a card's jwe goes with type scheme" }],

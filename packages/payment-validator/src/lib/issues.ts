@@ -44,11 +44,12 @@ function issuesAt(prefix: ReadonlyArray<PropertyKey>, issues: readonly Issue[]):
       case 'invalid_format':
         return [{ path, rule: `format:${issue.format}` }]
       case 'unrecognized_keys':
-        // The key names come from the sender, so they are cut to a readable length. A raw card
-        // field is said as such at any level, not as a mere unknown key.
+        // The key names come from the sender, so they are cut to a readable length.
         return issue.keys.map((key) => ({
           path: pathOf([...at, key.slice(0, 64)]),
-          rule: isRawCardName(key) ? RAW_CARD_RULE : 'unknown_key',
+          // At a body's top level, where a page's form fields would land; deeper (an address's
+          // `number`) it is an unknown key like any other.
+          rule: at.length === 0 && isRawCardName(key) ? RAW_CARD_RULE : 'unknown_key',
         }))
       case 'custom':
         return [{ path, rule: issue.message }]
@@ -85,7 +86,7 @@ function unionIssues(at: ReadonlyArray<PropertyKey>, path: string, forms: readon
   if (closest.every((i) => i.path === path)) {
     const rules = [...new Set(closest.map((i) => i.rule))]
     // Missing is missing whatever form it would take: "required", not "one of: required".
-    return [{ path, rule: rules.length === 1 ? rules[0]! : `one of: ${rules.join(', ')}` }]
+    return [{ path, rule: rules.length === 1 && rules[0] === 'required' ? 'required' : `one of: ${rules.join(', ')}` }]
   }
   const key = (i: ValidationIssue) => `${i.path} ${i.rule}`
   const seen = new Set<string>()
