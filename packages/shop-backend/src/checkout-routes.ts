@@ -189,7 +189,7 @@ export function addCheckoutRoutes(
       else throw error
     }
     const config: CheckoutConfig = {
-      ...(deps.certificatePem ? { certificatePem: deps.certificatePem } : {}),
+      ...(deps.hasCertificate && deps.certificatePem ? { certificatePem: deps.certificatePem } : {}),
       ...(deps.serviceOrigin ? { serviceOrigin: deps.serviceOrigin } : {}),
       checkoutReady,
       serviceReachable,

@@ -40,7 +40,7 @@ import { addRequestTelemetry } from './http/request-telemetry.js'
  * lives in the module it names.
  */
 export function createShopBackend(options: ShopBackendOptions): ShopBackend {
-  checkOptions(options, { paths: DEFAULT_CHECKOUT_PATHS, healthPaths: DEFAULT_HEALTH_PATHS })
+  const served = checkOptions(options, { paths: DEFAULT_CHECKOUT_PATHS, healthPaths: DEFAULT_HEALTH_PATHS })
   const now = options.now ?? (() => new Date())
   const log = logOf(options.log)
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
@@ -49,7 +49,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const shopUrl = options.shopUrl.replace(/\/+$/, '')
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const repeatWindowMs = options.repeatWindowMs ?? 15_000
-  const hasCertificate = typeof options.certificatePem === 'string' && options.certificatePem.trim() !== ''
+  const hasCertificate = served.certificatePem !== undefined
   // Said once at start: without it the checkout config gives the page nothing to encrypt with.
   if (!hasCertificate)
     log('no certificatePem: /api/config gives the page no certificate, so checkoutReady is false (readiness: NO_CERTIFICATE)', 'warn', {
@@ -108,7 +108,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const app = createApp((app) => {
     addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
     addShopSideRoutes(app, context, shopSide)
-    addCheckoutRoutes(app, paths, { ...options, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs, hasCertificate })
+    addCheckoutRoutes(app, paths, { ...options, ...served, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs, hasCertificate })
     addHealthRoutes(app, healthPaths, context, options.readiness ?? {}, hasCertificate)
     // `modify` (below, shared with backend.capture and the others) is reached only once a request comes.
     if (options.admin)

@@ -42,10 +42,10 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
       'certificatePem: not a PEM certificate (-----BEGIN CERTIFICATE-----): the text of the certificate file, not its path',
     )
     expect(refusal({ certificatePem: certificate.certificatePem.replace(/CERTIFICATE/g, 'PUBLIC KEY') })).toBe(
-      'certificatePem: a PEM PUBLIC KEY, not a CERTIFICATE',
+      'certificatePem: a PEM block of another kind than CERTIFICATE',
     )
     expect(refusal({ certificatePem: '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n' })).toBe(
-      'certificatePem: a CERTIFICATE block that is not an X.509 certificate (base64 of DER)',
+      'certificatePem: not an X.509 certificate (base64 of DER)',
     )
     const another = await createTestCertificate()
     expect(refusal({ certificatePem: certificate.certificatePem + another.certificatePem })).toBe(
@@ -56,8 +56,26 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
     expect(() => createShopBackend(optionsWith({ certificatePem: undefined }))).not.toThrow()
   })
 
-  it('refuses a secretKey of another length than 32 bytes when created, not at connect', () => {
-    expect(refusal({ secretKey: new Uint8Array(5) })).toBe('secretKey: 32 bytes (AES-256)')
+  it('serves the certificate alone as plain PEM: text around it left out, a bare base64 body wrapped', async () => {
+    const served = async (certificatePem: string) => {
+      const backend = createShopBackend(optionsWith({ certificatePem }))
+      return ((await (await backend.fetch(new Request('http://shop.test/api/config'))).json()) as { certificatePem?: string })
+        .certificatePem
+    }
+    const body = certificate.certificatePem.split('\n').filter((line) => line !== '' && !line.startsWith('-----'))
+    // As openssl x509 -text and a PKCS#12 export write it, with Windows line ends.
+    const windows = certificate.certificatePem.replace(/\n/g, '\r\n')
+    const annotated = `Bag Attributes\r\n    localKeyID: 01 00\r\nsubject=/CN=processor\r\n${windows}`
+    expect(await served(annotated)).toBe(certificate.certificatePem)
+    expect(await served(body.join(''))).toBe(certificate.certificatePem)
+    expect(await served(certificate.certificatePem)).toBe(certificate.certificatePem)
+  })
+
+  it('refuses a secretKey, or an earlier one, of another length than 32 bytes when created, not at connect', () => {
+    const rule = '32 bytes (AES-256) in a Uint8Array, or an AES-GCM CryptoKey'
+    expect(refusal({ secretKey: new Uint8Array(5) })).toBe(`secretKey: ${rule}`)
+    expect(refusal({ secretKey: new DataView(new ArrayBuffer(32)) })).toBe(`secretKey: ${rule}`)
+    expect(refusal({ previousSecretKeys: [generateSecretKey(), new Uint8Array(16)] })).toBe(`previousSecretKeys.1: ${rule}`)
   })
 
   it('refuses paths the back end does not serve, and paths not from the root, by name', () => {
@@ -68,6 +86,8 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
       "paths.payments: a path from the root, as '/api/payments' (no spaces, query or fragment)",
     )
     expect(refusal({ healthPaths: { ready: 'readyz' } })).toMatch(/^healthPaths\.ready: /)
+    // A name every object has is no path of the back end's either.
+    expect(refusal({ paths: JSON.parse('{"constructor": "/x"}') })).toMatch(/^paths\.constructor: not a path the back end serves/)
     expect(() => createShopBackend(optionsWith({ paths: { payments: '/checkout/pay' } }))).not.toThrow()
   })
 })
