@@ -67,15 +67,15 @@ const forRequest = (context: BackendContext, ticket: OutboxTicket): BackendConte
 export function addCheckoutRoutes(
   app: Hono<BackendEnv>,
   paths: CheckoutPaths,
-  deps: Pick<ShopBackendOptions, 'returnUrl' | 'certificatePem' | 'serviceOrigin' | 'paymentMethodsQuery' | 'captureDelayHours'> & {
+  deps: Pick<ShopBackendOptions, 'returnUrl' | 'serviceOrigin' | 'paymentMethodsQuery' | 'captureDelayHours'> & {
+    /** The certificate as the page is served it (checked at start); none: the checkout stays closed. */
+    readonly certificatePem: string | undefined
     readonly context: BackendContext
     readonly outbox: ReturnType<typeof createOutbox>
     /** Without a trailing slash. */
     readonly shopUrl: string
     readonly maxBodyBytes: number
     readonly repeatWindowMs: number
-    /** `certificatePem` was given, not empty. */
-    readonly hasCertificate: boolean
   },
 ) {
   const { context } = deps
@@ -166,7 +166,7 @@ export function addCheckoutRoutes(
     let savedCardsOffered: SavedCardChoice[] | undefined
     let serviceReachable = true
     // No certificate, no card the page can encrypt: closed, as before registration.
-    let checkoutReady = deps.hasCertificate
+    let checkoutReady = deps.certificatePem !== undefined
     try {
       const { service, storeId } = await context.connection()
       const methods = await service.checkoutPaymentMethods(storeId, deps.paymentMethodsQuery ?? { country: 'NL' })
@@ -189,7 +189,7 @@ export function addCheckoutRoutes(
       else throw error
     }
     const config: CheckoutConfig = {
-      ...(deps.hasCertificate && deps.certificatePem ? { certificatePem: deps.certificatePem } : {}),
+      ...(deps.certificatePem !== undefined ? { certificatePem: deps.certificatePem } : {}),
       ...(deps.serviceOrigin ? { serviceOrigin: deps.serviceOrigin } : {}),
       checkoutReady,
       serviceReachable,

@@ -108,7 +108,15 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const app = createApp((app) => {
     addRequestTelemetry(app, [paths.config, paths.payments, paths.paymentDetails], telemetry)
     addShopSideRoutes(app, context, shopSide)
-    addCheckoutRoutes(app, paths, { ...options, ...served, context, outbox, shopUrl, maxBodyBytes, repeatWindowMs, hasCertificate })
+    addCheckoutRoutes(app, paths, {
+      ...options,
+      certificatePem: served.certificatePem,
+      context,
+      outbox,
+      shopUrl,
+      maxBodyBytes,
+      repeatWindowMs,
+    })
     addHealthRoutes(app, healthPaths, context, options.readiness ?? {}, hasCertificate)
     // `modify` (below, shared with backend.capture and the others) is reached only once a request comes.
     if (options.admin)
