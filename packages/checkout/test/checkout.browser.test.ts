@@ -97,6 +97,20 @@ describe('mountCheckout', () => {
     page.checkout.destroy()
   })
 
+  it('is refused before anything is sent when the page is not at its return URL’s origin, where 3-D Secure answers go', async () => {
+    // The shop sends this order's shopper back to another origin than the page's (localhost against 127.0.0.1).
+    const elsewhere = location.hostname === 'localhost' ? 'http://127.0.0.1:9' : 'http://localhost:9'
+    const page = mount({ order: await newOrder(1450, false, elsewhere) })
+    const before = (await calls())['service payments'] ?? 0
+    await typeCard(shop.cards.challenge)
+    await pressPay(page)
+    expect(await page.nextResult()).toEqual({ kind: 'retry', message: EN.failed, code: 'PAGE_ORIGIN_MISMATCH' })
+    expect((await calls())['service payments'] ?? 0).toBe(before)
+    expect($('bank').querySelector('iframe')).toBeNull()
+    expect(page.pay.disabled).toBe(false)
+    page.checkout.destroy()
+  })
+
   it('never puts card data in an event, a result or the status', async () => {
     const card = shop.cards.challenge
     const page = mount({ order: await newOrder() })

@@ -32,9 +32,12 @@ const MARKUP = `
 
 export const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T
 
-/** A new order at the test shop, made from this page (its shopper comes back to this origin); `shopper`: a signed-in shopper's. */
-export async function newOrder(value = 1450, shopper: boolean | string = false): Promise<CheckoutOrder> {
-  const response = await fetch(`${shop.url}/test/orders`, { method: 'POST', body: JSON.stringify({ value, shopper }) })
+/**
+ * A new order at the test shop, made from this page (its shopper comes back to this origin, or to
+ * `returnOrigin`); `shopper`: a signed-in shopper's.
+ */
+export async function newOrder(value = 1450, shopper: boolean | string = false, returnOrigin?: string): Promise<CheckoutOrder> {
+  const response = await fetch(`${shop.url}/test/orders`, { method: 'POST', body: JSON.stringify({ value, shopper, returnOrigin }) })
   return (await response.json()) as CheckoutOrder
 }
 

@@ -118,10 +118,10 @@ export function addCheckoutRoutes(
         ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
       }),
     )
-    checkPageOrigin(request.headers.get('origin'), body.returnUrl)
+    const methodType = String(submission.paymentMethod.type)
+    checkPageOrigin(request.headers.get('origin'), body.returnUrl, methodType === 'scheme')
     const { service, storeId } = await context.connection()
     const fingerprint = fingerprintOf(submission.paymentMethod)
-    const methodType = String(submission.paymentMethod.type)
     const ticket = deps.outbox.ticket()
     const result = await context
       .withLock(String(order.id), () =>

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3'
 import pino from 'pino'
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore } from '../src/sqlite/index.js'
+import type { ShopOrder } from '../src/index.js'
 import { useWorld } from './support/shop.js'
 import { downWhile } from './support/store-down.js'
 
@@ -138,26 +139,33 @@ describe('the log option as a structured logger (pino) or a function', () => {
     }
   })
 
-  it("warns once, by code, when the paying page is not at its return URL's origin, where 3-D Secure results go", async () => {
+  it("refuses a card paid from another origin than its return URL's (where 3-D Secure results go), logged once", async () => {
     const { logger, entries } = capturedPino()
     const s = await shop({ log: logger, shopUrl: 'http://127.0.0.1:3000' })
-    const payFrom = async (origin: string) => {
+    const payFrom = async (origin: string, submission: (order: ShopOrder) => Promise<object> | object) => {
       const order = s.createOrder()
+      const sentBefore = world().proxy.counted('POST', '/payments')
       const response = await s.backend.fetch(
         new Request('http://shop.test/api/payments', {
           method: 'POST',
           headers: { 'content-type': 'application/json', origin },
-          body: JSON.stringify(await s.cardSubmission(order)),
+          body: JSON.stringify(await submission(order)),
         }),
         { ip: '127.0.0.1' },
       )
-      expect(response.status).toBe(200)
+      const body = (await response.json()) as { error?: string; message?: string }
+      const stored = (await s.store.listAttempts(String(order.id))).length
+      return { status: response.status, body, stored, sent: world().proxy.counted('POST', '/payments') - sentBefore }
     }
     const mismatches = () => entries.filter((e) => e.code === 'PAGE_ORIGIN_MISMATCH')
-    await payFrom('http://127.0.0.1:3000')
+    expect(await payFrom('http://127.0.0.1:3000', s.cardSubmission)).toMatchObject({ status: 200, stored: 1, sent: 1 })
     expect(mismatches()).toEqual([])
-    await payFrom('http://localhost:3000')
-    await payFrom('http://localhost:3000')
+    const refused = await payFrom('http://localhost:3000', s.cardSubmission)
+    expect(refused).toMatchObject({ status: 400, body: { error: 'PAGE_ORIGIN_MISMATCH' }, stored: 0, sent: 0 })
+    expect(refused.body.message).toContain('http://127.0.0.1:3000 only')
+    expect(await payFrom('http://localhost:3000', s.cardSubmission)).toMatchObject({ status: 400, stored: 0, sent: 0 })
+    // A redirect method leaves the page for the bank and comes back to the return URL: it goes.
+    expect(await payFrom('http://localhost:3000', s.idealSubmission)).toMatchObject({ status: 200, stored: 1, sent: 1 })
     expect(mismatches()).toEqual([expect.objectContaining({ level: LEVEL.warn, component: 'http', msg: expect.any(String) })])
     const message = String(mismatches()[0]!.msg)
     expect(message).toContain('http://localhost:3000')

@@ -2,7 +2,8 @@
  * The shop a checkout test pays at: the real shop back end (SQLite ledger, node:http adapter) on a
  * loopback port, connected to a real sandbox as its ready-made shop. The test page runs on the
  * runner's origin, so this shop answers it with CORS, and sends each order's shopper back to the
- * origin that made it (the sandbox's 3-D Secure pages post their answer to that origin). Besides
+ * origin that made it (the sandbox's 3-D Secure pages post their answer to that origin), or to the
+ * `returnOrigin` the order was made with. Besides
  * the back end it serves the shop's own test routes: orders, the count of each checkout call, and
  * the bank's answer for a redirect payment.
  */
@@ -33,7 +34,12 @@ export async function startTestShop(): Promise<TestShop> {
   const calls = new Map<string, number>()
   const count = (call: string) => calls.set(call, (calls.get(call) ?? 0) + 1)
   // The service's own details calls, from the sandbox's request log: what the back end sent on.
-  const sandbox = await startTestSandbox({ log: (line) => /^POST \S*\/payment-details 200/.test(line) && count('service details') })
+  const sandbox = await startTestSandbox({
+    log(line) {
+      if (/^POST \S*\/payment-details 200/.test(line)) count('service details')
+      if (/^POST \S*\/payments \d{3}/.test(line)) count('service payments')
+    },
+  })
   const dir = await mkdtemp(join(tmpdir(), 'checkout-test-shop-'))
   const orders = new Map<string, ShopOrder & { origin: string }>()
   const backend = createShopBackend({
@@ -63,13 +69,14 @@ export async function startTestShop(): Promise<TestShop> {
       response.writeHead(204, { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'content-type' })
       response.end()
     } else if (path === '/test/orders') {
-      const { value = 1450, shopper } = await readBody(request)
+      // returnOrigin: where the order's shopper is sent back and 3-D Secure results are posted; the page's own by default.
+      const { value = 1450, shopper, returnOrigin = request.headers.origin } = await readBody(request)
       const id = `order-${process.pid}-${nextOrder++}`
       const order = { id, reference: `ref-${id}`, amount: { currency: 'EUR', value: Number(value) } }
       // A signed-in shopper's order: the back end saves its card when the page asks (storePaymentMethod).
       // A shopper named by the test keeps their saved cards from order to order.
       const shopperReference = typeof shopper === 'string' ? shopper : shopper ? `shopper-${id}` : undefined
-      orders.set(id, { ...order, ...(shopperReference && { shopperReference }), origin: String(request.headers.origin) })
+      orders.set(id, { ...order, ...(shopperReference && { shopperReference }), origin: String(returnOrigin) })
       reply(order)
     } else if (path === '/test/calls') {
       reply(Object.fromEntries(calls))

@@ -4,6 +4,7 @@ import type { ShopBackendErrorCode } from '../errors.js'
 const HTTP_STATUS_OF: Readonly<Record<ShopBackendErrorCode, number>> = {
   INVALID_BODY: 400,
   INVALID_INPUT: 400,
+  PAGE_ORIGIN_MISMATCH: 400,
   UNKNOWN_SETTING: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
