@@ -82,6 +82,7 @@ export type { SavedCardChargeParts } from './build-saved-card-charge.js'
 export { DEFAULT_MAX_BODY_BYTES, parseJsonBody } from './parse-body.js'
 export { declaredBodyLength } from './declared-body-length.js'
 export { describeIssues, issuesOf, MISSING_AS_REQUIRED } from './lib/issues.js'
+export { stringMatching } from './lib/string-matching.js'
 export type { BodyResult } from './parse-body.js'
 export {
   BackofficeUserRequestSchema,

@@ -256,6 +256,29 @@ describe('checkSubmission: the trust boundary', () => {
     expect(JSON.stringify(problemsOf({ ...honest, paymentMethod: 'x' }))).not.toContain('invalid_union')
   })
 
+  it('says in words what an order id and a method type may hold, never format:regex', () => {
+    const invalid = (submission: unknown) => problemsOf(submission).filter((p) => p.kind === 'invalid')
+    expect(invalid({ ...honest, orderId: 'order 1;' })).toEqual([
+      { kind: 'invalid', path: 'orderId', rule: '1 to 64 letters, digits, _ or -' },
+    ])
+    expect(invalid({ ...honest, paymentMethod: { type: 'pay pal' } })).toEqual([
+      { kind: 'invalid', path: 'paymentMethod.type', rule: '1 to 64 letters, digits, _ . or -' },
+    ])
+    const browserInfo = {
+      userAgent: 'UA',
+      acceptHeader: '*/*',
+      language: 'en_GB',
+      colorDepth: 24,
+      screenHeight: 1,
+      screenWidth: 1,
+      timeZoneOffset: 0,
+      javaEnabled: false,
+    }
+    expect(invalid({ ...honest, browserInfo })).toEqual([
+      { kind: 'invalid', path: 'browserInfo.language', rule: 'a BCP 47 language tag, as en-GB' },
+    ])
+  })
+
   it('says a missing field is required, whatever its forms, and a field of the wrong type by its type', () => {
     const invalid = (submission: unknown) => problemsOf(submission).filter((p) => p.kind === 'invalid')
     const { orderId: _, paymentMethod: __, ...rest } = honest

@@ -5,12 +5,12 @@
 import type { HttpBindings } from '@hono/node-server'
 import type { Hono } from 'hono'
 import * as z from 'zod'
-import { parseJsonBody } from '@card-jwe/payment-validator'
+import { parseJsonBody, StoredPaymentMethodIdSchema } from '@card-jwe/payment-validator'
 import type { ShopBackend } from '@card-jwe/shop-backend'
 import { HttpError, json } from './http-error.js'
 import { signedInShopper } from './shopper-session.js'
 
-const RemovalSchema = z.strictObject({ storedPaymentMethodId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) })
+const RemovalSchema = z.strictObject({ storedPaymentMethodId: StoredPaymentMethodIdSchema })
 
 /** What the pages show of a card: enough to tell the cards apart, nothing more (no holder's name). */
 export function shownCard(card: Record<string, unknown>) {

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { keyForMessage } from '@card-jwe/payment-validator'
+import { keyForMessage, stringMatching } from '@card-jwe/payment-validator'
 import { runDueCaptures } from '../capture-timing.js'
 import { SandboxError } from '../errors.js'
 import { json } from '../http/json.js'
@@ -89,9 +89,7 @@ const QuerySchema = z.strictObject({
   reference: text(80).optional(),
   status: text(64).optional(),
   resultCode: text(64).optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,4}$/, 'a whole number')
+  limit: stringMatching(/^\d{1,4}$/, 'a whole number')
     .transform(Number)
     .pipe(z.number().min(1).max(SANDBOX_PAYMENTS_MAX_LIMIT))
     .optional(),

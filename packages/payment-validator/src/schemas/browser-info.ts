@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { stringMatching } from '../lib/string-matching.js'
 
 /**
  * The 3-D Secure 2 browser data (spec: "not shown"; named as the widely used checkout APIs do and
@@ -10,10 +11,7 @@ export const BrowserInfoSchema = z.strictObject({
   /** The browser's Accept header. */
   acceptHeader: z.string().min(1).max(2048),
   /** BCP 47 tag. */
-  language: z
-    .string()
-    .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/)
-    .max(35),
+  language: stringMatching(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'a BCP 47 language tag, as en-GB').max(35),
   // One literal type per EMV value (1 | 4 | … | 48), so a parsed body fits @card-jwe/browser-info's type without a cast.
   /** Bits per pixel, one of the EMV values. */
   colorDepth: z.literal([1, 4, 8, 15, 16, 24, 32, 48] as const),

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { CurrencyCodeSchema } from './amount.js'
+import { stringMatching } from '../lib/string-matching.js'
 
 /**
  * Bodies of the merchant set-up calls (spec: "What the service does" rule 4, "Endpoints" rules 3
@@ -12,13 +13,10 @@ const text = (max: number) => z.string().trim().min(1).max(max)
 /** Fields the spec says "may be an empty string": present, possibly empty. */
 const optionalText = (max: number) => z.string().trim().max(max)
 
-/** A string matching `pattern`; the refusal names the rule in words (issuesOf passes refine messages on). */
-const matching = (pattern: RegExp, rule: string) => z.string().refine((s) => pattern.test(s), { message: rule })
-
 /** ISO 3166-1 alpha-2 in capitals; whether the code is on the service's list is checked there. */
-export const CountryCodeSchema = matching(/^[A-Z]{2}$/, 'two capital letters (ISO 3166-1 alpha-2)')
+export const CountryCodeSchema = stringMatching(/^[A-Z]{2}$/, 'two capital letters (ISO 3166-1 alpha-2)')
 /** A merchant category code (ISO 18245): four digits. */
-export const IndustryCodeSchema = matching(/^\d{4}$/, 'four digits (a merchant category code)')
+export const IndustryCodeSchema = stringMatching(/^\d{4}$/, 'four digits (a merchant category code)')
 /** Contractor ids are UUIDs (spec: "Contractor"). */
 export const ContractorIdSchema = z.uuid()
 
@@ -39,7 +37,10 @@ export const ShopperStatementSchema = z
   .refine((s) => s.trim() === s, { message: 'no leading or trailing spaces' })
 
 /** International format: `+`, country code and number, 8 to 15 digits (E.164), spaces allowed between. */
-export const PhoneNumberSchema = matching(/^\+[1-9](?: ?[0-9]){7,14}$/, 'international format: + and 8 to 15 digits, e.g. +31 20 123 4567')
+export const PhoneNumberSchema = stringMatching(
+  /^\+[1-9](?: ?[0-9]){7,14}$/,
+  'international format: + and 8 to 15 digits, e.g. +31 20 123 4567',
+)
 
 /** An email address, at most 254 characters (RFC 5321's path limit). */
 export const EmailSchema = z.email().max(254)
@@ -53,7 +54,7 @@ export const EmailVerificationRequestSchema = z.strictObject({
 export type EmailVerificationRequest = z.infer<typeof EmailVerificationRequestSchema>
 
 /** The one-time code: six digits, as most email verification codes are. */
-export const VerificationCodeSchema = matching(/^\d{6}$/, 'six digits')
+export const VerificationCodeSchema = stringMatching(/^\d{6}$/, 'six digits')
 
 /** PUT /shopplatform/processor/backoffice-user (body: not shown). */
 export const BackofficeUserRequestSchema = z.strictObject({

@@ -1,6 +1,8 @@
 import * as z from 'zod'
 import { AmountSchema } from './amount.js'
 import { MetadataSchema } from './payment-request.js'
+import { stringMatching } from '../lib/string-matching.js'
+import { StoredPaymentMethodIdSchema } from './saved-card.js'
 
 /** What a shopper's step gave the page (`threeDSResult`, `redirectResult`, ...): the page's and the request's one rule. */
 export const StepDetailsSchema = z
@@ -103,15 +105,15 @@ export const OnboardingLinkSchema = z.looseObject({
  */
 export const StoredPaymentMethodSchema = z.object({
   /** The id a payment names it by (`paymentMethod.storedPaymentMethodId`). */
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+  id: StoredPaymentMethodIdSchema,
   /** The card's brand, in the service's names (`visa`, `mc`, `amex`, `bcmc`...): card-jwe's `savedCardBrand` reads them. */
   brand: z.string().min(1).max(64),
   /** The number's last four digits. */
-  lastFour: z.string().regex(/^[0-9]{4}$/),
+  lastFour: stringMatching(/^[0-9]{4}$/, 'four digits'),
   /** "01"-"12". */
-  expiryMonth: z.string().regex(/^(0[1-9]|1[0-2])$/),
+  expiryMonth: stringMatching(/^(0[1-9]|1[0-2])$/, 'two digits, 01 to 12'),
   /** Four digits. */
-  expiryYear: z.string().regex(/^[0-9]{4}$/),
+  expiryYear: stringMatching(/^[0-9]{4}$/, 'four digits'),
   /** The name on the card, when the shopper gave one. */
   holderName: z.string().max(255).optional(),
 })

@@ -3,6 +3,7 @@ import { DEFER_TO_OTHER_FORMS } from '../lib/issues.js'
 import { CompactJweSchema } from './compact-jwe.js'
 import { refuseRawCardData } from './raw-card-fields.js'
 import { SavedCardPaymentMethodSchema } from './saved-card.js'
+import { stringMatching } from '../lib/string-matching.js'
 
 export { CompactJweSchema } from './compact-jwe.js'
 
@@ -48,9 +49,7 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
  */
 export const OtherPaymentMethodSchema = z.looseObject({
   /** The method's type ("ideal", ...); never "scheme". */
-  type: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/)
+  type: stringMatching(/^[A-Za-z0-9_.-]{1,64}$/, '1 to 64 letters, digits, _ . or -')
     // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
     .refine((type) => type.toLowerCase() !== 'scheme', {
       message: 'scheme takes only jwe, storedPaymentMethodId or the encrypted fields, never raw card data',

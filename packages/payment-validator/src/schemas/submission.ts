@@ -3,6 +3,10 @@ import { AmountSchema } from './amount.js'
 import { BrowserInfoSchema } from './browser-info.js'
 import { StepDetailsSchema } from './other-bodies.js'
 import { PaymentMethodSchema } from './payment-method.js'
+import { stringMatching } from '../lib/string-matching.js'
+
+/** The shop's order id as the page knows it: a positive whole number, or a string of letters, digits, `_` and `-`. */
+const OrderIdSchema = z.union([z.int().min(1), stringMatching(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 letters, digits, _ or -')])
 
 /**
  * What the shop's own page sends its backend at submit: the order it pays, what the page believes
@@ -12,7 +16,7 @@ import { PaymentMethodSchema } from './payment-method.js'
 export const PaymentSubmissionSchema = z
   .strictObject({
     /** The shop's order id, as the page knows it. */
-    orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
+    orderId: OrderIdSchema,
     /** The reference the page shows; checked against the order. */
     reference: z.string().min(1).max(80),
     /** The amount the page shows; checked against the order, never forwarded. */
@@ -39,7 +43,7 @@ export type PaymentSubmission = z.infer<typeof PaymentSubmissionSchema>
 /** What the page sends after a redirect or a challenge. */
 export const DetailsSubmissionSchema = z.strictObject({
   /** The shop's order id. */
-  orderId: z.union([z.int().min(1), z.string().regex(/^[A-Za-z0-9_-]{1,64}$/)]),
+  orderId: OrderIdSchema,
   /** What the challenge or the return from the bank gave (`threeDSResult`, `redirectResult`, ...). */
   details: StepDetailsSchema,
 })

@@ -1,4 +1,5 @@
 import type { Context, Hono } from 'hono'
+import { stringMatching } from '@card-jwe/payment-validator'
 import * as z from 'zod'
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
@@ -65,10 +66,8 @@ export function pathMatcher(paths: readonly string[]): (pathname: string) => boo
   return (pathname) => patterns.some((pattern) => pattern.test(pathname))
 }
 
-// Refinements, not regex(): a refusal names their rule in words, where a regex's says only "format:regex".
-const matching = (pattern: RegExp, rule: string) => z.string().refine((text) => pattern.test(text), rule)
-const RequestIdSchema = matching(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 characters of [A-Za-z0-9_-]')
-const MoneySchema = z.strictObject({ currency: matching(/^[A-Z]{3}$/, 'an ISO 4217 code'), value: z.int().min(1) })
+const RequestIdSchema = stringMatching(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 characters of [A-Za-z0-9_-]')
+const MoneySchema = z.strictObject({ currency: stringMatching(/^[A-Z]{3}$/, 'an ISO 4217 code'), value: z.int().min(1) })
 const AmountActionSchema = z.strictObject({ amount: MoneySchema.optional(), requestId: RequestIdSchema.optional() })
 /** A refund by line: the order's lines by `id`, each with how many (the ledger checks them against the payment). */
 const RefundLinesSchema = z
