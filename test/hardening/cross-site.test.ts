@@ -133,4 +133,14 @@ describe('other web pages against the shop on loopback (Chromium)', () => {
       expect(response.status, name).toBe(200)
     }
   })
+
+  it('sends a page asked for at localhost to 127.0.0.1, where its 3-D Secure answers are posted', async () => {
+    const port = new URL(stack.shop.url).port
+    const { page } = await stack.page()
+    await page.goto(`http://localhost:${port}/?lang=de`)
+    expect(page.url()).toBe(`http://127.0.0.1:${port}/?lang=de`)
+    // The API stays answered under both names (a page's fetch never follows a redirect it did not ask for).
+    const answer = await fetch(`http://localhost:${port}/api/config`, { redirect: 'manual' })
+    expect(answer.status).toBe(200)
+  })
 })

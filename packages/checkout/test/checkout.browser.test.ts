@@ -104,7 +104,7 @@ describe('mountCheckout', () => {
     const before = (await calls())['service payments'] ?? 0
     await typeCard(shop.cards.challenge)
     await pressPay(page)
-    expect(await page.nextResult()).toEqual({ kind: 'retry', message: EN.failed, code: 'PAGE_ORIGIN_MISMATCH' })
+    expect(await page.nextResult()).toEqual({ kind: 'retry', message: EN.unavailable, code: 'PAGE_ORIGIN_MISMATCH' })
     expect((await calls())['service payments'] ?? 0).toBe(before)
     expect($('bank').querySelector('iframe')).toBeNull()
     expect(page.pay.disabled).toBe(false)

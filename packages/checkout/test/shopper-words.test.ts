@@ -61,7 +61,7 @@ describe('the shopper’s words for each code', () => {
   })
 
   it('says "not possible now" for every not-now code, and "your order changed" for every order code', () => {
-    for (const code of ['SERVICE_UNREACHABLE', 'STORE_UNAVAILABLE', 'NOT_REGISTERED'])
+    for (const code of ['SERVICE_UNREACHABLE', 'STORE_UNAVAILABLE', 'NOT_REGISTERED', 'PAGE_ORIGIN_MISMATCH'])
       expect(outcomeOf(code, EN).message).toBe(EN.unavailable)
     for (const code of ['ORDER_MISMATCH', 'ORDER_CHANGED', 'ORDER_NOT_FOUND', 'ORDER_INCOMPLETE'])
       expect(outcomeOf(code, EN).message).toBe(EN.order)

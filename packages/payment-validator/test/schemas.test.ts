@@ -9,6 +9,8 @@ import {
   PaymentResponseSchema,
   ShopSettingsBatchSchema,
   ShopSettingsSchema,
+  issuesOf,
+  stringMatching,
   toBrowserPaymentResult,
 } from '@card-jwe/payment-validator'
 import { BROWSER_INFO } from './support/browser-info.js'
@@ -135,6 +137,23 @@ describe('the other bodies', () => {
     expect(PaymentDetailsRequestSchema.safeParse({ details: { threeDSResult: 'eyJ0cmFuc1N0YXR1cyI6IlkifQ==' }, extra: 1 }).success).toBe(
       false,
     )
+  })
+
+  it('names a details key refused for its characters by the rule alone, never the key', () => {
+    const typed = '4111 1111 4555 1142'
+    const result = PaymentDetailsRequestSchema.safeParse({ details: { [typed]: 'x' } })
+    expect(result.success).toBe(false)
+    const issues = issuesOf(result.error!)
+    expect(issues).toEqual([{ path: 'details', rule: 'each key: 1 to 64 characters of [A-Za-z0-9_]' }])
+    expect(JSON.stringify(issues)).not.toContain('4111')
+  })
+
+  it('stringMatching judges the same text the same each time, whatever flags its pattern has', () => {
+    for (const flags of ['', 'g', 'y', 'gi']) {
+      const schema = stringMatching(new RegExp('^a+$', flags), 'only a')
+      expect([1, 2, 3].map(() => schema.safeParse('aa').success)).toEqual([true, true, true])
+      expect(issuesOf(schema.safeParse('ab').error!)).toEqual([{ path: '(body)', rule: 'only a' }])
+    }
   })
 
   it('capture and refund: an amount, full or partial', () => {

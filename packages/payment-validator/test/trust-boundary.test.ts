@@ -259,10 +259,10 @@ describe('checkSubmission: the trust boundary', () => {
   it('says in words what an order id and a method type may hold, never format:regex', () => {
     const invalid = (submission: unknown) => problemsOf(submission).filter((p) => p.kind === 'invalid')
     expect(invalid({ ...honest, orderId: 'order 1;' })).toEqual([
-      { kind: 'invalid', path: 'orderId', rule: '1 to 64 letters, digits, _ or -' },
+      { kind: 'invalid', path: 'orderId', rule: '1 to 64 characters of [A-Za-z0-9_-]' },
     ])
     expect(invalid({ ...honest, paymentMethod: { type: 'pay pal' } })).toEqual([
-      { kind: 'invalid', path: 'paymentMethod.type', rule: '1 to 64 letters, digits, _ . or -' },
+      { kind: 'invalid', path: 'paymentMethod.type', rule: '1 to 64 characters of [A-Za-z0-9_.-]' },
     ])
     const browserInfo = {
       userAgent: 'UA',

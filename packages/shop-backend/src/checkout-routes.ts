@@ -18,7 +18,7 @@ import { json } from './http/answers.js'
 import type { BackendEnv } from './http/backend-env.js'
 import { jsonBody, readJsonBody } from './http/json-body.js'
 import { onlyMethod } from './http/only-method.js'
-import { pageOriginCheck } from './http/page-origin-check.js'
+import { mayOpenBankFrame, pageOriginCheck } from './http/page-origin-check.js'
 import type { BackendContext } from './backend-context.js'
 import { fingerprintOf } from './lib/fingerprint.js'
 import { submitDetails } from './ledger/submit-details.js'
@@ -79,7 +79,7 @@ export function addCheckoutRoutes(
   },
 ) {
   const { context } = deps
-  const checkPageOrigin = pageOriginCheck(context.log)
+  const pageOriginMismatch = pageOriginCheck(context.log)
   async function orderOf(orderId: string | number): Promise<OrderRecord> {
     const order = await context.findOrder(String(orderId))
     if (!order) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: no such order')
@@ -102,6 +102,10 @@ export function addCheckoutRoutes(
       )
     }
     const submission = checked.submission
+    // Before the saved-card read below: a card the page could not finish goes nowhere, not even there.
+    const returnUrl = returnUrlOf(deps)(order)
+    const mismatch = pageOriginMismatch(request.headers.get('origin'), returnUrl)
+    if (mismatch && mayOpenBankFrame(submission.paymentMethod)) throw new ShopBackendError('PAGE_ORIGIN_MISMATCH', mismatch)
     // A saved card must be one of the order's shopper's, read now from the service: before anything is stored or sent.
     const savedCardId = (submission.paymentMethod as { readonly storedPaymentMethodId?: unknown }).storedPaymentMethodId
     if (savedCardId !== undefined) await requireOwnSavedCard(context, order, String(savedCardId))
@@ -113,15 +117,15 @@ export function addCheckoutRoutes(
       buildPaymentRequest({
         order,
         submission,
-        config: paymentConfigOf(deps),
+        // The return URL made above: the shop's returnUrl function runs once a payment.
+        config: { ...paymentConfigOf(deps), returnUrl },
         ...(completed ? { browserInfo: completed.browserInfo } : {}),
         ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
       }),
     )
-    const methodType = String(submission.paymentMethod.type)
-    checkPageOrigin(request.headers.get('origin'), body.returnUrl, methodType === 'scheme')
     const { service, storeId } = await context.connection()
     const fingerprint = fingerprintOf(submission.paymentMethod)
+    const methodType = String(submission.paymentMethod.type)
     const ticket = deps.outbox.ticket()
     const result = await context
       .withLock(String(order.id), () =>

@@ -139,24 +139,34 @@ describe('the log option as a structured logger (pino) or a function', () => {
     }
   })
 
-  it("refuses a card paid from another origin than its return URL's (where 3-D Secure results go), logged once", async () => {
+  it("refuses any card paid from another origin than its return URL's (where 3-D Secure results go), logged once", async () => {
     const { logger, entries } = capturedPino()
     const s = await shop({ log: logger, shopUrl: 'http://127.0.0.1:3000' })
-    const payFrom = async (origin: string, submission: (order: ShopOrder) => Promise<object> | object) => {
-      const order = s.createOrder()
-      const sentBefore = world().proxy.counted('POST', '/payments')
+    // Every call the shop made to the service, whatever its method: a saved card's check reads the shopper's cards.
+    const serviceCalls = () => ['GET', 'POST', 'DELETE'].reduce((sum, method) => sum + world().proxy.counted(method, ''), 0)
+    const payFrom = async (origin: string | undefined, submission: (order: ShopOrder) => Promise<object> | object) => {
+      const order = { ...s.createOrder(), shopperReference: 'shopper-origin-test' }
+      s.orders.set(String(order.id), order)
+      const [sentBefore, callsBefore] = [world().proxy.counted('POST', '/payments'), serviceCalls()]
       const response = await s.backend.fetch(
         new Request('http://shop.test/api/payments', {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin },
+          headers: { 'content-type': 'application/json', ...(origin && { origin }) },
           body: JSON.stringify(await submission(order)),
         }),
         { ip: '127.0.0.1' },
       )
       const body = (await response.json()) as { error?: string; message?: string }
       const stored = (await s.store.listAttempts(String(order.id))).length
-      return { status: response.status, body, stored, sent: world().proxy.counted('POST', '/payments') - sentBefore }
+      const sent = world().proxy.counted('POST', '/payments') - sentBefore
+      return { status: response.status, body, stored, sent, calls: serviceCalls() - callsBefore }
     }
+    const method = (paymentMethod: object) => (order: ShopOrder) => ({
+      orderId: order.id,
+      reference: order.reference,
+      amount: order.amount,
+      paymentMethod,
+    })
     const mismatches = () => entries.filter((e) => e.code === 'PAGE_ORIGIN_MISMATCH')
     expect(await payFrom('http://127.0.0.1:3000', s.cardSubmission)).toMatchObject({ status: 200, stored: 1, sent: 1 })
     expect(mismatches()).toEqual([])
@@ -164,6 +174,16 @@ describe('the log option as a structured logger (pino) or a function', () => {
     expect(refused).toMatchObject({ status: 400, body: { error: 'PAGE_ORIGIN_MISMATCH' }, stored: 0, sent: 0 })
     expect(refused.body.message).toContain('http://127.0.0.1:3000 only')
     expect(await payFrom('http://localhost:3000', s.cardSubmission)).toMatchObject({ status: 400, stored: 0, sent: 0 })
+    // A saved card, and encrypted card fields under another type than scheme, open bank frames too: refused before any call.
+    const refusedFrom = { status: 400, body: { error: 'PAGE_ORIGIN_MISMATCH' }, stored: 0, sent: 0, calls: 0 }
+    expect(await payFrom('http://localhost:3000', method({ type: 'scheme', storedPaymentMethodId: 'pm_unknown1' }))).toMatchObject(
+      refusedFrom,
+    )
+    const fields = { encryptedCardNumber: 'a.b.c.d.e', encryptedExpiryMonth: 'a.b.c.d.e', encryptedExpiryYear: 'a.b.c.d.e' }
+    expect(await payFrom('http://localhost:3000', method({ type: 'bcmc', ...fields }))).toMatchObject(refusedFrom)
+    // No Origin (a server's own call), or "null" (a page under Referrer-Policy: no-referrer): nothing to compare.
+    expect(await payFrom(undefined, s.cardSubmission)).toMatchObject({ status: 200, stored: 1, sent: 1 })
+    expect(await payFrom('null', s.cardSubmission)).toMatchObject({ status: 200, stored: 1, sent: 1 })
     // A redirect method leaves the page for the bank and comes back to the return URL: it goes.
     expect(await payFrom('http://localhost:3000', s.idealSubmission)).toMatchObject({ status: 200, stored: 1, sent: 1 })
     expect(mismatches()).toEqual([expect.objectContaining({ level: LEVEL.warn, component: 'http', msg: expect.any(String) })])

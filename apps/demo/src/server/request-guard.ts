@@ -70,6 +70,16 @@ export function fromOwnPages(localPort: number): (request: Request) => boolean {
 
 /** The guard as Hono middleware, before every route (the back end's included). */
 export const requestGuard: MiddlewareHandler<{ Bindings: HttpBindings }> = async (c, next) => {
-  checkRequest(c.req.raw, c.req.path, c.env.incoming.socket.localPort)
+  const port = c.env.incoming.socket.localPort
+  checkRequest(c.req.raw, c.req.path, port)
+  // Pages go to the shop's own address, 127.0.0.1 (its shopUrl): 3-D Secure answers are posted
+  // there only, and the back end refuses a card paid from a page at localhost.
+  const method = c.req.method
+  if ((method === 'GET' || method === 'HEAD') && c.req.header('host')?.toLowerCase().startsWith('localhost:') && !isApi(c.req.path)) {
+    const { pathname, search } = new URL(c.req.url)
+    return c.redirect(`http://127.0.0.1:${port}${pathname}${search}`, 308)
+  }
   await next()
 }
+
+const isApi = (path: string) => path.startsWith('/api/') || path.startsWith('/shop-json/')

@@ -89,7 +89,7 @@ const QuerySchema = z.strictObject({
   reference: text(80).optional(),
   status: text(64).optional(),
   resultCode: text(64).optional(),
-  limit: stringMatching(/^\d{1,4}$/, 'a whole number')
+  limit: stringMatching(/^\d{1,4}$/, `a whole number from 1 to ${SANDBOX_PAYMENTS_MAX_LIMIT}`)
     .transform(Number)
     .pipe(z.number().min(1).max(SANDBOX_PAYMENTS_MAX_LIMIT))
     .optional(),

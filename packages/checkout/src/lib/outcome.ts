@@ -19,6 +19,8 @@ export const WORDS_OF_CODE: Readonly<Record<string, Key>> = {
   SERVICE_UNREACHABLE: 'unavailable',
   STORE_UNAVAILABLE: 'unavailable',
   NOT_REGISTERED: 'unavailable',
+  // The shop's page is not where its 3-D Secure answers go: set-up, nothing the shopper can change.
+  PAGE_ORIGIN_MISMATCH: 'unavailable',
   SERVICE_REFUSED: 'unavailable',
   // A 5xx without a code (a proxy's page, a crash): the payment may have gone, so never "no money was taken".
   INTERNAL: 'unavailable',

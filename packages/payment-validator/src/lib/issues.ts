@@ -51,6 +51,16 @@ function issuesAt(prefix: ReadonlyArray<PropertyKey>, issues: readonly Issue[]):
           // `number`) it is an unknown key like any other.
           rule: at.length === 0 && isRawCardName(key) ? RAW_CARD_RULE : 'unknown_key',
         }))
+      case 'invalid_key':
+        // The record's path, not the key's: a key refused for its characters may be anything the sender typed.
+        return [
+          {
+            path: pathOf(at.slice(0, -1)),
+            rule: `each key: ${issuesAt([], issue.issues)
+              .map((i) => i.rule)
+              .join(', ')}`,
+          },
+        ]
       case 'custom':
         return [{ path, rule: issue.message }]
       case 'invalid_union':

@@ -6,7 +6,7 @@ import { StoredPaymentMethodIdSchema } from './saved-card.js'
 
 /** What a shopper's step gave the page (`threeDSResult`, `redirectResult`, ...): the page's and the request's one rule. */
 export const StepDetailsSchema = z
-  .record(z.string().regex(/^[A-Za-z0-9_]{1,64}$/), z.string().max(20_000))
+  .record(stringMatching(/^[A-Za-z0-9_]{1,64}$/, '1 to 64 characters of [A-Za-z0-9_]'), z.string().max(20_000))
   .refine((d) => Object.keys(d).length >= 1 && Object.keys(d).length <= 20, { message: '1 to 20 entries' })
 
 /**

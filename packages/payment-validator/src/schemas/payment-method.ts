@@ -49,7 +49,7 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
  */
 export const OtherPaymentMethodSchema = z.looseObject({
   /** The method's type ("ideal", ...); never "scheme". */
-  type: stringMatching(/^[A-Za-z0-9_.-]{1,64}$/, '1 to 64 letters, digits, _ . or -')
+  type: stringMatching(/^[A-Za-z0-9_.-]{1,64}$/, '1 to 64 characters of [A-Za-z0-9_.-]')
     // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
     .refine((type) => type.toLowerCase() !== 'scheme', {
       message: 'scheme takes only jwe, storedPaymentMethodId or the encrypted fields, never raw card data',

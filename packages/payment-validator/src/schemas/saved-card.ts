@@ -6,7 +6,7 @@ import { stringMatching } from '../lib/string-matching.js'
  * A saved card's id as `storedPaymentMethods` gives it. The spec shows no format; letters, digits,
  * `_` and `-`, up to 64, as the widely used checkout APIs' ids are.
  */
-export const StoredPaymentMethodIdSchema = stringMatching(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 letters, digits, _ or -')
+export const StoredPaymentMethodIdSchema = stringMatching(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 characters of [A-Za-z0-9_-]')
 
 /**
  * Paying with a saved card (not in the spec's table; the widely used checkout API's shape): the
