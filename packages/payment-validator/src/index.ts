@@ -71,7 +71,7 @@ export type {
   ShopSetting,
   StoredPaymentMethod,
 } from './schemas/other-bodies.js'
-export { DetailsSubmissionSchema, PaymentSubmissionSchema } from './schemas/submission.js'
+export { DetailsSubmissionSchema, OrderIdSchema, PaymentSubmissionSchema } from './schemas/submission.js'
 export type { DetailsSubmission, PaymentSubmission } from './schemas/submission.js'
 export { checkSubmission } from './check-submission.js'
 export type { ComparedField, OrderRecord, SubmissionCheck, SubmissionProblem } from './check-submission.js'

@@ -261,9 +261,23 @@ describe('checkSubmission: the trust boundary', () => {
     expect(invalid({ ...honest, orderId: 'order 1;' })).toEqual([
       { kind: 'invalid', path: 'orderId', rule: '1 to 64 characters of [A-Za-z0-9_-]' },
     ])
+    const typeRule = 'a letter, then up to 63 characters of [A-Za-z0-9_.-]'
     expect(invalid({ ...honest, paymentMethod: { type: 'pay pal' } })).toEqual([
-      { kind: 'invalid', path: 'paymentMethod.type', rule: '1 to 64 characters of [A-Za-z0-9_.-]' },
+      { kind: 'invalid', path: 'paymentMethod.type', rule: typeRule },
     ])
+    // A card number typed as the type would be stored as the attempt's method and shown by the admin routes.
+    const card = '4111111145551142'
+    expect(invalid({ ...honest, paymentMethod: { type: card } })).toEqual([{ kind: 'invalid', path: 'paymentMethod.type', rule: typeRule }])
+    // Under any method an encrypted field is never plain digits: another method's data would be sent on as it is.
+    const plain = invalid({ ...honest, paymentMethod: { type: 'ideal', encryptedCardNumber: card } })
+    expect(plain).toEqual([
+      {
+        kind: 'invalid',
+        path: 'paymentMethod.encryptedCardNumber',
+        rule: 'encrypted by the front-end library, never plain digits (raw card data)',
+      },
+    ])
+    expect(JSON.stringify(plain)).not.toContain(card)
     const browserInfo = {
       userAgent: 'UA',
       acceptHeader: '*/*',

@@ -200,6 +200,18 @@ for (const variant of variants) {
     )
 
     it(
+      'answers an order id the checkout never takes (a NUL, a slash, 65 characters) 404 with the rule, never a 500',
+      withAdmin(async (admin) => {
+        const rule = 'orderId: no such order (1 to 64 characters of [A-Za-z0-9_-])'
+        for (const id of ['%00', 'a%00b', 'a%2Fb', 'x'.repeat(65), '%C3%A9']) {
+          expect(await admin.get(`/api/admin/orders/${id}`), id).toMatchObject({ status: 404, body: { message: rule } })
+          for (const action of ['capture', 'refund', 'cancel'])
+            expect(await admin.post(`/api/admin/orders/${id}/${action}`, {}), `${id} ${action}`).toMatchObject({ status: 404 })
+        }
+      }),
+    )
+
+    it(
       'captures part, then the rest, refunds and cancels through HTTP; the same requestId again is answered from the ledger',
       withAdmin(async (admin) => {
         const order = admin.shop.createOrder(2800)

@@ -78,6 +78,14 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
     expect(refusal({ previousSecretKeys: [generateSecretKey(), new Uint8Array(16)] })).toBe(`previousSecretKeys.1: ${rule}`)
   })
 
+  it('refuses the promise of a store (openPostgresStore without await), and anything that is not one, at start', async () => {
+    const pending = Promise.resolve(openSqliteStore({ path: ':memory:' }))
+    expect(refusal({ store: pending })).toBe('store: a Promise, not a ledger store: await openPostgresStore(...) before createShopBackend')
+    expect(refusal({ store: {} })).toBe('store: not a ledger store (openSqliteStore, openPostgresStore, or your own LedgerStore)')
+    expect(refusal({ store: undefined })).toMatch(/^store: not a ledger store/)
+    expect(() => createShopBackend(optionsWith({}))).not.toThrow()
+  })
+
   it('refuses paths the back end does not serve, and paths not from the root, by name', () => {
     expect(refusal({ paths: { pay: '/checkout/pay' } })).toBe(
       'paths.pay: not a path the back end serves (config, payments, paymentDetails)',

@@ -15,15 +15,16 @@ export const CardJwePaymentMethodSchema = z.strictObject({
   jwe: CompactJweSchema,
 })
 
-/**
- * One field as the processor's library encrypts it. Ciphertext is never digits alone: a value that
- * is (a number, a code, an expiry typed into the field) is raw card data, refused by name only.
- */
+/** Ciphertext is never digits alone: a value that is (a number, a code, an expiry typed into the field) is raw card data. */
+const isPlainDigits = (value: unknown): boolean => typeof value === 'string' && /^[\d\s./-]+$/.test(value)
+const PLAIN_DIGITS_RULE = 'encrypted by the front-end library, never plain digits (raw card data)'
+
+/** One field as the processor's library encrypts it; plain digits are refused by name only. */
 const EncryptedFieldSchema = z
   .string()
   .min(1)
   .max(16 * 1024)
-  .refine((value) => !/^[\d\s./-]+$/.test(value), { message: 'encrypted by the front-end library, never plain digits (raw card data)' })
+  .refine((value) => !isPlainDigits(value), { message: PLAIN_DIGITS_RULE })
 
 /** Card fields encrypted one by one by the processor's front-end library (spec: Payment request, paymentMethod). */
 export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
@@ -49,7 +50,8 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
  */
 export const OtherPaymentMethodSchema = z.looseObject({
   /** The method's type ("ideal", ...); never "scheme". */
-  type: stringMatching(/^[A-Za-z0-9_.-]{1,64}$/, '1 to 64 characters of [A-Za-z0-9_.-]')
+  // A letter first: a card number typed as the type would be stored and shown as the attempt's method.
+  type: stringMatching(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'a letter, then up to 63 characters of [A-Za-z0-9_.-]')
     // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
     .refine((type) => type.toLowerCase() !== 'scheme', {
       message: 'scheme takes only jwe, storedPaymentMethodId or the encrypted fields, never raw card data',
@@ -74,6 +76,15 @@ function refuseLoneCardNumber(value: Record<string, unknown>, context: z.Refinem
 }
 
 /**
+ * An `encrypted…` field in plain digits under any type (`{type: "ideal", encryptedCardNumber: "4111…"}`):
+ * any other method's data is passed through, so without this a typed card number would be sent on.
+ */
+function refusePlainEncryptedFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
+  for (const [name, field] of Object.entries(value))
+    if (name.startsWith('encrypted') && isPlainDigits(field)) context.addIssue({ code: 'custom', path: [name], message: PLAIN_DIGITS_RULE })
+}
+
+/**
  * A card's `jwe` under another type (`card`, `creditcard`): the service would refuse the type, after
  * the back end stored an attempt for it; the page's slip is said here, at the type.
  */
@@ -92,6 +103,7 @@ export const PaymentMethodSchema = z
   .superRefine(refuseRawCardData)
   .superRefine(refuseLoneCardNumber)
   .superRefine(refuseJweOfAnotherType)
+  .superRefine(refusePlainEncryptedFields)
   .pipe(z.union([CardJwePaymentMethodSchema, SavedCardPaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema]))
 /** The `paymentMethod` of a payment. */
 export type PaymentMethod = z.infer<typeof PaymentMethodSchema>

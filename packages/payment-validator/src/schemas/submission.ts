@@ -6,7 +6,7 @@ import { PaymentMethodSchema } from './payment-method.js'
 import { stringMatching } from '../lib/string-matching.js'
 
 /** The shop's order id as the page knows it: a positive whole number, or a string of letters, digits, `_` and `-`. */
-const OrderIdSchema = z.union([z.int().min(1), stringMatching(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 characters of [A-Za-z0-9_-]')])
+export const OrderIdSchema = z.union([z.int().min(1), stringMatching(/^[A-Za-z0-9_-]{1,64}$/, '1 to 64 characters of [A-Za-z0-9_-]')])
 
 /**
  * What the shop's own page sends its backend at submit: the order it pays, what the page believes

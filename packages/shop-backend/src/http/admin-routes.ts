@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import { stringMatching } from '@card-jwe/payment-validator'
+import { OrderIdSchema, stringMatching } from '@card-jwe/payment-validator'
 import * as z from 'zod'
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
@@ -113,9 +113,11 @@ function numberParam(c: Context<BackendEnv>, name: string, what: string): number
   return Number(raw)
 }
 
+/** An order id as the checkout takes it, or 404: the ledger holds no other (and PostgreSQL refuses a NUL in text). */
 function orderIdParam(c: Context<BackendEnv>): string {
   const orderId = c.req.param('orderId') ?? ''
-  if (orderId.length === 0 || orderId.length > 256) throw new ShopBackendError('NOT_FOUND', 'orderId: 1 to 256 characters')
+  if (!OrderIdSchema.safeParse(orderId).success)
+    throw new ShopBackendError('NOT_FOUND', 'orderId: no such order (1 to 64 characters of [A-Za-z0-9_-])')
   return orderId
 }
 

@@ -19,12 +19,21 @@ function checkKey(option: string, key: unknown): void {
     throw new TypeError(`${option}: 32 bytes (AES-256) in a Uint8Array, or an AES-GCM CryptoKey`)
 }
 
+/** A ledger store, not the promise of one: `openPostgresStore` is async where `openSqliteStore` is not. */
+function checkStore(store: unknown): void {
+  if (typeof (store as PromiseLike<unknown> | undefined)?.then === 'function')
+    throw new TypeError('store: a Promise, not a ledger store: await openPostgresStore(...) before createShopBackend')
+  if (typeof (store as { getSetting?: unknown } | undefined)?.getSetting !== 'function')
+    throw new TypeError('store: not a ledger store (openSqliteStore, openPostgresStore, or your own LedgerStore)')
+}
+
 /**
  * The options a shop can get wrong before any request, each refused at `createShopBackend` by a
  * TypeError that names the option and the rule, never its value: misuse, found at start rather than
  * by the first shopper. Answers the certificate as the page is served it (see served-certificate.ts).
  */
 export function checkOptions(options: ShopBackendOptions, defaults: { paths: object; healthPaths: object }): { certificatePem?: string } {
+  checkStore(options.store)
   checkPaths('paths', options.paths, defaults.paths)
   checkPaths('healthPaths', options.healthPaths, defaults.healthPaths)
   checkKey('secretKey', options.secretKey)
