@@ -261,13 +261,15 @@ describe('checkSubmission: the trust boundary', () => {
     expect(invalid({ ...honest, orderId: 'order 1;' })).toEqual([
       { kind: 'invalid', path: 'orderId', rule: '1 to 64 characters of [A-Za-z0-9_-]' },
     ])
-    const typeRule = 'a letter, then up to 63 characters of [A-Za-z0-9_.-]'
+    const typeRule = 'a letter, then up to 63 of [A-Za-z0-9_.-], never 4 digits in a row'
     expect(invalid({ ...honest, paymentMethod: { type: 'pay pal' } })).toEqual([
       { kind: 'invalid', path: 'paymentMethod.type', rule: typeRule },
     ])
     // A card number typed as the type would be stored as the attempt's method and shown by the admin routes.
     const card = '4111111145551142'
-    expect(invalid({ ...honest, paymentMethod: { type: card } })).toEqual([{ kind: 'invalid', path: 'paymentMethod.type', rule: typeRule }])
+    for (const type of [card, `visa${card}`])
+      expect(invalid({ ...honest, paymentMethod: { type } })).toEqual([{ kind: 'invalid', path: 'paymentMethod.type', rule: typeRule }])
+    expect(invalid({ ...honest, paymentMethod: { type: 'klarna_b2b' } })).toEqual([])
     // Under any method an encrypted field is never plain digits: another method's data would be sent on as it is.
     const plain = invalid({ ...honest, paymentMethod: { type: 'ideal', encryptedCardNumber: card } })
     expect(plain).toEqual([
@@ -278,6 +280,14 @@ describe('checkSubmission: the trust boundary', () => {
       },
     ])
     expect(JSON.stringify(plain)).not.toContain(card)
+    // As a JSON number, or under another letter case, too.
+    for (const method of [
+      { type: 'ideal', encryptedCardNumber: Number(card) },
+      { type: 'ideal', EncryptedCardNumber: card },
+    ])
+      expect(invalid({ ...honest, paymentMethod: method })).toEqual([
+        expect.objectContaining({ rule: 'encrypted by the front-end library, never plain digits (raw card data)' }),
+      ])
     const browserInfo = {
       userAgent: 'UA',
       acceptHeader: '*/*',

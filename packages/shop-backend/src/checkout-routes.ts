@@ -4,6 +4,8 @@ import {
   buildPaymentRequest,
   checkSubmission,
   DetailsSubmissionSchema,
+  issuesOf,
+  OrderIdSchema,
   type OrderRecord,
   PaymentSubmissionSchema,
   type PaymentRequest,
@@ -165,6 +167,12 @@ export function addCheckoutRoutes(
    */
   async function checkoutConfig(c: Context<BackendEnv>): Promise<Response> {
     const orderId = c.req.query('orderId')
+    // The checkout's own rule, as the page's payment is judged by: findOrder never sees another.
+    const parsed = orderId === undefined ? undefined : OrderIdSchema.safeParse(orderId)
+    if (parsed?.success === false) {
+      const rules = issuesOf(parsed.error).map((issue) => ({ path: 'orderId', rule: issue.rule }))
+      throw new ShopBackendError('INVALID_INPUT', `orderId (${rules.map((r) => r.rule).join(', ')})`, rules)
+    }
     const order = orderId === undefined ? undefined : await orderOf(orderId)
     let paymentMethods: string[] = []
     let savedCardsOffered: SavedCardChoice[] | undefined

@@ -32,6 +32,7 @@ import { addHealthRoutes } from './http/health-routes.js'
 import { readinessOf } from './health/readiness.js'
 import { createBackendTelemetry } from './telemetry/backend-telemetry.js'
 import { addRequestTelemetry } from './http/request-telemetry.js'
+import { ledgerOrderId } from './lib/ledger-order-id.js'
 
 /**
  * The spec's shop back end as a Web-standard handler plus the ledger, the poller and capture,
@@ -136,7 +137,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
   const isAdminPath = pathMatcher(admin)
 
   const modify = (kind: ModificationKind, orderId: string | number, o: ModifyOptions | undefined) =>
-    unlessStoreUnavailable(() => modifyOrder(context, kind, String(orderId), o, repeatWindowMs), log, kind)
+    unlessStoreUnavailable(async () => modifyOrder(context, kind, ledgerOrderId(orderId), o, repeatWindowMs), log, kind)
 
   return {
     fetch: async (request, info = {}) => app.fetch(request, { info }),
@@ -150,8 +151,12 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     savedCards: (shopperReference) => savedCards(context, shopperReference),
     removeSavedCard: (card) => removeSavedCard(context, card),
     chargeSavedCard: (orderId, charge) =>
-      unlessStoreUnavailable(() => chargeSavedCard(context, savedCardCharges, String(orderId), charge), log, 'chargeSavedCard'),
-    eraseShopperData: (orderId) => eraseShopperData(context, String(orderId)),
+      unlessStoreUnavailable(
+        async () => chargeSavedCard(context, savedCardCharges, ledgerOrderId(orderId), charge),
+        log,
+        'chargeSavedCard',
+      ),
+    eraseShopperData: async (orderId) => eraseShopperData(context, ledgerOrderId(orderId)),
     resealSecrets: () => resealSecrets(context),
     register: registration.register,
     async connect(credentials) {

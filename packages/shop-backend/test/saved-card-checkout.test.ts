@@ -71,6 +71,27 @@ describe('saved cards at the checkout (the page)', () => {
     }
   })
 
+  it('/api/config?orderId= with an id the checkout never takes: 400 naming the rule, and findOrder never asked', async () => {
+    const asked: string[] = []
+    const shop = await startShop(t.world, {
+      findOrder: (id) => {
+        asked.push(id)
+        return undefined
+      },
+    })
+    try {
+      for (const id of ['%00', 'a%2Fb', 'x'.repeat(65)]) {
+        expect(await getConfig(shop, `?orderId=${id}`), id).toEqual({
+          status: 400,
+          body: expect.objectContaining({ error: 'INVALID_INPUT', message: 'orderId (1 to 64 characters of [A-Za-z0-9_-])' }),
+        })
+      }
+      expect(asked).toEqual([])
+    } finally {
+      await shop.close()
+    }
+  })
+
   it('a stored method that is no card (a mandate) beside the card: never offered, and refused if the page names it', async () => {
     const shop = await startShop(t.world)
     const asAnswered = t.world.proxy.answer

@@ -16,7 +16,7 @@ export const CardJwePaymentMethodSchema = z.strictObject({
 })
 
 /** Ciphertext is never digits alone: a value that is (a number, a code, an expiry typed into the field) is raw card data. */
-const isPlainDigits = (value: unknown): boolean => typeof value === 'string' && /^[\d\s./-]+$/.test(value)
+const isPlainDigits = (value: unknown): boolean => typeof value === 'number' || (typeof value === 'string' && /^[\d\s./-]+$/.test(value))
 const PLAIN_DIGITS_RULE = 'encrypted by the front-end library, never plain digits (raw card data)'
 
 /** One field as the processor's library encrypts it; plain digits are refused by name only. */
@@ -50,8 +50,8 @@ export const EncryptedFieldsPaymentMethodSchema = z.strictObject({
  */
 export const OtherPaymentMethodSchema = z.looseObject({
   /** The method's type ("ideal", ...); never "scheme". */
-  // A letter first: a card number typed as the type would be stored and shown as the attempt's method.
-  type: stringMatching(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'a letter, then up to 63 characters of [A-Za-z0-9_.-]')
+  // A method's name, never a card number: a type is stored and shown as the attempt's method.
+  type: stringMatching(/^(?!.*\d{4})[A-Za-z][A-Za-z0-9_.-]{0,63}$/, 'a letter, then up to 63 of [A-Za-z0-9_.-], never 4 digits in a row')
     // Aborting, and deferring to the card forms: a card with a bad `jwe` is told about its `jwe`, not its type.
     .refine((type) => type.toLowerCase() !== 'scheme', {
       message: 'scheme takes only jwe, storedPaymentMethodId or the encrypted fields, never raw card data',
@@ -79,9 +79,9 @@ function refuseLoneCardNumber(value: Record<string, unknown>, context: z.Refinem
  * An `encrypted…` field in plain digits under any type (`{type: "ideal", encryptedCardNumber: "4111…"}`):
  * any other method's data is passed through, so without this a typed card number would be sent on.
  */
-function refusePlainEncryptedFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
+export function refusePlainEncryptedFields(value: Record<string, unknown>, context: z.RefinementCtx): void {
   for (const [name, field] of Object.entries(value))
-    if (name.startsWith('encrypted') && isPlainDigits(field)) context.addIssue({ code: 'custom', path: [name], message: PLAIN_DIGITS_RULE })
+    if (/^encrypted/i.test(name) && isPlainDigits(field)) context.addIssue({ code: 'custom', path: [name], message: PLAIN_DIGITS_RULE })
 }
 
 /**

@@ -1,6 +1,11 @@
 import * as z from 'zod'
 import { PaymentDetailsRequestSchema } from './other-bodies.js'
-import { CardJwePaymentMethodSchema, EncryptedFieldsPaymentMethodSchema, OtherPaymentMethodSchema } from './payment-method.js'
+import {
+  CardJwePaymentMethodSchema,
+  EncryptedFieldsPaymentMethodSchema,
+  OtherPaymentMethodSchema,
+  refusePlainEncryptedFields,
+} from './payment-method.js'
 import { PaymentRequestFieldsSchema } from './payment-request.js'
 import { refuseRawCardData, refuseRawCardFields } from './raw-card-fields.js'
 import { checkOrderLineRules } from './order-lines.js'
@@ -31,6 +36,7 @@ const frontEndCardFields = {
 export const ServicePaymentMethodSchema = z
   .looseObject({})
   .superRefine(refuseRawCardData)
+  .superRefine(refusePlainEncryptedFields)
   .pipe(
     z.union([
       CardJwePaymentMethodSchema.extend(frontEndCardFields).loose(),

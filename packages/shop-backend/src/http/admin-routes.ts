@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import { OrderIdSchema, stringMatching } from '@card-jwe/payment-validator'
+import { stringMatching } from '@card-jwe/payment-validator'
 import * as z from 'zod'
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
@@ -10,6 +10,7 @@ import { openPayments } from '../ledger/open-payments.js'
 import { openModifications } from '../ledger/open-modifications.js'
 import { ordersPaidTwice } from '../ledger/orders-paid-twice.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
+import { isLedgerOrderId, LEDGER_ORDER_ID_RULE } from '../lib/ledger-order-id.js'
 import { retryProblem } from '../poller/retry-problem.js'
 import type { RequestInfo } from '../shop-backend-types.js'
 import type { ModificationKind, OrderChange } from '../store/ledger-store.js'
@@ -113,11 +114,10 @@ function numberParam(c: Context<BackendEnv>, name: string, what: string): number
   return Number(raw)
 }
 
-/** An order id as the checkout takes it, or 404: the ledger holds no other (and PostgreSQL refuses a NUL in text). */
+/** An order id the ledger can hold, or 404 naming the rule (a NUL would reach PostgreSQL and fail there). */
 function orderIdParam(c: Context<BackendEnv>): string {
   const orderId = c.req.param('orderId') ?? ''
-  if (!OrderIdSchema.safeParse(orderId).success)
-    throw new ShopBackendError('NOT_FOUND', 'orderId: no such order (1 to 64 characters of [A-Za-z0-9_-])')
+  if (!isLedgerOrderId(orderId)) throw new ShopBackendError('NOT_FOUND', `orderId: no such order (${LEDGER_ORDER_ID_RULE})`)
   return orderId
 }
 
