@@ -23,12 +23,13 @@ function originOf(url: string): string | undefined {
   }
 }
 
+// Why refused and not only logged: docs/decisions.md, "A card paid from another origin" (not JSDoc:
+// typings name no repository file).
 /**
  * Compares a payment's page (its request's `Origin`) with its return URL's origin, where the
  * service's 3-D Secure frames post their result: a page elsewhere (`localhost` against
  * `127.0.0.1`) would wait at a challenge with no word. Answers the mismatch in words, logged once
- * per page origin; the route refuses the payment when it may open a bank frame. Rationale:
- * docs/decisions.md, "A card paid from another origin".
+ * per page origin; the route refuses the payment when it may open a bank frame.
  */
 export function pageOriginCheck(log: Log): (pageOrigin: string | null, returnUrl: string) => string | undefined {
   const logged = new Set<string>()
