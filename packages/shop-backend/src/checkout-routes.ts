@@ -82,6 +82,9 @@ export function addCheckoutRoutes(
 ) {
   const { context } = deps
   const pageOriginMismatch = pageOriginCheck(context.log)
+  // Made once: a payment reads them, it does not build them.
+  const paymentConfig = paymentConfigOf(deps)
+  const returnUrlFor = returnUrlOf(deps)
   async function orderOf(orderId: string | number): Promise<OrderRecord> {
     const order = await context.findOrder(String(orderId))
     if (!order) throw new ShopBackendError('ORDER_NOT_FOUND', 'orderId: no such order')
@@ -105,7 +108,7 @@ export function addCheckoutRoutes(
     }
     const submission = checked.submission
     // Before the saved-card read below: a card the page could not finish goes nowhere, not even there.
-    const returnUrl = returnUrlOf(deps)(order)
+    const returnUrl = returnUrlFor(order)
     const mismatch = pageOriginMismatch(request.headers.get('origin'), returnUrl)
     if (mismatch && mayOpenBankFrame(submission.paymentMethod)) throw new ShopBackendError('PAGE_ORIGIN_MISMATCH', mismatch)
     // A saved card must be one of the order's shopper's, read now from the service: before anything is stored or sent.
@@ -120,7 +123,7 @@ export function addCheckoutRoutes(
         order,
         submission,
         // The return URL made above: the shop's returnUrl function runs once a payment.
-        config: { ...paymentConfigOf(deps), returnUrl },
+        config: { ...paymentConfig, returnUrl },
         ...(completed ? { browserInfo: completed.browserInfo } : {}),
         ...(completed?.shopperIP ? { shopperIP: completed.shopperIP } : {}),
       }),
