@@ -1,6 +1,7 @@
 export { answerChallenge, CHALLENGE_PAGE_TIMEOUT_MS } from './testing/answer-challenge.js'
 export type { ChallengeElement, ChallengeFrame, ChallengePage } from './testing/answer-challenge.js'
 export { completeShopperStep } from './testing/shopper-step.js'
+export { ShopperStepError, type ShopperStepErrorCode } from './testing/shopper-step-error.js'
 export type { RedirectAction, ShopperAction, ShopperStepDetails, ThreeDSAction } from './testing/shopper-step.js'
 export { startTestSandbox } from './testing/start-test-sandbox.js'
 export type { TestSandbox } from './testing/start-test-sandbox.js'

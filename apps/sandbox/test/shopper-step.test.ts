@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit'
-import { completeShopperStep, type ShopperAction } from '@card-jwe/sandbox'
+import { completeShopperStep, type ShopperAction, ShopperStepError } from '@card-jwe/sandbox'
 import { registeredShop, type RegisteredShop } from './support/sandbox-fixture.js'
 
 let fixture: RegisteredShop
@@ -26,10 +26,11 @@ it.each([
   expect(challenged.action).toMatchObject({ type: 'threeDS2', subtype: 'challenge' })
   const step = await completeShopperStep(actionOf(challenged), choice)
   expect((await client.paymentDetails(storeId, step)).resultCode).toBe(resultCode)
-  // The step is over: done again, the sandbox's page says so, and nothing is sent on.
-  await expect(completeShopperStep(actionOf(challenged), choice)).rejects.toThrow(
-    /challenge page answered 4\d\d: is this step still open\?/,
-  )
+  // The step is over: done again, the sandbox's page says so by a code a test can branch on, and nothing is sent on.
+  const again = completeShopperStep(actionOf(challenged), choice)
+  await expect(again).rejects.toBeInstanceOf(ShopperStepError)
+  await expect(again).rejects.toMatchObject({ code: 'STEP_NOT_OPEN', status: expect.toSatisfy((s: number) => s >= 400 && s < 500) })
+  await expect(again).rejects.toThrow(/challenge page answered 4\d\d: is this step still open\?/)
 })
 
 it.each([

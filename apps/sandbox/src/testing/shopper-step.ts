@@ -1,5 +1,6 @@
 import { CHALLENGE_ANSWER } from '../pages/threeds.js'
 import { fromBase64Json, toBase64Json } from '../lib/base64-json.js'
+import { ShopperStepError } from './shopper-step-error.js'
 
 /** A 3-D Secure 2 step of a sandbox answer's `action`. */
 export interface ThreeDSAction {
@@ -36,6 +37,9 @@ export interface ShopperStepDetails {
       }
 }
 
+/** A step page that answered an error: the step is over, or not this sandbox's. */
+const notOpen = (page: string, status: number) =>
+  new ShopperStepError('STEP_NOT_OPEN', status, `the sandbox's ${page} answered ${status}: is this step still open?`)
 const postForm = (url: string, fields: Record<string, string>) =>
   fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' })
 const fieldsOf = (token: string) => (fromBase64Json(token) ?? {}) as Record<string, string>
@@ -50,9 +54,9 @@ async function fingerprint(token: string): Promise<ShopperStepDetails> {
     true,
   )
   const method = await postForm(step.threeDSMethodUrl!, { threeDSMethodData: data })
-  if (!method.ok) throw new Error(`the sandbox's 3DS Method page answered ${method.status}: is this step still open?`)
+  if (!method.ok) throw notOpen('3DS Method page', method.status)
   const notified = await postForm(step.threeDSMethodNotificationURL!, { threeDSMethodData: data })
-  if (!notified.ok) throw new Error(`the sandbox's 3DS Method answered ${notified.status}: is this step still open?`)
+  if (!notified.ok) throw notOpen('3DS Method', notified.status)
   return { details: threeDSResult({ threeDSCompInd: 'Y', threeDSServerTransID: step.threeDSServerTransID }) }
 }
 
@@ -70,15 +74,17 @@ async function challenge(token: string, choice: 'approve' | 'refuse'): Promise<S
     true,
   )
   const shown = await postForm(step.acsURL!, { creq })
-  if (!shown.ok) throw new Error(`the sandbox's challenge page answered ${shown.status}: is this step still open?`)
+  if (!shown.ok) throw notOpen('challenge page', shown.status)
   const answer = choice === 'approve' ? CHALLENGE_ANSWER : `not-${CHALLENGE_ANSWER}`
   const answered = await postForm(new URL('/threeds/acs/answer', step.acsURL).toString(), { creq, answer })
   const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())?.[1]
-  if (!cres) throw new Error(`the sandbox's challenge answered ${answered.status} with no CRes`)
+  if (!cres)
+    throw new ShopperStepError('STEP_WITHOUT_RESULT', answered.status, `the sandbox's challenge answered ${answered.status} with no CRes`)
   // The notification page tells the shop's page the result: its transStatus is what the page sends on.
-  const notification = await (await postForm(step.threeDSNotificationURL!, { cres })).text()
-  const transStatus = /"transStatus":"([A-Z])"/.exec(notification)?.[1]
-  if (!transStatus) throw new Error("the sandbox's challenge notification carried no transStatus")
+  const notified = await postForm(step.threeDSNotificationURL!, { cres })
+  const transStatus = /"transStatus":"([A-Z])"/.exec(await notified.text())?.[1]
+  if (!transStatus)
+    throw new ShopperStepError('STEP_WITHOUT_RESULT', notified.status, "the sandbox's challenge notification carried no transStatus")
   return { details: threeDSResult({ transStatus, threeDSServerTransID: step.threeDSServerTransID }) }
 }
 
@@ -86,7 +92,8 @@ async function challenge(token: string, choice: 'approve' | 'refuse'): Promise<S
 async function redirect(url: string, choice: 'approve' | 'refuse'): Promise<ShopperStepDetails> {
   const back = await fetch(`${url}/${choice === 'approve' ? 'approve' : 'cancel'}`, { method: 'POST', redirect: 'manual' })
   const redirectResult = new URL(back.headers.get('location') ?? '', url).searchParams.get('redirectResult')
-  if (!redirectResult) throw new Error(`the sandbox's bank page answered ${back.status} with no redirectResult`)
+  if (!redirectResult)
+    throw new ShopperStepError('STEP_WITHOUT_RESULT', back.status, `the sandbox's bank page answered ${back.status} with no redirectResult`)
   return { details: { redirectResult } }
 }
 
