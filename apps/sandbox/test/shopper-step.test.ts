@@ -45,4 +45,9 @@ it.each([
   const started = await client.createPayment(storeId, request)
   expect(started.action).toMatchObject({ type: 'redirect' })
   expect((await client.paymentDetails(storeId, await completeShopperStep(actionOf(started), choice))).resultCode).toBe(resultCode)
+  // The bank's page already left: done again, the step is not open.
+  await expect(completeShopperStep(actionOf(started), choice)).rejects.toMatchObject({
+    code: 'STEP_NOT_OPEN',
+    status: expect.toSatisfy((s: number) => s >= 400 && s < 500),
+  })
 })

@@ -77,11 +77,13 @@ async function challenge(token: string, choice: 'approve' | 'refuse'): Promise<S
   if (!shown.ok) throw notOpen('challenge page', shown.status)
   const answer = choice === 'approve' ? CHALLENGE_ANSWER : `not-${CHALLENGE_ANSWER}`
   const answered = await postForm(new URL('/threeds/acs/answer', step.acsURL).toString(), { creq, answer })
+  if (!answered.ok) throw notOpen('challenge', answered.status)
   const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())?.[1]
   if (!cres)
     throw new ShopperStepError('STEP_WITHOUT_RESULT', answered.status, `the sandbox's challenge answered ${answered.status} with no CRes`)
   // The notification page tells the shop's page the result: its transStatus is what the page sends on.
   const notified = await postForm(step.threeDSNotificationURL!, { cres })
+  if (!notified.ok) throw notOpen('challenge notification', notified.status)
   const transStatus = /"transStatus":"([A-Z])"/.exec(await notified.text())?.[1]
   if (!transStatus)
     throw new ShopperStepError('STEP_WITHOUT_RESULT', notified.status, "the sandbox's challenge notification carried no transStatus")
@@ -91,6 +93,8 @@ async function challenge(token: string, choice: 'approve' | 'refuse'): Promise<S
 /** The bank's page (iDEAL): Approve, or Cancel for `refuse`, and the way back's `redirectResult`. */
 async function redirect(url: string, choice: 'approve' | 'refuse'): Promise<ShopperStepDetails> {
   const back = await fetch(`${url}/${choice === 'approve' ? 'approve' : 'cancel'}`, { method: 'POST', redirect: 'manual' })
+  // Its way back is a redirect (3xx); an error is a bank page already left.
+  if (back.status >= 400) throw notOpen('bank page', back.status)
   const redirectResult = new URL(back.headers.get('location') ?? '', url).searchParams.get('redirectResult')
   if (!redirectResult)
     throw new ShopperStepError('STEP_WITHOUT_RESULT', back.status, `the sandbox's bank page answered ${back.status} with no redirectResult`)
