@@ -40,6 +40,9 @@ export interface ShopperStepDetails {
 /** A step page that answered an error: the step is over, or not this sandbox's. */
 const notOpen = (page: string, status: number) =>
   new ShopperStepError('STEP_NOT_OPEN', status, `the sandbox's ${page} answered ${status}: is this step still open?`)
+/** A step page that answered without what the page would send on. */
+const withoutResult = (page: string, status: number, what: string) =>
+  new ShopperStepError('STEP_WITHOUT_RESULT', status, `the sandbox's ${page} answered ${status} with no ${what}`)
 const postForm = (url: string, fields: Record<string, string>) =>
   fetch(url, { method: 'POST', body: new URLSearchParams(fields), redirect: 'manual' })
 const fieldsOf = (token: string) => (fromBase64Json(token) ?? {}) as Record<string, string>
@@ -79,14 +82,12 @@ async function challenge(token: string, choice: 'approve' | 'refuse'): Promise<S
   const answered = await postForm(new URL('/threeds/acs/answer', step.acsURL).toString(), { creq, answer })
   if (!answered.ok) throw notOpen('challenge', answered.status)
   const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())?.[1]
-  if (!cres)
-    throw new ShopperStepError('STEP_WITHOUT_RESULT', answered.status, `the sandbox's challenge answered ${answered.status} with no CRes`)
+  if (!cres) throw withoutResult('challenge', answered.status, 'CRes')
   // The notification page tells the shop's page the result: its transStatus is what the page sends on.
   const notified = await postForm(step.threeDSNotificationURL!, { cres })
   if (!notified.ok) throw notOpen('challenge notification', notified.status)
   const transStatus = /"transStatus":"([A-Z])"/.exec(await notified.text())?.[1]
-  if (!transStatus)
-    throw new ShopperStepError('STEP_WITHOUT_RESULT', notified.status, "the sandbox's challenge notification carried no transStatus")
+  if (!transStatus) throw withoutResult('challenge notification', notified.status, 'transStatus')
   return { details: threeDSResult({ transStatus, threeDSServerTransID: step.threeDSServerTransID }) }
 }
 
@@ -96,8 +97,7 @@ async function redirect(url: string, choice: 'approve' | 'refuse'): Promise<Shop
   // Its way back is a redirect (3xx); an error is a bank page already left.
   if (back.status >= 400) throw notOpen('bank page', back.status)
   const redirectResult = new URL(back.headers.get('location') ?? '', url).searchParams.get('redirectResult')
-  if (!redirectResult)
-    throw new ShopperStepError('STEP_WITHOUT_RESULT', back.status, `the sandbox's bank page answered ${back.status} with no redirectResult`)
+  if (!redirectResult) throw withoutResult('bank page', back.status, 'redirectResult')
   return { details: { redirectResult } }
 }
 
