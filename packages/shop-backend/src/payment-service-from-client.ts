@@ -22,7 +22,7 @@ const isOpenStatus = (status: number) => status === 429 || status >= 500 || (sta
 /**
  * Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays
  * as it is. `keepMessage`: the set-up's refusals are about the merchant's own input and keep the
- * service's words; elsewhere only its card messages are kept.
+ * service's words; elsewhere none are kept.
  */
 function classify(error: unknown, keepMessage = false): never {
   // `instanceof` holds across two installed copies of the client (its errors carry a Symbol.for brand).
@@ -36,14 +36,10 @@ function classify(error: unknown, keepMessage = false): never {
       throw new PaymentServiceError('unknown', errorCode, keepMessage ? message : `the payment service answered ${status}`, status, {
         cause: error,
       })
-    // Only the service's card messages are safe for the page as they are; they name no value.
-    throw new PaymentServiceError(
-      'refused',
-      errorCode,
-      keepMessage || errorCode.startsWith('CARD_') ? message : `the payment service refused (${errorCode})`,
-      status,
-      { cause: error },
-    )
+    // Never the service's words on a payment's path: they could echo what the shopper typed.
+    throw new PaymentServiceError('refused', errorCode, keepMessage ? message : `the payment service refused (${errorCode})`, status, {
+      cause: error,
+    })
   }
   throw error
 }

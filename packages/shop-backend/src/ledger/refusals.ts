@@ -26,8 +26,23 @@ export function unreachable(): ShopBackendError {
 /** Why the service refused a method type: `/api/config`'s `paymentMethods` are those it takes. */
 const UNSUPPORTED_TYPE = [{ path: 'paymentMethod.type', rule: "a method this shop takes: one of /api/config's paymentMethods" }]
 
+/**
+ * The back end's own words for the service's card refusals: the service's text could echo what the
+ * shopper typed (a security code, an expiry), and it goes to the page and the logs.
+ */
+const CARD_REFUSAL_WORDS: Readonly<Record<string, string>> = {
+  CARD_DATA_UNDECRYPTABLE: 'paymentMethod: the payment service could not decrypt the card data',
+  CARD_DATA_NO_LONGER_VALID: 'paymentMethod: the card data is no longer valid; encrypt it when the shopper pays',
+  CARD_DETAILS_INVALID: 'paymentMethod: the payment service found the card details invalid',
+}
+
 export function refusal(error: PaymentServiceError): ShopBackendError {
-  if (error.code.startsWith('CARD_')) return new ShopBackendError('CARD_DATA_REFUSED', error.message, { serviceCode: error.code })
+  if (error.code.startsWith('CARD_'))
+    return new ShopBackendError(
+      'CARD_DATA_REFUSED',
+      CARD_REFUSAL_WORDS[error.code] ?? `paymentMethod: the payment service refused the card data (${error.code})`,
+      { serviceCode: error.code },
+    )
   // The page's choice, not the service failing: said as a field and its rule, as a body the page got wrong.
   if (error.code === 'UNSUPPORTED_PAYMENT_METHOD')
     return new ShopBackendError('PAYMENT_METHOD_UNSUPPORTED', describeIssues(UNSUPPORTED_TYPE), UNSUPPORTED_TYPE)
