@@ -5,6 +5,7 @@ import {
   ServiceError,
   ServiceUnreachableError,
 } from '@card-jwe/service-client'
+import { MAX_CALL_DEADLINE_MS } from './ledger/details-claim.js'
 import {
   PaymentServiceError,
   type MerchantService,
@@ -95,7 +96,8 @@ export function merchantServiceFromClient(client: ServiceClient): MerchantServic
 
 /**
  * The back end's `service` and `registerShop` options from service-client's options (base URL,
- * deadlines, fetch): one client signs as the shop once its credentials are known.
+ * deadlines, fetch): one client signs as the shop once its credentials are known. A `deadlineMs`
+ * over 30 s is a TypeError: another instance takes a step's claim as abandoned after 60 s.
  */
 export function connectServiceClient(options: Omit<ServiceClientOptions, 'credentials'> = {}): {
   /** Both ports: the payment calls and the merchant set-up's. */
@@ -103,6 +105,10 @@ export function connectServiceClient(options: Omit<ServiceClientOptions, 'creden
   /** The unsigned registration call. */
   readonly registerShop: RegisterShop
 } {
+  if (typeof options.deadlineMs === 'number' && options.deadlineMs > MAX_CALL_DEADLINE_MS)
+    throw new TypeError(
+      `deadlineMs: at most ${MAX_CALL_DEADLINE_MS} ms, so a call ends long before another instance may take its order's step as abandoned`,
+    )
   return {
     service: (credentials) => {
       const client = createServiceClient({ ...options, credentials })

@@ -88,6 +88,8 @@ export interface ShopBackendOptions extends TelemetryOptions {
    * The signed service port once the shop's credentials are known (`connectServiceClient(...).service`,
    * which has the payment and the merchant set-up calls). A factory of your own may return only a
    * {@link PaymentService}: the set-up's calls are optional, and `merchantSetup` then throws a TypeError.
+   * Each of its calls must end within 30 s, retries included: another instance takes a step's call
+   * still out after 60 s as abandoned.
    */
   readonly service: (credentials: ServiceCredentials) => ShopService
   /** The unsigned registration call (`connectServiceClient(...).registerShop`); needed by `register` only. */

@@ -98,4 +98,14 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
     expect(refusal({ paths: JSON.parse('{"constructor": "/x"}') })).toMatch(/^paths\.constructor: not a path the back end serves/)
     expect(() => createShopBackend(optionsWith({ paths: { payments: '/checkout/pay' } }))).not.toThrow()
   })
+
+  it('refuses a service deadline a step claim could outlive (over 30 s), naming deadlineMs; 30 s itself is taken', () => {
+    const deadline = (deadlineMs: number) => () => connectServiceClient({ baseUrl: 'http://127.0.0.1:9', deadlineMs })
+    expect(deadline(30_001)).toThrow(TypeError)
+    expect(deadline(120_000)).toThrow(
+      "deadlineMs: at most 30000 ms, so a call ends long before another instance may take its order's step as abandoned",
+    )
+    expect(deadline(30_000)).not.toThrow()
+    expect(() => connectServiceClient({ baseUrl: 'http://127.0.0.1:9' })).not.toThrow()
+  })
 })

@@ -13,6 +13,12 @@ export const detailsKeyOf = (attempt: AttemptRecord, detailsFingerprint: string)
 /** How long a claimed details call may still be out: past every default deadline of the service client (15 s). */
 export const DETAILS_CLAIM_STALE_MS = 60_000
 
+/**
+ * The longest a call to the service may last, retries included: a call still out when another
+ * instance takes its claim as dead could pay a second time, so every call ends well inside it.
+ */
+export const MAX_CALL_DEADLINE_MS = DETAILS_CLAIM_STALE_MS / 2
+
 /** How long, in all, a details submission waits for another window's call to the service to end. */
 const DETAILS_WAIT_MS = 2_000
 
