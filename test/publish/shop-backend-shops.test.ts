@@ -295,6 +295,20 @@ test('the checkout README page pays a challenged card', async ({ page }) => {
   await expect(page.locator('#result')).toHaveAttribute('data-kind', 'paid')
   await expect(page.locator('#result')).toHaveText('Payment authorised. Thank you!')
   await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled()
+  // The shop's order route failing on a reload (a 502 once): no second order for the basket, which
+  // the shopper could pay again; Pay stays off and the words say payment is not possible now.
+  const paidId = await page.evaluate(() => sessionStorage.getItem('orderId'))
+  const created: string[] = []
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/orders') created.push(request.url())
+  })
+  await page.route('**/api/orders/*', (route) => route.fulfill({ status: 502, body: 'Bad Gateway' }), { times: 1 })
+  await page.reload()
+  await expect(page.locator('#result')).toHaveAttribute('data-kind', 'retry')
+  await expect(page.locator('#result')).toHaveText('Payment is not possible right now. Try again in a moment; you are never charged twice.')
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled()
+  expect(created).toEqual([])
+  expect(await page.evaluate(() => sessionStorage.getItem('orderId'))).toBe(paidId)
   // An id the shop no longer knows (its orders in memory, then a restart): a new order, and Pay on.
   await page.evaluate(() => sessionStorage.setItem('orderId', 'forgotten-order'))
   await page.reload()
