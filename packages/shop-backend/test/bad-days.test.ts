@@ -804,30 +804,6 @@ describe('on a bad day: the feed', () => {
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'captured'])
   })
 
-  it("an order paid twice whose later payment was given back in the back office: capture takes the other's money", async () => {
-    const s = await shop()
-    await s.backend.poller.pollNow()
-    const order = s.createOrder()
-    const atBankAnswer = await s.post('/api/payments', s.idealSubmission(order))
-    expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
-    const [atBank, byCard] = await attemptsOf(s, order.id)
-    // The bank's payment completed another way, and the ledger holds both paid (as a race can leave it).
-    const direct = createServiceClient({ baseUrl: world.sandbox.baseUrl, credentials: world.sandbox.readyMadeShop })
-    const redirectResult = await approveAtBank((atBankAnswer.body.action as { url: string }).url)
-    await direct.paymentDetails(world.sandbox.readyMadeShop.storeId, { details: { redirectResult } })
-    const paid = { state: 'authorised', resultCode: 'Authorised', updatedAt: new Date().toISOString() } as const
-    expect(await s.store.compareAndSet(atBank!.id, atBank!.version, paid)).toBeDefined()
-    // The merchant gives the card's payment back in the service's back office; the feed brings it.
-    await direct.capture(byCard!.pspReference!, order.amount)
-    await direct.refund(byCard!.pspReference!, order.amount)
-    await s.backend.poller.pollNow()
-    expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'refunded'])
-    // The order's money is the bank payment's now: the capture goes there, once.
-    expect(await s.backend.capture(order.id)).toMatchObject({ kind: 'capture', state: 'received', amount: order.amount })
-    expect(world.sandboxModifications(atBank!.pspReference!, 'capture')).toBe(1)
-    expect(world.sandboxModifications(byCard!.pspReference!, 'capture')).toBe(1)
-  })
-
   it('a poll that stops at its page limit says so, and a lost details answer behind it waits (503) instead of 409', async () => {
     const lines: string[] = []
     const s = await shop({ log: (line) => lines.push(line) })

@@ -1,7 +1,7 @@
 import { isNotNow, ShopBackendError } from '../errors.js'
 import { sameMoney } from '../lib/same-money.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
-import { type AttemptState, HOLDING_MONEY } from './transitions.js'
+import type { AttemptState } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
@@ -177,26 +177,6 @@ async function decide(
   const attempts = await attemptsOfOrder(context, orderId)
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
-  try {
-    return await decideOn(context, kind, orderId, options, window, attempt)
-  } catch (error) {
-    // An order paid twice whose latest payment was given back (the service's back office): what it
-    // refuses, with nothing sent, goes to the payment that still holds the shopper's money.
-    const holding = attempt?.state === 'refunded' ? [...attempts].reverse().find((a) => HOLDING_MONEY.has(a.state)) : undefined
-    if (!holding || !(error instanceof ShopBackendError && error.code === 'MODIFICATION_NOT_ALLOWED')) throw error
-    return decideOn(context, kind, orderId, options, window, holding)
-  }
-}
-
-/** {@link decide} on the attempt it acts on. */
-async function decideOn(
-  context: BackendContext,
-  kind: ModificationKind,
-  orderId: string,
-  options: ModifyOptions,
-  window: { readonly arrivedAt: number; readonly repeatWindowMs: number },
-  attempt: AttemptRecord | undefined,
-): Promise<Decision | undefined> {
   // A refund right after a capture: the money is captured once the feed shows it, not when it is asked for.
   const notAllowed = (asked: readonly ModificationRecord[] = []) =>
     new ShopBackendError(
