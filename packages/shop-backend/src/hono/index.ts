@@ -3,13 +3,26 @@ import type { ShopBackend } from '../shop-backend-types.js'
 
 /** Options of {@link mountShopBackend}. */
 export interface MountOptions {
-  /** The shopper's address; default the node-server socket's (`c.env.incoming`), else none. */
+  /**
+   * The shopper's address; default the connection's as the runtime's server gives it to Hono
+   * (`@hono/node-server`'s socket, `Deno.serve`'s `remoteAddr`, `Bun.serve`'s `requestIP`), else none.
+   */
   readonly ip?: (c: Context) => string | undefined
 }
 
+/** What each runtime's server hands Hono as `c.env`: only the parts that name the connection's address. */
+interface ServerEnv {
+  readonly incoming?: { readonly socket?: { readonly remoteAddress?: string } }
+  readonly remoteAddr?: { readonly hostname?: string }
+  readonly requestIP?: (request: Request) => { readonly address?: string } | null
+}
+
 function socketAddress(c: Context): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
-  return env?.incoming?.socket?.remoteAddress
+  const env = c.env as ServerEnv | undefined
+  if (env?.incoming) return env.incoming.socket?.remoteAddress
+  if (env?.remoteAddr) return env.remoteAddr.hostname
+  // A method of Bun's server: called on it.
+  return typeof env?.requestIP === 'function' ? (env.requestIP(c.req.raw)?.address ?? undefined) : undefined
 }
 
 /**

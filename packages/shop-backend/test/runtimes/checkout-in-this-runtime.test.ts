@@ -2,23 +2,27 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Hono } from 'hono'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import { type EncryptionCertificate, encryptCard, importCertificate, toPaymentMethod } from 'card-jwe'
 import { connectServiceClient, createShopBackend, type OrderChange, type ShopBackend, type ShopOrder } from '../../src/index.js'
+import { mountShopBackend } from '../../src/hono/index.js'
 import { loadOrCreateSecretKey } from '../../src/node/index.js'
 import { openPostgresStore, type PostgresStore } from '../../src/postgres/index.js'
 import { serverRuntime } from '../../../../test/support/runtime.js'
 import { approveAtBank } from '../support/bank-page.js'
 import { freshDatabase, postgres } from '../support/postgres.js'
 import { startSandboxProcess, type SandboxProcess } from '../support/sandbox-process.js'
-import { serveHere, type Served } from '../support/serve-here.js'
+import { serveHere, serveHonoHere, type Served } from '../support/serve-here.js'
 
 const RUNTIME = serverRuntime()
 
 describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () => {
   const orders = new Map<string, ShopOrder>()
   const changes: OrderChange[] = []
+  /** The shopper's address each payment request carried, by its reference: what 3-D Secure is sent. */
+  const shopperIPs = new Map<string, string | undefined>()
   let sandbox: SandboxProcess | undefined
   let keyFolder: string | undefined
   let database: Awaited<ReturnType<typeof freshDatabase>> | undefined
@@ -34,9 +38,21 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
     database = await freshDatabase('runtime')
     store = await openPostgresStore({ connectionString: database.url, max: 4 })
     served = await serveHere(() => backend)
+    const client = connectServiceClient({ baseUrl: sandbox.baseUrl })
     backend = createShopBackend({
       store,
-      ...connectServiceClient({ baseUrl: sandbox.baseUrl }),
+      ...client,
+      // The real client, its payment requests noted on their way.
+      service: (credentials) => {
+        const port = client.service(credentials)
+        return {
+          ...port,
+          createPayment: (storeId, body, call) => {
+            shopperIPs.set(String(body.reference), body.shopperIP)
+            return port.createPayment(storeId, body, call)
+          },
+        }
+      },
       secretKey: await loadOrCreateSecretKey(join(keyFolder, 'secrets', 'payments.key')),
       findOrder: (id) => orders.get(id),
       onOrderChange: (change) => void changes.push(change),
@@ -114,6 +130,34 @@ describe.skipIf(postgres.missing)(`the back end on ${RUNTIME}'s own server`, () 
     expect(attempts).toHaveLength(1)
     expect(attempts[0]).toMatchObject({ state: 'authorised', pspReference: expect.any(String) })
     expect(changes.filter((c) => c.state === 'authorised').map((c) => c.orderId)).toEqual([order.id, twice.id])
+  })
+
+  it("mounted on Hono on this runtime's own server, sends the shopper's address with a card payment, no ip option given", async () => {
+    const app = new Hono()
+    mountShopBackend(app, backend)
+    const hono = await serveHonoHere(app.fetch)
+    try {
+      const order = newOrder()
+      const browserInfo = {
+        userAgent: 'Mozilla/5.0',
+        acceptHeader: 'text/html',
+        language: 'en-GB',
+        colorDepth: 24,
+        screenHeight: 800,
+        screenWidth: 1280,
+        timeZoneOffset: 0,
+        javaEnabled: false,
+      }
+      const response = await fetch(`${hono.url}/api/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', origin: served!.url },
+        body: JSON.stringify({ ...(await cardSubmission(order)), browserInfo }),
+      })
+      expect({ status: response.status, body: await response.json() }).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+      expect(shopperIPs.get(order.reference)).toBe('127.0.0.1')
+    } finally {
+      await hono.close()
+    }
   })
 
   it('takes an iDEAL payment through the bank page and its details', async () => {

@@ -1,4 +1,6 @@
+import { once } from 'node:events'
 import type { RequestListener } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { ShopBackend } from '../../src/index.js'
 import { toNodeListener } from '../../src/node/index.js'
 import { listen } from './listen.js'
@@ -48,4 +50,22 @@ export async function serveHere(backend: () => ShopBackend): Promise<Served> {
     listener(req, res)
   })
   return { url, close }
+}
+
+/** A Hono app's `fetch` on this runtime's server as a shop runs it: `Deno.serve`, `Bun.serve`, or `@hono/node-server`. */
+export async function serveHonoHere(fetch: (request: Request, env: unknown) => Response | Promise<Response>): Promise<Served> {
+  const { Deno: deno, Bun: bun } = globalThis as { Deno?: DenoServe; Bun?: BunServe }
+  if (deno) {
+    const server = deno.serve({ hostname: '127.0.0.1', port: 0, onListen() {} }, async (request, info) => fetch(request, info))
+    return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() }
+  }
+  if (bun) {
+    const server = bun.serve({ hostname: '127.0.0.1', port: 0, fetch: async (request, self) => fetch(request, self) })
+    return { url: `http://127.0.0.1:${server.port}`, close: () => server.stop(true) }
+  }
+  const { serve } = await import('@hono/node-server')
+  const server = serve({ fetch, hostname: '127.0.0.1', port: 0 })
+  await once(server, 'listening')
+  const { port } = server.address() as AddressInfo
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((closed) => server.close(() => closed())) }
 }
