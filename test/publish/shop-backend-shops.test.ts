@@ -309,6 +309,13 @@ test('the checkout README page pays a challenged card', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled()
   expect(created).toEqual([])
   expect(await page.evaluate(() => sessionStorage.getItem('orderId'))).toBe(paidId)
+  // The same when the request fails on the way (the shop restarting): the words, no new order.
+  await page.route('**/api/orders/*', (route) => route.abort(), { times: 1 })
+  await page.reload()
+  await expect(page.locator('#result')).toHaveAttribute('data-kind', 'retry')
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeDisabled()
+  expect(created).toEqual([])
+  expect(await page.evaluate(() => sessionStorage.getItem('orderId'))).toBe(paidId)
   // An id the shop no longer knows (its orders in memory, then a restart): a new order, and Pay on.
   await page.evaluate(() => sessionStorage.setItem('orderId', 'forgotten-order'))
   await page.reload()
