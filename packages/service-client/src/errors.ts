@@ -7,7 +7,7 @@ export interface ServiceErrorBody {
   readonly status: number
   /** A stable code to branch on: the service's, or the client's `INVALID_RESPONSE` and `HTTP_ERROR`. */
   readonly errorCode: string
-  /** For the developer; for card data, one of the service's three messages. */
+  /** For the developer, never the page: a card refusal's text could echo what the shopper typed. */
   readonly message: string
   /** "validation", "security", "configuration" or "internal"; "client" when the client found the answer wrong. */
   readonly errorType: string
