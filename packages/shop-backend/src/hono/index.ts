@@ -19,10 +19,16 @@ interface ServerEnv {
 
 function socketAddress(c: Context): string | undefined {
   const env = c.env as ServerEnv | undefined
-  if (env?.incoming) return env.incoming.socket?.remoteAddress
-  if (env?.remoteAddr) return env.remoteAddr.hostname
   // A method of Bun's server: called on it.
-  return typeof env?.requestIP === 'function' ? (env.requestIP(c.req.raw)?.address ?? undefined) : undefined
+  const address = env?.incoming
+    ? env.incoming.socket?.remoteAddress
+    : env?.remoteAddr
+      ? env.remoteAddr.hostname
+      : typeof env?.requestIP === 'function'
+        ? env.requestIP(c.req.raw)?.address
+        : undefined
+  // Another platform's env (bindings of its own under these names) gives no address, never a wrong type.
+  return typeof address === 'string' ? address : undefined
 }
 
 /**
