@@ -17,16 +17,16 @@ interface ServerEnv {
   readonly requestIP?: (request: Request) => { readonly address?: string } | null
 }
 
-function socketAddress(c: Context): string | undefined {
-  const env = c.env as ServerEnv | undefined
+/** The address in what the runtime's server handed Hono: node-server's socket, Deno's info, or Bun's server. */
+function addressIn(env: ServerEnv | undefined, request: Request): unknown {
+  if (env?.incoming) return env.incoming.socket?.remoteAddress
+  if (env?.remoteAddr) return env.remoteAddr.hostname
   // A method of Bun's server: called on it.
-  const address = env?.incoming
-    ? env.incoming.socket?.remoteAddress
-    : env?.remoteAddr
-      ? env.remoteAddr.hostname
-      : typeof env?.requestIP === 'function'
-        ? env.requestIP(c.req.raw)?.address
-        : undefined
+  return typeof env?.requestIP === 'function' ? env.requestIP(request)?.address : undefined
+}
+
+function socketAddress(c: Context): string | undefined {
+  const address = addressIn(c.env as ServerEnv | undefined, c.req.raw)
   // Another platform's env (bindings of its own under these names) gives no address, never a wrong type.
   return typeof address === 'string' ? address : undefined
 }
