@@ -138,6 +138,7 @@ export function createServiceClient(options: ServiceClientOptions = {}): Service
   const E = ENDPOINTS
   return {
     baseUrl,
+    deadlineMs,
     withCredentials: (credentials) => createServiceClient({ ...options, credentials }),
     register: (async (shop: ShopRegistration, o?: IdempotentCall) => {
       const times = {

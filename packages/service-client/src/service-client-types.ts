@@ -159,6 +159,8 @@ export interface UnsubscribeRequest {
 export interface ServiceClient {
   /** The base URL the client calls, without a trailing slash. */
   readonly baseUrl: string
+  /** How long a call may take, retries included, unless its own options set a time (registration's is its own). */
+  readonly deadlineMs: number
   /** The same client, signing as this shop. */
   withCredentials(credentials: ServiceCredentials): ServiceClient
   /**

@@ -37,6 +37,13 @@ describe('deadline', () => {
     DEFAULT_DEADLINE_MS + 15_000,
   )
 
+  it('the client says its deadline: the given one, else the default, and the same after withCredentials', () => {
+    const given = createServiceClient({ baseUrl: 'http://127.0.0.1:9', deadlineMs: 7_000 })
+    expect(given.deadlineMs).toBe(7_000)
+    expect(given.withCredentials(credentials).deadlineMs).toBe(7_000)
+    expect(createServiceClient({ baseUrl: 'http://127.0.0.1:9' }).deadlineMs).toBe(DEFAULT_DEADLINE_MS)
+  })
+
   it('a per-call deadline and attempt timeout override the client', async () => {
     server = await misbehavingServer(() => reply.hang())
     const { client } = fastClient(server.url, { deadlineMs: 10_000, attemptTimeoutMs: 5_000 })

@@ -51,8 +51,20 @@ function classify(error: unknown, keepMessage = false): never {
  */
 export const CHECKOUT_CONFIG_DEADLINE_MS = 3_000
 
-/** Adapts a signed `ServiceClient` to the back end's {@link PaymentService} port. */
+/** A TypeError for a call deadline another instance's claim could outlive (details-claim.ts). */
+function checkCallDeadline(deadlineMs: number | undefined): void {
+  if (typeof deadlineMs === 'number' && deadlineMs > MAX_CALL_DEADLINE_MS)
+    throw new TypeError(
+      `deadlineMs: at most ${MAX_CALL_DEADLINE_MS} ms, so a call ends long before another instance may take its order's step as abandoned`,
+    )
+}
+
+/**
+ * Adapts a signed `ServiceClient` to the back end's {@link PaymentService} port. A client whose
+ * `deadlineMs` is over 30 s is a TypeError, as in {@link connectServiceClient}.
+ */
 export function paymentServiceFromClient(client: ServiceClient): PaymentService {
+  checkCallDeadline(client.deadlineMs)
   return {
     createPayment: (storeId, body, call) => client.createPayment(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
     paymentDetails: (storeId, body, call) => client.paymentDetails(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),
@@ -105,10 +117,7 @@ export function connectServiceClient(options: Omit<ServiceClientOptions, 'creden
   /** The unsigned registration call. */
   readonly registerShop: RegisterShop
 } {
-  if (typeof options.deadlineMs === 'number' && options.deadlineMs > MAX_CALL_DEADLINE_MS)
-    throw new TypeError(
-      `deadlineMs: at most ${MAX_CALL_DEADLINE_MS} ms, so a call ends long before another instance may take its order's step as abandoned`,
-    )
+  checkCallDeadline(options.deadlineMs)
   return {
     service: (credentials) => {
       const client = createServiceClient({ ...options, credentials })

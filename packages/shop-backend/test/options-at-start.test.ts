@@ -1,6 +1,13 @@
 import { createTestCertificate, type TestCertificate } from '@card-jwe/testkit'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { connectServiceClient, createShopBackend, generateSecretKey, type ShopBackendOptions } from '../src/index.js'
+import { createServiceClient } from '@card-jwe/service-client'
+import {
+  connectServiceClient,
+  createShopBackend,
+  generateSecretKey,
+  paymentServiceFromClient,
+  type ShopBackendOptions,
+} from '../src/index.js'
 import { openSqliteStore } from '../src/sqlite/index.js'
 
 let certificate: TestCertificate
@@ -107,5 +114,16 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
     )
     expect(deadline(30_000)).not.toThrow()
     expect(() => connectServiceClient({ baseUrl: 'http://127.0.0.1:9' })).not.toThrow()
+  })
+
+  it("refuses a client of the shop's own whose deadline a step claim could outlive, as connectServiceClient does", () => {
+    const credentials = { shopId: 'shop-1', serviceSecret: 'x'.repeat(32) }
+    const adapted = (deadlineMs?: number) => () =>
+      paymentServiceFromClient(createServiceClient({ baseUrl: 'http://127.0.0.1:9', credentials, ...(deadlineMs ? { deadlineMs } : {}) }))
+    expect(adapted(60_000)).toThrow(
+      "deadlineMs: at most 30000 ms, so a call ends long before another instance may take its order's step as abandoned",
+    )
+    expect(adapted(30_000)).not.toThrow()
+    expect(adapted()).not.toThrow()
   })
 })
