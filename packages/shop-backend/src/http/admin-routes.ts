@@ -69,14 +69,23 @@ export function pathMatcher(paths: readonly string[]): (pathname: string) => boo
 
 const RequestIdSchema = stringMatching(/^[A-Za-z0-9_-]{8,64}$/, '8 to 64 characters of [A-Za-z0-9_-]')
 const MoneySchema = z.strictObject({ currency: stringMatching(/^[A-Z]{3}$/, 'an ISO 4217 code'), value: z.int().min(1) })
-const AmountActionSchema = z.strictObject({ amount: MoneySchema.optional(), requestId: RequestIdSchema.optional() })
+/** Which of the order's payments (an order paid twice has two); the ledger checks it is one of them. */
+const PspReferenceSchema = stringMatching(/^[\x21-\x7e]{1,100}$/, "a payment's reference: 1 to 100 printable characters")
+const AmountActionSchema = z.strictObject({
+  amount: MoneySchema.optional(),
+  requestId: RequestIdSchema.optional(),
+  pspReference: PspReferenceSchema.optional(),
+})
 /** A refund by line: the order's lines by `id`, each with how many (the ledger checks them against the payment). */
 const RefundLinesSchema = z
   .array(z.strictObject({ id: z.string().min(1).max(100), quantity: z.int().min(1) }))
   .min(1)
   .max(1000)
 const RefundSchema = AmountActionSchema.extend({ lineItems: RefundLinesSchema.optional() })
-const CancelSchema = z.strictObject({ requestId: RequestIdSchema.optional() })
+const CancelSchema = z.strictObject({ requestId: RequestIdSchema.optional(), pspReference: PspReferenceSchema.optional() })
+/** The body's fields that were sent: an absent one is the option's default, never `undefined`. */
+const given = <T extends object>(body: T) =>
+  Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> }
 const NoFieldsSchema = z.strictObject({})
 
 /** A feed record as the admin sees it: references, status and amounts, nothing else it may carry. */
@@ -156,19 +165,15 @@ export function addAdminRoutes(
   app.get(order, async (c) => json(200, await orderView(context, orderIdParam(c)))).all(order, onlyMethod('GET'))
   post(capture, async (c) => {
     const orderId = orderIdParam(c)
-    const { amount, requestId } = await readJsonBody(c, AmountActionSchema, maxBodyBytes)
-    return json(200, await deps.modify('capture', orderId, { ...(amount ? { amount } : {}), ...(requestId ? { requestId } : {}) }))
+    return json(200, await deps.modify('capture', orderId, given(await readJsonBody(c, AmountActionSchema, maxBodyBytes))))
   })
   post(refund, async (c) => {
     const orderId = orderIdParam(c)
-    const { amount, requestId, lineItems } = await readJsonBody(c, RefundSchema, maxBodyBytes)
-    const options = { ...(amount ? { amount } : {}), ...(requestId ? { requestId } : {}), ...(lineItems ? { lineItems } : {}) }
-    return json(200, await deps.modify('refund', orderId, options))
+    return json(200, await deps.modify('refund', orderId, given(await readJsonBody(c, RefundSchema, maxBodyBytes))))
   })
   post(cancel, async (c) => {
     const orderId = orderIdParam(c)
-    const { requestId } = await readJsonBody(c, CancelSchema, maxBodyBytes)
-    return json(200, await deps.modify('cancel', orderId, requestId ? { requestId } : {}))
+    return json(200, await deps.modify('cancel', orderId, given(await readJsonBody(c, CancelSchema, maxBodyBytes))))
   })
 
   app

@@ -29,6 +29,12 @@ export interface ModifyOptions {
    * given `amount` must be that sum. Stored with the refund and sent again on every retry.
    */
   readonly lineItems?: readonly RefundLine[]
+  /**
+   * Which of the order's payments, by its `pspReference`. Default: the latest paid. For an order paid
+   * twice (`/problems`' `paidTwice` names both), the other one: a plain retry of a request made for it
+   * names it again, and acts on it alone.
+   */
+  readonly pspReference?: string
 }
 
 /** Spec "States and transitions" and "Endpoints" rule 5; refund preconditions are decisions.md's (captured money only). */
@@ -134,6 +140,8 @@ export async function modifyOrder(
   if (options.requestId !== undefined && !REQUEST_ID.test(options.requestId))
     throw new TypeError('requestId: 8 to 64 characters of [A-Za-z0-9_-]')
   if (options.lineItems !== undefined && kind !== 'refund') throw new TypeError(`lineItems: only a refund gives lines back, not a ${kind}`)
+  if (options.pspReference !== undefined && (typeof options.pspReference !== 'string' || options.pspReference === ''))
+    throw new TypeError("pspReference: a payment's reference, as the service gave it")
   // Checked and copied once, before the lock: what is stored and sent is this copy.
   const checked = options.lineItems === undefined ? options : { ...options, lineItems: refundLinesOf(options.lineItems) }
   // The repeat window is measured from the click's arrival: waiting for the order's lock or for older
@@ -169,12 +177,15 @@ async function decide(
   const stored = options.requestId === undefined ? undefined : await context.store.findModification(options.requestId)
   if (stored && (stored.orderId !== orderId || stored.kind !== kind))
     throw new ShopBackendError('REQUEST_ID_REUSED', 'requestId: already used for another order or action')
+  const named = options.pspReference === undefined ? undefined : await namedPayment(context, orderId, options.pspReference)
+  if (stored && named && stored.attemptId !== named.id)
+    throw new ShopBackendError('REQUEST_ID_REUSED', "requestId: already used for another of the order's payments")
   if (stored && stored.state !== 'requested') return { answer: resultOf(stored) }
   // The click repeated (here or on another instance): sent again under its key whatever the state now
   // (that state may be its own doing); the service answers it once, which settles it. Its refusal leaves
   // it open: the first send may have moved the money (sendStored).
   if (stored) return { answer: await sendStored(context, stored, 'again') }
-  const attempts = await attemptsOfOrder(context, orderId)
+  const attempts = named ? [named] : await attemptsOfOrder(context, orderId)
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
   // A refund right after a capture: the money is captured once the feed shows it, not when it is asked for.
@@ -257,6 +268,14 @@ async function decide(
       updatedAt: at,
     },
   }
+}
+
+/** The order's payment the merchant named: the attempt that holds its reference. */
+async function namedPayment(context: BackendContext, orderId: string, pspReference: string): Promise<AttemptRecord> {
+  const named = (await attemptsOfOrder(context, orderId)).find((a) => a.pspReference === pspReference)
+  const rule = "one of this order's payments"
+  if (!named) throw new ShopBackendError('INVALID_INPUT', `pspReference: ${rule}`, [{ path: 'pspReference', rule }])
+  return named
 }
 
 /**
