@@ -277,6 +277,46 @@ describe('the packed tarballs, installed in a shop project outside the workspace
     STEP_TIMEOUT,
   )
 
+  it(
+    'give the sandbox command --json: one JSON line on standard output a script reads, the log on standard error',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'card-jwe-sandbox-json-'))
+      const child = spawn(
+        join(project.dir, 'node_modules/.bin/card-jwe-sandbox'),
+        ['--port', '0', '--data-dir', dataDir, '--ready-made-store', '--json'],
+        { cwd: project.dir },
+      )
+      try {
+        let printed = ''
+        let logged = ''
+        child.stdout.on('data', (chunk: Buffer) => (printed += chunk))
+        child.stderr.on('data', (chunk: Buffer) => (logged += chunk))
+        const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+        const deadline = Date.now() + 30_000
+        while (!printed.endsWith('\n') && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 50))
+        const ready = JSON.parse(printed) as Record<string, string>
+        expect(Object.keys(ready).sort()).toEqual(
+          ['baseUrl', 'certificatePath', 'databasePath', 'fingerprint', 'privateKeyPath', 'serviceSecret', 'shopId', 'storeId'].sort(),
+        )
+        expect(ready.fingerprint).toMatch(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/)
+        expect(readFileSync(ready.certificatePath!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/)
+        expect(logged).toContain(`[sandbox] seeded ${ready.shopId} with ready-made store ${ready.storeId}`)
+        const client = createServiceClient({
+          baseUrl: ready.baseUrl!,
+          credentials: { shopId: ready.shopId!, serviceSecret: ready.serviceSecret! },
+        })
+        const methods = await client.checkoutPaymentMethods(ready.storeId!, { country: 'NL', currency: 'EUR' })
+        expect((methods.paymentMethods ?? []).map((m) => m.type)).toContain('scheme')
+        child.kill('SIGTERM')
+        expect(await exited).toBe(0)
+      } finally {
+        if (child.exitCode === null) child.kill('SIGKILL')
+        rmSync(dataDir, { recursive: true, force: true })
+      }
+    },
+    STEP_TIMEOUT,
+  )
+
   describe('the Playwright fixture: the demo spec, run from the tarballs against the demo shop', () => {
     const DEMO_FRONT = join(root, 'apps/demo/dist/front')
     const CHROMIUM_ARGS =

@@ -2,7 +2,8 @@
 /**
  * `npx card-jwe-sandbox`: the sandbox on loopback until Ctrl-C, for a shop in development. Prints
  * what a shop needs to talk to it: base URL, certificate path and SHA-256 fingerprint, and with
- * --ready-made-store a registered shop and an onboarded store to pay with at once.
+ * --ready-made-store a registered shop and an onboarded store to pay with at once; with --json as one
+ * JSON line a script can read.
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -19,6 +20,9 @@ const USAGE = `Usage: card-jwe-sandbox [options]
                       (default ./.sandbox-data; env SANDBOX_DATA_DIR)
   --ready-made-store  also create a registered shop with an onboarded store, and print its
                       shop id, service secret and store id (skips registration and merchant set-up)
+  --json              print those as one line of JSON on standard output once ready (baseUrl,
+                      certificatePath, privateKeyPath, fingerprint, databasePath, and shopId,
+                      serviceSecret, storeId or registrationUrl); the log goes to standard error
   --help, --version
 `
 
@@ -34,6 +38,7 @@ function parse() {
       port: { type: 'string' },
       'data-dir': { type: 'string' },
       'ready-made-store': { type: 'boolean' },
+      json: { type: 'boolean' },
       help: { type: 'boolean' },
       version: { type: 'boolean' },
     },
@@ -60,6 +65,8 @@ if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a wh
 const sandbox = await startSandbox({
   dataDir: resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data'),
   port: Number(portText),
+  // With --json, standard output is that one line alone.
+  ...(args.json ? { log: (line: string) => void process.stderr.write(`[sandbox] ${line}\n`) } : {}),
 }).catch((error: unknown) => {
   if ((error as { code?: unknown } | undefined)?.code !== 'EADDRINUSE') throw error
   process.stderr.write(
@@ -67,18 +74,24 @@ const sandbox = await startSandbox({
   )
   return process.exit(1)
 })
-const lines = [
-  `sandbox listening at ${sandbox.baseUrl}`,
-  `certificate ${sandbox.certificatePath}`,
-  `private key ${sandbox.privateKeyPath} (test only: cardDecryptionKey for @card-jwe/testkit/playwright)`,
-  `SHA-256 ${sandbox.fingerprint}`,
-  `database ${sandbox.databasePath}`,
-]
-if (args['ready-made-store']) {
-  const shop = sandbox.createReadyMadeShop()
-  lines.push(`shop id ${shop.shopId}`, `service secret ${shop.serviceSecret}`, `store id ${shop.storeId}`)
+const { baseUrl, certificatePath, privateKeyPath, fingerprint, databasePath } = sandbox
+const shop = args['ready-made-store'] ? sandbox.createReadyMadeShop() : undefined
+const registrationUrl = `${baseUrl}${REGISTRATION_PATH}`
+if (args.json) {
+  const ready = { baseUrl, certificatePath, privateKeyPath, fingerprint, databasePath }
+  const then = shop ? { shopId: shop.shopId, serviceSecret: shop.serviceSecret, storeId: shop.storeId } : { registrationUrl }
+  process.stdout.write(`${JSON.stringify({ ...ready, ...then })}\n`)
 } else {
-  lines.push(`register a shop: POST ${sandbox.baseUrl}${REGISTRATION_PATH} {shopUrl, key, secret} (or restart with --ready-made-store)`)
+  const lines = [
+    `sandbox listening at ${baseUrl}`,
+    `certificate ${certificatePath}`,
+    `private key ${privateKeyPath} (test only: cardDecryptionKey for @card-jwe/testkit/playwright)`,
+    `SHA-256 ${fingerprint}`,
+    `database ${databasePath}`,
+    ...(shop
+      ? [`shop id ${shop.shopId}`, `service secret ${shop.serviceSecret}`, `store id ${shop.storeId}`]
+      : [`register a shop: POST ${registrationUrl} {shopUrl, key, secret} (or restart with --ready-made-store)`]),
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
 }
-process.stdout.write(`${lines.join('\n')}\n`)
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void sandbox.close().then(() => process.exit(0)))
