@@ -64,6 +64,11 @@ function checkCallDeadline(deadlineMs: number | undefined): void {
  * `deadlineMs` is over 30 s is a TypeError, as in {@link connectServiceClient}.
  */
 export function paymentServiceFromClient(client: ServiceClient): PaymentService {
+  // A client that does not say its deadline (another copy, an older release) could have any.
+  if (typeof client.deadlineMs !== 'number' || !Number.isFinite(client.deadlineMs))
+    throw new TypeError(
+      'client.deadlineMs: a number; the client must say its deadline (a client of this release of @card-jwe/service-client)',
+    )
   checkCallDeadline(client.deadlineMs)
   return {
     createPayment: (storeId, body, call) => client.createPayment(storeId, body, { idempotencyKey: call.idempotencyKey }).catch(classify),

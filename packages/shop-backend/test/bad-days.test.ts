@@ -798,7 +798,8 @@ describe('on a bad day: the feed', () => {
     // Both paid in the ledger, as one could be before the check above (or by a race beside it).
     const paid = { state: 'authorised', resultCode: 'Authorised', updatedAt: new Date().toISOString() } as const
     expect(await s.store.compareAndSet(atBank.id, atBank.version, paid)).toBeDefined()
-    await s.backend.capture(order.id)
+    const [, byCard] = await attemptsOf(s, order.id)
+    await s.backend.capture(order.id, { pspReference: byCard!.pspReference! })
     const report = await s.backend.poller.pollNow()
     expect(report.problems ?? []).toEqual([])
     expect((await attemptsOf(s, order.id)).map((a) => a.state)).toEqual(['authorised', 'captured'])

@@ -65,17 +65,39 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
     expect((await attemptsOf(s, orderId)).map((a) => a.state)).toEqual(['refunded', 'cancelled'])
   })
 
-  it('a capture of a named payment whose answer was lost is settled under its key by a plain retry naming it: one capture', async () => {
+  it('refuses a call that names no payment, before and after one was cancelled, naming pspReference: nothing sent', async () => {
+    const s = await shop(patientClient(world()))
+    const { orderId, bank, card } = await orderPaidTwice(s)
+    const unnamed = {
+      code: 'INVALID_INPUT',
+      message: 'pspReference: needed for an order paid twice: which of its payments',
+      details: [{ path: 'pspReference', rule: 'needed for an order paid twice: which of its payments' }],
+    }
+    await expect(s.backend.cancel(orderId)).rejects.toMatchObject(unnamed)
+    await s.backend.cancel(orderId, { pspReference: card })
+    await s.backend.poller.pollNow()
+    // The latest paid is now the other payment: the same plain cancel again must not reach it.
+    await expect(s.backend.cancel(orderId)).rejects.toMatchObject(unnamed)
+    await expect(s.backend.capture(orderId, { requestId: 'click-capture-2' })).rejects.toMatchObject(unnamed)
+    expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([[], ['cancel']])
+  })
+
+  it('a named capture whose answer was lost: a retry without the name is refused; by name or requestId it is settled once', async () => {
     const s = await shop(patientClient(world()))
     const { orderId, bank, card } = await orderPaidTwice(s)
     world().proxy.matches = (method, path) => method === 'POST' && path.endsWith('/captures')
     world().proxy.mode = 'lose-answers'
+    let lost: unknown
     try {
-      await expect(s.backend.capture(orderId, { pspReference: bank })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      lost = await s.backend.capture(orderId, { pspReference: bank }).catch((error: unknown) => error)
     } finally {
       world().proxy.mode = 'pass'
       world().proxy.matches = () => true
     }
+    expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
+    await expect(s.backend.capture(orderId)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+    const { requestId } = (lost as ShopBackendError).details as { requestId: string }
+    expect(await s.backend.capture(orderId, { requestId })).toMatchObject({ kind: 'capture', state: 'received' })
     expect(await s.backend.capture(orderId, { pspReference: bank })).toMatchObject({ kind: 'capture', state: 'received' })
     expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['capture'], []])
   })
@@ -105,9 +127,10 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
     expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['capture'], []])
   })
 
-  it('the admin route takes pspReference in the body, and refuses one that is not a reference, naming it', async () => {
+  it("the admin routes take pspReference in the body, and refuse one that is not a reference or not the order's", async () => {
     const s = await shop({ ...patientClient(world()), admin: { authorize: () => true } })
     const { orderId, bank, card } = await orderPaidTwice(s)
+    const other = await orderPaidTwice(s)
     const post = async (path: string, body: unknown) => {
       const response = await s.backend.fetch(
         new Request(`http://shop.test/api/admin/orders/${orderId}/${path}`, {
@@ -123,7 +146,17 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
       status: 400,
       body: { error: 'INVALID_BODY', details: [{ path: 'pspReference' }] },
     })
-    expect(await post('cancel', { pspReference: bank })).toMatchObject({ status: 200, body: { kind: 'cancel', state: 'received' } })
-    expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['cancel'], []])
+    expect(await post('capture', { pspReference: other.bank })).toMatchObject({
+      status: 400,
+      body: { error: 'INVALID_INPUT', details: [{ path: 'pspReference' }] },
+    })
+    expect(await post('capture', {})).toMatchObject({ status: 400, body: { error: 'INVALID_INPUT', details: [{ path: 'pspReference' }] } })
+    expect(await post('capture', { pspReference: bank })).toMatchObject({ status: 200, body: { kind: 'capture', state: 'received' } })
+    await s.backend.poller.pollNow()
+    const part = { pspReference: bank, amount: { currency: 'EUR', value: 1000 } }
+    expect(await post('refund', part)).toMatchObject({ status: 200, body: { kind: 'refund', state: 'received' } })
+    expect(await post('cancel', { pspReference: card })).toMatchObject({ status: 200, body: { kind: 'cancel', state: 'received' } })
+    expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['capture', 'refund'], ['cancel']])
+    expect([sandboxModifications(other.bank), sandboxModifications(other.card)]).toEqual([[], []])
   })
 })

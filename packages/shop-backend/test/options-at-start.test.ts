@@ -1,6 +1,6 @@
 import { createTestCertificate, type TestCertificate } from '@card-jwe/testkit'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { createServiceClient } from '@card-jwe/service-client'
+import { createServiceClient, type ServiceClient } from '@card-jwe/service-client'
 import {
   connectServiceClient,
   createShopBackend,
@@ -125,5 +125,10 @@ describe('createShopBackend refuses options a shop got wrong, at start, naming t
     )
     expect(adapted(30_000)).not.toThrow()
     expect(adapted()).not.toThrow()
+    // A client that does not say its deadline (another copy of the client, an older one) could have any.
+    const { deadlineMs: _, ...silent } = createServiceClient({ baseUrl: 'http://127.0.0.1:9', credentials })
+    expect(() => paymentServiceFromClient(silent as ServiceClient)).toThrow(
+      'client.deadlineMs: a number; the client must say its deadline (a client of this release of @card-jwe/service-client)',
+    )
   })
 })

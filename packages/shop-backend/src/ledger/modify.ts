@@ -1,7 +1,7 @@
 import { isNotNow, ShopBackendError } from '../errors.js'
 import { sameMoney } from '../lib/same-money.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
-import type { AttemptState } from './transitions.js'
+import { type AttemptState, TOOK_PAYMENT } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
@@ -18,7 +18,7 @@ export interface ModifyOptions {
   /**
    * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id after an
    * unknown outcome and it is sent with the same idempotency key, never twice. Without one, the
-   * order's open request of this kind (its outcome unknown) is settled first under its key and is the
+   * payment's open request of this kind (its outcome unknown) is settled first under its key and is the
    * answer when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`,
    * and, once nothing is left, the request that took the rest.
    */
@@ -30,9 +30,9 @@ export interface ModifyOptions {
    */
   readonly lineItems?: readonly RefundLine[]
   /**
-   * Which of the order's payments, by its `pspReference`. Default: the latest paid. For an order paid
-   * twice (`/problems`' `paidTwice` names both), the other one: a plain retry of a request made for it
-   * names it again, and acts on it alone.
+   * Which of the order's payments, by its `pspReference`. Default: its one payment. An order paid
+   * twice (`/problems`' `paidTwice` names both) needs it on every call, retries too: which payment a
+   * call means cannot be guessed without moving money on the other.
    */
   readonly pspReference?: string
 }
@@ -186,6 +186,11 @@ async function decide(
   // it open: the first send may have moved the money (sendStored).
   if (stored) return { answer: await sendStored(context, stored, 'again') }
   const attempts = named ? [named] : await attemptsOfOrder(context, orderId)
+  // Two payments taken: "the latest paid" moves once one is cancelled or refunded, so a repeated call would act on the other.
+  if (!named && attempts.filter((a) => TOOK_PAYMENT.has(a.state)).length > 1) {
+    const rule = 'needed for an order paid twice: which of its payments'
+    throw new ShopBackendError('INVALID_INPUT', `pspReference: ${rule}`, [{ path: 'pspReference', rule }])
+  }
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
   // A refund right after a capture: the money is captured once the feed shows it, not when it is asked for.

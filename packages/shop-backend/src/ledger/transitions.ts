@@ -67,6 +67,8 @@ export const PAID_STATES: ReadonlySet<AttemptState> = new Set([
   'partially_refunded',
   'refunded',
 ])
+/** The service took the payment at some point: paid, or authorised then cancelled by the merchant. */
+export const TOOK_PAYMENT: ReadonlySet<AttemptState> = new Set([...PAID_STATES, 'cancelled'])
 /** Paid states in which the service still holds the shopper's money (a refunded one gave it back). */
 export const HOLDING_MONEY: ReadonlySet<AttemptState> = new Set([...PAID_STATES].filter((state) => state !== 'refunded'))
 /** A move that starts holding the shopper's money (paid from unpaid): a second one for an order is PAID_TWICE. */
