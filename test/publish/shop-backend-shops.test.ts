@@ -90,7 +90,10 @@ export default defineConfig({
 `
 
 /** A README shop of `framework` from its compiled file, serving `pageDir`, on a free port against the sandbox. */
-async function startReadmeShop(framework: Framework, pageDir: string): Promise<{ shopUrl: string; dataDir: string; shop: ChildProcess }> {
+async function startReadmeShop(
+  framework: Framework,
+  pageDir: string,
+): Promise<{ shopUrl: string; dataDir: string; shop: ChildProcess; printed: () => string }> {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), `card-jwe-${framework}-shop-`))
   dataDirs.push(dataDir)
@@ -106,10 +109,12 @@ async function startReadmeShop(framework: Framework, pageDir: string): Promise<{
     },
   })
   started.push(shop)
+  let printed = ''
+  for (const stream of [shop.stdout, shop.stderr]) stream.on('data', (chunk: Buffer) => (printed += chunk))
   const { match } = await waitFor(shop, /^shop: (http:\/\/\S+)$/m)
   const shopUrl = match[1]!
   expect(shopUrl).toBe(`http://127.0.0.1:${port}`)
-  return { shopUrl, dataDir, shop }
+  return { shopUrl, dataDir, shop, printed: () => printed }
 }
 
 /** Runs the Playwright specs of the project's folder `folder` against `shopUrl`; its output, also kept in test-results. */
@@ -177,8 +182,19 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
   it(
     'registers with the sandbox and takes a challenged card to Authorised in Chromium; the ledger holds the one payment',
     async () => {
-      const { shopUrl, dataDir, shop } = await startReadmeShop(framework, join(project.dir, 'page'))
+      const { shopUrl, dataDir, shop, printed } = await startReadmeShop(framework, join(project.dir, 'page'))
       const config = await (await fetch(`${shopUrl}/api/config`)).json()
+      // A broken page posting raw card fields as JSON cut short: refused by the back end in JSON, and the
+      // card's fields in no answer and no line the shop printed (a parser's error would quote the body).
+      const cut = '{"orderId":"1","paymentMethod":{"type":"scheme","number":"4111111145551142","cvc":"737","expiryYear":"2030"'
+      const broken = await fetch(`${shopUrl}/api/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: cut })
+      const brokenBody = await broken.text()
+      expect({ status: broken.status, json: broken.headers.get('content-type')?.startsWith('application/json') }).toEqual({
+        status: 400,
+        json: true,
+      })
+      const cardFields = /4111111145551142|"cvc"|2030/
+      expect(brokenBody).not.toMatch(cardFields)
       expect(config).toMatchObject({ checkoutReady: true, serviceReachable: true, paymentMethods: expect.arrayContaining(['scheme']) })
 
       const output = runPlaywright('shops-e2e', shopUrl, `shop-backend-${framework}-shop.txt`)
@@ -221,6 +237,8 @@ describe.each(FRAMEWORKS)("the shop-backend README's %s shop, from the tarballs"
       await new Promise((resolve) => setTimeout(resolve, 300))
       expect(await inFlight.finish()).toMatchObject({ status: 200, body: expect.stringContaining('"value":1450') })
       expect((await exited).code).toBe(0)
+      // Everything the shop printed, read once it exited.
+      expect(printed()).not.toMatch(cardFields)
     },
     STEP_TIMEOUT,
   )

@@ -44,8 +44,9 @@ function bytesAlreadyRead(req: WithRawBody): Buffer | undefined {
 /**
  * The back end as an Express 5 middleware, mounted at the app's root beside your own routes:
  * `app.use(shopBackendHandler(backend))`. It answers the back end's paths (`backend.paths`) and
- * passes every other request on. It works whether or not a body parser ran before it (see the
- * README); the HTTP plumbing is `@hono/node-server`'s, as for `toNodeListener`.
+ * passes every other request on. Mount it before any body parser: a parser's error on a broken body
+ * quotes it, and Express's default handler logs it (raw card fields from a broken page). It still
+ * works after one (see the README); the HTTP plumbing is `@hono/node-server`'s, as for `toNodeListener`.
  */
 export function shopBackendHandler(backend: ShopBackend, options: ExpressHandlerOptions = {}): ExpressShopBackendHandler {
   const ipOf = options.ip ?? ((req: ExpressLikeRequest) => req.ip ?? req.socket.remoteAddress)
