@@ -1,13 +1,13 @@
 import { isNotNow, ShopBackendError } from '../errors.js'
-import { sameMoney } from '../lib/same-money.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import { type AttemptState, TOOK_PAYMENT } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
 import { attemptsOfOrder, paidAttempt } from './attempts.js'
-import { resultOf, sendStored, type ModificationResult } from './send-modification.js'
-import { checkLinesLeft, linesAmount, refundLinesOf, sameLines } from './refund-lines.js'
+import { answerOf, resultOf, sendStored, type ModificationResult } from './send-modification.js'
+import { checkLinesLeft, linesAmount, refundLinesOf } from './refund-lines.js'
+import { amountFor, askedTheSame, restAfterAsked, sameAsked } from './asked-amount.js'
 
 export type { ModificationResult } from './send-modification.js'
 
@@ -16,11 +16,12 @@ export interface ModifyOptions {
   /** Default: what is left (capture: authorised minus captured; refund: captured minus refunded). */
   readonly amount?: Money
   /**
-   * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id after an
-   * unknown outcome and it is sent with the same idempotency key, never twice. Without one, the
-   * payment's open request of this kind (its outcome unknown) is settled first under its key and is the
-   * answer when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`,
-   * and, once nothing is left, the request that took the rest.
+   * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id (and the same
+   * amount and lines) after an unknown outcome and it is sent with the same idempotency key, never
+   * twice; a new id while a request of this kind on the payment is open is `OUTCOME_PENDING` naming
+   * that one. Without one, the payment's open request of this kind (its outcome unknown) is settled
+   * first under its key and is the answer when it asked for the same (amount, or the rest); so is one
+   * made within `repeatWindowMs`, and, once nothing is left, the request that took the rest.
    */
   readonly requestId?: string
   /**
@@ -52,79 +53,6 @@ const CAUSED_BY: Readonly<Record<ModificationKind, ReadonlySet<AttemptState>>> =
 }
 
 const REQUEST_ID = /^[A-Za-z0-9_-]{8,64}$/
-
-/** What is left to capture or refund by the feed's totals. */
-function leftByFeed(kind: 'capture' | 'refund', attempt: AttemptRecord): number {
-  return kind === 'capture' ? attempt.amount.value - attempt.capturedValue : attempt.capturedValue - attempt.refundedValue
-}
-
-/**
- * "The rest" when no amount is given. The feed's totals lag the service's answers: what this ledger
- * asked for and the service took (or has not answered yet) counts as done, so the rest right after a
- * partial capture is the rest, not the whole. The larger count wins: the merchant may also capture
- * elsewhere (the processor's back office), which only the feed shows. A given amount is checked
- * against the feed alone, so one the service took and later failed never blocks the merchant.
- */
-function restAfterAsked(kind: 'capture' | 'refund', attempt: AttemptRecord, asked: readonly ModificationRecord[]): number {
-  const askedFor = asked
-    .filter((m) => m.kind === kind && (m.state === 'received' || m.state === 'requested'))
-    .reduce((sum, m) => sum + (m.amount?.value ?? 0), 0)
-  const done = kind === 'capture' ? attempt.capturedValue : attempt.refundedValue
-  const whole = kind === 'capture' ? attempt.amount.value : attempt.capturedValue
-  return whole - Math.max(done, askedFor)
-}
-
-function amountFor(
-  kind: ModificationKind,
-  attempt: AttemptRecord,
-  asked: readonly ModificationRecord[],
-  given: Money | undefined,
-): Money | undefined {
-  if (kind === 'cancel') return undefined
-  const left = given ? leftByFeed(kind, attempt) : restAfterAsked(kind, attempt, asked)
-  // No amount was given, so none is named: what is wrong is that nothing is left.
-  if (!given && left < 1) throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `orderId: nothing is left to ${kind}`)
-  const amount = given ?? { currency: attempt.amount.currency, value: left }
-  if (amount.currency !== attempt.amount.currency)
-    throw new ShopBackendError('AMOUNT_NOT_ALLOWED', "amount.currency: must be the payment's currency")
-  if (!Number.isSafeInteger(amount.value) || amount.value < 1 || amount.value > left) {
-    // What is left is said (an amount, never card data): a merchant's page can offer it.
-    throw new ShopBackendError('AMOUNT_NOT_ALLOWED', `amount.value: an integer from 1 to what is left to ${kind} (${left})`, {
-      left: { currency: attempt.amount.currency, value: left },
-    })
-  }
-  // As the ledger reads it back: the first call's row and a retry's are the same record.
-  return { currency: amount.currency, value: amount.value }
-}
-
-/**
- * Whether `m` asked for what this call asks for: the same lines (or none, both), and the given amount
- * (a refund by line's is its lines' sum) or, none given, the rest. `m` says whether it asked for the
- * rest: the feed's totals may already count `m` itself (a part capture refunded whole stays
- * partially refunded), so its rest cannot be worked out again. A row stored before the ledger kept
- * that is judged by the rest as it was before it.
- */
-function sameAsked(
-  m: ModificationRecord,
-  attempt: AttemptRecord,
-  asked: readonly ModificationRecord[],
-  given: Money | undefined,
-  lines: readonly RefundLine[] | undefined,
-): boolean {
-  if (m.kind === 'cancel') return true
-  if (!sameLines(m.lineItems, lines)) return false
-  if (given === undefined && m.askedForRest !== undefined) return m.askedForRest
-  const wanted = given ?? {
-    currency: attempt.amount.currency,
-    // Only what was asked before m: a later request does not change what m's "rest" was.
-    value: restAfterAsked(
-      m.kind,
-      attempt,
-      asked.filter((other) => other.id !== m.id && Date.parse(other.createdAt) < Date.parse(m.createdAt)),
-    ),
-  }
-  return m.amount !== undefined && sameMoney(m.amount, wanted)
-}
 
 /** Rounds of read, decide, store before giving up: each lost round means another writer stored a row of this order. */
 const ROUNDS = 8
@@ -180,7 +108,9 @@ async function decide(
   const named = options.pspReference === undefined ? undefined : await namedPayment(context, orderId, options.pspReference)
   if (stored && named && stored.attemptId !== named.id)
     throw new ShopBackendError('REQUEST_ID_REUSED', "requestId: already used for another of the order's payments")
-  if (stored && stored.state !== 'requested') return { answer: resultOf(stored) }
+  if (stored && !askedTheSame(stored, options))
+    throw new ShopBackendError('REQUEST_ID_REUSED', 'requestId: already used for another amount or other lines')
+  if (stored && stored.state !== 'requested') return { answer: answerOf(stored) }
   // The click repeated (here or on another instance): sent again under its key whatever the state now
   // (that state may be its own doing); the service answers it once, which settles it. Its refusal leaves
   // it open: the first send may have moved the money (sendStored).
@@ -210,6 +140,15 @@ async function decide(
   // This click stored by another instance since the lookup above: the next round answers it as a repeat,
   // not as a new request that finds nothing left (its own row already counts as asked).
   if (options.requestId !== undefined && asked.some((m) => m.id === options.requestId)) return undefined
+  // A new click while one of its kind has an unknown outcome may be that one again (its answer lost
+  // with the merchant's page): it waits for that one to be settled, sent again under its own key.
+  const unsettled = options.requestId === undefined ? undefined : asked.find((m) => m.kind === kind && m.state === 'requested')
+  if (unsettled)
+    throw new ShopBackendError(
+      'OUTCOME_PENDING',
+      `requestId: a ${kind} of this payment has an unknown outcome; send it again first (its requestId, or a call without one)`,
+      { requestId: unsettled.id },
+    )
   const lines = options.lineItems
   // A refund by line asks for its lines' sum: an amount as good as a given one.
   const given = lines === undefined ? options.amount : linesAmount(attempt, lines, options.amount)

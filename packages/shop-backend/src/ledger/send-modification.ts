@@ -62,6 +62,12 @@ export const resultOf = (m: ModificationRecord): ModificationResult => ({
   ...(m.lineItems === undefined ? {} : { lineItems: m.lineItems }),
 })
 
+/** A stored request as the merchant heard it the first time: a refused one is its 409 again, never a 200 saying so. */
+export function answerOf(m: ModificationRecord): ModificationResult {
+  if (m.state === 'refused') throw refusedByService(m.kind, m.errorCode ?? 'UNKNOWN', m.id)
+  return resultOf(m)
+}
+
 /**
  * Whether this is a stored modification's first send (right after its row was stored) or a send
  * again (its request id repeated, an open one settled by a plain call, on any instance).
@@ -153,7 +159,7 @@ async function refusedAgain(context: BackendContext, m: ModificationRecord, erro
  */
 export async function sendStored(context: BackendContext, stored: ModificationRecord, turn: SendTurn): Promise<ModificationResult> {
   const modification = turn === 'first' ? stored : await movedOn(context, stored)
-  if (modification.state !== 'requested') return resultOf(modification)
+  if (modification.state !== 'requested') return answerOf(modification)
   const attempt = await context.store.findAttempt(modification.attemptId)
   const { service } = await context.connection()
   // The body as stored: a retry (plain, by requestId, on another instance) sends the same lines under the same key.
@@ -173,10 +179,10 @@ export async function sendStored(context: BackendContext, stored: ModificationRe
       : turn === 'first'
         ? await context.store.updateModification(modification.id, modification.version, refused())
         : undefined
-    if (ended?.state === 'refused') throw modificationRefused(error, modification.kind)
+    if (ended?.state === 'refused') throw modificationRefused(error, modification)
     // Answered meanwhile by another send (this key's first, taken): that answer, not this refusal.
     const now = ended ?? (await storedNow(context, modification))
-    if (now && now.state !== 'requested') return resultOf(now)
+    if (now && now.state !== 'requested') return answerOf(now)
     throw await refusedAgain(context, modification, error)
   }
   return resultOf(await storeReceived(context, modification, answer))
@@ -192,13 +198,18 @@ async function storeReceived(context: BackendContext, sent: ModificationRecord, 
 
 /**
  * The service's no to a capture, refund or cancel (a state the feed has not shown yet): the
- * merchant's to judge, 409 with its code; stored refused, so its repeat answers refused. Not the
+ * merchant's to judge, 409 with its code; stored refused, so its repeat is the same 409. Not the
  * ledger's MODIFICATION_NOT_ALLOWED, which a later try may pass. 502 only when the service failed.
  */
-function modificationRefused(error: PaymentServiceError, kind: ModificationKind): ShopBackendError {
+function modificationRefused(error: PaymentServiceError, m: ModificationRecord): ShopBackendError {
   if (error.status === undefined || error.status >= 500) return refusal(error)
-  return new ShopBackendError('MODIFICATION_REFUSED', `${kind}: the payment service refused it (${error.code})`, {
-    serviceCode: error.code,
+  return refusedByService(m.kind, error.code, m.id)
+}
+
+function refusedByService(kind: ModificationKind, serviceCode: string, requestId: string): ShopBackendError {
+  return new ShopBackendError('MODIFICATION_REFUSED', `${kind}: the payment service refused it (${serviceCode})`, {
+    serviceCode,
+    requestId,
   })
 }
 
