@@ -1,18 +1,21 @@
+import { KNOWN_PAYMENT_STATUSES, type KnownPaymentStatus } from '@card-jwe/service-client'
 import type { IdempotencyClaim } from './idempotency.js'
 import type { SandboxContext } from './context.js'
 import type { Db } from './db.js'
 
-export type PaymentStatus =
-  | 'identify_shopper'
-  | 'challenge_shopper'
-  | 'redirect_shopper'
-  | 'authorised'
-  | 'partially_captured'
-  | 'captured'
-  | 'partially_refunded'
-  | 'refunded'
-  | 'cancelled'
-  | 'refused'
+/** Every status a payment of the sandbox can be in: the ones the client knows. */
+export const PAYMENT_STATUSES = KNOWN_PAYMENT_STATUSES
+export type PaymentStatus = KnownPaymentStatus
+
+/** Every `resultCode` the sandbox answers a payment with. */
+export const RESULT_CODES = Object.freeze([
+  'Authorised',
+  'Refused',
+  'Cancelled',
+  'RedirectShopper',
+  'IdentifyShopper',
+  'ChallengeShopper',
+] as const)
 
 export interface PaymentRow {
   readonly psp_reference: string

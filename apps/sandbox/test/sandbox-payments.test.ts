@@ -140,7 +140,7 @@ describe('GET /sandbox/payments', () => {
     expect((await listed('?shopId=nosuchshop')).count).toBe(0)
   })
 
-  it('refuses an unknown filter, a repeated one and a limit out of range, naming it; it is read-only', async () => {
+  it('refuses an unknown or repeated filter, a status or resultCode it never gives, a limit out of range, by name; read-only', async () => {
     const refusal = async (query: string) => {
       const answer = await fetch(`${fixture.sandbox.baseUrl}/sandbox/payments${query}`)
       return { status: answer.status, body: (await answer.json()) as { errorCode: string; message: string } }
@@ -154,6 +154,14 @@ describe('GET /sandbox/payments', () => {
     expect((await refusal('?reference=a&reference=b')).body.message).toMatch(/^query: reference: /)
     for (const limit of ['0', String(SANDBOX_PAYMENTS_MAX_LIMIT + 1), 'ten', '-1'])
       expect((await refusal(`?limit=${limit}`)).body.message, limit).toMatch(/^query: limit: /)
+    // A misspelt value would count nothing, and a "charged at most once" check would pass on it.
+    expect(await refusal('?status=authorized')).toMatchObject({
+      status: 422,
+      body: { message: expect.stringMatching(/^query: status: one of identify_shopper, .*, authorised, .*refused$/) },
+    })
+    expect((await refusal('?resultCode=authorised')).body.message).toBe(
+      'query: resultCode: one of Authorised, Refused, Cancelled, RedirectShopper, IdentifyShopper, ChallengeShopper',
+    )
     const posted = await fetch(`${fixture.sandbox.baseUrl}/sandbox/payments`, { method: 'POST' })
     expect(posted.status).toBe(405)
   })

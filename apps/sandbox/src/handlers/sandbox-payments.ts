@@ -6,6 +6,7 @@ import { json } from '../http/json.js'
 import type { SandboxContext } from '../context.js'
 import type { Db } from '../db.js'
 import type { RequestContext } from '../http/handler.js'
+import { PAYMENT_STATUSES, RESULT_CODES } from '../payment-store.js'
 
 /** At most this many payments in one answer of GET /sandbox/payments; `count` still counts them all. */
 export const SANDBOX_PAYMENTS_MAX_LIMIT = 1000
@@ -87,8 +88,9 @@ const QuerySchema = z.strictObject({
   shopId: text(64).optional(),
   storeId: text(64).optional(),
   reference: text(80).optional(),
-  status: text(64).optional(),
-  resultCode: text(64).optional(),
+  // A misspelt value would count nothing, and "charged at most once" would pass on it.
+  status: z.enum(PAYMENT_STATUSES, { error: `one of ${PAYMENT_STATUSES.join(', ')}` }).optional(),
+  resultCode: z.enum(RESULT_CODES, { error: `one of ${RESULT_CODES.join(', ')}` }).optional(),
   limit: stringMatching(/^\d{1,4}$/, `a whole number from 1 to ${SANDBOX_PAYMENTS_MAX_LIMIT}`)
     .transform(Number)
     .pipe(z.number().min(1).max(SANDBOX_PAYMENTS_MAX_LIMIT))
