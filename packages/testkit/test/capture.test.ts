@@ -93,6 +93,16 @@ describe('capture: a good page', () => {
     expect((await failure(capture.nextCard('**/api/payments', { timeout: 50 }))).code).toBe('NO_CARD_REQUEST')
   })
 
+  it('passes over a request the test takes as carrying no card (an iDEAL payment), and takes the card after it', async () => {
+    const { page, capture } = await started()
+    const ideal = JSON.stringify({ orderId: 7, paymentMethod: { type: 'ideal' } })
+    page.send('POST', `${SHOP}/api/payments`, ideal)
+    page.send('POST', `${SHOP}/api/payments`, paymentBody(await encryptCard(typed, certificate)))
+    expect(await capture.nextRequest('**/api/payments')).toEqual({ method: 'POST', url: `${SHOP}/api/payments`, body: ideal })
+    expect((await capture.nextCard('**/api/payments', { typed })).card.number).toBe(card.number)
+    expect((await failure(capture.nextRequest('**/api/payments', { timeout: 50 }))).code).toBe('NO_CARD_REQUEST')
+  })
+
   it('matches the URL by glob, RegExp or predicate and ignores the rest', async () => {
     const { page, capture } = await started()
     page.send('POST', `${SHOP}/api/analytics`, '{"event":"view"}')

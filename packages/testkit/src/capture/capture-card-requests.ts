@@ -51,6 +51,11 @@ export interface CardCapture {
    * so far scanned for that card's digits in clear. Throws a `CardCaptureError` on any failure.
    */
   nextCard(url: UrlPattern, options?: NextCardOptions): Promise<CapturedCard>
+  /**
+   * The next request to `url` not yet taken, as it was sent, nothing checked: one the test knows
+   * carries no card (an iDEAL payment before a card's, a details post), so `nextCard` takes the one after.
+   */
+  nextRequest(url: UrlPattern, options?: { readonly timeout?: number }): Promise<CapturedRequest>
   /** Every card taken with `nextCard`, in order. */
   readonly cards: readonly CapturedCard[]
   /** Every request seen, in order. */
@@ -110,12 +115,17 @@ export async function captureCardRequests(source: RequestSource, options: Captur
     if (findings.length > 0) throw new CardCaptureError('CARD_DIGITS_IN_CLEAR', findings.map(describeFinding).join('; '))
   }
 
+  async function take(url: UrlPattern, timeout = NEXT_CARD_TIMEOUT_MS): Promise<CapturedRequest> {
+    const request = await waitFor(urlMatcher(url), timeout)
+    if (!request) throw new CardCaptureError('NO_CARD_REQUEST', `no request to ${String(url)} within ${timeout} ms`)
+    taken.add(request)
+    return request
+  }
+
   return {
+    nextRequest: (url, nextOptions = {}) => take(url, nextOptions.timeout),
     async nextCard(url, nextOptions = {}) {
-      const timeout = nextOptions.timeout ?? NEXT_CARD_TIMEOUT_MS
-      const request = await waitFor(urlMatcher(url), timeout)
-      if (!request) throw new CardCaptureError('NO_CARD_REQUEST', `no request to ${String(url)} within ${timeout} ms`)
-      taken.add(request)
+      const request = await take(url, nextOptions.timeout)
       const name = describeRequest(request)
       const jwes = [...(request.body ?? '').matchAll(COMPACT_JWE)].map((m) => m[0])
       if (jwes.length === 0)
