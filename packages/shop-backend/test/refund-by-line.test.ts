@@ -164,6 +164,9 @@ for (const variant of variants) {
         const again = await other.backend.refund(orderId, click)
         expect(again).toMatchObject({ requestId: click.requestId, state: 'received', amount: EUR(1400), lineItems: click.lineItems })
         expect(await t.shop.backend.refund(orderId, click)).toEqual(again)
+        // The same id naming other lines is another click: refused, nothing sent.
+        const otherLines = { ...click, lineItems: [{ id: 'tea', quantity: 1 }] }
+        await expect(t.shop.backend.refund(orderId, otherLines)).rejects.toMatchObject({ code: 'REQUEST_ID_REUSED' })
         const calls = refundCalls(psp)
         expect(calls.length).toBeGreaterThanOrEqual(3)
         expect(new Set(calls.map((c) => c.key)).size).toBe(1)

@@ -78,15 +78,15 @@ export function sameAsked(
 }
 
 /**
- * Whether a call repeats the stored request of its `requestId`: the same lines (or none) and the same
- * amount, or none given where none was (the rest; a refund by line's sum). A row stored before
- * `askedForRest` was kept is taken as the same.
+ * Whether a call may be the stored request of its `requestId` sent again: it names no other amount
+ * and no other lines (the id alone resends it, as `/problems` and a 503's `details.requestId` offer).
+ * A cancel has no amount: one passed to it is ignored.
  */
 export function askedTheSame(
   stored: ModificationRecord,
   options: { readonly amount?: Money | undefined; readonly lineItems?: readonly RefundLine[] | undefined },
 ): boolean {
-  if (!sameLines(stored.lineItems, options.lineItems)) return false
-  if (options.amount !== undefined) return stored.amount !== undefined && sameMoney(stored.amount, options.amount)
-  return options.lineItems !== undefined || stored.askedForRest !== false
+  if (stored.kind === 'cancel') return true
+  if (options.lineItems !== undefined && !sameLines(stored.lineItems, options.lineItems)) return false
+  return options.amount === undefined || (stored.amount !== undefined && sameMoney(stored.amount, options.amount))
 }

@@ -16,12 +16,12 @@ export interface ModifyOptions {
   /** Default: what is left (capture: authorised minus captured; refund: captured minus refunded). */
   readonly amount?: Money
   /**
-   * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: repeat it with the same id (and the same
-   * amount and lines) after an unknown outcome and it is sent with the same idempotency key, never
-   * twice; a new id while a request of this kind on the payment is open is `OUTCOME_PENDING` naming
-   * that one. Without one, the payment's open request of this kind (its outcome unknown) is settled
-   * first under its key and is the answer when it asked for the same (amount, or the rest); so is one
-   * made within `repeatWindowMs`, and, once nothing is left, the request that took the rest.
+   * One merchant action (one click), 8-64 of [A-Za-z0-9_-]: make it when the action starts and
+   * repeat it after an unknown outcome (alone, or with the same amount and lines) and it is sent
+   * with the same idempotency key, never twice; a new id is a new action. Without one, the payment's
+   * open request of this kind (its outcome unknown) is settled first under its key and is the answer
+   * when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`, and,
+   * once nothing is left, the request that took the rest.
    */
   readonly requestId?: string
   /**
@@ -140,15 +140,6 @@ async function decide(
   // This click stored by another instance since the lookup above: the next round answers it as a repeat,
   // not as a new request that finds nothing left (its own row already counts as asked).
   if (options.requestId !== undefined && asked.some((m) => m.id === options.requestId)) return undefined
-  // A new click while one of its kind has an unknown outcome may be that one again (its answer lost
-  // with the merchant's page): it waits for that one to be settled, sent again under its own key.
-  const unsettled = options.requestId === undefined ? undefined : asked.find((m) => m.kind === kind && m.state === 'requested')
-  if (unsettled)
-    throw new ShopBackendError(
-      'OUTCOME_PENDING',
-      `requestId: a ${kind} of this payment has an unknown outcome; send it again first (its requestId, or a call without one)`,
-      { requestId: unsettled.id },
-    )
   const lines = options.lineItems
   // A refund by line asks for its lines' sum: an amount as good as a given one.
   const given = lines === undefined ? options.amount : linesAmount(attempt, lines, options.amount)

@@ -13,7 +13,7 @@ export interface ModificationResult {
   readonly orderId: string
   /** Capture, refund or cancel. */
   readonly kind: ModificationKind
-  /** `received`: the service took it, the outcome comes through the feed; `refused`; `requested`: not answered yet. */
+  /** `received`: the service took it, the outcome comes through the feed (a refusal is a `MODIFICATION_REFUSED` error, its repeat too). */
   readonly state: ModificationRecord['state']
   /** The service's reference of the modification. */
   readonly pspReference?: string | undefined
