@@ -82,6 +82,17 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
     expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([[], ['cancel']])
   })
 
+  it("one payment cancelled in the service's back office: a call naming none acts on the other, still holding money", async () => {
+    const s = await shop(patientClient(world()))
+    const { orderId, bank, card } = await orderPaidTwice(s)
+    const { readyMadeShop, baseUrl } = world().sandbox
+    await createServiceClient({ baseUrl, credentials: readyMadeShop }).cancel(card)
+    await s.backend.poller.pollNow()
+    expect((await attemptsOf(s, orderId)).map((a) => a.state)).toEqual(['authorised', 'cancelled'])
+    expect(await s.backend.capture(orderId)).toMatchObject({ kind: 'capture', state: 'received' })
+    expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['capture'], ['cancel']])
+  })
+
   it('a named capture whose answer was lost: a retry without the name is refused; by name or requestId it is settled once', async () => {
     const s = await shop(patientClient(world()))
     const { orderId, bank, card } = await orderPaidTwice(s)

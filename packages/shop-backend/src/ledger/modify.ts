@@ -1,6 +1,6 @@
 import { isNotNow, ShopBackendError } from '../errors.js'
 import type { AttemptRecord, ModificationKind, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
-import { type AttemptState, TOOK_PAYMENT } from './transitions.js'
+import { type AttemptState, HOLDING_MONEY, TOOK_PAYMENT } from './transitions.js'
 import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
@@ -115,12 +115,7 @@ async function decide(
   // (that state may be its own doing); the service answers it once, which settles it. Its refusal leaves
   // it open: the first send may have moved the money (sendStored).
   if (stored) return { answer: await sendStored(context, stored, 'again') }
-  const attempts = named ? [named] : await attemptsOfOrder(context, orderId)
-  // Two payments taken: "the latest paid" moves once one is cancelled or refunded, so a repeated call would act on the other.
-  if (!named && attempts.filter((a) => TOOK_PAYMENT.has(a.state)).length > 1) {
-    const rule = 'needed for an order paid twice: which of its payments'
-    throw new ShopBackendError('INVALID_INPUT', `pspReference: ${rule}`, [{ path: 'pspReference', rule }])
-  }
+  const attempts = named ? [named] : await unnamedPayment(context, await attemptsOfOrder(context, orderId))
   // A cancelled payment is no longer paid, yet a plain retry of the cancel that did it must find it.
   const attempt = paidAttempt(attempts) ?? [...attempts].reverse().find((a) => CAUSED_BY[kind].has(a.state))
   // A refund right after a capture: the money is captured once the feed shows it, not when it is asked for.
@@ -203,6 +198,25 @@ async function decide(
       updatedAt: at,
     },
   }
+}
+
+/**
+ * What a call that names no payment is about. One payment taken: the order's attempts. Two (paid
+ * twice): the one still holding money, when the other ended elsewhere (the back office: no request of
+ * this ledger on it); else a name is needed, as "the latest paid" moves when this ledger cancels or
+ * refunds one, and a repeated call would act on the other.
+ */
+async function unnamedPayment(context: BackendContext, attempts: readonly AttemptRecord[]): Promise<readonly AttemptRecord[]> {
+  const took = attempts.filter((a) => TOOK_PAYMENT.has(a.state))
+  if (took.length < 2) return attempts
+  const holding = took.filter((a) => HOLDING_MONEY.has(a.state))
+  if (holding.length === 1) {
+    const others = took.filter((a) => a.id !== holding[0]!.id)
+    const askedHere = await Promise.all(others.map((a) => context.store.listModifications(a.id)))
+    if (askedHere.every((rows) => rows.length === 0)) return holding
+  }
+  const rule = 'needed for an order paid twice: which of its payments'
+  throw new ShopBackendError('INVALID_INPUT', `pspReference: ${rule}`, [{ path: 'pspReference', rule }])
 }
 
 /** The order's payment the merchant named: the attempt that holds its reference. */
