@@ -150,12 +150,10 @@ async function decide(
     let answer: ModificationResult | undefined
     for (const m of open) {
       const settled = await sendStored(context, m, 'again').catch((error: unknown) => {
-        // Refused for good (the service's 422 ends it): nothing moved; what this call asks for is judged next round.
+        // Refused for good (the service's 422 ends it, or another send found it refused): nothing moved; judged next round.
         if (error instanceof ShopBackendError && !isNotNow(error)) return undefined
         throw error
       })
-      // Found refused (by another send meanwhile): the same.
-      if (settled?.state === 'refused') continue
       // With `repeatOnly` the newest one settled is the call being repeated; otherwise the first that asked the same.
       if (settled && (repeatOnly || !answer) && same(m)) answer = settled
     }
