@@ -93,6 +93,31 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
     expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['capture'], ['cancel']])
   })
 
+  it('a call naming none, its answer lost, ends the payment holding money: its plain retry gets the answer, sent once', async () => {
+    const s = await shop(patientClient(world()))
+    const { orderId, bank, card } = await orderPaidTwice(s)
+    const { readyMadeShop, baseUrl } = world().sandbox
+    await createServiceClient({ baseUrl, credentials: readyMadeShop }).cancel(card)
+    await s.backend.poller.pollNow()
+    world().proxy.matches = (method, path) => method === 'POST' && path.endsWith('/cancels')
+    world().proxy.mode = 'lose-answers'
+    let lost: unknown
+    try {
+      lost = await s.backend.cancel(orderId).catch((error: unknown) => error)
+    } finally {
+      world().proxy.mode = 'pass'
+      world().proxy.matches = () => true
+    }
+    expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+    // The feed shows the cancel that was sent: neither payment holds money now.
+    await s.backend.poller.pollNow()
+    expect((await attemptsOf(s, orderId)).map((a) => a.state)).toEqual(['cancelled', 'cancelled'])
+    const retried = await s.backend.cancel(orderId)
+    expect(retried).toMatchObject({ kind: 'cancel', state: 'received' })
+    expect(await s.backend.cancel(orderId)).toEqual(retried)
+    expect([sandboxModifications(bank), sandboxModifications(card)]).toEqual([['cancel'], ['cancel']])
+  })
+
   it('a named capture whose answer was lost: a retry without the name is refused; by name or requestId it is settled once', async () => {
     const s = await shop(patientClient(world()))
     const { orderId, bank, card } = await orderPaidTwice(s)

@@ -32,8 +32,9 @@ export interface ModifyOptions {
   readonly lineItems?: readonly RefundLine[]
   /**
    * Which of the order's payments, by its `pspReference`. Default: its one payment. An order paid
-   * twice (`/problems`' `paidTwice` names both) needs it on every call, retries too: which payment a
-   * call means cannot be guessed without moving money on the other.
+   * twice (`/problems`' `paidTwice` names both) needs it on every call, retries too (which payment a
+   * call means cannot be guessed without moving money on the other), unless the other ended in the
+   * service's back office with nothing sent for it here.
    */
   readonly pspReference?: string
 }
@@ -200,19 +201,17 @@ async function decide(
 
 /**
  * What a call that names no payment is about. One payment taken: the order's attempts. Two (paid
- * twice): the one still holding money, when the other ended elsewhere (the back office: no request of
- * this ledger on it); else a name is needed, as "the latest paid" moves when this ledger cancels or
- * refunds one, and a repeated call would act on the other.
+ * twice): the one payment that holds money or has requests of this ledger on it, when the other has
+ * neither (ended in the back office); a plain retry then finds what it repeats even after it ended
+ * that payment. Else a name is needed: "the latest paid" moves as this ledger ends one, and a
+ * repeated call would act on the other.
  */
 async function unnamedPayment(context: BackendContext, attempts: readonly AttemptRecord[]): Promise<readonly AttemptRecord[]> {
   const took = attempts.filter((a) => TOOK_PAYMENT.has(a.state))
   if (took.length < 2) return attempts
-  const holding = took.filter((a) => HOLDING_MONEY.has(a.state))
-  if (holding.length === 1) {
-    const others = took.filter((a) => a.id !== holding[0]!.id)
-    const askedHere = await Promise.all(others.map((a) => context.store.listModifications(a.id)))
-    if (askedHere.every((rows) => rows.length === 0)) return holding
-  }
+  const askedHere = await Promise.all(took.map(async (a) => (await context.store.listModifications(a.id)).length > 0))
+  const inPlay = took.filter((a, i) => HOLDING_MONEY.has(a.state) || askedHere[i])
+  if (inPlay.length === 1) return inPlay
   const rule = 'needed for an order paid twice: which of its payments'
   throw new ShopBackendError('INVALID_INPUT', `pspReference: ${rule}`, [{ path: 'pspReference', rule }])
 }
