@@ -16,6 +16,18 @@ const sandboxModifications = (pspReference: string) =>
     .sandboxRows<{ kind: string }>('SELECT kind FROM modifications WHERE payment_psp_reference = ? ORDER BY created_at', pspReference)
     .map((row) => row.kind)
 
+/** What `call` ended with (its answer or its error) while the proxy lost the answers of POSTs to paths ending `pathEnd`. */
+async function withAnswersLost(pathEnd: string, call: () => Promise<unknown>): Promise<unknown> {
+  world().proxy.matches = (method, path) => method === 'POST' && path.endsWith(pathEnd)
+  world().proxy.mode = 'lose-answers'
+  try {
+    return await call().catch((error: unknown) => error)
+  } finally {
+    world().proxy.mode = 'pass'
+    world().proxy.matches = () => true
+  }
+}
+
 /**
  * An order paid twice at the service and in the ledger: a bank redirect approved, then a card paid
  * while the bank's payment was finished at the service (by its details sent straight to it, as the
@@ -99,15 +111,7 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
     const { readyMadeShop, baseUrl } = world().sandbox
     await createServiceClient({ baseUrl, credentials: readyMadeShop }).cancel(card)
     await s.backend.poller.pollNow()
-    world().proxy.matches = (method, path) => method === 'POST' && path.endsWith('/cancels')
-    world().proxy.mode = 'lose-answers'
-    let lost: unknown
-    try {
-      lost = await s.backend.cancel(orderId).catch((error: unknown) => error)
-    } finally {
-      world().proxy.mode = 'pass'
-      world().proxy.matches = () => true
-    }
+    const lost = await withAnswersLost('/cancels', () => s.backend.cancel(orderId))
     expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
     // The feed shows the cancel that was sent: neither payment holds money now.
     await s.backend.poller.pollNow()
@@ -121,15 +125,7 @@ describe('an order paid twice: capture, refund and cancel act on the payment nam
   it('a named capture whose answer was lost: a retry without the name is refused; by name or requestId it is settled once', async () => {
     const s = await shop(patientClient(world()))
     const { orderId, bank, card } = await orderPaidTwice(s)
-    world().proxy.matches = (method, path) => method === 'POST' && path.endsWith('/captures')
-    world().proxy.mode = 'lose-answers'
-    let lost: unknown
-    try {
-      lost = await s.backend.capture(orderId, { pspReference: bank }).catch((error: unknown) => error)
-    } finally {
-      world().proxy.mode = 'pass'
-      world().proxy.matches = () => true
-    }
+    const lost = await withAnswersLost('/captures', () => s.backend.capture(orderId, { pspReference: bank }))
     expect(lost).toMatchObject({ code: 'SERVICE_UNREACHABLE', details: { requestId: expect.any(String) } })
     await expect(s.backend.capture(orderId)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
     const { requestId } = (lost as ShopBackendError).details as { requestId: string }
