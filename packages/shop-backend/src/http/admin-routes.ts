@@ -8,6 +8,7 @@ import { orderView } from '../ledger/order-view.js'
 import type { Outbox } from '../ledger/outbox.js'
 import { openPayments } from '../ledger/open-payments.js'
 import { openModifications } from '../ledger/open-modifications.js'
+import { dismissModification } from '../ledger/dismiss-modification.js'
 import { ordersPaidTwice } from '../ledger/orders-paid-twice.js'
 import { orderIdOfRecord } from '../updated-payments-feed.js'
 import { isLedgerOrderId, LEDGER_ORDER_ID_RULE } from '../lib/ledger-order-id.js'
@@ -49,6 +50,7 @@ export function adminPaths(base: string) {
     dismissProblem: `${base}/problems/:sequence/dismiss`,
     retryDelivery: `${base}/deliveries/:id/retry`,
     dismissDelivery: `${base}/deliveries/:id/dismiss`,
+    dismissModification: `${base}/modifications/:requestId/dismiss`,
   })
 }
 
@@ -123,6 +125,13 @@ function numberParam(c: Context<BackendEnv>, name: string, what: string): number
   return Number(raw)
 }
 
+/** A request id as the ledger makes or takes them, or 404: no such request. */
+function requestIdParam(c: Context<BackendEnv>): string {
+  const requestId = c.req.param('requestId') ?? ''
+  if (!/^[A-Za-z0-9_-]{1,100}$/.test(requestId)) throw new ShopBackendError('NOT_FOUND', 'requestId: no such capture, refund or cancel')
+  return requestId
+}
+
 /** An order id the ledger can hold, or 404 naming the rule (a NUL would reach PostgreSQL and fail there). */
 function orderIdParam(c: Context<BackendEnv>): string {
   const orderId = c.req.param('orderId') ?? ''
@@ -133,7 +142,7 @@ function orderIdParam(c: Context<BackendEnv>): string {
 /**
  * The admin routes (JSON, never cached), on `app` under `admin.basePath`: an order's attempts and
  * modifications; capture, refund and cancel by the same ledger calls as `backend.capture` and the
- * others; the poll problems and waiting deliveries, each to retry now or dismiss. `authorize` runs
+ * others, and an open one to dismiss; the poll problems and waiting deliveries, each to retry now or dismiss. `authorize` runs
  * before each of them, before its body is read.
  */
 export function addAdminRoutes(
@@ -247,5 +256,11 @@ export function addAdminRoutes(
     // The order's later changes waited behind it: they go now.
     await outbox.drain()
     return json(200, { id, dismissedAt: at })
+  })
+  // Settled by hand in the service's back office (decisions.md): ended without being sent again.
+  post(on.dismissModification, async (c) => {
+    const requestId = requestIdParam(c)
+    await readJsonBody(c, NoFieldsSchema, maxBodyBytes)
+    return json(200, await dismissModification(context, requestId))
   })
 }

@@ -49,7 +49,8 @@ export function linesAmount(attempt: AttemptRecord, lines: readonly RefundLine[]
 
 /**
  * Each line's quantity must not be above what is left of it: its quantity sent less what earlier
- * refunds by line asked for that the service took or has not answered yet (a refused one gave nothing back).
+ * refunds by line asked for that the service took or has not answered yet (a refused one gave nothing back;
+ * a dismissed one may have, in the back office, so it counts).
  */
 export function checkLinesLeft(attempt: AttemptRecord, asked: readonly ModificationRecord[], lines: readonly RefundLine[]): void {
   const earlier = asked.filter((m) => m.kind === 'refund' && m.state !== 'refused').flatMap((m) => m.lineItems ?? [])

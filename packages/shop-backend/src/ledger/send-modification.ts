@@ -65,6 +65,12 @@ export const resultOf = (m: ModificationRecord): ModificationResult => ({
 /** A stored request as the merchant heard it the first time: a refused one is its 409 again, never a 200 saying so. */
 export function answerOf(m: ModificationRecord): ModificationResult {
   if (m.state === 'refused') throw refusedByService(m.kind, m.errorCode ?? 'UNKNOWN', m.id)
+  if (m.state === 'dismissed')
+    throw new ShopBackendError(
+      'MODIFICATION_DISMISSED',
+      `requestId: this ${m.kind} was dismissed by an operator and is not sent again; the order's totals show what the service did`,
+      { requestId: m.id },
+    )
   return resultOf(m)
 }
 

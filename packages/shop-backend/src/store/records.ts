@@ -186,8 +186,11 @@ export interface ModificationRecord {
   readonly amount?: Money | undefined
   /** Stored before the call; a repeat with the same id re-sends it. */
   readonly idempotencyKey: string
-  /** `requested`: stored, not answered; `received`: the service took it (the outcome comes through the feed). */
-  readonly state: 'requested' | 'received' | 'refused'
+  /**
+   * `requested`: stored, not answered; `received`: the service took it (the outcome comes through the
+   * feed); `refused`: the service said no; `dismissed`: ended by an operator while open, never sent again.
+   */
+  readonly state: 'requested' | 'received' | 'refused' | 'dismissed'
   /** Bumped by every write; writes are compare-and-set on it. */
   readonly version: number
   /** The service's reference of the modification, once it answered. */

@@ -1,0 +1,44 @@
+// The operator's end of a capture, refund or cancel left open: settled by hand, never sent again.
+import type { BackendContext } from '../backend-context.js'
+import { ShopBackendError } from '../errors.js'
+import type { ModificationRecord } from '../store/ledger-store.js'
+
+/** What a dismiss answers: the request and when it was ended. */
+export interface DismissedModification {
+  readonly requestId: string
+  readonly orderId: string
+  /** `capture`, `refund` or `cancel`. */
+  readonly kind: ModificationRecord['kind']
+  readonly dismissedAt: string
+}
+
+const notOpen = () => new ShopBackendError('NOT_FOUND', 'requestId: no open capture, refund or cancel with this id')
+
+/**
+ * Ends an open (`requested`) modification without sending it: `dismissed` by a compare-and-set on
+ * the version read, under the order's lock. A plain call then neither settles it nor counts its
+ * amount as asked (the feed's totals say what the back office did); its `requestId` is answered
+ * `MODIFICATION_DISMISSED`. A send already out (another instance) still stores what the service took.
+ */
+export async function dismissModification(context: BackendContext, requestId: string): Promise<DismissedModification> {
+  const found = await context.store.findModification(requestId)
+  if (found?.state !== 'requested') throw notOpen()
+  return context.withLock(found.orderId, async () => {
+    // A few rounds: a send again on another instance moves the version on without answering.
+    for (let tries = 0; tries < 5; tries++) {
+      const row = await context.store.findModification(requestId)
+      if (row?.state !== 'requested') throw notOpen()
+      const at = context.now().toISOString()
+      const written = await context.store.updateModification(row.id, row.version, {
+        state: 'dismissed',
+        ...(row.errorCode === undefined ? {} : { errorCode: row.errorCode }),
+        updatedAt: at,
+      })
+      if (written) {
+        context.log(`admin: ${row.kind} ${row.id} of order ${row.orderId} dismissed; it is not sent again`)
+        return { requestId: row.id, orderId: row.orderId, kind: row.kind, dismissedAt: at }
+      }
+    }
+    throw new ShopBackendError('OUTCOME_PENDING', 'requestId: the request kept changing; try again', { requestId })
+  })
+}

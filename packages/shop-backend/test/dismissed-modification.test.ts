@@ -1,0 +1,150 @@
+/**
+ * An open capture, refund or cancel an operator settled in the service's back office, dismissed
+ * through the admin route against the real sandbox: never sent again, its amount no longer asked for,
+ * its requestId answered as dismissed; a send already out still stores what the service took.
+ */
+import { describe, expect, it } from 'vitest'
+import { createServiceClient } from '@card-jwe/service-client'
+import { modificationWorld } from './support/modification-world.js'
+import { startShop, type TestShop } from './support/shop.js'
+
+const t = modificationWorld()
+const EUR = (value: number) => ({ currency: 'EUR', value })
+const operator = { admin: { authorize: () => true } }
+
+/** The order's refunds as the ledger holds them. */
+async function refundsOf(shop: TestShop, orderId: string) {
+  const [attempt] = await shop.store.listAttempts(orderId)
+  return (await shop.store.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
+}
+
+/** A refund of `value` the service never got (it was down): stored open under its key. */
+async function refundLeftOpen(shop: TestShop, orderId: string, value: number) {
+  t.failing('down', '/refunds')
+  await expect(shop.backend.refund(orderId, { amount: EUR(value) })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+  t.world.proxy.mode = 'pass'
+  const open = (await refundsOf(shop, orderId)).find((m) => m.state === 'requested')
+  expect(open).toMatchObject({ amount: EUR(value) })
+  return open!
+}
+
+const backOffice = () => createServiceClient({ baseUrl: t.world.sandbox.baseUrl, credentials: t.world.sandbox.readyMadeShop })
+
+describe('an open capture, refund or cancel dismissed by an operator', () => {
+  it('a refund left open and done in the back office, dismissed, is never sent: a plain refund after sends only its own', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const { order, payment } = await t.capturedOrder(shop)
+      const open = await refundLeftOpen(shop, String(order.id), 1000)
+      // The merchant refunds the 10.00 in the service's back office, under a key of its own.
+      await backOffice().refund(payment, EUR(1000), { idempotencyKey: 'back-office-refund-1' })
+      await shop.backend.poller.pollNow()
+      const dismissed = await shop.post(`/api/admin/modifications/${open.id}/dismiss`, {})
+      expect(dismissed).toEqual({
+        status: 200,
+        body: { requestId: open.id, orderId: String(order.id), kind: 'refund', dismissedAt: expect.any(String) },
+      })
+      // The next refund is its own 5.00 alone: the open 10.00 is not settled first, so not sent twice.
+      expect(await shop.backend.refund(order.id, { amount: EUR(500) })).toMatchObject({ state: 'received', amount: EUR(500) })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
+      expect(t.world.proxy.keysForwarded('POST', '/refunds')).not.toContain(open.idempotencyKey)
+      // Its requestId repeated: told it was dismissed, nothing sent.
+      await expect(shop.backend.refund(order.id, { requestId: open.id })).rejects.toMatchObject({
+        code: 'MODIFICATION_DISMISSED',
+        details: { requestId: open.id },
+      })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
+      // The order view keeps it, dismissed.
+      const view = await shop.backend.fetch(new Request(`http://shop.test/api/admin/orders/${order.id}`))
+      expect((await view.json()).modifications).toContainEqual(expect.objectContaining({ requestId: open.id, state: 'dismissed' }))
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a refund whose key names another request at the service, dismissed, lets plain refunds go on: one each', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const { order, payment } = await t.capturedOrder(shop)
+      const open = await refundLeftOpen(shop, String(order.id), 1000)
+      await backOffice().refund(payment, EUR(500), { idempotencyKey: open.idempotencyKey })
+      // Blocked for good until a person looks: every plain refund settles that one first.
+      await expect(shop.backend.refund(order.id, { amount: EUR(300) })).rejects.toMatchObject({ code: 'OUTCOME_PENDING' })
+      expect((await shop.post(`/api/admin/modifications/${open.id}/dismiss`, {})).status).toBe(200)
+      expect(await shop.backend.refund(order.id, { amount: EUR(300) })).toMatchObject({ state: 'received', amount: EUR(300) })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
+      expect((await refundsOf(shop, String(order.id))).map((m) => [m.state, m.errorCode])).toEqual([
+        ['dismissed', 'IDEMPOTENCY_KEY_REUSED'],
+        ['received', undefined],
+      ])
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('only an open request is dismissed: a received one, an unknown id and a malformed one are 404, nothing changed', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const { order } = await t.capturedOrder(shop)
+      const received = await shop.backend.refund(order.id, { amount: EUR(500) })
+      for (const id of [received.requestId, 'no-such-request-1', 'bad%20id'])
+        expect(await shop.post(`/api/admin/modifications/${id}/dismiss`, {})).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
+      expect((await refundsOf(shop, String(order.id))).map((m) => m.state)).toEqual(['received'])
+      // A body with fields is refused before anything is read or written.
+      const open = await refundLeftOpen(shop, String(order.id), 700)
+      expect(await shop.post(`/api/admin/modifications/${open.id}/dismiss`, { force: true })).toMatchObject({ status: 400 })
+      expect((await refundsOf(shop, String(order.id))).map((m) => m.state)).toEqual(['received', 'requested'])
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a send out on another instance when the dismiss lands stores what the service took: received, one refund', async () => {
+    const first = await startShop(t.world, operator)
+    const second = await startShop(t.world, { ...operator, storePath: first.storePath, secretKey: first.secretKey })
+    let release = () => {}
+    try {
+      const { order, payment } = await t.capturedOrder(first)
+      const open = await refundLeftOpen(first, String(order.id), 1000)
+      // The first instance sends it again (a plain retry); the request waits on the way until released.
+      const held = new Promise<void>((resolve) => (release = resolve))
+      t.world.proxy.rule = (method, path) =>
+        method === 'POST' && path.endsWith('/refunds') ? { action: 'forward', holdUntil: held } : { action: 'forward' }
+      const retry = first.backend.refund(order.id, { amount: EUR(1000) })
+      await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBeGreaterThan(0)
+      expect((await second.post(`/api/admin/modifications/${open.id}/dismiss`, {})).status).toBe(200)
+      release()
+      expect(await retry).toMatchObject({ requestId: open.id, state: 'received', amount: EUR(1000) })
+      expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['received'])
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+    } finally {
+      release()
+      await second.close()
+      await first.close()
+    }
+  })
+
+  it('a refund by line dismissed still counts its lines as given back: the same line by line is refused, nothing sent', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const lines = [{ id: 'mug', description: 'Mug', quantity: 1, amountIncludingTax: 2800, amountExcludingTax: 2353, taxAmount: 447 }]
+      const order = { ...shop.createOrder(2800), lineItems: lines }
+      shop.orders.set(String(order.id), order)
+      expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+      await shop.backend.capture(order.id)
+      await shop.backend.poller.pollNow()
+      t.failing('down', '/refunds')
+      const mug = { lineItems: [{ id: 'mug', quantity: 1 }] }
+      await expect(shop.backend.refund(order.id, mug)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      t.world.proxy.mode = 'pass'
+      const [open] = await refundsOf(shop, String(order.id))
+      expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
+      // Whether the back office gave the mug back is not the ledger's to know: it is never refunded twice by line.
+      const sent = t.world.proxy.started('POST', '/refunds')
+      await expect(shop.backend.refund(order.id, mug)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
+      expect(t.world.proxy.started('POST', '/refunds')).toBe(sent)
+    } finally {
+      await shop.close()
+    }
+  })
+})
