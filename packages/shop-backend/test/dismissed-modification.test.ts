@@ -54,9 +54,68 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
         details: { requestId: open.id },
       })
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
+      // "The rest" leaves out the dismissed 10.00 and the 5.00: 13.00.
+      await shop.backend.poller.pollNow()
+      expect(await shop.backend.refund(order.id)).toMatchObject({ state: 'received', amount: EUR(1300) })
       // The order view keeps it, dismissed.
       const view = await shop.backend.fetch(new Request(`http://shop.test/api/admin/orders/${order.id}`))
       expect((await view.json()).modifications).toContainEqual(expect.objectContaining({ requestId: open.id, state: 'dismissed' }))
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a plain retry of a refund dismissed after its answer was lost is refused, never sent under a new key: one refund', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const { order, payment } = await t.capturedOrder(shop)
+      t.failing('lose-answers', '/refunds')
+      await expect(shop.backend.refund(order.id, { amount: EUR(500) })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      t.world.proxy.mode = 'pass'
+      const [open] = await refundsOf(shop, String(order.id))
+      // The operator sees a 5.00 refund in the back office (this very one) and dismisses the open request.
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
+      // The shop's retry of the same plain call: it may be that request, so nothing goes.
+      await expect(shop.backend.refund(order.id, { amount: EUR(500) })).rejects.toMatchObject({
+        code: 'MODIFICATION_DISMISSED',
+        details: { requestId: open!.id },
+      })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      // A new refund of the same amount is a new action: its own requestId sends it.
+      expect(await shop.backend.refund(order.id, { amount: EUR(500), requestId: 'second-refund-1' })).toMatchObject({ state: 'received' })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a capture and a cancel left open, dismissed, are never sent: a second dismiss is 404, a plain cancel refused', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const captured = await t.paidOrder(shop)
+      t.failing('down', '/captures')
+      await expect(shop.backend.capture(captured.order.id, { amount: EUR(1000) })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      const [capture] = await shop.store.listModifications((await shop.store.listAttempts(String(captured.order.id)))[0]!.id)
+      t.failing('down', '/cancels')
+      const cancelled = await t.paidOrder(shop)
+      await expect(shop.backend.cancel(cancelled.order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      const [cancel] = await shop.store.listModifications((await shop.store.listAttempts(String(cancelled.order.id)))[0]!.id)
+      t.world.proxy.mode = 'pass'
+      for (const open of [capture!, cancel!]) {
+        const path = `/api/admin/modifications/${open.id}/dismiss`
+        expect(await shop.post(path, {})).toMatchObject({ status: 200, body: { kind: open.kind } })
+        expect(await shop.post(path, {})).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
+      }
+      // "Capture the rest" asks for what the dismissed 10.00 left: it may have been taken in the back office.
+      expect(await shop.backend.capture(captured.order.id)).toMatchObject({ state: 'received', amount: EUR(1800) })
+      expect(t.world.proxy.keysForwarded('POST', '/captures')).not.toContain(capture!.idempotencyKey)
+      // Every cancel asks the same: a plain one may be the dismissed one's retry; one with its own requestId goes.
+      await expect(shop.backend.cancel(cancelled.order.id)).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
+      expect(t.world.sandboxModifications(cancelled.payment, 'cancel')).toBe(0)
+      expect(await shop.backend.cancel(cancelled.order.id, { requestId: 'cancel-after-dismiss' })).toMatchObject({ state: 'received' })
+      expect(t.world.sandboxModifications(cancelled.payment, 'cancel')).toBe(1)
+      expect(t.world.sandboxModifications(captured.payment, 'capture')).toBe(1)
     } finally {
       await shop.close()
     }
@@ -124,25 +183,34 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
     }
   })
 
-  it('a refund by line dismissed still counts its lines as given back: the same line by line is refused, nothing sent', async () => {
+  it('a refund by line dismissed still counts its lines as given back: a line of it is refused, another goes', async () => {
     const shop = await startShop(t.world, operator)
     try {
-      const lines = [{ id: 'mug', description: 'Mug', quantity: 1, amountIncludingTax: 2800, amountExcludingTax: 2353, taxAmount: 447 }]
+      const lines = [
+        { id: 'tea', description: 'Green tea', quantity: 2, amountIncludingTax: 700, amountExcludingTax: 642, taxAmount: 58 },
+        { id: 'mug', description: 'Mug', quantity: 1, amountIncludingTax: 1400, amountExcludingTax: 1157, taxAmount: 243 },
+      ]
       const order = { ...shop.createOrder(2800), lineItems: lines }
       shop.orders.set(String(order.id), order)
       expect((await shop.post('/api/payments', await shop.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
       await shop.backend.capture(order.id)
       await shop.backend.poller.pollNow()
       t.failing('down', '/refunds')
-      const mug = { lineItems: [{ id: 'mug', quantity: 1 }] }
-      await expect(shop.backend.refund(order.id, mug)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      await expect(shop.backend.refund(order.id, { lineItems: [{ id: 'tea', quantity: 2 }] })).rejects.toMatchObject({
+        code: 'SERVICE_UNREACHABLE',
+      })
       t.world.proxy.mode = 'pass'
       const [open] = await refundsOf(shop, String(order.id))
       expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
-      // Whether the back office gave the mug back is not the ledger's to know: it is never refunded twice by line.
-      const sent = t.world.proxy.started('POST', '/refunds')
-      await expect(shop.backend.refund(order.id, mug)).rejects.toMatchObject({ code: 'INVALID_INPUT' })
-      expect(t.world.proxy.started('POST', '/refunds')).toBe(sent)
+      // Whether the back office gave the teas back is not the ledger's to know: never refunded twice by line.
+      const sent = t.world.proxy.counted('POST', '/refunds')
+      await expect(shop.backend.refund(order.id, { lineItems: [{ id: 'tea', quantity: 1 }] })).rejects.toMatchObject({
+        code: 'INVALID_INPUT',
+        details: [{ path: 'lineItems.0.quantity' }],
+      })
+      expect(t.world.proxy.counted('POST', '/refunds')).toBe(sent)
+      expect(await shop.backend.refund(order.id, { lineItems: [{ id: 'mug', quantity: 1 }] })).toMatchObject({ amount: EUR(1400) })
+      expect(t.world.proxy.counted('POST', '/refunds')).toBe(sent + 1)
     } finally {
       await shop.close()
     }

@@ -12,14 +12,13 @@ function leftByFeed(kind: 'capture' | 'refund', attempt: AttemptRecord): number 
 /**
  * "The rest" when no amount is given. The feed's totals lag the service's answers: what this ledger
  * asked for and the service took (or has not answered yet) counts as done, so the rest right after a
- * partial capture is the rest, not the whole. The larger count wins: the merchant may also capture
+ * partial capture is the rest, not the whole; so does one dismissed, which the back office may have done
+ * (naming an amount asks beyond it). The larger count wins: the merchant may also capture
  * elsewhere (the processor's back office), which only the feed shows. A given amount is checked
  * against the feed alone, so one the service took and later failed never blocks the merchant.
  */
 export function restAfterAsked(kind: 'capture' | 'refund', attempt: AttemptRecord, asked: readonly ModificationRecord[]): number {
-  const askedFor = asked
-    .filter((m) => m.kind === kind && (m.state === 'received' || m.state === 'requested'))
-    .reduce((sum, m) => sum + (m.amount?.value ?? 0), 0)
+  const askedFor = asked.filter((m) => m.kind === kind && m.state !== 'refused').reduce((sum, m) => sum + (m.amount?.value ?? 0), 0)
   const done = kind === 'capture' ? attempt.capturedValue : attempt.refundedValue
   const whole = kind === 'capture' ? attempt.amount.value : attempt.capturedValue
   return whole - Math.max(done, askedFor)

@@ -5,7 +5,7 @@ import type { BackendContext } from '../backend-context.js'
 import { fingerprintOf } from '../lib/fingerprint.js'
 import { newIdempotencyKey } from '../lib/idempotency-key.js'
 import { attemptsOfOrder, paidAttempt } from './attempts.js'
-import { answerOf, resultOf, sendStored, type ModificationResult } from './send-modification.js'
+import { answerOf, askedAsDismissed, resultOf, sendStored, type ModificationResult } from './send-modification.js'
 import { checkLinesLeft, linesAmount, refundLinesOf } from './refund-lines.js'
 import { amountFor, askedTheSame, restAfterAsked, sameAsked } from './asked-amount.js'
 
@@ -21,7 +21,8 @@ export interface ModifyOptions {
    * with the same idempotency key, never twice; a new id is a new action. Without one, the payment's
    * open request of this kind (its outcome unknown) is settled first under its key and is the answer
    * when it asked for the same (amount, or the rest); so is one made within `repeatWindowMs`, and,
-   * once nothing is left, the request that took the rest.
+   * once nothing is left, the request that took the rest. One an operator dismissed that asked the
+   * same refuses it (409 `MODIFICATION_DISMISSED`): it may be that request's retry.
    */
   readonly requestId?: string
   /**
@@ -123,7 +124,7 @@ async function decide(
   const notAllowed = (asked: readonly ModificationRecord[] = []) =>
     new ShopBackendError(
       'MODIFICATION_NOT_ALLOWED',
-      kind === 'refund' && asked.some((m) => m.kind === 'capture' && m.state !== 'refused')
+      kind === 'refund' && asked.some((m) => m.kind === 'capture' && m.state !== 'refused' && m.state !== 'dismissed')
         ? "orderId: a refund needs captured money, and the feed has not shown this payment's capture yet; try again once it has"
         : `orderId: a ${kind} needs a payment that is ${[...ALLOWED[kind]].join(' or ')}`,
     )
@@ -176,6 +177,10 @@ async function decide(
       const took = received.find(same)
       if (took) return { answer: resultOf(took) }
     }
+    // A dismissed request is no longer settled first, so a plain retry of it (its answer lost) would go
+    // as a new request under a new key: one that asks the same is refused; a new action names its requestId.
+    const dismissed = asked.find((m) => m.kind === kind && m.state === 'dismissed' && same(m))
+    if (dismissed) throw askedAsDismissed(dismissed)
   }
   if (!allowed) throw notAllowed()
   const amount = amountFor(kind, attempt, asked, given)

@@ -74,6 +74,15 @@ export function answerOf(m: ModificationRecord): ModificationResult {
   return resultOf(m)
 }
 
+/** A plain call asking what a dismissed request asked: it may be that request's retry, so nothing is sent. */
+export function askedAsDismissed(m: ModificationRecord): ShopBackendError {
+  return new ShopBackendError(
+    'MODIFICATION_DISMISSED',
+    `${m.kind}: asks what ${m.id} asked, which an operator dismissed; nothing is sent. A new ${m.kind} needs a requestId of its own`,
+    { requestId: m.id },
+  )
+}
+
 /**
  * Whether this is a stored modification's first send (right after its row was stored) or a send
  * again (its request id repeated, an open one settled by a plain call, on any instance).
