@@ -1,7 +1,8 @@
 /**
- * An open capture, refund or cancel an operator settled in the service's back office, dismissed
- * through the admin route against the real sandbox: never sent again, its amount no longer asked for,
- * its requestId answered as dismissed; a send already out still stores what the service took.
+ * An open capture, refund or cancel dismissed by an operator through the admin route, against the
+ * real sandbox: never sent again; its requestId, and a plain call asking the same (it may be its
+ * retry), answered as dismissed; its amount and lines still counted as asked; a send already out
+ * still stores what the service took.
  */
 import { describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
@@ -26,6 +27,17 @@ async function refundLeftOpen(shop: TestShop, orderId: string, value: number) {
   const open = (await refundsOf(shop, orderId)).find((m) => m.state === 'requested')
   expect(open).toMatchObject({ amount: EUR(value) })
   return open!
+}
+
+/** Two instances on one ledger file, the first with `overrides`: the second is another process's view. */
+async function twoInstances(overrides: Parameters<typeof startShop>[1] = {}) {
+  const first = await startShop(t.world, { ...operator, ...overrides })
+  const second = await startShop(t.world, { ...operator, storePath: first.storePath, secretKey: first.secretKey })
+  const close = async () => {
+    await second.close()
+    await first.close()
+  }
+  return { first, second, close }
 }
 
 const backOffice = () => createServiceClient({ baseUrl: t.world.sandbox.baseUrl, credentials: t.world.sandbox.readyMadeShop })
@@ -158,9 +170,11 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
     }
   })
 
-  it('a send out on another instance when the dismiss lands stores what the service took: received, one refund', async () => {
-    const first = await startShop(t.world, operator)
-    const second = await startShop(t.world, { ...operator, storePath: first.storePath, secretKey: first.secretKey })
+  it.each([
+    ['forward', 'stores what the service took: received'],
+    ['lose', 'and loses its answer stays dismissed: a plain retry is refused'],
+  ] as const)('a send out on another instance when the dismiss lands (%s) %s, one refund', async (action, _outcome) => {
+    const { first, second, close } = await twoInstances()
     let release = () => {}
     try {
       const { order, payment } = await t.capturedOrder(first)
@@ -168,22 +182,86 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       // The first instance sends it again (a plain retry); the request waits on the way until released.
       const held = new Promise<void>((resolve) => (release = resolve))
       t.world.proxy.rule = (method, path) =>
-        method === 'POST' && path.endsWith('/refunds') ? { action: 'forward', holdUntil: held } : { action: 'forward' }
-      const retry = first.backend.refund(order.id, { amount: EUR(1000) })
-      await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBeGreaterThan(0)
+        method === 'POST' && path.endsWith('/refunds') ? { action, holdUntil: held } : { action: 'forward' }
+      const before = t.world.proxy.started('POST', '/refunds')
+      const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
+      await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1)
       expect((await second.post(`/api/admin/modifications/${open.id}/dismiss`, {})).status).toBe(200)
       release()
-      expect(await retry).toMatchObject({ requestId: open.id, state: 'received', amount: EUR(1000) })
-      expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['received'])
+      if (action === 'forward') {
+        expect(await retry).toMatchObject({ requestId: open.id, state: 'received', amount: EUR(1000) })
+        expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['received'])
+      } else {
+        expect(await retry).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+        expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['dismissed'])
+        t.world.proxy.rule = () => ({ action: 'forward' })
+        await expect(second.backend.refund(order.id, { amount: EUR(1000) })).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
+      }
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
     } finally {
       release()
-      await second.close()
-      await first.close()
+      await close()
     }
   })
 
-  it('a refund by line dismissed still counts its lines as given back: a line of it is refused, another goes', async () => {
+  it("a dismiss landing between a plain retry's read and its send on another instance: nothing sent, the retry refused", async () => {
+    let gate: Promise<void> | undefined
+    let reached = () => {}
+    const atGate = new Promise<void>((resolve) => (reached = resolve))
+    // The first instance's store holds its first write of an open row (the send again moving its version on).
+    const { first, second, close } = await twoInstances({
+      wrapStore: (store) => ({
+        ...store,
+        async updateModification(id, version, patch) {
+          if (gate && patch.state === 'requested') {
+            const waiting = gate
+            gate = undefined
+            reached()
+            await waiting
+          }
+          return store.updateModification(id, version, patch)
+        },
+      }),
+    })
+    let open = () => {}
+    try {
+      const { order, payment } = await t.capturedOrder(first)
+      const left = await refundLeftOpen(first, String(order.id), 1000)
+      gate = new Promise<void>((resolve) => (open = resolve))
+      const sent = t.world.proxy.started('POST', '/refunds')
+      const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
+      await atGate
+      expect((await second.post(`/api/admin/modifications/${left.id}/dismiss`, {})).status).toBe(200)
+      open()
+      expect(await retry).toMatchObject({ code: 'MODIFICATION_DISMISSED', details: { requestId: left.id } })
+      expect(t.world.proxy.started('POST', '/refunds')).toBe(sent)
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(0)
+    } finally {
+      open()
+      await close()
+    }
+  })
+
+  it('a plain "refund the rest" retried after its dismissal is refused, before and after the feed shows it: one refund', async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const { order, payment } = await t.capturedOrder(shop)
+      t.failing('lose-answers', '/refunds')
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+      t.world.proxy.mode = 'pass'
+      const [open] = await refundsOf(shop, String(order.id))
+      expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
+      await shop.backend.poller.pollNow()
+      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded' })
+      await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
+      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+    } finally {
+      await shop.close()
+    }
+  })
+
+  it('a refund by line dismissed still counts its lines as given back: its lines again refused, a line left goes', async () => {
     const shop = await startShop(t.world, operator)
     try {
       const lines = [
@@ -196,20 +274,26 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       await shop.backend.capture(order.id)
       await shop.backend.poller.pollNow()
       t.failing('down', '/refunds')
-      await expect(shop.backend.refund(order.id, { lineItems: [{ id: 'tea', quantity: 2 }] })).rejects.toMatchObject({
-        code: 'SERVICE_UNREACHABLE',
-      })
+      const teaAndMug = [
+        { id: 'tea', quantity: 1 },
+        { id: 'mug', quantity: 1 },
+      ]
+      await expect(shop.backend.refund(order.id, { lineItems: teaAndMug })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       t.world.proxy.mode = 'pass'
       const [open] = await refundsOf(shop, String(order.id))
       expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
-      // Whether the back office gave the teas back is not the ledger's to know: never refunded twice by line.
       const sent = t.world.proxy.counted('POST', '/refunds')
-      await expect(shop.backend.refund(order.id, { lineItems: [{ id: 'tea', quantity: 1 }] })).rejects.toMatchObject({
+      // The same lines in another order: it may be its retry.
+      await expect(shop.backend.refund(order.id, { lineItems: [...teaAndMug].reverse() })).rejects.toMatchObject({
+        code: 'MODIFICATION_DISMISSED',
+      })
+      // Whether the back office gave them back is not the ledger's to know: never refunded twice by line.
+      await expect(shop.backend.refund(order.id, { lineItems: [{ id: 'mug', quantity: 1 }] })).rejects.toMatchObject({
         code: 'INVALID_INPUT',
         details: [{ path: 'lineItems.0.quantity' }],
       })
       expect(t.world.proxy.counted('POST', '/refunds')).toBe(sent)
-      expect(await shop.backend.refund(order.id, { lineItems: [{ id: 'mug', quantity: 1 }] })).toMatchObject({ amount: EUR(1400) })
+      expect(await shop.backend.refund(order.id, { lineItems: [{ id: 'tea', quantity: 1 }] })).toMatchObject({ amount: EUR(700) })
       expect(t.world.proxy.counted('POST', '/refunds')).toBe(sent + 1)
     } finally {
       await shop.close()

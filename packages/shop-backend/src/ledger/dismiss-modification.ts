@@ -16,9 +16,9 @@ const notOpen = () => new ShopBackendError('NOT_FOUND', 'requestId: no open capt
 
 /**
  * Ends an open (`requested`) modification without sending it: `dismissed` by a compare-and-set on
- * the version read, under the order's lock. A plain call then neither settles it nor counts its
- * amount as asked (the feed's totals say what the back office did); its `requestId` is answered
- * `MODIFICATION_DISMISSED`. A send already out (another instance) still stores what the service took.
+ * the version read, under the order's lock. A plain call no longer settles it, and one asking the
+ * same (it may be its retry) is answered `MODIFICATION_DISMISSED`, as is its `requestId`; its amount
+ * and lines still count as asked. A send already out (another instance) still stores what the service took.
  */
 export async function dismissModification(context: BackendContext, requestId: string): Promise<DismissedModification> {
   const found = await context.store.findModification(requestId)

@@ -54,7 +54,7 @@ export interface AdminModification {
   readonly attempt: number
   /** Capture, refund or cancel. */
   readonly kind: ModificationRecord['kind']
-  /** `requested` (outcome unknown: repeat it), `received` or `refused`. */
+  /** `requested` (outcome unknown: repeat it), `received`, `refused`, or `dismissed` (by an operator, never sent again). */
   readonly state: ModificationRecord['state']
   /** What was asked for (capture and refund). */
   readonly amount?: Money
@@ -62,7 +62,7 @@ export interface AdminModification {
   readonly lineItems?: RefundLine[]
   /** The service's reference of the modification. */
   readonly pspReference?: string
-  /** The service's refusal code, if it refused. */
+  /** The service's refusal code, if it refused (a dismissed one keeps the last it had). */
   readonly errorCode?: string
   /** ISO 8601, when it was stored. */
   readonly createdAt: string

@@ -78,7 +78,8 @@ export function answerOf(m: ModificationRecord): ModificationResult {
 export function askedAsDismissed(m: ModificationRecord): ShopBackendError {
   return new ShopBackendError(
     'MODIFICATION_DISMISSED',
-    `${m.kind}: asks what ${m.id} asked, which an operator dismissed; nothing is sent. A new ${m.kind} needs a requestId of its own`,
+    `${m.kind}: asks what ${m.id} asked, which an operator dismissed; nothing is sent. A new ${m.kind} needs a requestId ` +
+      (m.kind === 'cancel' ? 'of its own' : 'of its own and an amount ("the rest" counts the dismissed one as asked)'),
     { requestId: m.id },
   )
 }
