@@ -44,6 +44,8 @@ export async function startDemoStack(
     chromiumArgs?: string[]
     launchChromium?: boolean
     serviceUrlFor?: (sandboxBaseUrl: string) => Promise<string>
+    /** The shop's clock (its ledger's and orders'), for a test that lets time pass; the service keeps the real one. */
+    now?: () => Date
   } = {},
 ): Promise<DemoStack> {
   if (!existsSync(join(FRONT_DIR, 'index.html'))) throw new Error('apps/demo/dist/front is missing: run `pnpm build` first')
@@ -61,6 +63,7 @@ export async function startDemoStack(
     log: (line) => shopLog.push(line),
     readyMadeStore: options.readyMadeStore ?? true,
     sandboxInboxUrl: `${sandbox.baseUrl}/sandbox/inbox`,
+    ...(options.now ? { now: options.now } : {}),
   })
   const launch = chromiumLaunchOptions()
   // Tests of the other engines bring their own browser (shopper-browsers.ts).

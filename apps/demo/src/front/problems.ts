@@ -1,9 +1,19 @@
 /**
- * The admin's payment problems, from the back end's admin routes: feed records the shop could not
- * apply and order changes its order table has not taken yet, each with Retry (now) and Dismiss
- * (accepted as it is, kept for the record).
+ * The admin's payment problems, from the back end's admin routes: captures, refunds and cancels the
+ * payment service never answered, feed records the shop could not apply and order changes its order
+ * table has not taken yet, each with Retry (now) and Dismiss (accepted as it is, kept for the record).
  */
-import { api } from './api.js'
+import { api, formatAmount } from './api.js'
+
+/** A capture, refund or cancel unanswered for 15 minutes: it may or may not have moved money. */
+interface OpenRequest {
+  orderId: string
+  kind: 'capture' | 'refund' | 'cancel'
+  requestId: string
+  amount?: { currency: string; value: number }
+  since: string
+  lastRefusal?: string
+}
 
 interface PollProblem {
   sequence: number
@@ -21,6 +31,7 @@ interface Delivery {
 }
 
 interface Problems {
+  openModifications: OpenRequest[]
   pollProblems: PollProblem[]
   deliveries: Delivery[]
 }
@@ -80,6 +91,26 @@ function row(
 export async function renderProblems(statusLine: HTMLElement, redraw: () => Promise<void>): Promise<void> {
   const problems = await api<Problems>('/api/admin/problems')
   const rows = [
+    ...problems.openModifications.map((m) => {
+      const kind = `${m.kind[0]!.toUpperCase()}${m.kind.slice(1)}`
+      const what = `${kind} ${m.requestId}`
+      const asked = m.amount ? ` of ${formatAmount(m.amount)}` : ''
+      return row(
+        what,
+        [m.orderId, `No answer from the payment service to this ${m.kind}${asked} since ${time(m.since)}`, '—', '—'],
+        async (action) => {
+          if (action === 'dismiss') {
+            await api(`/api/admin/modifications/${encodeURIComponent(m.requestId)}/dismiss`, {})
+            return `${what} dismissed: it is not sent again. Check the payment in the payment service's back office before acting by hand.`
+          }
+          // Sent again under its key: the service answers it once, whatever it did with the first.
+          await api(`/api/admin/orders/${encodeURIComponent(m.orderId)}/${m.kind}`, { requestId: m.requestId })
+          return `${what} sent again: the payment service has it.`
+        },
+        statusLine,
+        redraw,
+      )
+    }),
     ...problems.pollProblems.map((p) => {
       const what = `Payment update ${p.sequence}`
       return row(
