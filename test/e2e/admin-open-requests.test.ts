@@ -12,7 +12,7 @@ import { adminRow, payNewOrder } from './checkout-steps.js'
 import { proxiedDemoStack } from './proxied-demo-stack.js'
 
 const CARD = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-/** What the browser logs for the refund answered 503 while the service was down: the only console error allowed. */
+/** What the browser logs for the refund answered 503 while the service could not be reached: the only console error allowed. */
 const OUTAGE = ['console: Failed to load resource: the server responded with a status of 503 (Service Unavailable)']
 /** Past the 15 minutes after which the back end lists an unanswered request. */
 const PAST_OPEN_TOO_LONG_MS = 16 * 60_000
@@ -20,63 +20,81 @@ const PAST_OPEN_TOO_LONG_MS = 16 * 60_000
 let ahead = 0
 const t = proxiedDemoStack({ now: () => new Date(Date.now() + ahead) })
 
-/** A new order paid and captured, then a refund of 5.00 the service never got: its row on the admin page. */
-async function refundLeftOpen(page: Page): Promise<string> {
+/** A new order paid and captured, then a refund of 5.00 the service never answered (`down`: never got it). */
+async function refundLeftOpen(page: Page, mode: 'down' | 'lose-answers') {
   const reference = await payNewOrder(page, t.stack.shop.url, CARD)
   const row = await adminRow(page, t.stack.shop.url, reference)
   await row.getByRole('button', { name: `Capture ${reference}`, exact: true }).click()
   await expect.poll(() => row.locator('td').nth(2).textContent()).toBe('Captured')
   t.proxy.matches = (method, path) => method === 'POST' && path.endsWith('/refunds')
-  t.proxy.mode = 'down'
+  t.proxy.mode = mode
   await row.getByLabel(`Amount for ${reference} (empty: all)`).fill('5.00')
   await row.getByRole('button', { name: `Refund ${reference}`, exact: true }).click()
   await expect.poll(() => page.textContent('#status'), { timeout: 30_000 }).toMatch(/No answer yet/)
   t.proxy.mode = 'pass'
-  return reference
+  return { reference, row, orderId: (await row.getAttribute('data-order-id'))! }
 }
 
-/** The admin page drawn again after the shop's clock moved past the 15 minutes: the open refund's problem row. */
-async function listedAfterAWhile(page: Page) {
-  ahead += PAST_OPEN_TOO_LONG_MS
+/** The order's problem row for its open refund: none at first, listed once the shop's clock moved past the 15 minutes. */
+async function listedAfterAWhile(page: Page, orderId: string) {
+  const problem = page
+    .locator('#problems tr')
+    .filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${orderId}$`) }) })
+    .filter({ hasText: 'No answer from the payment service to this refund of €5.00' })
   await page.goto(`${t.stack.shop.url}/admin.html`)
   await page.waitForSelector('body[data-ready="true"]')
-  const problem = page.locator('#problems tr', { hasText: 'No answer from the payment service to this refund of €5.00' })
+  expect(await problem.count()).toBe(0)
+  ahead += PAST_OPEN_TOO_LONG_MS
+  await page.reload()
+  await page.waitForSelector('body[data-ready="true"]')
   await expect.poll(() => problem.count()).toBe(1)
   return problem
 }
 
 describe('a refund the payment service never answered, on the admin page (Chromium)', () => {
-  it('is listed after 15 minutes; Dismiss takes it off the list and nothing is sent', async () => {
+  it('is listed after 15 minutes; Dismiss, confirmed, takes it off the list and nothing is sent', async () => {
     const { page, problems } = await t.stack.page()
-    await refundLeftOpen(page)
-    const problem = await listedAfterAWhile(page)
-    const [what, orderId] = await problem.locator('td').allTextContents()
+    const { reference, row, orderId } = await refundLeftOpen(page, 'down')
+    const problem = await listedAfterAWhile(page, orderId)
+    const [what] = await problem.locator('td').allTextContents()
     expect(what).toMatch(/^Refund \S+$/)
     await t.stack.screenshot(page, 'admin-open-request')
+    const asked: string[] = []
+    page.once('dialog', (dialog) => {
+      asked.push(dialog.message())
+      void dialog.accept()
+    })
     await problem.getByRole('button', { name: /^Dismiss/ }).click()
     await expect.poll(() => problem.count()).toBe(0)
-    expect(await page.textContent('#status')).toBe(
-      `${what} dismissed: it is not sent again. Check the payment in the payment service's back office before acting by hand.`,
-    )
+    expect(asked).toEqual([expect.stringMatching(/^Dismiss ends this request without sending it, for good\. Try Retry first/)])
+    expect(await page.textContent('#status')).toMatch(new RegExp(`^${what} dismissed: this shop does not send it again`))
     expect(t.proxy.counted('POST', '/refunds')).toBe(0)
     const view = (await (await fetch(`${t.stack.shop.url}/api/admin/orders/${orderId}`)).json()) as {
       modifications: Array<{ kind: string; state: string }>
     }
     expect(view.modifications.filter((m) => m.kind === 'refund').map((m) => m.state)).toEqual(['dismissed'])
+    // The order's row no longer offers to repeat the dismissed refund: its actions are back.
+    await expect.poll(() => row.getByRole('button', { name: `Refund ${reference}`, exact: true }).count()).toBe(1)
+    expect(await row.getByRole('button', { name: `Repeat Refund ${reference}`, exact: true }).count()).toBe(0)
     expect(problems).toEqual(OUTAGE)
   })
 
-  it('Retry sends it under its key now that the service is back: one refund, off the list', async () => {
+  it('Retry sends one whose answer was lost under its key: the service answers it again, one refund, off the list', async () => {
     const { page, problems } = await t.stack.page()
-    await refundLeftOpen(page)
-    const problem = await listedAfterAWhile(page)
+    const { reference, row, orderId } = await refundLeftOpen(page, 'lose-answers')
+    const problem = await listedAfterAWhile(page, orderId)
     const [what] = await problem.locator('td').allTextContents()
-    const before = t.proxy.counted('POST', '/refunds')
+    const keys = t.proxy.keysForwarded('POST', '/refunds')
+    const sent = t.proxy.counted('POST', '/refunds')
     await problem.getByRole('button', { name: /^Retry/ }).click()
     await expect.poll(() => problem.count()).toBe(0)
-    expect(await page.textContent('#status')).toBe(`${what} sent again: the payment service has it.`)
-    expect(t.proxy.counted('POST', '/refunds')).toBe(before + 1)
-    expect(t.proxy.keysForwarded('POST', '/refunds')).toHaveLength(1)
+    expect(await page.textContent('#status')).toBe(
+      `${what} sent again: the payment service received it; its outcome comes with the payment updates.`,
+    )
+    // Sent once more, under the key its first send went with: the service answers that one again.
+    expect(t.proxy.counted('POST', '/refunds')).toBe(sent + 1)
+    expect(t.proxy.keysForwarded('POST', '/refunds')).toEqual(keys)
+    await expect.poll(() => row.getByRole('button', { name: `Repeat Refund ${reference}`, exact: true }).count()).toBe(0)
     expect(problems).toEqual(OUTAGE)
   })
 })

@@ -44,8 +44,9 @@ function button(order: AdminOrder, label: string, onClick: () => Promise<void>):
         // A refusal names the order it is about; no answer leaves the request to repeat, shown in its row.
         const pending = unanswered(order.id)
         const repeat = pending ? ` No answer yet: "Repeat ${pending.label}" sends the same request again, answered from the ledger.` : ''
-        // The row first: the words name its "Repeat" button, which must be there when they are read.
-        if (pending) await renderOrders().catch(() => {})
+        // The row first: the words name its "Repeat" button, which must be there when they are read; an
+        // answered refusal (a dismissed request) takes that button away again.
+        await renderOrders().catch(() => {})
         status.textContent = `${label} ${order.reference}: ${(error as Error).message}${repeat}`
       })
       .finally(() => (element.disabled = false))

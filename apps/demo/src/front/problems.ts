@@ -3,7 +3,8 @@
  * payment service never answered, feed records the shop could not apply and order changes its order
  * table has not taken yet, each with Retry (now) and Dismiss (accepted as it is, kept for the record).
  */
-import { api, formatAmount } from './api.js'
+import { api, ApiError, formatAmount } from './api.js'
+import { forgetIfSame } from './unanswered-requests.js'
 
 /** A capture, refund or cancel unanswered for 15 minutes: it may or may not have moved money. */
 interface OpenRequest {
@@ -51,12 +52,18 @@ const REASONS: Readonly<Record<string, string>> = {
   PAID_TWICE: 'The payment service took a second payment for an order already paid: refund one of the two',
 }
 
+/** Asked before a Dismiss: it cannot be undone, and Retry is the way to settle a request that can be. */
+const DISMISS_WARNING =
+  'Dismiss ends this request without sending it, for good. Try Retry first: the payment service answers it once. ' +
+  "Dismiss only if Retry cannot settle it, then look for the money in the payment service's back office before acting by hand."
+
 const time = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle: 'short', timeStyle: 'medium' })
 
 function row(
   what: string,
   cells: readonly string[],
-  act: (action: 'retry' | 'dismiss') => Promise<string>,
+  /** What the action came to, for the status line; `undefined` when it was not taken (a confirmation declined). */
+  act: (action: 'retry' | 'dismiss') => Promise<string | undefined>,
   statusLine: HTMLElement,
   redraw: () => Promise<void>,
 ): HTMLTableRowElement {
@@ -64,6 +71,7 @@ function row(
   tr.dataset.problem = what
   for (const text of [what, ...cells]) tr.append(Object.assign(document.createElement('td'), { textContent: text }))
   const actions = document.createElement('td')
+  const buttons: HTMLButtonElement[] = []
   for (const [action, label] of [
     ['retry', 'Retry'],
     ['dismiss', 'Dismiss'],
@@ -71,13 +79,17 @@ function row(
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: label })
     button.setAttribute('aria-label', `${label} ${what}`)
     button.addEventListener('click', () => {
-      button.disabled = true
+      // One action of a row at a time: a Dismiss pressed while its Retry runs would race it.
+      for (const b of buttons) b.disabled = true
       void act(action)
-        .then((said) => (statusLine.textContent = said))
+        .then((said) => (statusLine.textContent = said ?? statusLine.textContent))
         .catch((error: unknown) => (statusLine.textContent = `${label} ${what}: ${(error as Error).message}`))
         .then(redraw)
-        .finally(() => (button.disabled = false))
+        .finally(() => {
+          for (const b of buttons) b.disabled = false
+        })
     })
+    buttons.push(button)
     actions.append(button)
   }
   tr.append(actions)
@@ -95,17 +107,32 @@ export async function renderProblems(statusLine: HTMLElement, redraw: () => Prom
       const kind = `${m.kind[0]!.toUpperCase()}${m.kind.slice(1)}`
       const what = `${kind} ${m.requestId}`
       const asked = m.amount ? ` of ${formatAmount(m.amount)}` : ''
+      const refused = m.lastRefusal ? ` (last sent again: ${m.lastRefusal})` : ''
+      // Answered, or ended (a 4xx): the order's row no longer offers to repeat it; no answer (a 5xx) leaves it.
+      const answered = async (call: Promise<unknown>) => {
+        try {
+          await call
+        } catch (error) {
+          if (error instanceof ApiError && error.status < 500) forgetIfSame(Number(m.orderId), m.requestId)
+          throw error
+        }
+        forgetIfSame(Number(m.orderId), m.requestId)
+      }
       return row(
         what,
-        [m.orderId, `No answer from the payment service to this ${m.kind}${asked} since ${time(m.since)}`, '—', '—'],
+        [m.orderId, `No answer from the payment service to this ${m.kind}${asked} since ${time(m.since)}${refused}`, '—', '—'],
         async (action) => {
           if (action === 'dismiss') {
-            await api(`/api/admin/modifications/${encodeURIComponent(m.requestId)}/dismiss`, {})
-            return `${what} dismissed: it is not sent again. Check the payment in the payment service's back office before acting by hand.`
+            if (!window.confirm(DISMISS_WARNING)) return undefined
+            await answered(api(`/api/admin/modifications/${encodeURIComponent(m.requestId)}/dismiss`, {}))
+            return (
+              `${what} dismissed: this shop does not send it again, but a send already on its way may still be taken. ` +
+              "Look for it in the payment service's back office before acting by hand."
+            )
           }
           // Sent again under its key: the service answers it once, whatever it did with the first.
-          await api(`/api/admin/orders/${encodeURIComponent(m.orderId)}/${m.kind}`, { requestId: m.requestId })
-          return `${what} sent again: the payment service has it.`
+          await answered(api(`/api/admin/orders/${encodeURIComponent(m.orderId)}/${m.kind}`, { requestId: m.requestId }))
+          return `${what} sent again: the payment service received it; its outcome comes with the payment updates.`
         },
         statusLine,
         redraw,

@@ -49,3 +49,8 @@ export async function sendForOrder<T>(
     throw error
   }
 }
+
+/** The request was answered elsewhere (the problems table's Retry or Dismiss): the order's row no longer repeats it. */
+export function forgetIfSame(orderId: number, requestId: string): void {
+  if (unanswered(orderId)?.body.requestId === requestId) sharedMemory.remember(keyOf(orderId), null)
+}
