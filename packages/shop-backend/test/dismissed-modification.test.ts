@@ -1,22 +1,32 @@
 /**
  * An open capture, refund or cancel dismissed by an operator through the admin route, against the
  * real sandbox: never sent again; its requestId, and a plain call asking the same (it may be its
- * retry), answered as dismissed; its amount and lines still counted as asked; a send already out
- * still stores what the service took.
+ * retry), answered as dismissed; its amount and lines still counted as asked; refused while a send
+ * of it may still be out, on any instance.
  */
-import { describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
+import { SEND_MAY_BE_OUT_MS } from '../src/ledger/dismiss-modification.js'
+import { instanceLedgers, onTwoInstances } from './support/instance-ledgers.js'
 import { modificationWorld } from './support/modification-world.js'
 import { startShop, type TestShop } from './support/shop.js'
+import type { LedgerStore } from '../src/store/ledger-store.js'
 
 const t = modificationWorld()
+const ledgers = instanceLedgers(t, 'dismissed')
 const EUR = (value: number) => ({ currency: 'EUR', value })
-const operator = { admin: { authorize: () => true } }
+
+/** The shops' clock, moved on by a test past the time a send may still be out. */
+let aheadMs = 0
+beforeEach(() => {
+  aheadMs = 0
+})
+const operator = { admin: { authorize: () => true }, now: () => new Date(Date.now() + aheadMs) }
 
 /** The order's refunds as the ledger holds them. */
 async function refundsOf(shop: TestShop, orderId: string) {
-  const [attempt] = await shop.store.listAttempts(orderId)
-  return (await shop.store.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
+  const [attempt] = await shop.ledger.listAttempts(orderId)
+  return (await shop.ledger.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
 }
 
 /** A refund of `value` left open under its key: the service never got it (`down`), or took it and its answer was lost. */
@@ -29,15 +39,12 @@ async function refundLeftOpen(shop: TestShop, orderId: string, value: number, mo
   return open!
 }
 
-/** Two instances on one ledger file, the first with `overrides`: the second is another process's view. */
-async function twoInstances(overrides: Parameters<typeof startShop>[1] = {}) {
-  const first = await startShop(t.world, { ...operator, ...overrides })
-  const second = await startShop(t.world, { ...operator, storePath: first.storePath, secretKey: first.secretKey })
-  const close = async () => {
-    await second.close()
-    await first.close()
-  }
-  return { first, second, close }
+const dismiss = (shop: TestShop, requestId: string) => shop.post(`/api/admin/modifications/${requestId}/dismiss`, {})
+
+/** The operator's dismiss once no send of the request can still be out: the shops' clock a while on. */
+function dismissLater(shop: TestShop, requestId: string) {
+  aheadMs += SEND_MAY_BE_OUT_MS
+  return dismiss(shop, requestId)
 }
 
 const backOffice = () => createServiceClient({ baseUrl: t.world.sandbox.baseUrl, credentials: t.world.sandbox.readyMadeShop })
@@ -51,7 +58,7 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       // The merchant refunds the 10.00 in the service's back office, under a key of its own.
       await backOffice().refund(payment, EUR(1000), { idempotencyKey: 'back-office-refund-1' })
       await shop.backend.poller.pollNow()
-      const dismissed = await shop.post(`/api/admin/modifications/${open.id}/dismiss`, {})
+      const dismissed = await dismissLater(shop, open.id)
       expect(dismissed).toEqual({
         status: 200,
         body: { requestId: open.id, orderId: String(order.id), kind: 'refund', dismissedAt: expect.any(String) },
@@ -84,7 +91,7 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       const open = await refundLeftOpen(shop, String(order.id), 500, 'lose-answers')
       // The operator sees a 5.00 refund in the back office (this very one) and dismisses the open request.
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-      expect((await shop.post(`/api/admin/modifications/${open.id}/dismiss`, {})).status).toBe(200)
+      expect((await dismissLater(shop, open.id)).status).toBe(200)
       // The shop's retry of the same plain call: it may be that request, so nothing goes.
       await expect(shop.backend.refund(order.id, { amount: EUR(500) })).rejects.toMatchObject({
         code: 'MODIFICATION_DISMISSED',
@@ -105,16 +112,15 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       const captured = await t.paidOrder(shop)
       t.failing('down', '/captures')
       await expect(shop.backend.capture(captured.order.id, { amount: EUR(1000) })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-      const [capture] = await shop.store.listModifications((await shop.store.listAttempts(String(captured.order.id)))[0]!.id)
+      const [capture] = await shop.ledger.listModifications((await shop.ledger.listAttempts(String(captured.order.id)))[0]!.id)
       t.failing('down', '/cancels')
       const cancelled = await t.paidOrder(shop)
       await expect(shop.backend.cancel(cancelled.order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-      const [cancel] = await shop.store.listModifications((await shop.store.listAttempts(String(cancelled.order.id)))[0]!.id)
+      const [cancel] = await shop.ledger.listModifications((await shop.ledger.listAttempts(String(cancelled.order.id)))[0]!.id)
       t.world.proxy.mode = 'pass'
       for (const open of [capture!, cancel!]) {
-        const path = `/api/admin/modifications/${open.id}/dismiss`
-        expect(await shop.post(path, {})).toMatchObject({ status: 200, body: { kind: open.kind } })
-        expect(await shop.post(path, {})).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
+        expect(await dismissLater(shop, open.id)).toMatchObject({ status: 200, body: { kind: open.kind } })
+        expect(await dismiss(shop, open.id)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
       }
       // "Capture the rest" asks for what the dismissed 10.00 left: it may have been taken in the back office.
       expect(await shop.backend.capture(captured.order.id)).toMatchObject({ state: 'received', amount: EUR(1800) })
@@ -138,7 +144,7 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       await backOffice().refund(payment, EUR(500), { idempotencyKey: open.idempotencyKey })
       // Blocked for good until a person looks: every plain refund settles that one first.
       await expect(shop.backend.refund(order.id, { amount: EUR(300) })).rejects.toMatchObject({ code: 'OUTCOME_PENDING' })
-      expect((await shop.post(`/api/admin/modifications/${open.id}/dismiss`, {})).status).toBe(200)
+      expect((await dismissLater(shop, open.id)).status).toBe(200)
       expect(await shop.backend.refund(order.id, { amount: EUR(300) })).toMatchObject({ state: 'received', amount: EUR(300) })
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(2)
       expect((await refundsOf(shop, String(order.id))).map((m) => [m.state, m.errorCode])).toEqual([
@@ -150,92 +156,46 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
     }
   })
 
+  it("a dismiss within a minute of the request's send is 503 and changes nothing; a minute after, it is dismissed", async () => {
+    const shop = await startShop(t.world, operator)
+    try {
+      const { order } = await t.capturedOrder(shop)
+      const open = await refundLeftOpen(shop, String(order.id), 1000)
+      const soon = await dismiss(shop, open.id)
+      expect(soon).toEqual({
+        status: 503,
+        body: expect.objectContaining({
+          error: 'OUTCOME_PENDING',
+          details: { requestId: open.id, sentAt: open.createdAt, dismissableFrom: expect.any(String) },
+        }),
+      })
+      const from = Date.parse((soon.body as { details: { dismissableFrom: string } }).details.dismissableFrom)
+      expect(from - Date.parse(open.createdAt)).toBe(SEND_MAY_BE_OUT_MS)
+      expect(await refundsOf(shop, String(order.id))).toEqual([open])
+      aheadMs = from - Date.now() - 1_000
+      expect((await dismiss(shop, open.id)).status).toBe(503)
+      aheadMs = from - Date.now()
+      expect((await dismiss(shop, open.id)).status).toBe(200)
+    } finally {
+      await shop.close()
+    }
+  })
+
   it('only an open request is dismissed: a received one, an unknown id and a malformed one are 404, nothing changed', async () => {
     const shop = await startShop(t.world, operator)
     try {
       const { order } = await t.capturedOrder(shop)
       const received = await shop.backend.refund(order.id, { amount: EUR(500) })
       for (const id of [received.requestId, 'no-such-request-1', 'bad%20id'])
-        expect(await shop.post(`/api/admin/modifications/${id}/dismiss`, {})).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
+        expect(await dismiss(shop, id)).toMatchObject({ status: 404, body: { error: 'NOT_FOUND' } })
       expect((await refundsOf(shop, String(order.id))).map((m) => m.state)).toEqual(['received'])
       // A body with fields is refused before anything is read or written.
       const open = await refundLeftOpen(shop, String(order.id), 700)
+      aheadMs += SEND_MAY_BE_OUT_MS
       expect(await shop.post(`/api/admin/modifications/${open.id}/dismiss`, { force: true })).toMatchObject({ status: 400 })
       expect((await refundsOf(shop, String(order.id))).map((m) => m.state)).toEqual(['received', 'requested'])
     } finally {
       await shop.close()
-    }
-  })
-
-  it.each([
-    ['forward', 'stores what the service took: received'],
-    ['lose', 'and loses its answer stays dismissed: a plain retry is refused'],
-  ] as const)('a send out on another instance when the dismiss lands (%s) %s, one refund', async (action, _outcome) => {
-    const { first, second, close } = await twoInstances()
-    let release = () => {}
-    try {
-      const { order, payment } = await t.capturedOrder(first)
-      const open = await refundLeftOpen(first, String(order.id), 1000)
-      // The first instance sends it again (a plain retry); the request waits on the way until released.
-      const held = new Promise<void>((resolve) => (release = resolve))
-      t.world.proxy.rule = (method, path) =>
-        method === 'POST' && path.endsWith('/refunds') ? { action, holdUntil: held } : { action: 'forward' }
-      const before = t.world.proxy.started('POST', '/refunds')
-      const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
-      await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1)
-      expect((await second.post(`/api/admin/modifications/${open.id}/dismiss`, {})).status).toBe(200)
-      release()
-      if (action === 'forward') {
-        expect(await retry).toMatchObject({ requestId: open.id, state: 'received', amount: EUR(1000) })
-        expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['received'])
-      } else {
-        expect(await retry).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-        expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['dismissed'])
-        t.world.proxy.rule = () => ({ action: 'forward' })
-        await expect(second.backend.refund(order.id, { amount: EUR(1000) })).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
-      }
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-    } finally {
-      release()
-      await close()
-    }
-  })
-
-  it("a dismiss landing between a plain retry's read and its send on another instance: nothing sent, the retry refused", async () => {
-    let gate: Promise<void> | undefined
-    let reached = () => {}
-    const atGate = new Promise<void>((resolve) => (reached = resolve))
-    // The first instance's store holds its first write of an open row (the send again moving its version on).
-    const { first, second, close } = await twoInstances({
-      wrapStore: (store) => ({
-        ...store,
-        async updateModification(id, version, patch) {
-          if (gate && patch.state === 'requested') {
-            const waiting = gate
-            gate = undefined
-            reached()
-            await waiting
-          }
-          return store.updateModification(id, version, patch)
-        },
-      }),
-    })
-    let open = () => {}
-    try {
-      const { order, payment } = await t.capturedOrder(first)
-      const left = await refundLeftOpen(first, String(order.id), 1000)
-      gate = new Promise<void>((resolve) => (open = resolve))
-      const sent = t.world.proxy.started('POST', '/refunds')
-      const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
-      await atGate
-      expect((await second.post(`/api/admin/modifications/${left.id}/dismiss`, {})).status).toBe(200)
-      open()
-      expect(await retry).toMatchObject({ code: 'MODIFICATION_DISMISSED', details: { requestId: left.id } })
-      expect(t.world.proxy.started('POST', '/refunds')).toBe(sent)
-      expect(t.world.sandboxModifications(payment, 'refund')).toBe(0)
-    } finally {
-      open()
-      await close()
     }
   })
 
@@ -247,10 +207,10 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       t.world.proxy.mode = 'pass'
       const [open] = await refundsOf(shop, String(order.id))
-      expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
+      expect((await dismissLater(shop, open!.id)).status).toBe(200)
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
       await shop.backend.poller.pollNow()
-      expect((await shop.store.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded' })
+      expect((await shop.ledger.listAttempts(String(order.id)))[0]).toMatchObject({ state: 'refunded' })
       await expect(shop.backend.refund(order.id)).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
       expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
     } finally {
@@ -278,7 +238,7 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       await expect(shop.backend.refund(order.id, { lineItems: teaAndMug })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
       t.world.proxy.mode = 'pass'
       const [open] = await refundsOf(shop, String(order.id))
-      expect((await shop.post(`/api/admin/modifications/${open!.id}/dismiss`, {})).status).toBe(200)
+      expect((await dismissLater(shop, open!.id)).status).toBe(200)
       const sent = t.world.proxy.counted('POST', '/refunds')
       // The same lines in another order: it may be its retry.
       await expect(shop.backend.refund(order.id, { lineItems: [...teaAndMug].reverse() })).rejects.toMatchObject({
@@ -297,3 +257,81 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
     }
   })
 })
+
+for (const { name, skip, open: openLedger } of ledgers) {
+  describe.skipIf(skip)(`an open refund dismissed while another instance sends it again (${name})`, () => {
+    it.each([
+      ['forward', 'stores what the service took: received, and nothing is left to dismiss'],
+      ['lose', 'loses its answer: the row stays open until a minute after that send, then is dismissed'],
+    ] as const)('the dismiss waits for a send out (%s), which %s; one refund', async (action, _outcome) => {
+      let release = () => {}
+      await onTwoInstances(openLedger, { both: operator }, async (first, second) => {
+        const { order, payment } = await t.capturedOrder(first)
+        const open = await refundLeftOpen(first, String(order.id), 1000)
+        // Its first send long past: only the send again below can hold the dismiss back.
+        aheadMs += SEND_MAY_BE_OUT_MS
+        const held = new Promise<void>((resolve) => (release = resolve))
+        t.world.proxy.rule = (method, path) =>
+          method === 'POST' && path.endsWith('/refunds') ? { action, holdUntil: held } : { action: 'forward' }
+        const before = t.world.proxy.started('POST', '/refunds')
+        const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
+        await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1)
+        const [sentAgain] = await refundsOf(second, String(order.id))
+        expect(sentAgain).toMatchObject({ state: 'requested', sentAgainAt: expect.any(String) })
+        expect(await dismiss(second, open.id)).toMatchObject({
+          status: 503,
+          body: { error: 'OUTCOME_PENDING', details: { requestId: open.id, sentAt: sentAgain!.sentAgainAt } },
+        })
+        release()
+        if (action === 'forward') {
+          expect(await retry).toMatchObject({ requestId: open.id, state: 'received', amount: EUR(1000) })
+          expect(await dismissLater(second, open.id)).toMatchObject({ status: 404 })
+          expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['received'])
+        } else {
+          expect(await retry).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
+          t.world.proxy.rule = () => ({ action: 'forward' })
+          expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['requested'])
+          expect((await dismissLater(second, open.id)).status).toBe(200)
+          await expect(second.backend.refund(order.id, { amount: EUR(1000) })).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
+        }
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      }).finally(() => release())
+    })
+
+    it("a dismiss landing between a plain retry's read and its send: nothing sent, the retry refused", async () => {
+      let gate: Promise<void> | undefined
+      let reached = () => {}
+      const atGate = new Promise<void>((resolve) => (reached = resolve))
+      let openGate = () => {}
+      // The first instance's store holds its first write of an open row (the send again moving its version on).
+      const holdSendAgain = {
+        wrapStore: (store: LedgerStore): LedgerStore => ({
+          ...store,
+          async updateModification(id, version, patch) {
+            if (gate && patch.state === 'requested') {
+              const waiting = gate
+              gate = undefined
+              reached()
+              await waiting
+            }
+            return store.updateModification(id, version, patch)
+          },
+        }),
+      }
+      await onTwoInstances(openLedger, { both: operator, first: holdSendAgain }, async (first, second) => {
+        const { order, payment } = await t.capturedOrder(first)
+        const left = await refundLeftOpen(first, String(order.id), 1000)
+        gate = new Promise<void>((resolve) => (openGate = resolve))
+        const sent = t.world.proxy.started('POST', '/refunds')
+        aheadMs += SEND_MAY_BE_OUT_MS
+        const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
+        await atGate
+        expect((await dismiss(second, left.id)).status).toBe(200)
+        openGate()
+        expect(await retry).toMatchObject({ code: 'MODIFICATION_DISMISSED', details: { requestId: left.id } })
+        expect(t.world.proxy.started('POST', '/refunds')).toBe(sent)
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(0)
+      }).finally(() => openGate())
+    })
+  })
+}

@@ -6,11 +6,9 @@
  * 422, judged after the key, ends it.
  */
 import { describe, expect, it } from 'vitest'
-import { openPostgresStore } from '../src/postgres/index.js'
-import type { LedgerStore } from '../src/store/ledger-store.js'
+import { instanceLedgers, onOneShop, onTwoInstances, type InstanceLedger } from './support/instance-ledgers.js'
 import { modificationWorld } from './support/modification-world.js'
-import { freshDatabase, postgres } from './support/postgres.js'
-import { startShop, type TestShop } from './support/shop.js'
+import type { TestShop } from './support/shop.js'
 
 const t = modificationWorld()
 const tenEuros = { currency: 'EUR', value: 1000 }
@@ -30,82 +28,18 @@ function holdNextRefund(after: ReturnType<typeof t.world.proxy.rule>) {
   return { release, arrived: () => expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1) }
 }
 
-type ShopOverrides = NonNullable<Parameters<typeof startShop>[1]>
-
-/** A test's ledger: shops started on it (`sameLedgerAs`: another instance on the first one's ledger). */
-interface Ledger {
-  shop(overrides?: ShopOverrides, sameLedgerAs?: TestShop): Promise<TestShop>
-  close(): Promise<void>
-}
-
-/** The ledger on SQLite (a second instance opens the same file) and on a fresh PostgreSQL database. */
-const ledgers: ReadonlyArray<{ readonly name: string; readonly skip: boolean; open(): Promise<Ledger> }> = [
-  {
-    name: 'SQLite',
-    skip: false,
-    open: async () => ({
-      shop: (overrides = {}, first) =>
-        startShop(t.world, first ? { ...overrides, storePath: first.storePath, secretKey: first.secretKey } : overrides),
-      close: async () => {},
-    }),
-  },
-  {
-    name: 'PostgreSQL',
-    skip: postgres.missing !== undefined,
-    async open() {
-      const database = await freshDatabase('resent_refused')
-      const stores: LedgerStore[] = []
-      return {
-        async shop(overrides = {}, first) {
-          const store = await openPostgresStore({ connectionString: database.url })
-          stores.push(store)
-          return startShop(t.world, { ...overrides, store, ...(first ? { secretKey: first.secretKey } : {}) })
-        },
-        async close() {
-          for (const store of stores) await store.close()
-          await database.drop()
-        },
-      }
-    },
-  },
-]
-
-/** `run` with one shop on a fresh ledger, both closed after it. */
-async function onOneShop(open: () => Promise<Ledger>, overrides: ShopOverrides, run: (shop: TestShop) => Promise<void>): Promise<void> {
-  const ledger = await open()
-  try {
-    const shop = await ledger.shop(overrides)
-    try {
-      await run(shop)
-    } finally {
-      await shop.close()
-    }
-  } finally {
-    await ledger.close()
-  }
-}
+const ledgers = instanceLedgers(t, 'resent_refused')
 
 /** `run` with two instances on one ledger (no shared lock), and an order paid and captured on the first. */
-async function onTwoInstances(
-  open: () => Promise<Ledger>,
+const onTwoCaptured = (
+  open: () => Promise<InstanceLedger>,
   run: (a: TestShop, b: TestShop, captured: Awaited<ReturnType<typeof t.capturedOrder>>) => Promise<void>,
-): Promise<void> {
-  const ledger = await open()
-  try {
-    const a = await ledger.shop()
-    const b = await ledger.shop({}, a)
-    try {
-      const captured = await t.capturedOrder(a)
-      b.orders.set(String(captured.order.id), captured.order)
-      await run(a, b, captured)
-    } finally {
-      await b.close()
-      await a.close()
-    }
-  } finally {
-    await ledger.close()
-  }
-}
+) =>
+  onTwoInstances(open, {}, async (a, b) => {
+    const captured = await t.capturedOrder(a)
+    b.orders.set(String(captured.order.id), captured.order)
+    await run(a, b, captured)
+  })
 
 /** The admin's /problems list of captures, refunds and cancels left open. */
 async function openModificationsListed(shop: TestShop): Promise<unknown[]> {
@@ -185,7 +119,7 @@ for (const { name, skip, open } of ledgers) {
     })
 
     it('a click split over two instances, both refused by the service (422), ends refused for both: nothing moves', async () => {
-      await onTwoInstances(open, async (a, b, { order, payment }) => {
+      await onTwoCaptured(open, async (a, b, { order, payment }) => {
         // All of it refunded by another click, not in the feed yet: the ledger lets the next one go, the service refuses it.
         await a.backend.refund(order.id, { amount: { currency: 'EUR', value: 2800 }, requestId: 'click-R4-all1' })
         const click = { amount: tenEuros, requestId: 'click-R4-0001' }
@@ -204,7 +138,7 @@ for (const { name, skip, open } of ledgers) {
     })
 
     it('the instance whose first send the service took answers received, though another refused its repeat meanwhile', async () => {
-      await onTwoInstances(open, async (a, b, { order, payment }) => {
+      await onTwoCaptured(open, async (a, b, { order, payment }) => {
         const click = { amount: tenEuros, requestId: 'click-R2-0001' }
         const { release, arrived } = holdNextRefund({ action: 'refuse' })
         const first = a.backend.refund(order.id, click).catch((error: unknown) => error)

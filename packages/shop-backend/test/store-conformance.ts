@@ -782,11 +782,19 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
         await store.updateModification('req-cancel', 1, { state: 'refused', errorCode: 'NOT_ALLOWED', updatedAt: t(6) })
         expect((await store.listOpenModifications(t(5), 10)).map((m) => m.id)).toEqual(['req-capture', 'req-refund'])
         expect(await store.countOpenModifications(t(10))).toBe(3)
+        // Sent again: when, kept by a later write that does not say (a refusal's code kept), the open list's age unmoved.
+        expect(await store.updateModification('req-refund', 1, { state: 'requested', updatedAt: t(3), sentAgainAt: t(6) })).toMatchObject({
+          version: 2,
+          updatedAt: t(3),
+          sentAgainAt: t(6),
+        })
+        await store.updateModification('req-refund', 2, { state: 'requested', errorCode: 'IDEMPOTENCY_KEY_REUSED', updatedAt: t(3) })
+        expect(await store.findModification('req-refund')).toMatchObject({ version: 3, sentAgainAt: t(6) })
+        expect((await store.listOpenModifications(t(5), 10)).map((m) => m.id)).toEqual(['req-capture', 'req-refund'])
         // Dismissed by an operator: kept, with the code it had, and no longer open.
-        await store.updateModification('req-refund', 1, { state: 'requested', errorCode: 'IDEMPOTENCY_KEY_REUSED', updatedAt: t(3) })
         expect(
-          await store.updateModification('req-refund', 2, { state: 'dismissed', errorCode: 'IDEMPOTENCY_KEY_REUSED', updatedAt: t(7) }),
-        ).toMatchObject({ state: 'dismissed', errorCode: 'IDEMPOTENCY_KEY_REUSED', version: 3, updatedAt: t(7) })
+          await store.updateModification('req-refund', 3, { state: 'dismissed', errorCode: 'IDEMPOTENCY_KEY_REUSED', updatedAt: t(7) }),
+        ).toMatchObject({ state: 'dismissed', errorCode: 'IDEMPOTENCY_KEY_REUSED', version: 4, updatedAt: t(7), sentAgainAt: t(6) })
         expect((await store.listOpenModifications(t(5), 10)).map((m) => m.id)).toEqual(['req-capture'])
       }),
     )

@@ -154,7 +154,14 @@ describe('spans and metrics through @opentelemetry/api', () => {
     expect(await unansweredTooLong()).toEqual([1])
     const [stored] = await s.store.listModifications((await s.store.listAttempts(String(order.id)))[0]!.id)
     expect(await listed()).toEqual([
-      { orderId: String(order.id), kind: 'capture', requestId, amount: { currency: 'EUR', value: 2800 }, since: stored!.updatedAt },
+      {
+        orderId: String(order.id),
+        kind: 'capture',
+        requestId,
+        amount: { currency: 'EUR', value: 2800 },
+        since: stored!.updatedAt,
+        lastSentAt: stored!.createdAt,
+      },
     ])
     // Sent again under its key by the merchant's retry: answered, no longer open.
     expect(await s.backend.capture(order.id, { requestId })).toMatchObject({ state: 'received' })

@@ -126,7 +126,7 @@ export async function renderProblems(statusLine: HTMLElement, redraw: () => Prom
             if (!window.confirm(DISMISS_WARNING)) return undefined
             await answered(api(`/api/admin/modifications/${encodeURIComponent(m.requestId)}/dismiss`, {}))
             return (
-              `${what} dismissed: this shop does not send it again, but a send already on its way may still be taken. ` +
+              `${what} dismissed: this shop does not send it again, but an earlier send may have been taken with its answer lost. ` +
               "Look for it in the payment service's back office before acting by hand."
             )
           }

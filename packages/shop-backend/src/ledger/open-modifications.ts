@@ -1,5 +1,6 @@
 // Captures, refunds and cancels left unanswered: money asked to move that nothing moved, so a person should look.
 import type { BackendContext } from '../backend-context.js'
+import { lastSendOf } from './dismiss-modification.js'
 import { openTooLongBefore } from './open-payments.js'
 
 /** A modification open too long, as the admin sees it: what was asked and since when, never its key. */
@@ -13,6 +14,8 @@ export interface OpenModification {
   readonly amount?: { readonly currency: string; readonly value: number }
   /** When it was stored or last written (a resend that got no answer writes nothing). */
   readonly since: string
+  /** When its last send began: it can be dismissed a minute after (a send may be out until then). */
+  readonly lastSentAt: string
   /**
    * The service's code when a send again was refused before it may have read the key (a 401 for a
    * clock that is off, a gateway's 404), or `IDEMPOTENCY_KEY_REUSED` when its key names another
@@ -30,6 +33,7 @@ export async function openModifications(context: Pick<BackendContext, 'now' | 's
     requestId: m.id,
     ...(m.amount ? { amount: { currency: m.amount.currency, value: m.amount.value } } : {}),
     since: m.updatedAt,
+    lastSentAt: lastSendOf(m),
     ...(m.errorCode ? { lastRefusal: m.errorCode } : {}),
   }))
 }

@@ -123,13 +123,15 @@ async function keepRefusal(context: BackendContext, m: ModificationRecord, error
 
 /**
  * Moves an open row's version on before it is sent again, so the refusal of a send made before
- * (another instance's, its first) cannot end it under this one: the row to send, or what it became.
+ * (another instance's, its first) cannot end it under this one, and a dismiss sees the send out:
+ * the row to send, or what it became.
  */
 async function movedOn(context: BackendContext, m: ModificationRecord): Promise<ModificationRecord> {
   const keep = (row: ModificationRecord): ModificationPatch => ({
     state: 'requested',
     ...(row.errorCode === undefined ? {} : { errorCode: row.errorCode }),
     updatedAt: row.updatedAt,
+    sentAgainAt: context.now().toISOString(),
   })
   const moved = await writeOnCurrent(context, m, isOpen, keep)
   if (moved) return moved
@@ -174,10 +176,11 @@ async function refusedAgain(context: BackendContext, m: ModificationRecord, erro
  * the row meanwhile: what it took, it took.
  */
 export async function sendStored(context: BackendContext, stored: ModificationRecord, turn: SendTurn): Promise<ModificationResult> {
+  const attempt = await context.store.findAttempt(stored.attemptId)
+  const { service } = await context.connection()
+  // Moved on right before the call: a dismiss reads when the send began from it.
   const modification = turn === 'first' ? stored : await movedOn(context, stored)
   if (modification.state !== 'requested') return answerOf(modification)
-  const attempt = await context.store.findAttempt(modification.attemptId)
-  const { service } = await context.connection()
   // The body as stored: a retry (plain, by requestId, on another instance) sends the same lines under the same key.
   const call = { idempotencyKey: modification.idempotencyKey, ...(modification.lineItems ? { lineItems: modification.lineItems } : {}) }
   let answer: ModificationAnswer

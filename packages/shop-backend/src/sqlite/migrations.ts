@@ -9,6 +9,7 @@ import {
   LATER_ATTEMPTS_MIGRATION,
   MODIFICATIONS_BY_ATTEMPT_MIGRATION,
   OUTBOX_KEEPS_ONLY_UNDELIVERED_MIGRATION,
+  SENT_AGAIN_MIGRATION,
 } from '../store/portable-migrations.js'
 
 export type { Migration } from '../store/migration-plan.js'
@@ -98,4 +99,5 @@ CREATE INDEX outbox_due ON outbox (delivered_at, next_try_at);
   OPEN_ATTEMPTS_MIGRATION,
   OPEN_MODIFICATIONS_MIGRATION,
   LATER_ATTEMPTS_MIGRATION,
+  SENT_AGAIN_MIGRATION,
 ])

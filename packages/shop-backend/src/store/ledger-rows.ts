@@ -54,6 +54,7 @@ export interface ModificationRow {
   line_items: string | null
   /** 1 or 0 (SQLite has no boolean); null in rows stored before it was kept. */
   asked_rest: number | null
+  sent_again_at: string | null
 }
 
 export interface ProblemRow {
@@ -124,6 +125,7 @@ export const MODIFICATION_COLUMNS = columnsOf<ModificationRow>({
   updated_at: true,
   line_items: true,
   asked_rest: true,
+  sent_again_at: true,
 })
 
 /** The poll_problems table's columns. */
@@ -214,6 +216,7 @@ export function modificationOf(row: ModificationRow): ModificationRecord {
     updatedAt: row.updated_at,
     ...(row.line_items ? { lineItems: JSON.parse(row.line_items) as ModificationRecord['lineItems'] } : {}),
     ...(row.asked_rest === null ? {} : { askedForRest: Number(row.asked_rest) === 1 }),
+    ...(row.sent_again_at === null ? {} : { sentAgainAt: row.sent_again_at }),
   }
 }
 
@@ -235,6 +238,7 @@ export function rowOfModification(m: ModificationRecord): ModificationRow {
     updated_at: m.updatedAt,
     line_items: m.lineItems === undefined ? null : JSON.stringify(m.lineItems),
     asked_rest: m.askedForRest === undefined ? null : Number(m.askedForRest),
+    sent_again_at: m.sentAgainAt ?? null,
   }
 }
 

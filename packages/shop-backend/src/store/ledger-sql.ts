@@ -69,7 +69,8 @@ export function ledgerSql(dialect: SqlDialect) {
       ORDER BY updated_at, id LIMIT $2`,
     openModificationCount: `SELECT COUNT(*) AS n FROM modifications WHERE ${OPEN_MODIFICATION_PREDICATE} AND updated_at < $1`,
     updateModification: `UPDATE modifications SET state = $3, psp_reference = COALESCE($4, psp_reference), error_code = $5,
-      updated_at = $6, version = version + 1 WHERE id = $1 AND version = $2 RETURNING ${MODIFICATION}`,
+      updated_at = $6, sent_again_at = COALESCE($7, sent_again_at), version = version + 1
+      WHERE id = $1 AND version = $2 RETURNING ${MODIFICATION}`,
     readCursor: 'SELECT cursor FROM poll_state WHERE id = 1',
     // Never back: a smaller cursor leaves the row as it is.
     moveCursor: `INSERT INTO poll_state (id, cursor) VALUES (1, $1)

@@ -124,3 +124,13 @@ export const LATER_ATTEMPTS_MIGRATION: Migration = Object.freeze({
 CREATE INDEX attempts_later ON attempts (order_id) WHERE number > 1;
 `,
 })
+
+/** Version 11: when a capture, refund or cancel was last sent again, so a dismiss waits for a send still out. */
+export const SENT_AGAIN_MIGRATION: Migration = Object.freeze({
+  version: 11,
+  name: 'sent-again',
+  sql: `
+-- Set when a stored request is sent again (its first send is at created_at); NULL when never sent again.
+ALTER TABLE modifications ADD COLUMN sent_again_at TEXT;
+`,
+})

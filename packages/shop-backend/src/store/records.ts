@@ -208,6 +208,11 @@ export interface ModificationRecord {
    * rest repeats it. Undefined in rows stored before the ledger kept it.
    */
   readonly askedForRest?: boolean | undefined
+  /**
+   * ISO 8601, when it was last sent again (its first send is at `createdAt`): a send may be out for a
+   * call's deadline after it, so a dismiss waits. Undefined when never sent again.
+   */
+  readonly sentAgainAt?: string | undefined
 }
 
 /** What a compare-and-set of a modification may change. */
@@ -220,4 +225,6 @@ export interface ModificationPatch {
   readonly errorCode?: string
   /** ISO 8601, now. */
   readonly updatedAt: string
+  /** See {@link ModificationRecord.sentAgainAt}; absent, it is kept. */
+  readonly sentAgainAt?: string
 }

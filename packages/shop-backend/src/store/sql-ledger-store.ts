@@ -91,7 +91,15 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
       (await read(every<ModificationRow>('openModifications', [before, limit]))).map(modificationOf),
     countOpenModifications: (before) => count('openModificationCount', [before]),
     async updateModification(id, expectedVersion, patch) {
-      const values = [id, expectedVersion, patch.state, patch.pspReference ?? null, patch.errorCode ?? null, patch.updatedAt]
+      const values = [
+        id,
+        expectedVersion,
+        patch.state,
+        patch.pspReference ?? null,
+        patch.errorCode ?? null,
+        patch.updatedAt,
+        patch.sentAgainAt ?? null,
+      ]
       return modificationOfRow(await writeOne(first<ModificationRow>('updateModification', values)))
     },
     async readCursor() {

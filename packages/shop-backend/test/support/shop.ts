@@ -113,7 +113,7 @@ export async function startShop(
     readonly storePath?: string
     readonly secretKey?: Uint8Array
     readonly connect?: boolean
-    /** The store the backend gets, made from the shop's own SQLite store (to watch its calls). */
+    /** The store the backend gets, made from the one it would get (`store`, else its own SQLite file) to watch its calls. */
     readonly wrapStore?: (store: LedgerStore) => LedgerStore
   } = {},
 ): Promise<TestShop> {
@@ -124,8 +124,8 @@ export async function startShop(
   const changes: OrderChange[] = []
   const secretKey = overrides.secretKey ?? generateSecretKey()
   const readyMade = world.sandbox.readyMadeShop
-  const { wrapStore, ...backendOverrides } = overrides
-  const ledger = overrides.store ?? (wrapStore ? wrapStore(store) : store)
+  const { wrapStore, store: given = store, ...backendOverrides } = overrides
+  const ledger = wrapStore ? wrapStore(given) : given
   const backend = createShopBackend({
     store: ledger,
     // Short deadlines: a lost answer is noticed in about a second, not fifteen.
