@@ -1,51 +1,16 @@
 /**
  * An open capture, refund or cancel dismissed by an operator through the admin route, against the
  * real sandbox: never sent again; its requestId, and a plain call asking the same (it may be its
- * retry), answered as dismissed; its amount and lines still counted as asked; refused while a send
- * of it may still be out, on any instance.
+ * retry), answered as dismissed; its amount and lines still counted as asked.
  */
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createServiceClient } from '@card-jwe/service-client'
-import { SEND_MAY_BE_OUT_MS } from '../src/ledger/dismiss-modification.js'
-import { instanceLedgers, onTwoInstances } from './support/instance-ledgers.js'
+import { dismissWorld, EUR } from './support/dismiss-world.js'
 import { modificationWorld } from './support/modification-world.js'
-import { startShop, type TestShop } from './support/shop.js'
-import type { LedgerStore } from '../src/store/ledger-store.js'
+import { startShop } from './support/shop.js'
 
 const t = modificationWorld()
-const ledgers = instanceLedgers(t, 'dismissed')
-const EUR = (value: number) => ({ currency: 'EUR', value })
-
-/** The shops' clock, moved on by a test past the time a send may still be out. */
-let aheadMs = 0
-beforeEach(() => {
-  aheadMs = 0
-})
-const operator = { admin: { authorize: () => true }, now: () => new Date(Date.now() + aheadMs) }
-
-/** The order's refunds as the ledger holds them. */
-async function refundsOf(shop: TestShop, orderId: string) {
-  const [attempt] = await shop.ledger.listAttempts(orderId)
-  return (await shop.ledger.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
-}
-
-/** A refund of `value` left open under its key: the service never got it (`down`), or took it and its answer was lost. */
-async function refundLeftOpen(shop: TestShop, orderId: string, value: number, mode: 'down' | 'lose-answers' = 'down') {
-  t.failing(mode, '/refunds')
-  await expect(shop.backend.refund(orderId, { amount: EUR(value) })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-  t.world.proxy.mode = 'pass'
-  const open = (await refundsOf(shop, orderId)).find((m) => m.state === 'requested')
-  expect(open).toMatchObject({ amount: EUR(value) })
-  return open!
-}
-
-const dismiss = (shop: TestShop, requestId: string) => shop.post(`/api/admin/modifications/${requestId}/dismiss`, {})
-
-/** The operator's dismiss once no send of the request can still be out: the shops' clock a while on. */
-function dismissLater(shop: TestShop, requestId: string) {
-  aheadMs += SEND_MAY_BE_OUT_MS
-  return dismiss(shop, requestId)
-}
+const { operator, refundsOf, refundLeftOpen, dismiss, dismissLater } = dismissWorld(t)
 
 const backOffice = () => createServiceClient({ baseUrl: t.world.sandbox.baseUrl, credentials: t.world.sandbox.readyMadeShop })
 
@@ -156,31 +121,6 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
     }
   })
 
-  it("a dismiss within a minute of the request's send is 503 and changes nothing; a minute after, it is dismissed", async () => {
-    const shop = await startShop(t.world, operator)
-    try {
-      const { order } = await t.capturedOrder(shop)
-      const open = await refundLeftOpen(shop, String(order.id), 1000)
-      const soon = await dismiss(shop, open.id)
-      expect(soon).toEqual({
-        status: 503,
-        body: expect.objectContaining({
-          error: 'OUTCOME_PENDING',
-          details: { requestId: open.id, sentAt: open.createdAt, dismissableFrom: expect.any(String) },
-        }),
-      })
-      const from = Date.parse((soon.body as { details: { dismissableFrom: string } }).details.dismissableFrom)
-      expect(from - Date.parse(open.createdAt)).toBe(SEND_MAY_BE_OUT_MS)
-      expect(await refundsOf(shop, String(order.id))).toEqual([open])
-      aheadMs = from - Date.now() - 1_000
-      expect((await dismiss(shop, open.id)).status).toBe(503)
-      aheadMs = from - Date.now()
-      expect((await dismiss(shop, open.id)).status).toBe(200)
-    } finally {
-      await shop.close()
-    }
-  })
-
   it('only an open request is dismissed: a received one, an unknown id and a malformed one are 404, nothing changed', async () => {
     const shop = await startShop(t.world, operator)
     try {
@@ -191,7 +131,6 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
       expect((await refundsOf(shop, String(order.id))).map((m) => m.state)).toEqual(['received'])
       // A body with fields is refused before anything is read or written.
       const open = await refundLeftOpen(shop, String(order.id), 700)
-      aheadMs += SEND_MAY_BE_OUT_MS
       expect(await shop.post(`/api/admin/modifications/${open.id}/dismiss`, { force: true })).toMatchObject({ status: 400 })
       expect((await refundsOf(shop, String(order.id))).map((m) => m.state)).toEqual(['received', 'requested'])
     } finally {
@@ -257,81 +196,3 @@ describe('an open capture, refund or cancel dismissed by an operator', () => {
     }
   })
 })
-
-for (const { name, skip, open: openLedger } of ledgers) {
-  describe.skipIf(skip)(`an open refund dismissed while another instance sends it again (${name})`, () => {
-    it.each([
-      ['forward', 'stores what the service took: received, and nothing is left to dismiss'],
-      ['lose', 'loses its answer: the row stays open until a minute after that send, then is dismissed'],
-    ] as const)('the dismiss waits for a send out (%s), which %s; one refund', async (action, _outcome) => {
-      let release = () => {}
-      await onTwoInstances(openLedger, { both: operator }, async (first, second) => {
-        const { order, payment } = await t.capturedOrder(first)
-        const open = await refundLeftOpen(first, String(order.id), 1000)
-        // Its first send long past: only the send again below can hold the dismiss back.
-        aheadMs += SEND_MAY_BE_OUT_MS
-        const held = new Promise<void>((resolve) => (release = resolve))
-        t.world.proxy.rule = (method, path) =>
-          method === 'POST' && path.endsWith('/refunds') ? { action, holdUntil: held } : { action: 'forward' }
-        const before = t.world.proxy.started('POST', '/refunds')
-        const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
-        await expect.poll(() => t.world.proxy.started('POST', '/refunds')).toBe(before + 1)
-        const [sentAgain] = await refundsOf(second, String(order.id))
-        expect(sentAgain).toMatchObject({ state: 'requested', sentAgainAt: expect.any(String) })
-        expect(await dismiss(second, open.id)).toMatchObject({
-          status: 503,
-          body: { error: 'OUTCOME_PENDING', details: { requestId: open.id, sentAt: sentAgain!.sentAgainAt } },
-        })
-        release()
-        if (action === 'forward') {
-          expect(await retry).toMatchObject({ requestId: open.id, state: 'received', amount: EUR(1000) })
-          expect(await dismissLater(second, open.id)).toMatchObject({ status: 404 })
-          expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['received'])
-        } else {
-          expect(await retry).toMatchObject({ code: 'SERVICE_UNREACHABLE' })
-          t.world.proxy.rule = () => ({ action: 'forward' })
-          expect((await refundsOf(first, String(order.id))).map((m) => m.state)).toEqual(['requested'])
-          expect((await dismissLater(second, open.id)).status).toBe(200)
-          await expect(second.backend.refund(order.id, { amount: EUR(1000) })).rejects.toMatchObject({ code: 'MODIFICATION_DISMISSED' })
-        }
-        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
-      }).finally(() => release())
-    })
-
-    it("a dismiss landing between a plain retry's read and its send: nothing sent, the retry refused", async () => {
-      let gate: Promise<void> | undefined
-      let reached = () => {}
-      const atGate = new Promise<void>((resolve) => (reached = resolve))
-      let openGate = () => {}
-      // The first instance's store holds its first write of an open row (the send again moving its version on).
-      const holdSendAgain = {
-        wrapStore: (store: LedgerStore): LedgerStore => ({
-          ...store,
-          async updateModification(id, version, patch) {
-            if (gate && patch.state === 'requested') {
-              const waiting = gate
-              gate = undefined
-              reached()
-              await waiting
-            }
-            return store.updateModification(id, version, patch)
-          },
-        }),
-      }
-      await onTwoInstances(openLedger, { both: operator, first: holdSendAgain }, async (first, second) => {
-        const { order, payment } = await t.capturedOrder(first)
-        const left = await refundLeftOpen(first, String(order.id), 1000)
-        gate = new Promise<void>((resolve) => (openGate = resolve))
-        const sent = t.world.proxy.started('POST', '/refunds')
-        aheadMs += SEND_MAY_BE_OUT_MS
-        const retry = first.backend.refund(order.id, { amount: EUR(1000) }).catch((error: unknown) => error)
-        await atGate
-        expect((await dismiss(second, left.id)).status).toBe(200)
-        openGate()
-        expect(await retry).toMatchObject({ code: 'MODIFICATION_DISMISSED', details: { requestId: left.id } })
-        expect(t.world.proxy.started('POST', '/refunds')).toBe(sent)
-        expect(t.world.sandboxModifications(payment, 'refund')).toBe(0)
-      }).finally(() => openGate())
-    })
-  })
-}

@@ -2,7 +2,7 @@
 import type { BackendContext } from '../backend-context.js'
 import { ShopBackendError } from '../errors.js'
 import type { ModificationRecord } from '../store/ledger-store.js'
-import { MAX_CALL_DEADLINE_MS } from './details-claim.js'
+import { lastSendOf, SEND_MAY_BE_OUT_MS } from './send-window.js'
 
 /** What a dismiss answers: the request and when it was ended. */
 export interface DismissedModification {
@@ -14,12 +14,6 @@ export interface DismissedModification {
 }
 
 const notOpen = () => new ShopBackendError('NOT_FOUND', 'requestId: no open capture, refund or cancel with this id')
-
-/** How long after a send began it may still be out: every call ends within its deadline; twice that covers clocks apart. */
-export const SEND_MAY_BE_OUT_MS = 2 * MAX_CALL_DEADLINE_MS
-
-/** When a request's last send began: its first right after it was stored, a send again when it moved the row on. */
-export const lastSendOf = (m: ModificationRecord): string => m.sentAgainAt ?? m.createdAt
 
 /** A send began too recently: its answer may still come, so the request is not the operator's to end yet. */
 function sendMayBeOut(context: BackendContext, row: ModificationRecord): ShopBackendError | undefined {
@@ -37,8 +31,9 @@ function sendMayBeOut(context: BackendContext, row: ModificationRecord): ShopBac
  * Ends an open (`requested`) modification without sending it: `dismissed` by a compare-and-set on
  * the version read, under the order's lock. A plain call no longer settles it, and one asking the
  * same (it may be its retry) is answered `MODIFICATION_DISMISSED`, as is its `requestId`; its amount
- * and lines still count as asked. A send again moves the version on as it starts, so none starts
- * after the dismiss; one that started within SEND_MAY_BE_OUT_MS makes it 503 `OUTCOME_PENDING`.
+ * and lines still count as asked. A send begins within SEND_START_BUDGET_MS of its stamp or moves the
+ * version on again first, so none begins after the dismiss; one stamped within SEND_MAY_BE_OUT_MS
+ * makes it 503 `OUTCOME_PENDING`.
  */
 export async function dismissModification(context: BackendContext, requestId: string): Promise<DismissedModification> {
   const found = await context.store.findModification(requestId)

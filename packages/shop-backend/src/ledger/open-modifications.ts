@@ -1,6 +1,6 @@
 // Captures, refunds and cancels left unanswered: money asked to move that nothing moved, so a person should look.
 import type { BackendContext } from '../backend-context.js'
-import { lastSendOf } from './dismiss-modification.js'
+import { lastSendOf } from './send-window.js'
 import { openTooLongBefore } from './open-payments.js'
 
 /** A modification open too long, as the admin sees it: what was asked and since when, never its key. */

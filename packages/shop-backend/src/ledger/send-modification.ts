@@ -4,6 +4,7 @@ import { PaymentServiceError, type ModificationAnswer, type PaymentService, type
 import type { ModificationKind, ModificationPatch, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { BackendContext } from '../backend-context.js'
 import { keyUsedBefore, outcomeIsOpen, refusal } from './refusals.js'
+import { mayStillBegin } from './send-window.js'
 
 /** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
 export interface ModificationResult {
@@ -139,6 +140,21 @@ async function movedOn(context: BackendContext, m: ModificationRecord): Promise<
 }
 
 /**
+ * The row to send, its stamp (`createdAt` or `sentAgainAt`) recent: a dismiss counts from it, so a
+ * send stalled past SEND_START_BUDGET_MS (a slow store, a paused process) moves the row on again,
+ * and one dismissed meanwhile is not sent.
+ */
+async function stampedNow(context: BackendContext, m: ModificationRecord): Promise<ModificationRecord> {
+  let row = m
+  for (let tries = 0; row.state === 'requested' && !mayStillBegin(context.now(), row); tries++) {
+    if (tries === 3)
+      throw new ShopBackendError('OUTCOME_PENDING', `${m.kind}: the ledger is too slow to send it now; try again`, { requestId: m.id })
+    row = await movedOn(context, row)
+  }
+  return row
+}
+
+/**
  * The service's own judgement of the request (422 in its envelope), which it makes after its key: a
  * key that holds a taken request gets that answer back, never a refusal, so nothing moved under this
  * one. Other refusals (401 for a clock that is off, a gateway's 404 or its 422 without the service's
@@ -178,8 +194,7 @@ async function refusedAgain(context: BackendContext, m: ModificationRecord, erro
 export async function sendStored(context: BackendContext, stored: ModificationRecord, turn: SendTurn): Promise<ModificationResult> {
   const attempt = await context.store.findAttempt(stored.attemptId)
   const { service } = await context.connection()
-  // Moved on right before the call: a dismiss reads when the send began from it.
-  const modification = turn === 'first' ? stored : await movedOn(context, stored)
+  const modification = await stampedNow(context, turn === 'first' ? stored : await movedOn(context, stored))
   if (modification.state !== 'requested') return answerOf(modification)
   // The body as stored: a retry (plain, by requestId, on another instance) sends the same lines under the same key.
   const call = { idempotencyKey: modification.idempotencyKey, ...(modification.lineItems ? { lineItems: modification.lineItems } : {}) }
