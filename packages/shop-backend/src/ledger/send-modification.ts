@@ -187,15 +187,17 @@ async function refusedAgain(context: BackendContext, m: ModificationRecord, erro
 /**
  * Sends a stored modification under its key and records the answer; an unknown outcome leaves it
  * `requested`. A refusal ends it when the service judged the request (422), or on its first send by
- * a compare-and-set on the version it was sent with; a send again moves the version on first, and
- * its other refusals leave the row open. An answer the service gave is stored whatever happened to
- * the row meanwhile: what it took, it took.
+ * a compare-and-set on the version it was stored with; a send again (or a first send stalled past
+ * its stamp) moves the version on first, and its other refusals leave the row open. An answer the
+ * service gave is stored whatever happened to the row meanwhile: what it took, it took.
  */
 export async function sendStored(context: BackendContext, stored: ModificationRecord, turn: SendTurn): Promise<ModificationResult> {
   const attempt = await context.store.findAttempt(stored.attemptId)
   const { service } = await context.connection()
   const modification = await stampedNow(context, turn === 'first' ? stored : await movedOn(context, stored))
   if (modification.state !== 'requested') return answerOf(modification)
+  // Moved on (stalled past its stamp), a first send may follow another instance's send: refused as a send again.
+  const onlySend = turn === 'first' && modification.version === stored.version
   // The body as stored: a retry (plain, by requestId, on another instance) sends the same lines under the same key.
   const call = { idempotencyKey: modification.idempotencyKey, ...(modification.lineItems ? { lineItems: modification.lineItems } : {}) }
   let answer: ModificationAnswer
@@ -207,10 +209,10 @@ export async function sendStored(context: BackendContext, stored: ModificationRe
     if (keyUsedBefore(error)) throw await keyNamesAnother(context, modification, error)
     const refused = (): ModificationPatch => ({ state: 'refused', errorCode: error.code, updatedAt: context.now().toISOString() })
     // The service's judgement ends it on its version now (moved on by another send meanwhile); any
-    // other refusal only on the version its first send went with.
+    // other refusal only on the version it was stored with, no other send made.
     const ended = judgedAfterKey(error)
       ? await writeOnCurrent(context, modification, isOpen, refused)
-      : turn === 'first'
+      : onlySend
         ? await context.store.updateModification(modification.id, modification.version, refused())
         : undefined
     if (ended?.state === 'refused') throw modificationRefused(error, modification)
