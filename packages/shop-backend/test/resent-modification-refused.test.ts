@@ -97,6 +97,23 @@ for (const { name, skip, open } of ledgers) {
       })
     })
 
+    it('refused on its first send before the service read its key (401), no other send made, it ends refused: nothing moved', async () => {
+      await onOneShop(open, {}, async (shop) => {
+        const { order, payment } = await t.capturedOrder(shop)
+        const click = { amount: tenEuros, requestId: 'click-R6-0001' }
+        refundsBy(() => ({ action: 'refuse' }))
+        const refused = { code: 'MODIFICATION_REFUSED', details: { serviceCode: 'SIGNATURE_STALE', requestId: click.requestId } }
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject(refused)
+        expect(await refundRows(shop, order.id)).toEqual(['refused'])
+        // Its repeat is the same 409, never sent again; a plain call is a request of its own.
+        refundsBy(() => ({ action: 'forward' }))
+        await expect(shop.backend.refund(order.id, click)).rejects.toMatchObject(refused)
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(0)
+        expect(await shop.backend.refund(order.id, { amount: tenEuros })).toMatchObject({ state: 'received' })
+        expect(t.world.sandboxModifications(payment, 'refund')).toBe(1)
+      })
+    })
+
     it('one the service itself refuses when sent again (422), its first send never arrived, ends refused: plain calls go on', async () => {
       await onOneShop(open, {}, async (shop) => {
         const { order, payment } = await t.capturedOrder(shop)
