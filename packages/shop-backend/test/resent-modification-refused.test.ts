@@ -47,8 +47,7 @@ async function openModificationsListed(shop: TestShop): Promise<unknown[]> {
   return ((await answer.json()) as { openModifications: unknown[] }).openModifications
 }
 
-const refundRows = async (shop: TestShop, orderId: string | number) =>
-  (await shop.ledger.listModifications(`${orderId}:1`)).filter((m) => m.kind === 'refund').map((m) => m.state)
+const refundRows = async (shop: TestShop, orderId: string | number) => (await t.refundsOf(shop, orderId)).map((m) => m.state)
 
 for (const { name, skip, open } of ledgers) {
   describe.skipIf(skip)(`a capture, refund or cancel sent again and refused (${name})`, () => {

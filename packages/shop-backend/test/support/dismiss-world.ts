@@ -17,18 +17,12 @@ export function dismissWorld(t: ReturnType<typeof modificationWorld>) {
   })
   const operator = { admin: { authorize: () => true }, now: () => new Date(Date.now() + clock.aheadMs) }
 
-  /** The order's refunds as the ledger holds them. */
-  async function refundsOf(shop: TestShop, orderId: string) {
-    const [attempt] = await shop.ledger.listAttempts(orderId)
-    return (await shop.ledger.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
-  }
-
   /** A refund of `value` left open under its key: the service never got it (`down`), or took it and its answer was lost. */
   async function refundLeftOpen(shop: TestShop, orderId: string, value: number, mode: 'down' | 'lose-answers' = 'down') {
     t.failing(mode, '/refunds')
     await expect(shop.backend.refund(orderId, { amount: EUR(value) })).rejects.toMatchObject({ code: 'SERVICE_UNREACHABLE' })
     t.world.proxy.mode = 'pass'
-    const open = (await refundsOf(shop, orderId)).find((m) => m.state === 'requested')
+    const open = (await t.refundsOf(shop, orderId)).find((m) => m.state === 'requested')
     expect(open).toMatchObject({ amount: EUR(value) })
     return open!
   }
@@ -41,5 +35,5 @@ export function dismissWorld(t: ReturnType<typeof modificationWorld>) {
     return dismiss(shop, requestId)
   }
 
-  return { clock, operator, refundsOf, refundLeftOpen, dismiss, dismissLater }
+  return { clock, operator, refundsOf: t.refundsOf, refundLeftOpen, dismiss, dismissLater }
 }

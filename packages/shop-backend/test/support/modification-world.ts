@@ -42,5 +42,10 @@ export function modificationWorld() {
       await shop.backend.poller.pollNow()
       return paid
     },
+    /** The order's refunds as the ledger the shop writes holds them, oldest first. */
+    async refundsOf(shop: TestShop, orderId: string | number) {
+      const [attempt] = await shop.ledger.listAttempts(String(orderId))
+      return (await shop.ledger.listModifications(attempt!.id)).filter((m) => m.kind === 'refund')
+    },
   }
 }
