@@ -9,13 +9,12 @@ import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type { Page } from 'playwright'
 import { adminRow, payNewOrder } from './checkout-steps.js'
+import { PAST_OPEN_TOO_LONG_MS, problemListedLater } from './problem-listed-later.js'
 import { proxiedDemoStack } from './proxied-demo-stack.js'
 
 const CARD = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
 /** What the browser logs for the refund answered 503 while the service could not be reached: the only console error allowed. */
 const OUTAGE = ['console: Failed to load resource: the server responded with a status of 503 (Service Unavailable)']
-/** Past the 15 minutes after which the back end lists an unanswered request. */
-const PAST_OPEN_TOO_LONG_MS = 16 * 60_000
 
 let ahead = 0
 const t = proxiedDemoStack({ now: () => new Date(Date.now() + ahead) })
@@ -36,26 +35,20 @@ async function refundLeftOpen(page: Page, mode: 'down' | 'lose-answers') {
 }
 
 /** The order's problem row for its open refund: none at first, listed once the shop's clock moved past the 15 minutes. */
-async function listedAfterAWhile(page: Page, orderId: string) {
-  const problem = page
-    .locator('#problems tr')
-    .filter({ has: page.locator('td:nth-child(2)', { hasText: new RegExp(`^${orderId}$`) }) })
-    .filter({ hasText: 'No answer from the payment service to this refund of €5.00' })
-  await page.goto(`${t.stack.shop.url}/admin.html`)
-  await page.waitForSelector('body[data-ready="true"]')
-  expect(await problem.count()).toBe(0)
-  ahead += PAST_OPEN_TOO_LONG_MS
-  await page.reload()
-  await page.waitForSelector('body[data-ready="true"]')
-  await expect.poll(() => problem.count()).toBe(1)
-  return problem
-}
+const listedAfterAWhile = (page: Page, reference: string) =>
+  problemListedLater(page, t.stack.shop.url, {
+    reference,
+    why: 'No answer from the payment service to this refund of €5.00',
+    passTime: () => {
+      ahead += PAST_OPEN_TOO_LONG_MS
+    },
+  })
 
 describe('a refund the payment service never answered, on the admin page (Chromium)', () => {
   it('is listed after 15 minutes; Dismiss, confirmed, takes it off the list and nothing is sent', async () => {
     const { page, problems } = await t.stack.page()
     const { reference, row, orderId } = await refundLeftOpen(page, 'down')
-    const problem = await listedAfterAWhile(page, orderId)
+    const problem = await listedAfterAWhile(page, reference)
     const [what] = await problem.locator('td').allTextContents()
     expect(what).toMatch(/^Refund \S+$/)
     await t.stack.screenshot(page, 'admin-open-request')
@@ -81,8 +74,8 @@ describe('a refund the payment service never answered, on the admin page (Chromi
 
   it('Retry sends one whose answer was lost under its key: the service answers it again, one refund, off the list', async () => {
     const { page, problems } = await t.stack.page()
-    const { reference, row, orderId } = await refundLeftOpen(page, 'lose-answers')
-    const problem = await listedAfterAWhile(page, orderId)
+    const { reference, row } = await refundLeftOpen(page, 'lose-answers')
+    const problem = await listedAfterAWhile(page, reference)
     const [what] = await problem.locator('td').allTextContents()
     const keys = t.proxy.keysForwarded('POST', '/refunds')
     const sent = t.proxy.counted('POST', '/refunds')

@@ -128,7 +128,7 @@ describe('an admin click whose answer is lost', () => {
     expect(t.proxy.keysForwarded('POST', '/payments')).toHaveLength(lost)
     const atSandbox = await fetch(`${t.stack.sandbox.baseUrl}/sandbox/payments?reference=${encodeURIComponent(renewal!)}`)
     expect(((await atSandbox.json()) as { payments: unknown[] }).payments).toHaveLength(1)
-    const renewed = page.locator('tr', { hasText: renewal! })
+    const renewed = page.locator('#orders tr', { hasText: renewal! })
     expect(await renewed.locator('td').nth(5).textContent()).toBe('at payment')
 
     // Only a paid order is renewed: the shopper's order not paid yet is refused, nothing charged.

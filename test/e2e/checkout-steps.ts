@@ -76,5 +76,5 @@ export async function payNewOrder(
 export async function adminRow(page: Page, shopUrl: string, reference: string): Promise<Locator> {
   await page.goto(`${shopUrl}/admin.html`)
   await page.waitForSelector('body[data-ready="true"]')
-  return page.locator('tr', { hasText: reference })
+  return page.locator('#orders tr', { hasText: reference })
 }

@@ -265,7 +265,7 @@ describe('checkout in Chromium', () => {
     }
     await page.goto(`${stack.shop.url}/admin.html`)
     await page.waitForSelector('body[data-ready="true"]')
-    const row = (reference: string) => page.locator('tr', { hasText: reference })
+    const row = (reference: string) => page.locator('#orders tr', { hasText: reference })
     const state = (reference: string) => row(reference).locator('td').nth(2).textContent()
     const offered = (reference: string) => row(reference).getByRole('button').allTextContents()
     expect(await state(paid[0]!)).toBe('Authorised')

@@ -105,12 +105,18 @@ function repeatButton(order: AdminOrder): HTMLButtonElement | undefined {
   )
 }
 
+/** The shop's orders, as the admin routes list them. */
+const listOrders = () => api<AdminOrder[]>('/api/admin/orders')
+
 async function render(): Promise<void> {
-  await Promise.all([renderOrders(), renderProblems(status, render)])
+  const orders = listOrders()
+  // The problems name an order by its reference, as the orders table does; the back end knows only its id.
+  const referenceOf = (all: AdminOrder[]) => (orderId: string) => all.find((o) => String(o.id) === orderId)?.reference
+  await Promise.all([renderOrders(orders), orders.then((all) => renderProblems(status, render, referenceOf(all)))])
 }
 
-async function renderOrders(): Promise<void> {
-  const orders = await api<AdminOrder[]>('/api/admin/orders')
+async function renderOrders(listed = listOrders()): Promise<void> {
+  const orders = await listed
   const body = document.querySelector('#orders')!
   body.replaceChildren(
     ...orders.map((order) => {

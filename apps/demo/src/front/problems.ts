@@ -1,10 +1,19 @@
 /**
- * The admin's payment problems, from the back end's admin routes: captures, refunds and cancels the
- * payment service never answered, feed records the shop could not apply and order changes its order
+ * The admin's payment problems, from the back end's admin routes: payments whose outcome stayed open,
+ * captures, refunds and cancels the payment service never answered, feed records the shop could not apply and order changes its order
  * table has not taken yet, each with Retry (now) and Dismiss (accepted as it is, kept for the record).
  */
 import { api, ApiError, formatAmount } from './api.js'
 import { forgetIfSame } from './unanswered-requests.js'
+
+/** A payment whose outcome has been open for 15 minutes: nobody knows yet whether money was taken. */
+interface OpenPayment {
+  orderId: string
+  attempt: number
+  state: 'created' | 'pending' | 'confirming'
+  methodType: string
+  since: string
+}
 
 /** A capture, refund or cancel unanswered for 15 minutes: it may or may not have moved money. */
 interface OpenRequest {
@@ -32,6 +41,7 @@ interface Delivery {
 }
 
 interface Problems {
+  openPayments: OpenPayment[]
   openModifications: OpenRequest[]
   pollProblems: PollProblem[]
   deliveries: Delivery[]
@@ -52,6 +62,21 @@ const REASONS: Readonly<Record<string, string>> = {
   PAID_TWICE: 'The payment service took a second payment for an order already paid: refund one of the two',
 }
 
+/** A payment method's type as the admin knows it. */
+const METHOD_NAMES: Readonly<Record<string, string>> = { scheme: 'card', ideal: 'iDEAL', klarna: 'Klarna' }
+
+/** Why an open payment is listed, by its state: what is known and what settles it. */
+function openPaymentWhy(p: OpenPayment): string {
+  const method = METHOD_NAMES[p.methodType] ?? p.methodType
+  const since = time(p.since)
+  if (p.state === 'confirming')
+    return `The shopper finished the bank's step; the payment service has not confirmed this ${method} payment since ${since}`
+  return (
+    `No outcome from the payment service for this ${method} payment since ${since}: money may have been taken. ` +
+    "Refresh from the payment service, or the shopper's next try, settles it; if it stays, look for it in the payment service's back office"
+  )
+}
+
 /** Asked before a Dismiss: it cannot be undone, and Retry is the way to settle a request that can be. */
 const DISMISS_WARNING =
   'Dismiss ends this request without sending it, for good. Try Retry first: the payment service answers it once. ' +
@@ -62,8 +87,11 @@ const time = (iso: string) => new Date(iso).toLocaleString('en-GB', { dateStyle:
 function row(
   what: string,
   cells: readonly string[],
-  /** What the action came to, for the status line; `undefined` when it was not taken (a confirmation declined). */
-  act: (action: 'retry' | 'dismiss') => Promise<string | undefined>,
+  /**
+   * What the action came to, for the status line; `undefined` when it was not taken (a confirmation
+   * declined). None: the row offers no action (only the payment service can settle it).
+   */
+  act: ((action: 'retry' | 'dismiss') => Promise<string | undefined>) | undefined,
   statusLine: HTMLElement,
   redraw: () => Promise<void>,
 ): HTMLTableRowElement {
@@ -71,6 +99,11 @@ function row(
   tr.dataset.problem = what
   for (const text of [what, ...cells]) tr.append(Object.assign(document.createElement('td'), { textContent: text }))
   const actions = document.createElement('td')
+  tr.append(actions)
+  if (!act) {
+    actions.textContent = '—'
+    return tr
+  }
   const buttons: HTMLButtonElement[] = []
   for (const [action, label] of [
     ['retry', 'Retry'],
@@ -92,17 +125,26 @@ function row(
     buttons.push(button)
     actions.append(button)
   }
-  tr.append(actions)
   return tr
 }
 
 /**
  * Draws the problems table; `statusLine` hears what each Retry and Dismiss came to, and `redraw`
- * draws the page again after one (a delivered change updates the order).
+ * draws the page again after one (a delivered change updates the order). `referenceOf` names an order
+ * of the shop by its reference; an id it does not know (another system's order) shows as it is.
  */
-export async function renderProblems(statusLine: HTMLElement, redraw: () => Promise<void>): Promise<void> {
+export async function renderProblems(
+  statusLine: HTMLElement,
+  redraw: () => Promise<void>,
+  referenceOf: (orderId: string) => string | undefined,
+): Promise<void> {
   const problems = await api<Problems>('/api/admin/problems')
+  const order = (orderId: string) => referenceOf(orderId) ?? orderId
   const rows = [
+    // First: a payment nobody knows the outcome of is the one a shopper may be asking about.
+    ...problems.openPayments.map((p) =>
+      row(`Payment attempt ${p.attempt}`, [order(p.orderId), openPaymentWhy(p), '—', '—'], undefined, statusLine, redraw),
+    ),
     ...problems.openModifications.map((m) => {
       const kind = `${m.kind[0]!.toUpperCase()}${m.kind.slice(1)}`
       const what = `${kind} ${m.requestId}`
@@ -120,7 +162,7 @@ export async function renderProblems(statusLine: HTMLElement, redraw: () => Prom
       }
       return row(
         what,
-        [m.orderId, `No answer from the payment service to this ${m.kind}${asked} since ${time(m.since)}${refused}`, '—', '—'],
+        [order(m.orderId), `No answer from the payment service to this ${m.kind}${asked} since ${time(m.since)}${refused}`, '—', '—'],
         async (action) => {
           if (action === 'dismiss') {
             if (!window.confirm(DISMISS_WARNING)) return undefined
@@ -142,7 +184,7 @@ export async function renderProblems(statusLine: HTMLElement, redraw: () => Prom
       const what = `Payment update ${p.sequence}`
       return row(
         what,
-        [p.record.orderId ?? '—', REASONS[p.reason] ?? p.reason, String(p.tries), time(p.nextTryAt)],
+        [p.record.orderId === undefined ? '—' : order(p.record.orderId), REASONS[p.reason] ?? p.reason, String(p.tries), time(p.nextTryAt)],
         async (action) => {
           const answer = await api<{ outcome?: string; reason?: string }>(`/api/admin/problems/${p.sequence}/${action}`, {})
           if (action === 'dismiss') return `${what} dismissed: it is kept for the record and not applied.`
@@ -159,7 +201,7 @@ export async function renderProblems(statusLine: HTMLElement, redraw: () => Prom
       return row(
         what,
         [
-          d.change.orderId,
+          order(d.change.orderId),
           d.tries > 0 ? `The order could not be updated (to ${d.change.state})` : `Waiting (to ${d.change.state})`,
           String(d.tries),
           time(d.nextTryAt),
