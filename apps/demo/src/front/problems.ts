@@ -1,7 +1,9 @@
 /**
- * The admin's payment problems, from the back end's admin routes: payments whose outcome stayed open,
- * captures, refunds and cancels the payment service never answered, feed records the shop could not apply and order changes its order
- * table has not taken yet, each with Retry (now) and Dismiss (accepted as it is, kept for the record).
+ * The admin's payment problems, from the back end's admin routes: payments whose outcome stayed open
+ * (shown, with nothing to press: only the service's outcome settles them), then captures, refunds and
+ * cancels the payment service never answered, feed records the shop could not apply and order changes
+ * its order table has not taken yet, each with Retry (now) and Dismiss (accepted as it is, kept for
+ * the record).
  */
 import { api, ApiError, formatAmount } from './api.js'
 import { forgetIfSame } from './unanswered-requests.js'
