@@ -3,7 +3,8 @@
  * learned (the service took it and its answer was lost, or it never got it) is not on the problems
  * table at first, and is once it has been open 15 minutes (the shop's clock moved on), with no action
  * that could move money. A refresh from the payment service settles the one the service took: off
- * the list, the order authorised. The one it never got stays listed after a refresh.
+ * the list, the order authorised. The one it never got stays listed after a refresh, its order "Payment
+ * in progress" (the back end told the shop its outcome is open).
  */
 import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
@@ -78,7 +79,8 @@ describe('a payment whose outcome stayed open, on the admin page (Chromium)', ()
     await page.reload()
     await page.waitForSelector('body[data-ready="true"]')
     expect(await problem.count()).toBe(1)
-    expect(await page.locator('#orders tr', { hasText: reference }).locator('td').nth(2).textContent()).not.toBe('Authorised')
+    // The shop heard the open outcome as it happened: the order reads as a payment in progress, not unpaid.
+    expect(await page.locator('#orders tr', { hasText: reference }).locator('td').nth(2).textContent()).toBe('Payment in progress')
     expect(problems).toEqual(OUTAGE)
   })
 })

@@ -319,6 +319,10 @@ describe('on a bad day: the network', () => {
     expect(pending).toMatchObject({ state: 'pending', number: 1 })
     expect(pending!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/)
     expect(paymentsBefore() - before).toBe(1)
+    // Heard before the 503 answered, as every new state is: the shop's order shows the payment in progress.
+    expect(s.changes.filter((c) => c.orderId === String(order.id))).toEqual([
+      expect.objectContaining({ state: 'pending', previousState: 'created', attempt: 1, version: pending!.version }),
+    ])
 
     world.proxy.mode = 'pass'
     // The page encrypts afresh at each Pay: a new JWE, the same attempt and key.
@@ -372,6 +376,7 @@ describe('on a bad day: the network', () => {
     const [attempt] = await attemptsOf(s, order.id)
     expect(attempt).toMatchObject({ state: 'authorised', pspReference: expect.stringMatching(/^[0-9A-Z]{16}$/) })
     expect(s.changes.filter((c) => c.orderId === String(order.id))).toEqual([
+      expect.objectContaining({ state: 'pending', previousState: 'created' }),
       expect.objectContaining({ state: 'authorised', previousState: 'pending', pspReference: attempt!.pspReference, amount: order.amount }),
     ])
     // The shopper comes back after all: the stored result, no second payment.

@@ -116,7 +116,9 @@ export async function storeAnswer(
 /** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */
 export async function markOpen(context: BackendContext, attempt: AttemptRecord): Promise<void> {
   if (attempt.state !== 'created') return
-  await context.store.compareAndSet(attempt.id, attempt.version, { state: 'pending', updatedAt: context.now().toISOString() })
+  const patch: AttemptPatch = { state: 'pending', updatedAt: context.now().toISOString() }
+  // A new state like any other: the shop hears it, so its order shows the payment in progress, not unpaid.
+  await compareAndSetQueueing(context, attempt, patch, changeOf(attempt, patch))
 }
 
 /** A new attempt, not stored yet: its idempotency key is made here. */
