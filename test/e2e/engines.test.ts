@@ -197,7 +197,7 @@ describe.each(engines)('the demo checkout in %s', (engine) => {
     const problems = () =>
       shopper.evaluate(() => [...document.querySelectorAll('#problems tr')].map((tr) => [...tr.children].map((td) => td.textContent)))
     const [problem] = await problems()
-    expect(problem?.slice(1, 4)).toEqual([String(order.id), 'The order could not be updated (to authorised)', '1'])
+    expect(problem?.slice(1, 4)).toEqual([order.reference, 'The order could not be updated (to authorised)', '1'])
     await shopper.click(`button[aria-label="Retry ${problem![0]}"]`)
     await shopper.waitFor('#no-problems')
     expect(await problems()).toEqual([])
