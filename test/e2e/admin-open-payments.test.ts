@@ -10,15 +10,13 @@ import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type { Page } from 'playwright'
 import { adminRow, openCheckout, result, typeCard } from './checkout-steps.js'
-import { PAST_OPEN_TOO_LONG_MS, problemListedLater } from './problem-listed-later.js'
+import { OUTAGE, problemListedLater, shopClock } from './open-too-long.js'
 import { proxiedDemoStack } from './proxied-demo-stack.js'
 
 const CARD = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-/** What the browser logs for the payment answered 503 while its outcome was unknown: the only console error allowed. */
-const OUTAGE = ['console: Failed to load resource: the server responded with a status of 503 (Service Unavailable)']
 
-let ahead = 0
-const t = proxiedDemoStack({ now: () => new Date(Date.now() + ahead) })
+const clock = shopClock()
+const t = proxiedDemoStack({ now: clock.now })
 
 /** A new order's card payment whose answer the shop never got (`lose-answers`: the service took it). */
 async function paymentLeftOpen(page: Page, mode: 'down' | 'lose-answers') {
@@ -40,9 +38,7 @@ const listedAfterAWhile = (page: Page, reference: string) =>
   problemListedLater(page, t.stack.shop.url, {
     reference,
     why: 'No outcome from the payment service for this card payment since',
-    passTime: () => {
-      ahead += PAST_OPEN_TOO_LONG_MS
-    },
+    clock,
   })
 
 const refreshFromService = (page: Page) => page.getByRole('button', { name: 'Refresh from the payment service' }).click()

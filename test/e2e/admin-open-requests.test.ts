@@ -9,15 +9,13 @@ import { describe, expect, it } from 'vitest'
 import { findTestCard } from '@card-jwe/testkit/test-cards'
 import type { Page } from 'playwright'
 import { adminRow, payNewOrder } from './checkout-steps.js'
-import { PAST_OPEN_TOO_LONG_MS, problemListedLater } from './problem-listed-later.js'
+import { OUTAGE, problemListedLater, shopClock } from './open-too-long.js'
 import { proxiedDemoStack } from './proxied-demo-stack.js'
 
 const CARD = findTestCard({ brand: 'visa', threeDSecure: 'none', outcome: 'authorised' })
-/** What the browser logs for the refund answered 503 while the service could not be reached: the only console error allowed. */
-const OUTAGE = ['console: Failed to load resource: the server responded with a status of 503 (Service Unavailable)']
 
-let ahead = 0
-const t = proxiedDemoStack({ now: () => new Date(Date.now() + ahead) })
+const clock = shopClock()
+const t = proxiedDemoStack({ now: clock.now })
 
 /** A new order paid and captured, then a refund of 5.00 the service never answered (`down`: never got it). */
 async function refundLeftOpen(page: Page, mode: 'down' | 'lose-answers') {
@@ -39,9 +37,7 @@ const listedAfterAWhile = (page: Page, reference: string) =>
   problemListedLater(page, t.stack.shop.url, {
     reference,
     why: 'No answer from the payment service to this refund of €5.00',
-    passTime: () => {
-      ahead += PAST_OPEN_TOO_LONG_MS
-    },
+    clock,
   })
 
 describe('a refund the payment service never answered, on the admin page (Chromium)', () => {

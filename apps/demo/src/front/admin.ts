@@ -111,8 +111,8 @@ const listOrders = () => api<AdminOrder[]>('/api/admin/orders')
 async function render(): Promise<void> {
   const orders = listOrders()
   // The problems name an order by its reference, as the orders table does; the back end knows only its id.
-  const referenceOf = (all: AdminOrder[]) => (orderId: string) => all.find((o) => String(o.id) === orderId)?.reference
-  await Promise.all([renderOrders(orders), orders.then((all) => renderProblems(status, render, referenceOf(all)))])
+  const references = orders.then((all) => new Map(all.map((o) => [String(o.id), o.reference])))
+  await Promise.all([renderOrders(orders), references.then((byId) => renderProblems(status, render, (orderId) => byId.get(orderId)))])
 }
 
 async function renderOrders(listed = listOrders()): Promise<void> {
