@@ -337,6 +337,13 @@ onServer('many shop instances on one PostgreSQL database (real processes)', () =
       action: isPayment(method, path) ? 'lose' : 'forward',
     }))
     for (const id of ids) expect((await payer.post('/api/payments', await cardSubmission(world, id))).status).toBe(503)
+    // Each open outcome heard by the payer as pending, its delivered mark committed before it goes: what b hears
+    // below is only what the feed settles (a mark lost to the kill would be heard again, at least once).
+    expect(payer.changes.map((c) => `${c.orderId}:${c.state}`)).toEqual(ids.map((id) => `${id}:pending`))
+    await until("the payer's changes marked delivered", async () => {
+      const { rows } = await shared.pool.query('SELECT COUNT(*)::int AS n FROM outbox')
+      return rows[0].n === 0 || undefined
+    })
     await payer.kill()
 
     // a polls first, and its feed pages take 6 s (inside its 8 s lease): it holds one page, uncommitted, for a while.
