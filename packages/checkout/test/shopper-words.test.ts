@@ -41,6 +41,7 @@ const BACK_END_CODES = Object.keys({
   INVALID_INPUT: 1,
   SETUP_STEP_MISSING: 1,
   STORE_NOT_FOUND: 1,
+  LEDGER_OF_ANOTHER_SHOP: 1,
   INTERNAL: 1,
 } satisfies Record<ShopBackendErrorCode, 1>)
 

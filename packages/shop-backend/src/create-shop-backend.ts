@@ -5,6 +5,7 @@ import { chargeSavedCard } from './ledger/charge-saved-card.js'
 import { createPoller } from './poller/create-poller.js'
 import { createMerchantSetup } from './setup/merchant-setup.js'
 import { createRegistration } from './setup/registration.js'
+import { connectShop } from './setup/connect-shop.js'
 import { createSecretBox, type SecretBox } from './secret-box.js'
 import {
   type CheckoutPaths,
@@ -15,7 +16,7 @@ import {
   type ShopBackendOptions,
 } from './shop-backend-types.js'
 import type { ModificationKind } from './store/ledger-store.js'
-import { type BackendContext, readSealed, SETTING, writeSettings } from './backend-context.js'
+import { type BackendContext, readSealed, SETTING } from './backend-context.js'
 import { createFailureThrottle } from './lib/failure-throttle.js'
 import { createKeyedLock } from './lib/keyed-lock.js'
 import { modifyOrder, type ModifyOptions } from './ledger/modify.js'
@@ -160,11 +161,7 @@ export function createShopBackend(options: ShopBackendOptions): ShopBackend {
     resealSecrets: () => resealSecrets(context),
     register: registration.register,
     async connect(credentials) {
-      await writeSettings(
-        context,
-        { [SETTING.serviceSecret]: credentials.serviceSecret },
-        { [SETTING.shopId]: credentials.shopId, [SETTING.storeId]: credentials.storeId },
-      )
+      await connectShop(context, credentials)
       connection.forget()
     },
     useStore,

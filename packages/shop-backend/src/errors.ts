@@ -35,6 +35,7 @@ export type ShopBackendErrorCode =
   | 'INVALID_INPUT'
   | 'SETUP_STEP_MISSING'
   | 'STORE_NOT_FOUND'
+  | 'LEDGER_OF_ANOTHER_SHOP'
   | 'INTERNAL'
 
 const BRAND = Symbol.for('@card-jwe/shop-backend.ShopBackendError')
@@ -56,7 +57,7 @@ export class ShopBackendError extends Error {
     /** What went wrong, stable across versions. */
     readonly code: ShopBackendErrorCode,
     message: string,
-    /** Field paths and rules of a refused body, or `{ serviceCode }` for the service's refusal. */
+    /** Field paths and rules of a refused body, `{ serviceCode }` for the service's refusal, or a `LedgerOfShop`. */
     readonly details?: unknown,
   ) {
     super(message)

@@ -45,6 +45,7 @@ export { ONBOARDING_RETURN_WAIT_MS } from './setup/merchant-setup.js'
 export type { MerchantSetup, SetupLists } from './setup/merchant-setup.js'
 export { ONBOARDED_STATUS } from './setup/setup-state.js'
 export type { MerchantSetupState } from './setup/setup-state.js'
+export type { LedgerOfShop } from './setup/connect-shop.js'
 export { createSecretBox, generateSecretKey } from './secret-box.js'
 export type { SecretBox, SecretBoxOptions } from './secret-box.js'
 export type {
