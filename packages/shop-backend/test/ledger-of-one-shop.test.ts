@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { ShopBackendError } from '../src/index.js'
+import { approveAtBank } from './support/bank-page.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 // A ledger's idempotency keys and feed position are its shop's: the service knows a key only for
@@ -50,11 +51,10 @@ it("keeps a ledger with an open payment on its shop: the next Pay goes under the
   expect(refusal).toBeInstanceOf(ShopBackendError)
   expect(refusal).toMatchObject({
     code: 'LEDGER_OF_ANOTHER_SHOP',
-    details: { shopId: s.shopId, openPayments: 1, openRequests: 0, feedRead: false },
+    details: { shopId: s.shopId, holdsPayments: true, openPayments: 1, openRequests: 0, feedRead: false },
   })
-  const message = (refusal as Error).message
-  expect(message).toMatch(/^shopId: /)
-  expect(message).not.toContain(other.serviceSecret)
+  expect((refusal as Error).message).toMatch(/^shopId: /)
+  expect(await s.store.getSetting('shop_id')).toBe(s.shopId)
 })
 
 it('keeps a ledger with an open capture on its shop: the capture asked again reaches that shop once', async () => {
@@ -71,6 +71,23 @@ it('keeps a ledger with an open capture on its shop: the capture asked again rea
   await s.backend.capture(order.id)
   expect(world.sandboxModifications(paid!.pspReference!, 'capture')).toBe(1)
   expect(refusal).toMatchObject({ code: 'LEDGER_OF_ANOTHER_SHOP', details: { openPayments: 0, openRequests: 1 } })
+})
+
+it("keeps a ledger with a payment at the bank's step on its shop: the shopper's return is answered by that shop, paid once", async () => {
+  const s = await shop()
+  const order = s.createOrder()
+  const started = await s.post('/api/payments', s.idealSubmission(order))
+  expect(started.body).toMatchObject({ resultCode: 'RedirectShopper' })
+  const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+
+  const refusal = await connectRefusal(s, anotherShop())
+  const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+  expect(returned).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+  expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+  expect(refusal).toMatchObject({
+    code: 'LEDGER_OF_ANOTHER_SHOP',
+    details: { holdsPayments: true, openPayments: 0, openRequests: 0, feedRead: false },
+  })
 })
 
 it("refuses another shop once the ledger has read its shop's feed: the position is that shop's", async () => {
@@ -90,11 +107,12 @@ it("refuses another shop once the ledger has read its shop's feed: the position 
   expect(report.problems).toEqual([])
 })
 
-it('takes a new secret for the same shop on a used ledger, and another shop on a ledger nothing was paid with', async () => {
+it('takes its own shop again on a used ledger, and another shop on a ledger nothing was paid with', async () => {
   const s = await shop()
   const order = s.createOrder()
   expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
   await s.backend.poller.pollNow()
+  expect(await s.store.readCursor()).toBeGreaterThan(0)
   const same = world.sandbox.readyMadeShop
   await s.backend.connect({ shopId: same.shopId, serviceSecret: same.serviceSecret, storeId: same.storeId })
 

@@ -100,6 +100,18 @@ export function describeStoreConformance(name: string, open: () => Promise<Store
     )
 
     it(
+      'says whether it holds any attempt: none when new, one once stored',
+      withStore(async ({ store }) => {
+        expect(await store.holdsAttempts()).toBe(false)
+        await store.putSetting('shop_id', 'a')
+        expect(await store.holdsAttempts()).toBe(false)
+        expect(await store.insertAttempt(attempt('o1', 1))).toBe(true)
+        expect(await store.insertAttempt(attempt('o1', 2))).toBe(true)
+        expect(await store.holdsAttempts()).toBe(true)
+      }),
+    )
+
+    it(
       'inserts an attempt once per order and number: of two racing inserts exactly one wins',
       withStore(async ({ store }) => {
         const results = await Promise.all([store.insertAttempt(attempt('o1', 1)), store.insertAttempt(attempt('o1', 1))])

@@ -3,14 +3,16 @@ import type { ServiceCredentials } from '../payment-service.js'
 import { ShopBackendError } from '../errors.js'
 import { type BackendContext, SETTING, writeSettings } from '../backend-context.js'
 
-/** Later than any row's `updated_at`: every open payment and request counts. */
+/** Later than any row's `updated_at`: every open payment and request is counted. */
 const ANY_AGE = '9999-12-31T23:59:59.999Z'
 
-/** What of one shop a ledger holds that another shop's credentials would break. */
+/** What of one shop a ledger holds: another shop's credentials would break it. */
 export interface LedgerOfShop {
   /** The shop the ledger holds work of. */
   readonly shopId: string
-  /** Payments whose outcome is open: sent again under their keys, which only that shop's service account knows. */
+  /** The ledger holds that shop's payments, each under a key only that shop's account knows. */
+  readonly holdsPayments: boolean
+  /** Of them, payments whose outcome is open: a next Pay sends them again under their keys. */
   readonly openPayments: number
   /** Captures, refunds and cancels whose outcome is open, sent again the same way. */
   readonly openRequests: number
@@ -19,22 +21,22 @@ export interface LedgerOfShop {
 }
 
 /**
- * Refuses another shop's id on a ledger holding the stored shop's open work or feed position
+ * Refuses another shop's id on a ledger holding the stored shop's payments or feed position
  * (`LEDGER_OF_ANOTHER_SHOP`): the service keeps an idempotency key per shop, so the other shop would
- * take an open payment sent again as a new one while the first may have charged. See docs/decisions.md.
+ * take a payment sent again (a Pay, a step's details) as a new one while the first may have charged
+ * it, and could capture or refund none of them. See docs/decisions.md.
  */
 async function refuseAnotherShop(context: BackendContext, storedShopId: string): Promise<void> {
-  const [openPayments, openRequests, cursor] = await Promise.all([
-    context.store.countOpenAttempts(ANY_AGE),
-    context.store.countOpenModifications(ANY_AGE),
-    context.store.readCursor(),
-  ])
-  const held: LedgerOfShop = { shopId: storedShopId, openPayments, openRequests, feedRead: cursor > 0 }
-  if (openPayments === 0 && openRequests === 0 && !held.feedRead) return
+  const { store } = context
+  const [holdsPayments, cursor] = await Promise.all([store.holdsAttempts(), store.readCursor()])
+  if (!holdsPayments && cursor === 0) return
+  const [openPayments, openRequests] = await Promise.all([store.countOpenAttempts(ANY_AGE), store.countOpenModifications(ANY_AGE)])
+  const held: LedgerOfShop = { shopId: storedShopId, holdsPayments, openPayments, openRequests, feedRead: cursor > 0 }
   throw new ShopBackendError(
     'LEDGER_OF_ANOTHER_SHOP',
-    `shopId: this ledger is shop ${storedShopId}'s (${openPayments} payments and ${openRequests} requests with an open outcome, ` +
-      `its feed ${held.feedRead ? 'read' : 'not read'}); a ledger serves one shop. Connect that shop, or give another shop a new ledger`,
+    `shopId: this ledger is shop ${storedShopId}'s (${holdsPayments ? 'its payments' : 'no payments'}, ` +
+      `${openPayments} with an open outcome, ${openRequests} open requests, its feed ${held.feedRead ? 'read' : 'not read'}); ` +
+      'a ledger serves one shop. Connect that shop, or give another shop a new ledger',
     held,
   )
 }

@@ -51,6 +51,8 @@ export function ledgerSql(dialect: SqlDialect) {
     findAttempt: `SELECT ${ATTEMPT} FROM attempts WHERE id = $1`,
     findAttemptByPspReference: `SELECT ${ATTEMPT} FROM attempts WHERE psp_reference = $1`,
     listAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE order_id = $1 ORDER BY number`,
+    // One row at most: a COUNT of the whole table would read all of it.
+    anyAttempt: 'SELECT COUNT(*) AS n FROM (SELECT 1 FROM attempts LIMIT 1) AS one',
     // Payments whose outcome is open since before $1, oldest first: read through the attempts_open index.
     openAttempts: `SELECT ${ATTEMPT} FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1 ORDER BY updated_at, id LIMIT $2`,
     openAttemptCount: `SELECT COUNT(*) AS n FROM attempts WHERE ${OPEN_ATTEMPT_PREDICATE} AND updated_at < $1`,

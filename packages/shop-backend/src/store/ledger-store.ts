@@ -56,6 +56,8 @@ export interface LedgerStore {
   findAttemptByPspReference(pspReference: string): Promise<AttemptRecord | undefined>
   /** An order's attempts, by number. */
   listAttempts(orderId: string): Promise<AttemptRecord[]>
+  /** Whether any attempt is stored: the ledger holds its shop's payments (`connect()` keeps it to that shop). */
+  holdsAttempts(): Promise<boolean>
   /**
    * Writes `patch` and version + 1 when the version is still `expectedVersion`, queueing `change`
    * in the same transaction; else undefined. A store that says what it queued (`queued`) lets the

@@ -58,7 +58,7 @@ const modificationOfRow = (row: ModificationRow | undefined) => row && modificat
 export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): LedgerStore {
   const { read, writeOne, insert, write } = driver
   async function count(
-    statement: 'openAttemptCount' | 'openModificationCount' | 'outboxBacklog',
+    statement: 'anyAttempt' | 'openAttemptCount' | 'openModificationCount' | 'outboxBacklog',
     values?: readonly unknown[],
   ): Promise<number> {
     // PostgreSQL gives a COUNT as text.
@@ -80,6 +80,7 @@ export function sqlLedgerStore(driver: LedgerDriver, own: DialectMethods): Ledge
     findAttempt: async (id) => attemptOfRow(await read(first<AttemptRow>('findAttempt', [id]))),
     findAttemptByPspReference: async (psp) => attemptOfRow(await read(first<AttemptRow>('findAttemptByPspReference', [psp]))),
     listAttempts: async (orderId) => (await read(every<AttemptRow>('listAttempts', [orderId]))).map(attemptOf),
+    holdsAttempts: async () => (await count('anyAttempt')) > 0,
     listOpenAttempts: async (before, limit) => (await read(every<AttemptRow>('openAttempts', [before, limit]))).map(attemptOf),
     countOpenAttempts: (before) => count('openAttemptCount', [before]),
     listPaidTwice: async (limit) => (await read(every<AttemptRow>('paidTwice', [limit]))).map(attemptOf),
