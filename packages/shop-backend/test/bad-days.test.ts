@@ -484,6 +484,40 @@ describe('on a bad day: the network', () => {
     expect(await attemptsOf(a, order.id)).toEqual([expect.objectContaining({ methodType: 'ideal', state: 'action_required' })])
   })
 
+  it("two instances: one's answer lost while the other sends the payment again: the order hears pending before either ends", async () => {
+    const a = await shop()
+    const b = await shop({ storePath: a.storePath, secretKey: a.secretKey, ...patientClient(world) })
+    const order = a.createOrder()
+    b.orders.set(String(order.id), order)
+    const asRuled = world.proxy.rule
+    const held = gate()
+    try {
+      const reachedBefore = world.proxy.counted('POST', '/payments')
+      world.proxy.rule = (method, path) => ({ action: isPaymentCall(method, path) ? 'lose' : 'forward' })
+      const lost = a.post('/api/payments', await a.cardSubmission(order))
+      await vi.waitFor(() => expect(world.proxy.counted('POST', '/payments')).toBe(reachedBefore + 1), { timeout: 5_000 })
+      // a's tries from now, and b's resend, wait on the way: b moves the attempt's version on first.
+      world.proxy.rule = paymentCallsHeldUntil(held)
+      const resent = b.post('/api/payments', await b.cardSubmission(order))
+      await vi.waitFor(async () => expect((await attemptsOf(a, order.id))[0]?.version).toBe(2), { timeout: 5_000 })
+      expect(await lost).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
+      // b's resend is still out: the attempt is open and the shop's order shows it.
+      expect(await attemptsOf(a, order.id)).toEqual([expect.objectContaining({ state: 'pending' })])
+      await vi.waitFor(() =>
+        expect([...a.changes, ...b.changes].filter((c) => c.orderId === String(order.id))).toEqual([
+          expect.objectContaining({ state: 'pending', previousState: 'created', attempt: 1 }),
+        ]),
+      )
+      held.open()
+      expect(await resent).toEqual({ status: 200, body: { resultCode: 'Authorised' } })
+    } finally {
+      world.proxy.rule = asRuled
+      held.open()
+    }
+    expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(1)
+    expect(await attemptsOf(a, order.id)).toEqual([expect.objectContaining({ state: 'authorised' })])
+  })
+
   it('answer lost at a step the shopper never saw, then the poller found it: a new try may go, one payment each', async () => {
     const before = paymentsBefore()
     const { s, order } = await answerLost((s, order) => s.idealSubmission(order))

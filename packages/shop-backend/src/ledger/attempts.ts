@@ -115,10 +115,14 @@ export async function storeAnswer(
 
 /** Leaves the attempt as it is but records that its outcome is open (state `pending` from `created`). */
 export async function markOpen(context: BackendContext, attempt: AttemptRecord): Promise<void> {
-  if (attempt.state !== 'created') return
-  const patch: AttemptPatch = { state: 'pending', updatedAt: context.now().toISOString() }
-  // A new state like any other: the shop hears it, so its order shows the payment in progress, not unpaid.
-  await compareAndSetQueueing(context, attempt, patch, changeOf(attempt, patch))
+  // Read again after a lost race: another sender's resend moves only the version on, and the outcome stays open.
+  let current: AttemptRecord | undefined = attempt
+  for (let tries = 0; current?.state === 'created' && tries < 5; tries++) {
+    const patch: AttemptPatch = { state: 'pending', updatedAt: context.now().toISOString() }
+    // A new state like any other: the shop hears it, so its order shows the payment in progress, not unpaid.
+    if (await compareAndSetQueueing(context, current, patch, changeOf(current, patch))) return
+    current = await context.store.findAttempt(attempt.id)
+  }
 }
 
 /** A new attempt, not stored yet: its idempotency key is made here. */
