@@ -233,8 +233,8 @@ export interface ShopBackend {
   register(options?: { readonly readyMadeStore?: boolean }): Promise<Registration>
   /**
    * Uses credentials obtained elsewhere (a ready-made shop, a migration); the secret is sealed. A ledger
-   * serves one shop: another shop's id on a ledger holding the first's open payments or requests, or its
-   * feed position, is refused (`LEDGER_OF_ANOTHER_SHOP`) and nothing is stored.
+   * serves one shop: another shop's id on a ledger holding the first's payments or feed position is
+   * refused (`LEDGER_OF_ANOTHER_SHOP`) and nothing is stored.
    */
   connect(credentials: ServiceCredentials & { readonly storeId: string }): Promise<void>
   /** Sets the store the checkout sells from ('' closes it); `merchantSetup` does this itself. */

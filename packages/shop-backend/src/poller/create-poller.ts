@@ -1,3 +1,4 @@
+import { withSignatureWords } from '../lib/signature-refusal.js'
 import type { BackendContext } from '../backend-context.js'
 import { type FeedRecord, recordsOf } from '../updated-payments-feed.js'
 import { planPollBatch } from './plan-poll-batch.js'
@@ -176,10 +177,14 @@ export function createPoller(
       const failed = errorCodeOf(error)
       // Not registered yet is a state, not news: said when it begins, not at every interval.
       if (failed !== 'NOT_REGISTERED' || lastFailure !== failed)
-        context.log(`poll failed (${failed}); the cursor stays where it was`, failed === 'NOT_REGISTERED' ? 'info' : 'warn', {
-          component: 'poller',
-          code: String(failed),
-        })
+        context.log(
+          `poll failed (${withSignatureWords(String(failed))}); the cursor stays where it was`,
+          failed === 'NOT_REGISTERED' ? 'info' : 'warn',
+          {
+            component: 'poller',
+            code: String(failed),
+          },
+        )
       lastFailure = String(failed)
       await context.drainOutbox()
       return { applied, skipped, problems, failed: String(failed) }

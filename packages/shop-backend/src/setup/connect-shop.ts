@@ -36,7 +36,8 @@ async function refuseAnotherShop(context: BackendContext, storedShopId: string):
     'LEDGER_OF_ANOTHER_SHOP',
     `shopId: this ledger is shop ${storedShopId}'s (${holdsPayments ? 'its payments' : 'no payments'}, ` +
       `${openPayments} with an open outcome, ${openRequests} open requests, its feed ${held.feedRead ? 'read' : 'not read'}); ` +
-      'a ledger serves one shop. Connect that shop, or give another shop a new ledger',
+      `a ledger serves one shop. To go on with shop ${storedShopId}, leave connect() out (its values are stored) ` +
+      'or give it those values; for another shop, use a new ledger',
     held,
   )
 }

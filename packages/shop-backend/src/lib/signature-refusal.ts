@@ -1,0 +1,21 @@
+// The service's refusals of the shop's signature, in the merchant's words: the code alone sends them hunting.
+import { MAX_SIGNATURE_SKEW_SECONDS } from '@card-jwe/service-client'
+
+/** What a refusal of the shop's signature means and what mends it; undefined for any other code. */
+export function signatureRefusalWords(code: string): string | undefined {
+  // The service answers an unknown shop as a wrong signature, so the words name both.
+  if (code === 'SIGNATURE_INVALID')
+    return (
+      "the service knows no shop with this ledger's shop id and service secret (another shop's values, the shop " +
+      'registered again elsewhere, or a sandbox on a new data folder): connect the current values, or give a new shop a new ledger'
+    )
+  if (code === 'SIGNATURE_STALE')
+    return `the shop's clock is more than ${MAX_SIGNATURE_SKEW_SECONDS / 60} minutes from the service's: set it right (NTP)`
+  return undefined
+}
+
+/** `code`, with its words when it is a refusal of the shop's signature: for a log line's parentheses. */
+export const withSignatureWords = (code: string): string => {
+  const words = signatureRefusalWords(code)
+  return words ? `${code}: ${words}` : code
+}

@@ -1,0 +1,45 @@
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
+
+// A shop whose stored values the service does not know (a sandbox on a new data folder, another
+// shop's secret) is refused at every call: the log must say what that means, not only the code.
+
+let world: World
+const shops: TestShop[] = []
+beforeAll(async () => {
+  world = await startWorld()
+})
+afterEach(async () => {
+  while (shops.length > 0) await shops.pop()!.close()
+})
+afterAll(() => world.close())
+
+/** A shop on the ready-made shop's id and store with a secret the service never gave it. */
+async function shopWithUnknownSecret(lines: string[]) {
+  const s = await startShop(world, { connect: false, log: (line) => lines.push(line) })
+  shops.push(s)
+  const { shopId, storeId } = world.sandbox.readyMadeShop
+  await s.backend.connect({ shopId, storeId, serviceSecret: 'a'.repeat(64) })
+  return s
+}
+
+const saysUnknownShop = /SIGNATURE_INVALID: the service knows no shop with this ledger's shop id and service secret/
+
+it("says in the poller's log that the service knows no shop with the ledger's values", async () => {
+  const lines: string[] = []
+  const s = await shopWithUnknownSecret(lines)
+  expect(await s.backend.poller.pollNow()).toMatchObject({ failed: 'SIGNATURE_INVALID' })
+  expect(lines.filter((line) => line.includes('poll failed'))).toEqual([expect.stringMatching(saysUnknownShop)])
+})
+
+it('says with a refused payment that the service knows no shop with those values; the page hears SERVICE_REFUSED', async () => {
+  const lines: string[] = []
+  const s = await shopWithUnknownSecret(lines)
+  const order = s.createOrder()
+  const refused = await s.post('/api/payments', await s.cardSubmission(order))
+  expect(refused).toMatchObject({ status: 502, body: { error: 'SERVICE_REFUSED' } })
+  expect(lines.filter((line) => line.includes(`order ${order.id}:`))).toEqual([
+    expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
+  ])
+  expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(0)
+})
