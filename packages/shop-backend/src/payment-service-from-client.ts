@@ -129,7 +129,8 @@ export function connectServiceClient(options: Omit<ServiceClientOptions, 'creden
       return { ...paymentServiceFromClient(client), ...merchantServiceFromClient(client) }
     },
     registerShop: async (shop, call) => {
-      const result = await createServiceClient(options).register(shop, call).catch(classify)
+      // The set-up's words: a refusal names the shop's own endpoint or pair, never a shopper's data.
+      const result = await createServiceClient(options).register(shop, call).catch(classifySetup)
       return { shopId: result.shopId, storeId: result.storeId }
     },
   }

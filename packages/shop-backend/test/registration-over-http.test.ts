@@ -175,3 +175,21 @@ describe('registration over a real node:http server (toNodeListener) with the re
     expect((await fetch(`${http.url}/elsewhere`)).status).toBe(404)
   })
 })
+
+describe('registration the service cannot complete', () => {
+  it("says why in the service's words (the shop's settings endpoint it could not reach), not only its status", async () => {
+    // startShop's shopUrl is http://127.0.0.1:9: nothing answers there.
+    const s = await startShop(world, { connect: false })
+    try {
+      const refused = await s.backend.register().then(
+        () => undefined,
+        (error: unknown) => error,
+      )
+      expect(refused).toMatchObject({ code: 'SHOP_UNREACHABLE', status: 502 })
+      expect((refused as Error).message).toMatch(/could not reach the shop at \/shop-json\/shop\/v3\/settings\/general/)
+      expect(await s.store.getSetting('shop_id')).toBeUndefined()
+    } finally {
+      await s.close()
+    }
+  })
+})
