@@ -493,13 +493,21 @@ describe('on a bad day: the network', () => {
     const held = gate()
     try {
       const reachedBefore = world.proxy.counted('POST', '/payments')
-      world.proxy.rule = (method, path) => ({ action: isPaymentCall(method, path) ? 'lose' : 'forward' })
+      // a's first call reaches the service and its answer is lost; a's retries and b's resend wait on the way.
+      let paymentCalls = 0
+      world.proxy.rule = (method, path) =>
+        !isPaymentCall(method, path)
+          ? { action: 'forward' }
+          : paymentCalls++ === 0
+            ? { action: 'lose' }
+            : { action: 'forward', holdUntil: held.opened }
       const lost = a.post('/api/payments', await a.cardSubmission(order))
       await vi.waitFor(() => expect(world.proxy.counted('POST', '/payments')).toBe(reachedBefore + 1), { timeout: 5_000 })
-      // a's tries from now, and b's resend, wait on the way: b moves the attempt's version on first.
-      world.proxy.rule = paymentCallsHeldUntil(held)
       const resent = b.post('/api/payments', await b.cardSubmission(order))
-      await vi.waitFor(async () => expect((await attemptsOf(a, order.id))[0]?.version).toBe(2), { timeout: 5_000 })
+      // b moved the attempt's version on while a still waits for an answer: a's mark must read it again.
+      await vi.waitFor(async () => expect((await attemptsOf(a, order.id))[0]).toMatchObject({ version: 2, state: 'created' }), {
+        timeout: 5_000,
+      })
       expect(await lost).toMatchObject({ status: 503, body: { error: 'SERVICE_UNREACHABLE' } })
       // b's resend is still out: the attempt is open and the shop's order shows it.
       expect(await attemptsOf(a, order.id)).toEqual([expect.objectContaining({ state: 'pending' })])

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { approveAtBank } from './support/bank-page.js'
 import { startShop, startWorld, type TestShop, type World } from './support/shop.js'
 
 // A shop whose stored values the service does not know (a sandbox on a new data folder, another
@@ -42,4 +43,20 @@ it('says with a refused payment that the service knows no shop with those values
     expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
   ])
   expect(world.sandboxPaymentsFor(order.reference, 'Authorised')).toBe(0)
+})
+
+it("says it with a shopper's return from the bank refused for the shop's signature", async () => {
+  const lines: string[] = []
+  const s = await startShop(world, { log: (line) => lines.push(line) })
+  shops.push(s)
+  const order = s.createOrder()
+  const started = await s.post('/api/payments', s.idealSubmission(order))
+  const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
+  const { shopId, storeId } = world.sandbox.readyMadeShop
+  await s.backend.connect({ shopId, storeId, serviceSecret: 'a'.repeat(64) })
+  const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
+  expect(returned).toMatchObject({ status: 502, body: { error: 'SERVICE_REFUSED' } })
+  expect(lines.filter((line) => line.includes(`order ${order.id}:`))).toEqual([
+    expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
+  ])
 })

@@ -1,4 +1,5 @@
 // POST payment-details: one call per step under the order's claim, its answer stored on its own attempt.
+import { sayIfSignatureRefused } from '../lib/signature-refusal.js'
 import { type BrowserPaymentResult, type OrderRecord, type PaymentResponse, toBrowserPaymentResult } from '@card-jwe/payment-validator'
 import { ShopBackendError } from '../errors.js'
 import { PaymentServiceError } from '../payment-service.js'
@@ -117,6 +118,7 @@ async function sendUnderClaim(
     if (outcomeIsOpen(error)) throw outcomePending()
     // Refused (the step not finished yet, details of another payment): judged again on the next try.
     await releaseClaim(context, attempt.id, key)
+    sayIfSignatureRefused(context.log, attempt.orderId, error.code)
     throw refusal(error)
   }
   // Details of another order's payment (a confused or forged page): nothing of this order is touched.

@@ -18,7 +18,7 @@ import {
 } from './attempts.js'
 import { claimIsStale, waitForOthers } from './details-claim.js'
 import { readFeedFor } from './feed-check.js'
-import { signatureRefusalWords } from '../lib/signature-refusal.js'
+import { sayIfSignatureRefused } from '../lib/signature-refusal.js'
 import { keyUsedBefore, openOutcome, outcomeIsOpen, outcomePending, refusal, whyOpen } from './refusals.js'
 
 /** Which attempt a new submission goes to: the open one (same key), a new one, or none (paid or not payable). */
@@ -190,7 +190,7 @@ async function sendUnderKey(
         if (error.code === 'CARD_DATA_UNDECRYPTABLE') saidUndecryptable(context, attempt)
       } else if (UNSETTLED_STATES.has(attempt.state))
         saidOpen(context, attempt, error.code, keyUsedBefore(error) ? 'its key used before' : 'a resend refused')
-      saidIfSignatureRefused(context, attempt, error.code)
+      sayIfSignatureRefused(context.log, attempt.orderId, error.code)
       // The key names another request that reached the service (another method, another tab's): its outcome is open.
       if (keyUsedBefore(error)) throw outcomePending()
       throw refusal(error)
@@ -206,17 +206,6 @@ function saidUndecryptable(context: BackendContext, attempt: AttemptRecord): voi
     'warn',
     { component: 'checkout', code: 'CARD_DATA_UNDECRYPTABLE', orderId: attempt.orderId },
   )
-}
-
-/** A payment refused for the shop's signature is the merchant's to mend: said with what it means. */
-function saidIfSignatureRefused(context: BackendContext, attempt: AttemptRecord, code: string): void {
-  const words = signatureRefusalWords(code)
-  if (words)
-    context.log(`order ${attempt.orderId}: the payment service refused the shop's signature (${code}); ${words}`, 'error', {
-      component: 'checkout',
-      code,
-      orderId: attempt.orderId,
-    })
 }
 
 /** An attempt left open is said in the log: the merchant sees it before any shopper asks. */

@@ -1,5 +1,6 @@
 // The service's refusals of the shop's signature, in the merchant's words: the code alone sends them hunting.
 import { MAX_SIGNATURE_SKEW_SECONDS } from '@card-jwe/service-client'
+import type { Log } from '../telemetry/log.js'
 
 /** What a refusal of the shop's signature means and what mends it; undefined for any other code. */
 export function signatureRefusalWords(code: string): string | undefined {
@@ -7,7 +8,8 @@ export function signatureRefusalWords(code: string): string | undefined {
   if (code === 'SIGNATURE_INVALID')
     return (
       "the service knows no shop with this ledger's shop id and service secret (another shop's values, the shop " +
-      'registered again elsewhere, or a sandbox on a new data folder): connect the current values, or give a new shop a new ledger'
+      'registered again elsewhere, or a sandbox on a new data folder): connect the current values, or give a new shop a new ledger; ' +
+      "or something between the shop and the service changed the request's path or body"
     )
   if (code === 'SIGNATURE_STALE')
     return `the shop's clock is more than ${MAX_SIGNATURE_SKEW_SECONDS / 60} minutes from the service's: set it right (NTP)`
@@ -18,4 +20,15 @@ export function signatureRefusalWords(code: string): string | undefined {
 export const withSignatureWords = (code: string): string => {
   const words = signatureRefusalWords(code)
   return words ? `${code}: ${words}` : code
+}
+
+/** A payment's call refused for the shop's signature is the merchant's to mend: said with what it means. */
+export function sayIfSignatureRefused(log: Log, orderId: string, code: string): void {
+  const words = signatureRefusalWords(code)
+  if (words)
+    log(`order ${orderId}: the payment service refused the shop's signature (${code}); ${words}`, 'error', {
+      component: 'checkout',
+      code,
+      orderId,
+    })
 }
