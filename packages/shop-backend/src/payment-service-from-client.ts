@@ -21,24 +21,27 @@ import {
 const isOpenStatus = (status: number) => status === 429 || status >= 500 || (status >= 200 && status < 300)
 
 /**
- * Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays
- * as it is. `keepMessage`: the set-up's refusals are about the merchant's own input and keep the
- * service's words; elsewhere none are kept.
+ * What a refusal's message says: `code` (the status or code only: on a payment's path the service's
+ * words could echo what the shopper typed), `words` (the set-up's: the merchant's own input), or
+ * `both` (registration's: the code, then the words, which name the shop's own endpoint).
  */
-function classify(error: unknown, keepMessage = false): never {
+type Said = 'code' | 'words' | 'both'
+
+/** Maps service-client's errors onto the port's two kinds; anything else (a TypeError: our bug) stays as it is. */
+function classify(error: unknown, said: Said = 'code'): never {
   // `instanceof` holds across two installed copies of the client (its errors carry a Symbol.for brand).
   if (error instanceof ServiceUnreachableError)
     throw new PaymentServiceError('unknown', error.code, 'the payment service gave no answer', undefined, { cause: error })
   if (error instanceof ServiceError) {
     const { status, code: errorCode, message } = error
+    const messageOf = (alone: string) => (said === 'code' ? alone : said === 'words' ? message : `${alone}: ${message}`)
     // After a try that got no answer, a refusal (a gateway's 404, a signature refused) does not say
     // the first try did nothing: the outcome stays open, and the key is kept for the next try.
     if (isOpenStatus(status) || error.unanswered)
-      throw new PaymentServiceError('unknown', errorCode, keepMessage ? message : `the payment service answered ${status}`, status, {
+      throw new PaymentServiceError('unknown', errorCode, messageOf(`the payment service answered ${status} (${errorCode})`), status, {
         cause: error,
       })
-    // Never the service's words on a payment's path: they could echo what the shopper typed.
-    throw new PaymentServiceError('refused', errorCode, keepMessage ? message : `the payment service refused (${errorCode})`, status, {
+    throw new PaymentServiceError('refused', errorCode, messageOf(`the payment service refused (${errorCode})`), status, {
       cause: error,
     })
   }
@@ -91,7 +94,7 @@ export function paymentServiceFromClient(client: ServiceClient): PaymentService 
   }
 }
 
-const classifySetup = (error: unknown): never => classify(error, true)
+const classifySetup = (error: unknown): never => classify(error, 'words')
 
 /** Adapts a signed `ServiceClient` to the set-up port, {@link MerchantService}. */
 export function merchantServiceFromClient(client: ServiceClient): MerchantService {
@@ -129,8 +132,10 @@ export function connectServiceClient(options: Omit<ServiceClientOptions, 'creden
       return { ...paymentServiceFromClient(client), ...merchantServiceFromClient(client) }
     },
     registerShop: async (shop, call) => {
-      // The set-up's words: a refusal names the shop's own endpoint or pair, never a shopper's data.
-      const result = await createServiceClient(options).register(shop, call).catch(classifySetup)
+      // A refusal names the shop's own endpoint or pair, never a shopper's data: the service's words are kept.
+      const result = await createServiceClient(options)
+        .register(shop, call)
+        .catch((error: unknown) => classify(error, 'both'))
       return { shopId: result.shopId, storeId: result.storeId }
     },
   }
