@@ -63,6 +63,8 @@ export const SETTING = {
   readyMadeStore: 'ready_made_store',
   /** When a poller last read the feed to its end (or its page limit), on any instance: readiness and the lag gauge read it. */
   pollReadAt: 'poll_read_at',
+  /** The service's code when the last poll was refused for the shop's signature; '' once a poll reads the feed. */
+  pollRefused: 'poll_refused',
 } as const
 
 export async function readSealed(context: BackendContext, id: string): Promise<string | undefined> {

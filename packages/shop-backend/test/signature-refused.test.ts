@@ -60,3 +60,22 @@ it("says it with a shopper's return from the bank refused for the shop's signatu
     expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
   ])
 })
+
+it('warns in readiness while the service refuses the stored values, on every instance, and passes once a poll is taken', async () => {
+  const lines: string[] = []
+  const s = await shopWithUnknownSecret(lines)
+  const other = await startShop(world, { connect: false, storePath: s.storePath, secretKey: s.secretKey })
+  shops.push(other)
+  expect((await s.backend.readiness()).checks.registration).toEqual({ status: 'pass' })
+  await s.backend.poller.pollNow()
+  for (const instance of [s, other])
+    expect((await instance.backend.readiness()).checks.registration).toEqual({
+      status: 'warn',
+      code: 'SERVICE_REFUSES_SHOP',
+      serviceCode: 'SIGNATURE_INVALID',
+    })
+  const { shopId, storeId, serviceSecret } = world.sandbox.readyMadeShop
+  await s.backend.connect({ shopId, storeId, serviceSecret })
+  expect(await s.backend.poller.pollNow()).not.toHaveProperty('failed')
+  expect((await other.backend.readiness()).checks.registration).toEqual({ status: 'pass' })
+})

@@ -15,6 +15,12 @@ export interface ReadinessCheck {
   readonly code?: string
 }
 
+/** The registration's check: also the service's code when it refuses the stored shop's signature. */
+export interface RegistrationCheck extends ReadinessCheck {
+  /** `SIGNATURE_INVALID` or `SIGNATURE_STALE`, with code `SERVICE_REFUSES_SHOP`: the last poll was refused so. */
+  readonly serviceCode?: string
+}
+
 /** The poller's check: also how long ago any instance last read the feed. */
 export interface PollerCheck extends ReadinessCheck {
   /** Whether some instance (this one or another) holds the poller's lease now. */
@@ -31,8 +37,11 @@ export interface Readiness {
   readonly checks: {
     /** The ledger's store answers a read. */
     readonly store: ReadinessCheck
-    /** The shop is registered with the service (a shop id and a service secret are stored). */
-    readonly registration: ReadinessCheck
+    /**
+     * The shop is registered with the service (a shop id and a service secret are stored); `warn`
+     * `SERVICE_REFUSES_SHOP` while the service refuses their signature (the last poll said so).
+     */
+    readonly registration: RegistrationCheck
     /** A store is chosen: the checkout sells (`warn` `NO_CERTIFICATE`: the page is given no certificate to encrypt with). */
     readonly checkout: ReadinessCheck
     /** The poller's lease is held by some instance and the feed was read lately. */
@@ -66,14 +75,15 @@ const TIMED_OUT = Symbol('timed out')
 
 /** What the stored settings and the lease say, read in one go (each read a store round trip). */
 async function readState(context: BackendContext) {
-  const [shopId, serviceSecret, storeId, lease, lagMs] = await Promise.all([
+  const [shopId, serviceSecret, storeId, lease, lagMs, refused] = await Promise.all([
     context.store.getSetting(SETTING.shopId),
     context.store.getSetting(SETTING.serviceSecret),
     context.store.getSetting(SETTING.storeId),
     context.store.readLease(POLLER_LEASE),
     pollLagMs(context),
+    context.store.getSetting(SETTING.pollRefused),
   ])
-  return { shopId, serviceSecret, storeId, lease, lagMs }
+  return { shopId, serviceSecret, storeId, lease, lagMs, refused }
 }
 
 /** Whether the back end can serve checkouts now, check by check; never throws, never says more than codes. */
@@ -111,7 +121,7 @@ export async function readinessOf(
       : { status: 'pass', leaseHeld, ...lag }
   const checks = {
     store: { status: 'pass' } as ReadinessCheck,
-    registration: (state.shopId && state.serviceSecret ? { status: 'pass' } : { status: 'fail', code: 'NOT_REGISTERED' }) as ReadinessCheck,
+    registration: registrationCheck(state),
     checkout: (!state.storeId
       ? { status: 'fail', code: 'CHECKOUT_CLOSED' }
       : // Warn, not fail: a page of the shop's own may carry the certificate itself.
@@ -121,6 +131,15 @@ export async function readinessOf(
     poller,
   }
   return { status: overall(Object.values(checks)), checks }
+}
+
+/**
+ * Warn, not fail, while the service refuses the shop's signature: the shop's other pages go on, and
+ * taking every instance out of the balancer would mend nothing (the log says what does).
+ */
+function registrationCheck(state: { readonly [setting in 'shopId' | 'serviceSecret' | 'refused']: string | undefined }): RegistrationCheck {
+  if (!state.shopId || !state.serviceSecret) return { status: 'fail', code: 'NOT_REGISTERED' }
+  return state.refused ? { status: 'warn', code: 'SERVICE_REFUSES_SHOP', serviceCode: state.refused } : { status: 'pass' }
 }
 
 function failed(store: ReadinessCheck): Readiness {

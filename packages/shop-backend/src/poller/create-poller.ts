@@ -1,11 +1,11 @@
-import { withSignatureWords } from '../lib/signature-refusal.js'
+import { signatureRefusalWords, withSignatureWords } from '../lib/signature-refusal.js'
 import type { BackendContext } from '../backend-context.js'
 import { type FeedRecord, recordsOf } from '../updated-payments-feed.js'
 import { planPollBatch } from './plan-poll-batch.js'
 import { sayPaidTwiceAfter } from './paid-twice-after.js'
 import { LeaseLostError, type PollBatch, type PollProblem } from '../store/ledger-store.js'
 import { errorCodeOf } from '../store/error-code.js'
-import { notePollRead } from './poll-read-at.js'
+import { notePollRead, notePollRefused } from './poll-read-at.js'
 
 /** What one poll did. */
 export interface PollReport {
@@ -186,6 +186,7 @@ export function createPoller(
           },
         )
       lastFailure = String(failed)
+      if (signatureRefusalWords(String(failed))) await notePollRefused(context, String(failed))
       await context.drainOutbox()
       return { applied, skipped, problems, failed: String(failed) }
     }

@@ -3,12 +3,12 @@ import { errorCodeOf } from '../store/error-code.js'
 
 /**
  * Notes in the store that the feed was just read, so every instance's readiness and lag gauge see
- * how long ago any instance read it. Best effort: the poll itself committed, and the next one notes
- * it again.
+ * how long ago any instance read it (and that the service took the shop's signature). Best effort:
+ * the poll itself committed, and the next one notes it again.
  */
 export async function notePollRead(context: Pick<BackendContext, 'store' | 'now' | 'log'>): Promise<void> {
   try {
-    await context.store.putSetting(SETTING.pollReadAt, context.now().toISOString())
+    await context.store.putSettings({ [SETTING.pollReadAt]: context.now().toISOString(), [SETTING.pollRefused]: '' })
   } catch (error) {
     const code = String(errorCodeOf(error))
     context.log(`poller: noting the feed's read time failed (${code})`, 'warn', { component: 'poller', code })
@@ -20,4 +20,14 @@ export async function pollLagMs(context: Pick<BackendContext, 'store' | 'now'>):
   const readAt = await context.store.getSetting(SETTING.pollReadAt)
   const at = readAt === undefined ? Number.NaN : Date.parse(readAt)
   return Number.isNaN(at) ? undefined : Math.max(0, context.now().getTime() - at)
+}
+
+/** Notes that the service refused a poll for the shop's signature: every instance's readiness says so. Best effort. */
+export async function notePollRefused(context: Pick<BackendContext, 'store' | 'log'>, serviceCode: string): Promise<void> {
+  try {
+    await context.store.putSetting(SETTING.pollRefused, serviceCode)
+  } catch (error) {
+    const code = String(errorCodeOf(error))
+    context.log(`poller: noting the service's refusal failed (${code})`, 'warn', { component: 'poller', code })
+  }
 }
