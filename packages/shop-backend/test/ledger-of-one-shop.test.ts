@@ -28,6 +28,15 @@ const isPaymentCall = (method: string, path: string) => method === 'POST' && pat
 const isCaptureCall = (method: string, path: string) => method === 'POST' && path.endsWith('/captures')
 /** Another shop at the same service, with its own secret and store. */
 const anotherShop = () => world.sandbox.sandbox.createReadyMadeShop()
+/** A shop whose card payment was authorised and whose feed was read since (its cursor moved on). */
+async function shopWithFeedRead() {
+  const s = await shop()
+  const order = s.createOrder()
+  expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
+  await s.backend.poller.pollNow()
+  expect(await s.store.readCursor()).toBeGreaterThan(0)
+  return s
+}
 /** `connect()`'s refusal, or undefined when it connected. */
 const connectRefusal = (s: TestShop, to: ReturnType<typeof anotherShop>) =>
   s.backend.connect({ shopId: to.shopId, serviceSecret: to.serviceSecret, storeId: to.storeId }).then(
@@ -91,11 +100,7 @@ it("keeps a ledger with a payment at the bank's step on its shop: the shopper's 
 })
 
 it("refuses another shop once the ledger has read its shop's feed: the position is that shop's", async () => {
-  const s = await shop()
-  const order = s.createOrder()
-  expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
-  await s.backend.poller.pollNow()
-  expect(await s.store.readCursor()).toBeGreaterThan(0)
+  const s = await shopWithFeedRead()
 
   expect(await connectRefusal(s, anotherShop())).toMatchObject({
     code: 'LEDGER_OF_ANOTHER_SHOP',
@@ -108,11 +113,7 @@ it("refuses another shop once the ledger has read its shop's feed: the position 
 })
 
 it('takes its own shop again on a used ledger, and another shop on a ledger nothing was paid with', async () => {
-  const s = await shop()
-  const order = s.createOrder()
-  expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toMatchObject({ resultCode: 'Authorised' })
-  await s.backend.poller.pollNow()
-  expect(await s.store.readCursor()).toBeGreaterThan(0)
+  const s = await shopWithFeedRead()
   const same = world.sandbox.readyMadeShop
   await s.backend.connect({ shopId: same.shopId, serviceSecret: same.serviceSecret, storeId: same.storeId })
 

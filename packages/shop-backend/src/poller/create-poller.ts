@@ -174,21 +174,21 @@ export function createPoller(
         }
       }
     } catch (error) {
-      const failed = errorCodeOf(error)
+      const failed = String(errorCodeOf(error))
       // Not registered yet is a state, not news: said when it begins, not at every interval.
       if (failed !== 'NOT_REGISTERED' || lastFailure !== failed)
         context.log(
-          `poll failed (${withSignatureWords(String(failed))}); the cursor stays where it was`,
+          `poll failed (${withSignatureWords(failed)}); the cursor stays where it was`,
           failed === 'NOT_REGISTERED' ? 'info' : 'warn',
           {
             component: 'poller',
-            code: String(failed),
+            code: failed,
           },
         )
-      lastFailure = String(failed)
-      if (signatureRefusalWords(String(failed))) await notePollRefused(context, String(failed))
+      lastFailure = failed
+      if (signatureRefusalWords(failed)) await notePollRefused(context, failed)
       await context.drainOutbox()
-      return { applied, skipped, problems, failed: String(failed) }
+      return { applied, skipped, problems, failed }
     }
     await notePollRead(context)
     for (const problem of problems) {

@@ -1,19 +1,23 @@
 import { type BackendContext, SETTING } from '../backend-context.js'
 import { errorCodeOf } from '../store/error-code.js'
 
+/** Settings every instance's readiness reads, written best effort: the next poll writes them again. */
+async function note(context: Pick<BackendContext, 'store' | 'log'>, what: string, settings: Record<string, string>): Promise<void> {
+  try {
+    await context.store.putSettings(settings)
+  } catch (error) {
+    const code = String(errorCodeOf(error))
+    context.log(`poller: noting ${what} failed (${code})`, 'warn', { component: 'poller', code })
+  }
+}
+
 /**
  * Notes in the store that the feed was just read, so every instance's readiness and lag gauge see
  * how long ago any instance read it (and that the service took the shop's signature). Best effort:
  * the poll itself committed, and the next one notes it again.
  */
-export async function notePollRead(context: Pick<BackendContext, 'store' | 'now' | 'log'>): Promise<void> {
-  try {
-    await context.store.putSettings({ [SETTING.pollReadAt]: context.now().toISOString(), [SETTING.pollRefused]: '' })
-  } catch (error) {
-    const code = String(errorCodeOf(error))
-    context.log(`poller: noting the feed's read time failed (${code})`, 'warn', { component: 'poller', code })
-  }
-}
+export const notePollRead = (context: Pick<BackendContext, 'store' | 'now' | 'log'>): Promise<void> =>
+  note(context, "the feed's read time", { [SETTING.pollReadAt]: context.now().toISOString(), [SETTING.pollRefused]: '' })
 
 /** Milliseconds since any instance last read the feed, or undefined when none has yet. */
 export async function pollLagMs(context: Pick<BackendContext, 'store' | 'now'>): Promise<number | undefined> {
@@ -23,11 +27,5 @@ export async function pollLagMs(context: Pick<BackendContext, 'store' | 'now'>):
 }
 
 /** Notes that the service refused a poll for the shop's signature: every instance's readiness says so. Best effort. */
-export async function notePollRefused(context: Pick<BackendContext, 'store' | 'log'>, serviceCode: string): Promise<void> {
-  try {
-    await context.store.putSetting(SETTING.pollRefused, serviceCode)
-  } catch (error) {
-    const code = String(errorCodeOf(error))
-    context.log(`poller: noting the service's refusal failed (${code})`, 'warn', { component: 'poller', code })
-  }
-}
+export const notePollRefused = (context: Pick<BackendContext, 'store' | 'log'>, serviceCode: string): Promise<void> =>
+  note(context, "the service's refusal", { [SETTING.pollRefused]: serviceCode })
