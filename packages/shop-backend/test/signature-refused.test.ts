@@ -61,6 +61,25 @@ it("says it with a shopper's return from the bank refused for the shop's signatu
   ])
 })
 
+it("says it with a capture the service refused for the shop's signature: in the log and in the merchant's error", async () => {
+  const lines: string[] = []
+  const s = await startShop(world, { log: (line) => lines.push(line) })
+  shops.push(s)
+  const order = s.createOrder()
+  expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
+  const { shopId, storeId } = world.sandbox.readyMadeShop
+  await s.backend.connect({ shopId, storeId, serviceSecret: 'a'.repeat(64) })
+  const refused = await s.backend.capture(order.id).then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  )
+  expect(refused).toMatchObject({ code: 'MODIFICATION_REFUSED', details: { serviceCode: 'SIGNATURE_INVALID' } })
+  expect(refused?.message).toMatch(saysUnknownShop)
+  expect(lines.filter((line) => line.includes(`order ${order.id}:`))).toEqual([
+    expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
+  ])
+})
+
 it('warns in readiness while the service refuses the stored values, on every instance, and passes once a poll is taken', async () => {
   const lines: string[] = []
   const s = await shopWithUnknownSecret(lines)

@@ -4,6 +4,7 @@ import { PaymentServiceError, type ModificationAnswer, type PaymentService, type
 import type { ModificationKind, ModificationPatch, ModificationRecord, Money, RefundLine } from '../store/ledger-store.js'
 import type { BackendContext } from '../backend-context.js'
 import { keyUsedBefore, outcomeIsOpen, refusal } from './refusals.js'
+import { sayIfSignatureRefused, withSignatureWords } from '../lib/signature-refusal.js'
 import { mayStillBegin } from './send-window.js'
 
 /** What a capture, refund or cancel gave: received by the service; the outcome arrives through the feed. */
@@ -207,6 +208,7 @@ export async function sendStored(context: BackendContext, stored: ModificationRe
     if (!(error instanceof PaymentServiceError)) throw error
     if (outcomeIsOpen(error)) throw unreachableModification(modification.id)
     if (keyUsedBefore(error)) throw await keyNamesAnother(context, modification, error)
+    sayIfSignatureRefused(context.log, modification.orderId, error.code, 'ledger')
     const refused = (): ModificationPatch => ({ state: 'refused', errorCode: error.code, updatedAt: context.now().toISOString() })
     // The service's judgement ends it on its version now (moved on by another send meanwhile); any
     // other refusal only on the version it was stored with, no other send made.
@@ -243,7 +245,7 @@ function modificationRefused(error: PaymentServiceError, m: ModificationRecord):
 }
 
 function refusedByService(kind: ModificationKind, serviceCode: string, requestId: string): ShopBackendError {
-  return new ShopBackendError('MODIFICATION_REFUSED', `${kind}: the payment service refused it (${serviceCode})`, {
+  return new ShopBackendError('MODIFICATION_REFUSED', `${kind}: the payment service refused it (${withSignatureWords(serviceCode)})`, {
     serviceCode,
     requestId,
   })

@@ -22,13 +22,9 @@ export const withSignatureWords = (code: string): string => {
   return words ? `${code}: ${words}` : code
 }
 
-/** A payment's call refused for the shop's signature is the merchant's to mend: said with what it means. */
-export function sayIfSignatureRefused(log: Log, orderId: string, code: string): void {
+/** A call for an order refused for the shop's signature is the merchant's to mend: said with what it means. */
+export function sayIfSignatureRefused(log: Log, orderId: string, code: string, component: 'checkout' | 'ledger' = 'checkout'): void {
   const words = signatureRefusalWords(code)
   if (words)
-    log(`order ${orderId}: the payment service refused the shop's signature (${code}); ${words}`, 'error', {
-      component: 'checkout',
-      code,
-      orderId,
-    })
+    log(`order ${orderId}: the payment service refused the shop's signature (${code}); ${words}`, 'error', { component, code, orderId })
 }
