@@ -62,12 +62,10 @@ if (args.version) {
 const portText = args.port ?? process.env.SANDBOX_PORT ?? String(SANDBOX_DEFAULT_PORT)
 if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a whole number from 0 to 65535')
 
-const sandbox = await startSandbox({
-  dataDir: resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data'),
-  port: Number(portText),
-  // With --json, standard output is that one line alone.
-  ...(args.json ? { log: (line: string) => void process.stderr.write(`[sandbox] ${line}\n`) } : {}),
-}).catch((error: unknown) => {
+const dataDir = resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data')
+// With --json, standard output is that one line alone.
+const log = (line: string) => void (args.json ? process.stderr : process.stdout).write(`[sandbox] ${line}\n`)
+const sandbox = await startSandbox({ dataDir, port: Number(portText), log }).catch((error: unknown) => {
   if ((error as { code?: unknown } | undefined)?.code !== 'EADDRINUSE') throw error
   process.stderr.write(
     `card-jwe-sandbox: port ${portText} on 127.0.0.1 is in use: stop what holds it, or pass --port N (0 for any free one)\n`,
@@ -94,4 +92,10 @@ if (args.json) {
   ]
   process.stdout.write(`${lines.join('\n')}\n`)
 }
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void sandbox.close().then(() => process.exit(0)))
+// Said on the way out: a shop developer's Ctrl-C otherwise ends it without a word of what was kept.
+const stop = () =>
+  void sandbox.close().then(() => {
+    log(`stopped; its shops, payments and certificate stay in ${dataDir} for the next start with this --data-dir`)
+    process.exit(0)
+  })
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop)
