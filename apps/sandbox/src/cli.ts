@@ -63,9 +63,12 @@ const portText = args.port ?? process.env.SANDBOX_PORT ?? String(SANDBOX_DEFAULT
 if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65_535) fail('--port: a whole number from 0 to 65535')
 
 const dataDir = resolve(args['data-dir'] ?? process.env.SANDBOX_DATA_DIR ?? '.sandbox-data')
-// With --json, standard output is that one line alone.
-const log = (line: string) => void (args.json ? process.stderr : process.stdout).write(`[sandbox] ${line}\n`)
-const sandbox = await startSandbox({ dataDir, port: Number(portText), log }).catch((error: unknown) => {
+const sandbox = await startSandbox({
+  dataDir,
+  port: Number(portText),
+  // With --json, standard output is that one line alone.
+  ...(args.json ? { log: (line: string) => void process.stderr.write(`[sandbox] ${line}\n`) } : {}),
+}).catch((error: unknown) => {
   if ((error as { code?: unknown } | undefined)?.code !== 'EADDRINUSE') throw error
   process.stderr.write(
     `card-jwe-sandbox: port ${portText} on 127.0.0.1 is in use: stop what holds it, or pass --port N (0 for any free one)\n`,
@@ -93,9 +96,17 @@ if (args.json) {
   process.stdout.write(`${lines.join('\n')}\n`)
 }
 // Said on the way out: a shop developer's Ctrl-C otherwise ends it without a word of what was kept.
+// The line is flushed before the exit (a pipe's write is asynchronous); a second Ctrl-C ends it at once.
+const exitSaying = (stream: NodeJS.WriteStream, line: string, code: number) => stream.write(line, () => process.exit(code))
 const stop = () =>
-  void sandbox.close().then(() => {
-    log(`stopped; its shops, payments and certificate stay in ${dataDir} for the next start with this --data-dir`)
-    process.exit(0)
-  })
+  void sandbox.close().then(
+    () =>
+      exitSaying(
+        args.json ? process.stderr : process.stdout,
+        `[sandbox] stopped; its shops, payments and certificate stay in ${dataDir} for the next start with this --data-dir\n`,
+        0,
+      ),
+    (error: unknown) =>
+      exitSaying(process.stderr, `card-jwe-sandbox: closing failed (${(error as { code?: unknown })?.code ?? 'unknown'})\n`, 1),
+  )
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, stop)

@@ -1,27 +1,34 @@
 import { spawn } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { freshDataDir } from './support/sandbox-fixture.js'
 
+// The command as a shop developer runs it: the built file (pnpm build), in a process of its own.
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
-/** The command on a free port until `signal`: what it printed on each stream, and its exit code. */
+/** The command on a free port, sent `signal` once it listens: what it printed on each stream, and its exit code. */
 async function runUntil(signal: NodeJS.Signals, args: readonly string[]) {
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args])
+  if (!existsSync(CLI)) throw new Error(`${CLI} is not built: run pnpm build first`)
+  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   child.stdout.on('data', (chunk: Buffer) => (out += chunk))
   child.stderr.on('data', (chunk: Buffer) => (err += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  // 'close', not 'exit': the streams' last lines have arrived by then.
+  const closed = new Promise<number | null>((resolve) => child.on('close', resolve))
+  // A command that hangs is ended, so the test fails on its output, not on vitest's timeout.
+  const killer = setTimeout(() => child.kill('SIGKILL'), 20_000)
   try {
-    const deadline = Date.now() + 20_000
+    const deadline = Date.now() + 15_000
     while (!/listening at|"baseUrl"/.test(out) && child.exitCode === null && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 50))
+    expect(out, `it did not start: ${err}`).toMatch(/listening at|"baseUrl"/)
     child.kill(signal)
-    return { code: await exited, out, err }
+    return { code: await closed, out, err }
   } finally {
-    if (child.exitCode === null) child.kill('SIGKILL')
+    clearTimeout(killer)
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   }
 }
 
