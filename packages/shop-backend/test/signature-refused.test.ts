@@ -75,6 +75,7 @@ it("says it with a capture the service refused for the shop's signature: in the 
   )
   expect(refused).toMatchObject({ code: 'MODIFICATION_REFUSED', details: { serviceCode: 'SIGNATURE_INVALID' } })
   expect(refused?.message).toMatch(saysUnknownShop)
+  expect(`${refused?.message} ${JSON.stringify(refused)} ${lines.join('\n')}`).not.toContain('a'.repeat(64))
   expect(lines.filter((line) => line.includes(`order ${order.id}:`))).toEqual([
     expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
   ])

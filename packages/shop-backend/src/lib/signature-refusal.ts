@@ -16,7 +16,7 @@ export function signatureRefusalWords(code: string): string | undefined {
   return undefined
 }
 
-/** `code`, with its words when it is a refusal of the shop's signature: for a log line's parentheses. */
+/** `code`, with its words when it is a refusal of the shop's signature: for the parentheses of a log line or a message. */
 export const withSignatureWords = (code: string): string => {
   const words = signatureRefusalWords(code)
   return words ? `${code}: ${words}` : code
