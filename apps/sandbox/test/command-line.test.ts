@@ -7,10 +7,14 @@ import { freshDataDir } from './support/sandbox-fixture.js'
 // The command as a shop developer runs it: the built file (pnpm build), in a process of its own.
 const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url))
 
-/** The command on a free port, sent `signal` once it listens: what it printed on each stream, and its exit code. */
-async function runUntil(signal: NodeJS.Signals, args: readonly string[]) {
+/**
+ * The command on a free port and a fresh data folder (removed afterwards), sent `signal` once it
+ * listens: what it printed on each stream, its exit code, and the folder it was given.
+ */
+async function runUntil(signal: NodeJS.Signals, args: readonly string[] = []) {
   if (!existsSync(CLI)) throw new Error(`${CLI} is not built: run pnpm build first`)
-  const child = spawn(process.execPath, [CLI, '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const dataDir = freshDataDir()
+  const child = spawn(process.execPath, [CLI, '--port', '0', '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   child.stdout.on('data', (chunk: Buffer) => (out += chunk))
@@ -25,33 +29,24 @@ async function runUntil(signal: NodeJS.Signals, args: readonly string[]) {
       await new Promise((r) => setTimeout(r, 50))
     expect(out, `it did not start: ${err}`).toMatch(/listening at|"baseUrl"/)
     child.kill(signal)
-    return { code: await closed, out, err }
+    return { code: await closed, out, err, dataDir }
   } finally {
     clearTimeout(killer)
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    rmSync(dataDir, { recursive: true, force: true })
   }
 }
 
 it('says on Ctrl-C that it stopped and where its data stays, then exits 0', async () => {
-  const dataDir = freshDataDir()
-  try {
-    const { code, out } = await runUntil('SIGINT', ['--data-dir', dataDir])
-    expect(code).toBe(0)
-    expect(out).toContain(`[sandbox] stopped; its shops, payments and certificate stay in ${dataDir}`)
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  const { code, out, dataDir } = await runUntil('SIGINT')
+  expect(code).toBe(0)
+  expect(out).toContain(`[sandbox] stopped; its shops, payments and certificate stay in ${dataDir}`)
 }, 30_000)
 
 it('with --json says it on standard error: standard output stays the one JSON line', async () => {
-  const dataDir = freshDataDir()
-  try {
-    const { code, out, err } = await runUntil('SIGTERM', ['--data-dir', dataDir, '--json'])
-    expect(code).toBe(0)
-    expect(out.trim().split('\n')).toHaveLength(1)
-    expect(JSON.parse(out)).toHaveProperty('baseUrl')
-    expect(err).toContain('[sandbox] stopped;')
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true })
-  }
+  const { code, out, err } = await runUntil('SIGTERM', ['--json'])
+  expect(code).toBe(0)
+  expect(out.trim().split('\n')).toHaveLength(1)
+  expect(JSON.parse(out)).toHaveProperty('baseUrl')
+  expect(err).toContain('[sandbox] stopped;')
 }, 30_000)

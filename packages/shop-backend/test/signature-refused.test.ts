@@ -15,12 +15,20 @@ afterEach(async () => {
 })
 afterAll(() => world.close())
 
+/** A secret the service never gave the ready-made shop. */
+const UNKNOWN_SECRET = 'a'.repeat(64)
+
+/** Connects `s` to the ready-made shop's id and store with {@link UNKNOWN_SECRET}. */
+async function connectUnknownSecret(s: TestShop): Promise<void> {
+  const { shopId, storeId } = world.sandbox.readyMadeShop
+  await s.backend.connect({ shopId, storeId, serviceSecret: UNKNOWN_SECRET })
+}
+
 /** A shop on the ready-made shop's id and store with a secret the service never gave it. */
 async function shopWithUnknownSecret(lines: string[]) {
   const s = await startShop(world, { connect: false, log: (line) => lines.push(line) })
   shops.push(s)
-  const { shopId, storeId } = world.sandbox.readyMadeShop
-  await s.backend.connect({ shopId, storeId, serviceSecret: 'a'.repeat(64) })
+  await connectUnknownSecret(s)
   return s
 }
 
@@ -52,8 +60,7 @@ it("says it with a shopper's return from the bank refused for the shop's signatu
   const order = s.createOrder()
   const started = await s.post('/api/payments', s.idealSubmission(order))
   const redirectResult = await approveAtBank((started.body.action as { url: string }).url)
-  const { shopId, storeId } = world.sandbox.readyMadeShop
-  await s.backend.connect({ shopId, storeId, serviceSecret: 'a'.repeat(64) })
+  await connectUnknownSecret(s)
   const returned = await s.post('/api/payment-details', { orderId: order.id, details: { redirectResult } })
   expect(returned).toMatchObject({ status: 502, body: { error: 'SERVICE_REFUSED' } })
   expect(lines.filter((line) => line.includes(`order ${order.id}:`))).toEqual([
@@ -67,15 +74,14 @@ it("says it with a capture the service refused for the shop's signature: in the 
   shops.push(s)
   const order = s.createOrder()
   expect((await s.post('/api/payments', await s.cardSubmission(order))).body).toEqual({ resultCode: 'Authorised' })
-  const { shopId, storeId } = world.sandbox.readyMadeShop
-  await s.backend.connect({ shopId, storeId, serviceSecret: 'a'.repeat(64) })
+  await connectUnknownSecret(s)
   const refused = await s.backend.capture(order.id).then(
     () => undefined,
     (error: unknown) => error as Error,
   )
   expect(refused).toMatchObject({ code: 'MODIFICATION_REFUSED', details: { serviceCode: 'SIGNATURE_INVALID' } })
   expect(refused?.message).toMatch(saysUnknownShop)
-  expect(`${refused?.message} ${JSON.stringify(refused)} ${lines.join('\n')}`).not.toContain('a'.repeat(64))
+  expect(`${refused?.message} ${JSON.stringify(refused)} ${lines.join('\n')}`).not.toContain(UNKNOWN_SECRET)
   expect(lines.filter((line) => line.includes(`order ${order.id}:`))).toEqual([
     expect.stringMatching(/the payment service refused the shop's signature \(SIGNATURE_INVALID\); the service knows no shop/),
   ])
